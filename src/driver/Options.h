@@ -1,0 +1,33 @@
+//===- Options.h - hlo-compile command-line options -------------*- C++ -*-===//
+//
+// Owns the command-line surface of hlo-compile (CLI11): what can be asked
+// for, its defaults, and which `--emit` kinds this build implements.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HLO_DRIVER_OPTIONS_H
+#define HLO_DRIVER_OPTIONS_H
+
+#include <string>
+#include <vector>
+
+namespace hlo::driver {
+
+struct Options {
+  std::string input = "-";
+  std::string output; // empty: stdout for textual emits
+  std::string emit = "hlo";
+  bool verify = true;
+};
+
+/// Every --emit value the tool knows, implemented or not.
+const std::vector<std::string> &knownEmitKinds();
+/// The --emit values this build implements.
+const std::vector<std::string> &implementedEmitKinds();
+
+/// Parses argv. Returns -1 to continue, else the exit code (e.g. after
+/// --help or a usage error, which CLI11 has printed).
+int parseOptions(int argc, char **argv, Options &options);
+
+} // namespace hlo::driver
+
+#endif // HLO_DRIVER_OPTIONS_H

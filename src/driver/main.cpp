@@ -1,0 +1,71 @@
+//===- main.cpp - The hlo-compile driver ----------------------------------===//
+//
+// Reads HLO text, parses and verifies it, and produces what --emit asks for.
+// Every error is a `file:line:col: error: ...` diagnostic and exit code 1.
+//
+//===----------------------------------------------------------------------===//
+#include "Options.h"
+
+#include "hlo_parser/Parser.h"
+#include "hlo_parser/Printer.h"
+#include "hlo_parser/Verifier.h"
+
+#include "llvm/Support/InitLLVM.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+using namespace hlo;
+
+static int fail(const std::string &message) {
+  std::cerr << "hlo-compile: error: " << message << "\n";
+  return 1;
+}
+
+static bool writeOutput(const std::string &path, const std::string &text,
+                        std::string &error) {
+  if (path.empty() || path == "-") {
+    std::cout << text;
+    std::cout.flush();
+    return static_cast<bool>(std::cout);
+  }
+  std::ofstream stream(path, std::ios::binary);
+  stream << text;
+  stream.close();
+  if (!stream) {
+    error = "cannot write '" + path + "'";
+    return false;
+  }
+  return true;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  driver::Options options;
+  if (int code = driver::parseOptions(argc, argv, options); code >= 0)
+    return code;
+  const auto &implemented = driver::implementedEmitKinds();
+  if (std::find(implemented.begin(), implemented.end(), options.emit) ==
+      implemented.end())
+    return fail("--emit=" + options.emit +
+                " is not implemented yet in this version (implemented: hlo)");
+
+  std::string readError;
+  std::shared_ptr<SourceFile> file = SourceFile::read(options.input, readError);
+  if (!file)
+    return fail(readError);
+  DiagnosticEngine diagnostics(file);
+  std::unique_ptr<HloModule> module = parseHloModule(file, diagnostics);
+  if (module && options.verify)
+    verifyModule(*module, diagnostics);
+  std::cerr << diagnostics.rendered();
+  if (!module || diagnostics.hasErrors())
+    return 1;
+
+  std::string writeError;
+  if (!writeOutput(options.output, printModule(*module), writeError))
+    return fail(writeError);
+  return 0;
+}

@@ -1,0 +1,71 @@
+//===- Literal.h - Constant values of HLO instructions ----------*- C++ -*-===//
+//
+// Owns Literal: the value of a `constant` (array, scalar or tuple), stored
+// flat in row-major order of the logical dimensions, one 64-bit slot per
+// element (integers as int64 bit patterns, floats as the double nearest the
+// rounded value, complex as two doubles), and its HLO text form. A literal
+// printed as `{...}` by XLA (elided) is kept as elided.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HLO_PARSER_LITERAL_H
+#define HLO_PARSER_LITERAL_H
+
+#include "Shape.h"
+
+#include <complex>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hlo {
+
+class Literal {
+public:
+  Literal() = default;
+  /// A zero-filled array literal of `shape` (or a tuple of those).
+  explicit Literal(const Shape &shape);
+
+  const Shape &shape() const { return shapeValue; }
+  int64_t elementCount() const;
+  bool isElided() const { return elided; }
+  void setElided(bool value) { elided = value; }
+
+  // Array element access by flat (row-major) index.
+  int64_t getInt(int64_t i) const { return ints[i]; }
+  uint64_t getUInt(int64_t i) const { return static_cast<uint64_t>(ints[i]); }
+  double getFloat(int64_t i) const { return reals[i]; }
+  std::complex<double> getComplex(int64_t i) const {
+    return {reals[i], imags[i]};
+  }
+  void setInt(int64_t i, int64_t value) { ints[i] = value; }
+  void setFloat(int64_t i, double value) { reals[i] = value; }
+  void setComplex(int64_t i, std::complex<double> value) {
+    reals[i] = value.real();
+    imags[i] = value.imag();
+  }
+  /// Value as double whatever the element type (pred/int converted).
+  double getAsDouble(int64_t i) const;
+
+  const std::vector<Literal> &tupleElements() const { return elements; }
+  std::vector<Literal> &mutableTupleElements() { return elements; }
+
+  /// HLO text: `42`, `{1, 2}`, `{{1, 2}, {3, 4}}`, `(1, {2})`, `{...}`.
+  void print(std::string &out) const;
+  std::string toString() const;
+
+private:
+  Shape shapeValue;
+  bool elided = false;
+  std::vector<int64_t> ints;  // pred and integer types
+  std::vector<double> reals;  // floats; real part of complex
+  std::vector<double> imags;  // imaginary part of complex
+  std::vector<Literal> elements;
+};
+
+/// Shortest decimal text that reads back to the same value of `type`
+/// (`inf`, `-inf`, `nan` for the non-finite values).
+std::string formatFloat(double value, PrimitiveType type);
+
+} // namespace hlo
+
+#endif // HLO_PARSER_LITERAL_H

@@ -1,0 +1,38 @@
+//===- Parser.h - HLO text to HLO IR ----------------------------*- C++ -*-===//
+//
+// Public entry points of the HLO text parser. It accepts HLO as XLA prints
+// and dumps it, and the relaxed form of XLA's tests: no `HloModule` header,
+// no `ENTRY` (the last computation is the entry), no `ROOT` (the last
+// instruction is the root), optional `%`, operands with or without shapes.
+// Errors are reported as `file:line:col: error: ...` through the engine.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HLO_PARSER_PARSER_H
+#define HLO_PARSER_PARSER_H
+
+#include "HloModule.h"
+#include "SourceFile.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace hlo {
+
+/// Parses a whole module; null on error (the engine holds the diagnostics).
+std::unique_ptr<HloModule> parseHloModule(std::shared_ptr<const SourceFile> file,
+                                          DiagnosticEngine &diagnostics);
+
+/// Convenience for tests and tools: parses `text` named `name`; on failure
+/// returns null and puts the rendered diagnostics in `errors`.
+std::unique_ptr<HloModule> parseHloModuleText(std::string_view text,
+                                              std::string &errors,
+                                              std::string name = "<text>");
+
+/// Parses a lone shape such as `f32[2,<=3]{1,0:T(2,128)}` or a tuple.
+std::optional<Shape> parseShapeText(std::string_view text, std::string &error);
+
+} // namespace hlo
+
+#endif // HLO_PARSER_PARSER_H

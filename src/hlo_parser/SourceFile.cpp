@@ -1,0 +1,105 @@
+//===- SourceFile.cpp - Source text and diagnostics -----------------------===//
+#include "SourceFile.h"
+
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+namespace hlo {
+
+SourceFile::SourceFile(std::string name, std::string text)
+    : fileName(std::move(name)), contents(std::move(text)) {
+  lineStarts.push_back(0);
+  for (uint32_t i = 0; i < contents.size(); ++i)
+    if (contents[i] == '\n')
+      lineStarts.push_back(i + 1);
+}
+
+std::shared_ptr<SourceFile> SourceFile::read(const std::string &path,
+                                             std::string &error) {
+  std::string text;
+  if (path == "-") {
+    text.assign(std::istreambuf_iterator<char>(std::cin),
+                std::istreambuf_iterator<char>());
+    return std::make_shared<SourceFile>("<stdin>", std::move(text));
+  }
+  std::ifstream stream(path, std::ios::binary);
+  if (!stream) {
+    error = "cannot open '" + path + "'";
+    return nullptr;
+  }
+  std::ostringstream buffer;
+  buffer << stream.rdbuf();
+  if (stream.bad()) {
+    error = "cannot read '" + path + "'";
+    return nullptr;
+  }
+  return std::make_shared<SourceFile>(path, buffer.str());
+}
+
+std::pair<int, int> SourceFile::lineAndColumn(uint32_t offset) const {
+  offset = std::min<uint32_t>(offset, contents.size());
+  auto it = std::upper_bound(lineStarts.begin(), lineStarts.end(), offset);
+  int line = static_cast<int>(it - lineStarts.begin());
+  return {line, static_cast<int>(offset - lineStarts[line - 1]) + 1};
+}
+
+std::string_view SourceFile::lineText(int line) const {
+  uint32_t begin = lineStarts[line - 1];
+  uint32_t end = line < static_cast<int>(lineStarts.size())
+                     ? lineStarts[line] - 1
+                     : static_cast<uint32_t>(contents.size());
+  std::string_view text(contents.data() + begin, end - begin);
+  if (!text.empty() && text.back() == '\r')
+    text.remove_suffix(1);
+  return text;
+}
+
+static std::string_view severityName(Severity severity) {
+  switch (severity) {
+  case Severity::Error:
+    return "error";
+  case Severity::Warning:
+    return "warning";
+  case Severity::Note:
+    return "note";
+  }
+  return "error";
+}
+
+std::string formatDiagnostic(const SourceFile *file, uint32_t offset,
+                             Severity severity, std::string_view message) {
+  std::string out = file ? file->name() : std::string("<unknown>");
+  if (!file || offset == kNoOffset) {
+    out += ": ";
+    out += severityName(severity);
+    out += ": ";
+    out += message;
+    out += '\n';
+    return out;
+  }
+  auto [line, column] = file->lineAndColumn(offset);
+  out += ':' + std::to_string(line) + ':' + std::to_string(column) + ": ";
+  out += severityName(severity);
+  out += ": ";
+  out += message;
+  out += '\n';
+  std::string_view text = file->lineText(line);
+  out += text;
+  out += '\n';
+  for (int i = 0; i + 1 < column && i < static_cast<int>(text.size()); ++i)
+    out += text[i] == '\t' ? '\t' : ' ';
+  out += "^\n";
+  return out;
+}
+
+void DiagnosticEngine::report(uint32_t offset, Severity severity,
+                              std::string message) {
+  if (severity == Severity::Error)
+    ++errorCount;
+  text += formatDiagnostic(file.get(), offset, severity, message);
+}
+
+} // namespace hlo

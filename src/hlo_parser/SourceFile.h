@@ -1,0 +1,78 @@
+//===- SourceFile.h - Source text and diagnostics ---------------*- C++ -*-===//
+//
+// Owns the text of an input file and the rendering of diagnostics in the
+// compiler's one format:
+//
+//   file:line:col: error: message
+//   <the source line>
+//       ^
+//
+// Plain C++ on purpose: the parser is also linked into hlo-run, which must
+// not depend on LLVM.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HLO_PARSER_SOURCEFILE_H
+#define HLO_PARSER_SOURCEFILE_H
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace hlo {
+
+inline constexpr uint32_t kNoOffset = UINT32_MAX;
+
+class SourceFile {
+public:
+  SourceFile(std::string name, std::string text);
+  /// Reads a file ("-" = stdin). Returns null and sets `error` on failure.
+  static std::shared_ptr<SourceFile> read(const std::string &path,
+                                          std::string &error);
+
+  const std::string &name() const { return fileName; }
+  std::string_view text() const { return contents; }
+
+  /// 1-based line and column (in bytes) of a byte offset.
+  std::pair<int, int> lineAndColumn(uint32_t offset) const;
+  std::string_view lineText(int line) const;
+
+private:
+  std::string fileName;
+  std::string contents;
+  std::vector<uint32_t> lineStarts;
+};
+
+enum class Severity { Error, Warning, Note };
+
+/// Renders one diagnostic. With `offset == kNoOffset`, only `file: error:`.
+std::string formatDiagnostic(const SourceFile *file, uint32_t offset,
+                             Severity severity, std::string_view message);
+
+/// Collects diagnostics; the first error makes `hasErrors()` true.
+class DiagnosticEngine {
+public:
+  explicit DiagnosticEngine(std::shared_ptr<const SourceFile> file)
+      : file(std::move(file)) {}
+  void report(uint32_t offset, Severity severity, std::string message);
+  void error(uint32_t offset, std::string message) {
+    report(offset, Severity::Error, std::move(message));
+  }
+  void note(uint32_t offset, std::string message) {
+    report(offset, Severity::Note, std::move(message));
+  }
+  bool hasErrors() const { return errorCount > 0; }
+  /// All diagnostics rendered, in order.
+  const std::string &rendered() const { return text; }
+  const SourceFile *source() const { return file.get(); }
+
+private:
+  std::shared_ptr<const SourceFile> file;
+  std::string text;
+  int errorCount = 0;
+};
+
+} // namespace hlo
+
+#endif // HLO_PARSER_SOURCEFILE_H
