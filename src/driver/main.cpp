@@ -12,6 +12,8 @@
 
 #include "llvm/Support/InitLLVM.h"
 
+#include <fmt/core.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -20,7 +22,7 @@
 using namespace hlo;
 
 static int fail(const std::string &message) {
-  std::cerr << "hlo-compile: error: " << message << "\n";
+  fmt::print(stderr, "hlo-compile: error: {}\n", message);
   return 1;
 }
 

@@ -3,6 +3,7 @@
 
 #include "FloatFormat.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -52,9 +53,17 @@ std::string formatFloat(double value, PrimitiveType type) {
                                 static_cast<float>(value));
     return std::string(buffer, result.ptr);
   }
-  // Narrow formats: the fewest significant digits that round back.
+  // Narrow formats: the fewest significant digits that round back, in
+  // fixed notation where the magnitude allows (448, not 4.5e+02).
+  double magnitude = std::fabs(value);
+  bool fixed = magnitude == 0 || (magnitude >= 1e-4 && magnitude < 1e15);
+  int exponent = magnitude == 0 ? 0 : static_cast<int>(std::floor(std::log10(magnitude)));
   for (int digits = 1; digits <= 17; ++digits) {
-    std::snprintf(buffer, sizeof(buffer), "%.*g", digits, value);
+    if (fixed)
+      std::snprintf(buffer, sizeof(buffer), "%.*f",
+                    std::max(0, digits - 1 - exponent), value);
+    else
+      std::snprintf(buffer, sizeof(buffer), "%.*g", digits, value);
     if (roundToFloatType(std::strtod(buffer, nullptr), type) == value)
       break;
   }

@@ -26,6 +26,8 @@ std::string upperTypeName(PrimitiveType type) {
 
 bool ParserImpl::parseLiteral(const Shape &shape, Literal &literal) {
   if (shape.isTuple()) {
+    if (!enterNested(tok.offset))
+      return false;
     literal = Literal(shape);
     if (!expect(TokenKind::LParen, "'(' to start a tuple literal"))
       return false;
@@ -36,6 +38,7 @@ bool ParserImpl::parseLiteral(const Shape &shape, Literal &literal) {
       if (!parseLiteral(shape.tupleShapes()[i], elements[i]))
         return false;
     }
+    leaveNested();
     return expect(TokenKind::RParen, "')' to end a tuple literal");
   }
   if (!shape.isArray()) {
@@ -45,6 +48,10 @@ bool ParserImpl::parseLiteral(const Shape &shape, Literal &literal) {
   if (!shape.isStatic())
     return errorHere("constant of dynamic shape " + shape.toString() +
                      " is not supported");
+  int64_t count = shape.elementCount();
+  if (count < 0 || count > kMaxLiteralElements)
+    return errorHere("constant " + shape.toString() + " is too large (over " +
+                     std::to_string(kMaxLiteralElements) + " elements)");
   return parseArrayLiteral(shape, literal);
 }
 

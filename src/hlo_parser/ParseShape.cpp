@@ -42,8 +42,17 @@ bool ParserImpl::parseIntList(std::vector<int64_t> &values) {
   return expect(TokenKind::RBrace, "'}'");
 }
 
+bool ParserImpl::enterNested(uint32_t offset) {
+  if (++nesting > kMaxNesting)
+    return error(offset, "nesting is deeper than " +
+                             std::to_string(kMaxNesting) + " levels");
+  return true;
+}
+
 bool ParserImpl::parseShape(Shape &shape) {
   if (tok.kind == TokenKind::LParen) {
+    if (!enterNested(tok.offset))
+      return false;
     advance();
     std::vector<Shape> elements;
     if (!consumeIf(TokenKind::RParen)) {
@@ -57,6 +66,7 @@ bool ParserImpl::parseShape(Shape &shape) {
         return false;
     }
     shape = Shape::tuple(std::move(elements));
+    leaveNested();
     return true;
   }
   return parseArrayShape(shape);

@@ -239,10 +239,11 @@ ParserImpl::parseComputationBody(HloModule &module, std::string name,
   if (declaredResult &&
       !declaredResult->compatible(computation->root()->shape())) {
     error(nameOffset,
-          "Shape of computation " + name + ", " + declaredResult->toString() +
+          "Shape of computation " + name + ", " +
+              declaredResult->toString(false) +
               ", is not compatible with that of its root instruction " +
               computation->root()->name() + ", " +
-              computation->root()->shape().toString());
+              computation->root()->shape().toString(false));
     return nullptr;
   }
   computationsByName.emplace(name, computation.get());
@@ -272,6 +273,8 @@ bool ParserImpl::looksLikeInlineComputation() {
 }
 
 bool ParserImpl::parseInlineComputation(std::string_view attributeName) {
+  if (!enterNested(tok.offset))
+    return false;
   std::string name = currentInstructionName + "." + std::string(attributeName);
   while (computationsByName.count(name))
     name += ".1";
@@ -280,6 +283,7 @@ bool ParserImpl::parseInlineComputation(std::string_view attributeName) {
       parseComputationBody(*currentModule, name, offset, std::nullopt);
   if (!computation)
     return false;
+  leaveNested();
   pendingNames.emplace_back(name, offset);
   return true;
 }
@@ -542,6 +546,8 @@ bool ParserImpl::parseOperands(HloInstruction &instruction,
     uint32_t nameOffset = tok.offset;
     if (atOpcode()) {
       // A nested instruction used as an operand: `exp(f32[] parameter(0))`.
+      if (!enterNested(nameOffset))
+        return false;
       std::string savedName = currentInstructionName;
       name = std::string(tok.text) + ".nested" +
              std::to_string(generatedNameCounter++);
@@ -549,6 +555,7 @@ bool ParserImpl::parseOperands(HloInstruction &instruction,
       currentInstructionName = savedName;
       if (!operand)
         return false;
+      leaveNested();
     } else {
       if (!isNameToken(tok))
         return errorHere("expected an operand name");

@@ -103,6 +103,14 @@ public:
   bool resolveComputationReferences(HloModule &module);
   bool finishComputation(HloComputation &computation, uint32_t closeOffset);
 
+  /// Guards recursion (nested tuples, literals, inline computations).
+  static constexpr int kMaxNesting = 200;
+  int nesting = 0;
+  bool enterNested(uint32_t offset);
+  void leaveNested() { --nesting; }
+  /// Largest constant, in elements, the parser materializes.
+  static constexpr int64_t kMaxLiteralElements = int64_t(1) << 28;
+
   Lexer lexer;
   Token tok;
   DiagnosticEngine &diags;

@@ -51,7 +51,8 @@ int64_t Shape::elementCount() const {
   for (int64_t dim : dims) {
     if (dim == kUnboundedSize)
       return -1;
-    count *= dim;
+    if (__builtin_mul_overflow(count, dim, &count))
+      return INT64_MAX;
   }
   return count;
 }
@@ -119,8 +120,10 @@ void printLayout(std::string &out, const Layout &layout) {
                   layout.memorySpace != 0 || !layout.extraItems.empty();
   if (hasItems) {
     out += ':';
+    if (!layout.tiles.empty())
+      out += 'T';
     for (const Tile &tile : layout.tiles) {
-      out += "T(";
+      out += "(";
       for (size_t i = 0; i < tile.dimensions.size(); ++i) {
         if (i)
           out += ',';

@@ -71,6 +71,16 @@ bool isDefined(const HloComputation *computation) {
   return computation && !computation->isDeclaration();
 }
 
+/// True if some dimension is unbounded (`?`): sizes cannot be computed.
+bool hasUnbounded(const Shape &shape) {
+  return shape.isArray() && shape.elementCount() < 0;
+}
+
+/// Narrows a wide intermediate size; false if it does not fit in int64.
+bool fitsInt64(__int128 value) {
+  return value >= INT64_MIN && value <= INT64_MAX;
+}
+
 /// Same dimensions, ignoring unbounded ones.
 bool sameDims(const Shape &a, const Shape &b) {
   return Shape(a.elementType(), a.dimensions())
@@ -279,8 +289,9 @@ bool Checker::checkSlice() {
                   std::to_string(range.limit) + "] is out of bounds of " +
                   "dimension " + std::to_string(d) + " (size " +
                   std::to_string(operand.dimension(d)) + ")");
-    dims.push_back((range.limit - range.start + range.stride - 1) /
-                   range.stride);
+    dims.push_back(static_cast<int64_t>(
+        ((__int128)range.limit - range.start + range.stride - 1) /
+        range.stride));
   }
   return expectResult(Shape(operand.elementType(), dims));
 }
@@ -345,14 +356,20 @@ bool Checker::checkPad() {
     return fail("padding has " + std::to_string(padding->padding.size()) +
                 " dimensions but the operand has rank " +
                 std::to_string(operand.rank()));
+  if (hasUnbounded(operand))
+    return true;
   std::vector<int64_t> dims;
   for (int64_t d = 0; d < operand.rank(); ++d) {
     const PaddingDimension &pad = padding->padding[d];
     if (pad.interior < 0)
       return fail("interior padding must not be negative");
     int64_t size = operand.dimension(d);
-    int64_t padded = pad.low + pad.high + size +
-                     std::max<int64_t>(size - 1, 0) * pad.interior;
+    __int128 wide = (__int128)pad.low + pad.high + size +
+                    (__int128)std::max<int64_t>(size - 1, 0) * pad.interior;
+    if (!fitsInt64(wide))
+      return fail("padded size of dimension " + std::to_string(d) +
+                  " overflows");
+    int64_t padded = static_cast<int64_t>(wide);
     if (padded < 0)
       return fail("padding makes dimension " + std::to_string(d) +
                   " negative");
@@ -369,6 +386,8 @@ bool Checker::checkConcatenate() {
   if (dims.size() != 1 || dims[0] < 0 || dims[0] >= first.rank())
     return fail("dimensions must name one dimension of the operands");
   int64_t dim = dims[0];
+  if (hasUnbounded(first))
+    return true;
   std::vector<int64_t> result = first.dimensions();
   result[dim] = 0;
   for (int64_t i = 0; i < inst.operandCount(); ++i) {
@@ -379,7 +398,10 @@ bool Checker::checkConcatenate() {
       if (d != dim && operand.dimension(d) != first.dimension(d))
         return fail("operand " + std::to_string(i) + " differs in dimension " +
                     std::to_string(d) + " from operand 0");
-    result[dim] += operand.dimension(dim);
+    if (operand.dimension(dim) == kUnboundedSize ||
+        __builtin_add_overflow(result[dim], operand.dimension(dim),
+                               &result[dim]))
+      return true;
   }
   return expectResult(Shape(first.elementType(), result));
 }
@@ -428,13 +450,17 @@ bool Checker::checkReduce() {
 }
 
 /// Output size of one windowed dimension (reduce-window, convolution).
+/// Output size of one windowed dimension (reduce-window, convolution); -1
+/// if it does not fit in int64.
 int64_t windowedOutputSize(int64_t size, const WindowDimension &window) {
-  int64_t dilatedBase = size == 0 ? 0 : (size - 1) * window.baseDilation + 1;
-  int64_t padded = dilatedBase + window.padLow + window.padHigh;
-  int64_t dilatedWindow = (window.size - 1) * window.windowDilation + 1;
+  __int128 dilatedBase =
+      size == 0 ? 0 : (__int128)(size - 1) * window.baseDilation + 1;
+  __int128 padded = dilatedBase + window.padLow + window.padHigh;
+  __int128 dilatedWindow = (__int128)(window.size - 1) * window.windowDilation + 1;
   if (padded < dilatedWindow)
     return 0;
-  return (padded - dilatedWindow) / window.stride + 1;
+  __int128 result = (padded - dilatedWindow) / window.stride + 1;
+  return fitsInt64(result) ? static_cast<int64_t>(result) : -1;
 }
 
 bool Checker::checkReduceWindow() {
@@ -458,7 +484,13 @@ bool Checker::checkReduceWindow() {
     if (w.size <= 0 || w.stride <= 0 || w.baseDilation <= 0 ||
         w.windowDilation <= 0)
       return fail("window sizes, strides and dilations must be positive");
-    dims.push_back(windowedOutputSize(input.dimension(d), w));
+    if (hasUnbounded(input))
+      return true;
+    int64_t size = windowedOutputSize(input.dimension(d), w);
+    if (size < 0)
+      return fail("windowed size of dimension " + std::to_string(d) +
+                  " overflows");
+    dims.push_back(size);
   }
   if (n == 1)
     return expectResult(Shape(input.elementType(), dims));
@@ -646,7 +678,7 @@ bool Checker::checkBitcast() {
                           : primitiveBitWidth(shape.elementType());
     if (shape.elementType() == PrimitiveType::Pred)
       element = 8;
-    return shape.elementCount() * element;
+    return (__int128)shape.elementCount() * element;
   };
   if (bits(operand) != bits(result))
     return fail("bitcast from " + operand.toString(false) + " to " +

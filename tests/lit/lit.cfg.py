@@ -1,0 +1,19 @@
+# lit configuration: FileCheck tests of hlo-compile's output at each stage.
+import os
+import lit.formats
+
+config.name = "hlo-compile"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".hlo", ".test"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(os.path.dirname(config.hlo_bin_dir),
+                                     "tests", "lit-out")
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.hlo_bin_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
+config.substitutions.append(("%hlo-compile", os.path.join(config.hlo_bin_dir, "hlo-compile")))
+config.substitutions.append(("%corpus", config.hlo_corpus_dir))
+config.substitutions.append(("%examples", os.path.join(config.hlo_source_dir, "examples")))
+if os.path.isdir(config.hlo_corpus_dir):
+    config.available_features.add("corpus")
