@@ -12,8 +12,10 @@ namespace hlo {
 
 void HloInstruction::appendOperand(HloInstruction *operand) {
   operandList.push_back(operand);
+  // An instruction's operands are appended one after the other, so a repeat
+  // user is always the last one.
   auto &users = operand->userList;
-  if (std::find(users.begin(), users.end(), this) == users.end())
+  if (users.empty() || users.back() != this)
     users.push_back(this);
 }
 

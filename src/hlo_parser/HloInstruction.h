@@ -47,6 +47,9 @@ public:
   int64_t operandCount() const {
     return static_cast<int64_t>(operandList.size());
   }
+  /// Appends an operand and records this instruction as its user. All
+  /// operands of an instruction must be appended before another
+  /// instruction appends any.
   void appendOperand(HloInstruction *operand);
   const std::vector<HloInstruction *> &users() const { return userList; }
 
@@ -68,6 +71,8 @@ public:
   const std::vector<HloAttribute> &attributes() const { return attributeList; }
   std::vector<HloAttribute> &mutableAttributes() { return attributeList; }
   void addAttribute(HloAttribute attribute) {
+    if (attributeList.empty())
+      attributeList.reserve(4);
     attributeList.push_back(std::move(attribute));
   }
   const AttrValue *findAttribute(std::string_view name) const;

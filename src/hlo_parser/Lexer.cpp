@@ -202,14 +202,23 @@ bool Lexer::matchDxD(uint32_t begin, uint32_t &end) const {
 }
 
 Token Lexer::lexNumberLike(uint32_t begin) {
-  uint32_t end;
-  if (matchDimLabels(begin, end))
-    return make(TokenKind::DimLabels, begin, end);
-  if (matchPad(begin, end))
-    return make(TokenKind::Pad, begin, end);
-  if (matchDxD(begin, end))
-    return make(TokenKind::DxD, begin, end);
   const uint32_t size = static_cast<uint32_t>(source.size());
+  // Compound tokens continue a leading integer with '_', 'x' or a label
+  // letter; plain numbers (the common case) skip the matchers.
+  uint32_t digitsEnd = begin + (source[begin] == '-' ? 1 : 0);
+  while (digitsEnd < size && isDigit(source[digitsEnd]))
+    ++digitsEnd;
+  char after = digitsEnd < size ? source[digitsEnd] : '\0';
+  if (after == '_' || after == 'x' || after == '?' ||
+      (after >= 'a' && after <= 'z' && after != 'e')) {
+    uint32_t end;
+    if (matchDimLabels(begin, end))
+      return make(TokenKind::DimLabels, begin, end);
+    if (matchPad(begin, end))
+      return make(TokenKind::Pad, begin, end);
+    if (matchDxD(begin, end))
+      return make(TokenKind::DxD, begin, end);
+  }
   uint32_t i = begin;
   if (source[i] == '-')
     ++i;
@@ -247,9 +256,6 @@ Token Lexer::lexNumberLike(uint32_t begin) {
 }
 
 Token Lexer::lexIdentifierLike(uint32_t begin) {
-  uint32_t end;
-  if (matchDimLabels(begin, end))
-    return make(TokenKind::DimLabels, begin, end);
   const uint32_t size = static_cast<uint32_t>(source.size());
   uint32_t i = begin;
   while (i < size && isNameChar(source[i])) {
@@ -257,6 +263,11 @@ Token Lexer::lexIdentifierLike(uint32_t begin) {
       break;
     ++i;
   }
+  // Dim labels (b01f_01io->b01f) are the only words an arrow follows.
+  uint32_t end;
+  if (i + 1 < size && source[i] == '-' && source[i + 1] == '>' &&
+      matchDimLabels(begin, end))
+    return make(TokenKind::DimLabels, begin, end);
   return make(TokenKind::Identifier, begin, i);
 }
 

@@ -18,8 +18,9 @@ bool ParserImpl::parseAttribute(HloInstruction &instruction,
     return errorHere("expected an attribute name");
   std::string name(tok.text);
   advance();
-  if (!expect(TokenKind::Equal, "'=' after attribute name '" + name + "'"))
-    return false;
+  if (tok.kind != TokenKind::Equal)
+    return expect(TokenKind::Equal, "'=' after attribute name '" + name + "'");
+  advance();
   std::optional<AttrKind> kind = attributeKind(name);
   bool accepted = kind && (opcodeAcceptsAttribute(opcodeForCheck, name) ||
                            (instruction.opcode() != opcodeForCheck &&
@@ -305,8 +306,12 @@ std::string ParserImpl::scanRawValue() {
   uint32_t i = tok.offset;
   uint32_t start = i;
   int depth = 0;
+  bool needsFolding = false; // a newline, tab or run of spaces to fold
   while (i < text.size()) {
     char c = text[i];
+    if (c == '\n' || c == '\t' || c == '\r' ||
+        (c == ' ' && i > start && text[i - 1] == ' '))
+      needsFolding = true;
     if (c == '"') {
       ++i;
       while (i < text.size() && text[i] != '"') {
@@ -336,8 +341,17 @@ std::string ParserImpl::scanRawValue() {
     error(start, "unbalanced brackets in attribute value");
     return {};
   }
-  // Fold whitespace outside strings.
+  // Fold whitespace outside strings (nothing to fold in most dumps).
+  std::string_view raw = text.substr(start, i - start);
+  while (!raw.empty() && raw.back() == ' ')
+    raw.remove_suffix(1);
+  if (!needsFolding) {
+    lexer.reset(i);
+    advance();
+    return std::string(raw);
+  }
   std::string out;
+  out.reserve(raw.size());
   bool inString = false;
   for (uint32_t j = start; j < i; ++j) {
     char c = text[j];

@@ -86,9 +86,10 @@ bool ParserImpl::parseArrayLiteral(const Shape &shape, Literal &literal) {
   int64_t index = 0;
   std::vector<int64_t> counts(rank, 0);
   int64_t depth = 0;
-  if (!expect(TokenKind::LBrace, "'{' to start an array literal of rank " +
-                                     std::to_string(rank)))
-    return false;
+  if (tok.kind != TokenKind::LBrace)
+    return expect(TokenKind::LBrace, "'{' to start an array literal of rank " +
+                                         std::to_string(rank));
+  advance();
   depth = 1;
   while (depth > 0) {
     if (tok.kind == TokenKind::RBrace) {

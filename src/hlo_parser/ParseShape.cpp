@@ -72,6 +72,100 @@ bool ParserImpl::parseShape(Shape &shape) {
   return parseArrayShape(shape);
 }
 
+/// Scans a comma-separated list of non-negative integers at `pos` up to
+/// `close` into `out`. Returns the position after `close`, or 0 if the text
+/// is anything else (then the caller takes the general path).
+static uint32_t scanIntList(std::string_view text, uint32_t pos, char close,
+                            std::vector<int64_t> &out) {
+  auto skipSpaces = [&]() {
+    while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\t'))
+      ++pos;
+  };
+  skipSpaces();
+  if (pos < text.size() && text[pos] == close)
+    return pos + 1;
+  int64_t buffer[16];
+  size_t count = 0;
+  while (true) {
+    if (pos >= text.size() || text[pos] < '0' || text[pos] > '9' ||
+        count == 16)
+      return 0;
+    int64_t value = 0;
+    while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9') {
+      if (value > (INT64_MAX - 9) / 10)
+        return 0;
+      value = value * 10 + (text[pos++] - '0');
+    }
+    buffer[count++] = value;
+    skipSpaces();
+    if (pos < text.size() && text[pos] == ',') {
+      ++pos;
+      skipSpaces();
+      continue;
+    }
+    if (pos < text.size() && text[pos] == close)
+      break;
+    return 0;
+  }
+  out.assign(buffer, buffer + count);
+  return pos + 1;
+}
+
+bool ParserImpl::tryParseSimpleArrayShape(PrimitiveType type, Shape &shape) {
+  if (tok.kind != TokenKind::LSquare)
+    return false;
+  std::string_view text = lexer.buffer();
+  std::vector<int64_t> dims;
+  uint32_t pos = scanIntList(text, tok.offset + 1, ']', dims);
+  if (pos == 0)
+    return false;
+  Layout layout;
+  bool hasLayout = pos < text.size() && text[pos] == '{';
+  uint32_t layoutOffset = pos;
+  if (hasLayout) {
+    pos = scanIntList(text, pos + 1, '}', layout.minorToMajor);
+    if (pos == 0)
+      return false; // layout items (':') or anything unusual
+  }
+  shape = Shape(type, std::move(dims));
+  lexer.reset(pos);
+  advance();
+  if (hasLayout)
+    return validateLayout(shape, layout, layoutOffset);
+  return true;
+}
+
+bool ParserImpl::validateLayout(Shape &shape, Layout &layout, uint32_t offset) {
+  if (!layout.minorToMajor.empty() &&
+      static_cast<int64_t>(layout.minorToMajor.size()) != shape.rank())
+    return error(offset,
+                 "layout has " + std::to_string(layout.minorToMajor.size()) +
+                     " dimensions but the shape has rank " +
+                     std::to_string(shape.rank()));
+  uint64_t seen = 0;
+  std::vector<bool> seenWide;
+  for (int64_t dim : layout.minorToMajor) {
+    bool repeated;
+    if (dim < 0 || dim >= shape.rank()) {
+      repeated = true;
+    } else if (shape.rank() <= 64) {
+      repeated = seen & (uint64_t(1) << dim);
+      seen |= uint64_t(1) << dim;
+    } else {
+      seenWide.resize(shape.rank());
+      repeated = seenWide[dim];
+      seenWide[dim] = true;
+    }
+    if (repeated)
+      return error(offset, "layout minor_to_major is not a permutation of the "
+                           "dimensions");
+  }
+  if (layout.minorToMajor.empty() && shape.rank() > 0)
+    layout.minorToMajor = Layout::defaultForRank(shape.rank()).minorToMajor;
+  shape.setLayout(std::move(layout));
+  return true;
+}
+
 bool ParserImpl::parseArrayShape(Shape &shape) {
   if (tok.kind != TokenKind::Identifier)
     return errorHere("expected a shape");
@@ -79,18 +173,25 @@ bool ParserImpl::parseArrayShape(Shape &shape) {
   if (!type)
     return errorHere("unknown element type '" + std::string(tok.text) + "'");
   advance();
+  if (tryParseSimpleArrayShape(*type, shape))
+    return true;
+  if (failed)
+    return false;
   if (!expect(TokenKind::LSquare, "'[' after the element type"))
     return false;
   std::vector<int64_t> dims;
   std::vector<bool> dynamic;
+  bool anyDynamic = false;
   if (tok.kind != TokenKind::RSquare) {
     do {
       if (consumeIf(TokenKind::Question)) {
         dims.push_back(kUnboundedSize);
         dynamic.push_back(true);
+        anyDynamic = true;
         continue;
       }
       bool isDynamic = consumeIf(TokenKind::LessEq);
+      anyDynamic |= isDynamic;
       if (isDynamic && consumeIf(TokenKind::Question)) {
         dims.push_back(kUnboundedSize);
         dynamic.push_back(true);
@@ -110,31 +211,16 @@ bool ParserImpl::parseArrayShape(Shape &shape) {
   bool layoutFollows = glued('{');
   if (!expect(TokenKind::RSquare, "']' at the end of the dimensions"))
     return false;
-  shape = Shape(*type, dims);
-  for (size_t i = 0; i < dynamic.size(); ++i)
-    shape.setDynamicDimension(static_cast<int64_t>(i), dynamic[i]);
+  shape = Shape(*type, std::move(dims));
+  if (anyDynamic)
+    for (size_t i = 0; i < dynamic.size(); ++i)
+      shape.setDynamicDimension(static_cast<int64_t>(i), dynamic[i]);
   if (layoutFollows && tok.kind == TokenKind::LBrace) {
     Layout layout;
     uint32_t layoutOffset = tok.offset;
     if (!parseLayout(layout))
       return false;
-    if (!layout.minorToMajor.empty() &&
-        static_cast<int64_t>(layout.minorToMajor.size()) != shape.rank())
-      return error(layoutOffset,
-                   "layout has " + std::to_string(layout.minorToMajor.size()) +
-                       " dimensions but the shape has rank " +
-                       std::to_string(shape.rank()));
-    std::vector<bool> seen(shape.rank(), false);
-    for (int64_t dim : layout.minorToMajor) {
-      if (dim < 0 || dim >= shape.rank() || seen[dim])
-        return error(layoutOffset,
-                     "layout minor_to_major is not a permutation of the "
-                     "dimensions");
-      seen[dim] = true;
-    }
-    if (layout.minorToMajor.empty() && shape.rank() > 0)
-      layout.minorToMajor = Layout::defaultForRank(shape.rank()).minorToMajor;
-    shape.setLayout(std::move(layout));
+    return validateLayout(shape, layout, layoutOffset);
   }
   return true;
 }

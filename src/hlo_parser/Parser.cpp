@@ -518,7 +518,7 @@ bool ParserImpl::inferShape(HloInstruction &instruction, uint32_t offset) {
 HloInstruction *ParserImpl::lookupOperand(HloComputation &computation,
                                           std::string_view name,
                                           uint32_t offset) {
-  auto it = instructionsByName.find(std::string(name));
+  auto it = instructionsByName.find(name);
   if (it == instructionsByName.end()) {
     error(offset, "instruction does not exist: " + std::string(name));
     return nullptr;
@@ -530,6 +530,8 @@ bool ParserImpl::parseOperands(HloInstruction &instruction,
                                HloComputation &computation) {
   if (consumeIf(TokenKind::RParen))
     return true;
+  // Appended at the end, after any nested operand instruction is complete.
+  std::vector<HloInstruction *> operands;
   do {
     uint32_t operandOffset = tok.offset;
     std::optional<Shape> declared;
@@ -542,16 +544,19 @@ bool ParserImpl::parseOperands(HloInstruction &instruction,
       declared = std::move(shape);
     }
     HloInstruction *operand = nullptr;
-    std::string name;
+    std::string_view name;
+    std::string nestedName;
     uint32_t nameOffset = tok.offset;
     if (atOpcode()) {
       // A nested instruction used as an operand: `exp(f32[] parameter(0))`.
       if (!enterNested(nameOffset))
         return false;
       std::string savedName = currentInstructionName;
-      name = std::string(tok.text) + ".nested" +
-             std::to_string(generatedNameCounter++);
-      operand = parseInstructionBody(computation, name, nameOffset, declared);
+      nestedName = std::string(tok.text) + ".nested" +
+                   std::to_string(generatedNameCounter++);
+      name = nestedName;
+      operand = parseInstructionBody(computation, nestedName, nameOffset,
+                                     declared);
       currentInstructionName = savedName;
       if (!operand)
         return false;
@@ -559,7 +564,7 @@ bool ParserImpl::parseOperands(HloInstruction &instruction,
     } else {
       if (!isNameToken(tok))
         return errorHere("expected an operand name");
-      name = std::string(tok.text);
+      name = tok.text;
       advance();
       operand = lookupOperand(computation, name, nameOffset);
       if (!operand)
@@ -573,12 +578,13 @@ bool ParserImpl::parseOperands(HloInstruction &instruction,
       if (!parseInt64(index))
         return false;
       if (!operand->shape().isTuple())
-        return error(nameOffset, "'" + name + "' is not a tuple; '#' needs one");
+        return error(nameOffset,
+                     "'" + std::string(name) + "' is not a tuple; '#' needs one");
       if (index < 0 || index >= operand->shape().tupleSize())
         return error(indexOffset, "GTE index " + std::to_string(index) +
                                       " out of bounds for " +
                                       operand->shape().toString());
-      std::string gteName = name + ".gte" + std::to_string(index);
+      std::string gteName = std::string(name) + ".gte" + std::to_string(index);
       auto it = instructionsByName.find(gteName);
       if (it != instructionsByName.end()) {
         operand = it->second;
@@ -603,8 +609,10 @@ bool ParserImpl::parseOperands(HloInstruction &instruction,
                        " is not compatible with the shape of the operand "
                        "instruction " +
                        operand->shape().toString() + ".");
-    instruction.appendOperand(operand);
+    operands.push_back(operand);
   } while (consumeIf(TokenKind::Comma));
+  for (HloInstruction *operand : operands)
+    instruction.appendOperand(operand);
   return expect(TokenKind::RParen, "')' to end the operand list");
 }
 

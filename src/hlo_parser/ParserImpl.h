@@ -57,6 +57,11 @@ public:
   // Shapes (ParseShape.cpp).
   bool parseLayout(Layout &layout);
   bool parseArrayShape(Shape &shape);
+  /// Fast path for `[d0,d1,...]` and `{m0,m1,...}` (no dynamic dims, no
+  /// layout items): scans the buffer directly. Returns false, consuming
+  /// nothing, when the text needs the general token-based path.
+  bool tryParseSimpleArrayShape(PrimitiveType type, Shape &shape);
+  bool validateLayout(Shape &shape, Layout &layout, uint32_t offset);
 
   // Attributes (ParseAttribute.cpp).
   bool parseAttribute(HloInstruction &instruction, HloOpcode opcodeForCheck);
@@ -132,7 +137,8 @@ public:
   };
   std::vector<PendingComputationRef> pendingComputationRefs;
   // Per-computation state.
-  std::unordered_map<std::string, HloInstruction *> instructionsByName;
+  /// Keys view the instructions' own names.
+  std::unordered_map<std::string_view, HloInstruction *> instructionsByName;
   std::unordered_map<int64_t, HloInstruction *> parametersByNumber;
   std::vector<PendingComputationRef> pendingControlDeps;
 };

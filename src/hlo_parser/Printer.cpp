@@ -1,7 +1,28 @@
 //===- Printer.cpp - HLO IR to canonical HLO text -------------------------===//
 #include "Printer.h"
 
+#include <cctype>
+
 namespace hlo {
+
+/// Names that read back as one bare identifier ([A-Za-z_][A-Za-z0-9_.-]*);
+/// others (`%0p`) keep their '%' where XLA prints names bare.
+static bool isBareIdentifier(std::string_view name) {
+  if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) ||
+                        name[0] == '_'))
+    return false;
+  for (char c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' &&
+        c != '-')
+      return false;
+  return true;
+}
+
+static void printBareName(std::string &out, std::string_view name) {
+  if (!isBareIdentifier(name))
+    out += '%';
+  out += name;
+}
 
 static std::string_view asyncSuffix(HloOpcode opcode) {
   switch (opcode) {
@@ -67,7 +88,7 @@ void printComputation(std::string &out, const HloComputation &computation,
     if (i)
       out += ", ";
     const HloInstruction *parameter = computation.parameter(i);
-    out += parameter->name();
+    printBareName(out, parameter->name());
     out += ": ";
     parameter->shape().print(out);
   }
@@ -88,7 +109,8 @@ void printComputation(std::string &out, const HloComputation &computation,
 }
 
 std::string printModule(const HloModule &module) {
-  std::string out = "HloModule " + module.name();
+  std::string out = "HloModule ";
+  printBareName(out, module.name());
   for (const ModuleAttribute &attribute : module.attributes()) {
     out += ", ";
     out += attribute.name;

@@ -19,7 +19,7 @@ Layout Layout::defaultForRank(int64_t rank) {
 }
 
 Shape::Shape(PrimitiveType type, std::vector<int64_t> dimensions)
-    : type(type), dims(std::move(dimensions)), dynamic(dims.size(), false) {}
+    : type(type), dims(std::move(dimensions)) {}
 
 Shape Shape::tuple(std::vector<Shape> elements) {
   Shape shape;
@@ -30,7 +30,16 @@ Shape Shape::tuple(std::vector<Shape> elements) {
 
 void Shape::setDimensions(std::vector<int64_t> newDims) {
   dims = std::move(newDims);
-  dynamic.assign(dims.size(), false);
+  dynamic.clear();
+}
+
+void Shape::setDynamicDimension(int64_t i, bool isDynamic) {
+  if (dynamic.empty()) {
+    if (!isDynamic)
+      return;
+    dynamic.assign(dims.size(), false);
+  }
+  dynamic[i] = isDynamic;
 }
 
 bool Shape::isStatic() const {
@@ -42,6 +51,14 @@ bool Shape::isStatic() const {
   }
   for (bool isDynamic : dynamic)
     if (isDynamic)
+      return false;
+  return true;
+}
+
+/// Dynamic flags compare equal whether stored or implied (empty = static).
+static bool sameDynamic(const Shape &a, const Shape &b) {
+  for (int64_t i = 0; i < a.rank(); ++i)
+    if (a.isDynamicDimension(i) != b.isDynamicDimension(i))
       return false;
   return true;
 }
@@ -92,7 +109,7 @@ bool Shape::equalIgnoringMissingLayout(const Shape &other) const {
         return false;
     return true;
   }
-  if (dynamic != other.dynamic)
+  if (!sameDynamic(*this, other))
     return false;
   if (hasLayout() && other.hasLayout())
     return layout().minorToMajor == other.layout().minorToMajor;
@@ -100,7 +117,7 @@ bool Shape::equalIgnoringMissingLayout(const Shape &other) const {
 }
 
 bool Shape::operator==(const Shape &other) const {
-  return type == other.type && dims == other.dims && dynamic == other.dynamic &&
+  return type == other.type && dims == other.dims && sameDynamic(*this, other) &&
          layoutOrDefault() == other.layoutOrDefault() &&
          elements == other.elements;
 }
@@ -169,7 +186,7 @@ void Shape::print(std::string &out, bool printLayoutToo) const {
       out += '?';
       continue;
     }
-    if (dynamic[i])
+    if (isDynamicDimension(i))
       out += "<=";
     appendInt(out, dims[i]);
   }

@@ -63,10 +63,11 @@ public:
   int64_t rank() const { return static_cast<int64_t>(dims.size()); }
   const std::vector<int64_t> &dimensions() const { return dims; }
   int64_t dimension(int64_t i) const { return dims[i]; }
-  bool isDynamicDimension(int64_t i) const { return dynamic[i]; }
-  const std::vector<bool> &dynamicDimensions() const { return dynamic; }
+  bool isDynamicDimension(int64_t i) const {
+    return !dynamic.empty() && dynamic[i];
+  }
   void setDimensions(std::vector<int64_t> newDims);
-  void setDynamicDimension(int64_t i, bool isDynamic) { dynamic[i] = isDynamic; }
+  void setDynamicDimension(int64_t i, bool isDynamic);
   bool isStatic() const;
   /// Product of the dimensions (upper bounds for bounded dynamic ones);
   /// -1 if a dimension is unbounded.
@@ -100,6 +101,7 @@ public:
 private:
   PrimitiveType type = PrimitiveType::Tuple;
   std::vector<int64_t> dims;
+  /// Empty while every dimension is static (the common case).
   std::vector<bool> dynamic;
   std::optional<Layout> layoutValue;
   std::vector<Shape> elements;

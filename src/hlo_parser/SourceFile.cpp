@@ -10,11 +10,16 @@
 namespace hlo {
 
 SourceFile::SourceFile(std::string name, std::string text)
-    : fileName(std::move(name)), contents(std::move(text)) {
-  lineStarts.push_back(0);
-  for (uint32_t i = 0; i < contents.size(); ++i)
-    if (contents[i] == '\n')
-      lineStarts.push_back(i + 1);
+    : fileName(std::move(name)), contents(std::move(text)) {}
+
+const std::vector<uint32_t> &SourceFile::lines() const {
+  if (lineStarts.empty()) {
+    lineStarts.push_back(0);
+    for (uint32_t i = 0; i < contents.size(); ++i)
+      if (contents[i] == '\n')
+        lineStarts.push_back(i + 1);
+  }
+  return lineStarts;
 }
 
 std::shared_ptr<SourceFile> SourceFile::read(const std::string &path,
@@ -41,15 +46,17 @@ std::shared_ptr<SourceFile> SourceFile::read(const std::string &path,
 
 std::pair<int, int> SourceFile::lineAndColumn(uint32_t offset) const {
   offset = std::min<uint32_t>(offset, contents.size());
-  auto it = std::upper_bound(lineStarts.begin(), lineStarts.end(), offset);
-  int line = static_cast<int>(it - lineStarts.begin());
-  return {line, static_cast<int>(offset - lineStarts[line - 1]) + 1};
+  const std::vector<uint32_t> &starts = lines();
+  auto it = std::upper_bound(starts.begin(), starts.end(), offset);
+  int line = static_cast<int>(it - starts.begin());
+  return {line, static_cast<int>(offset - starts[line - 1]) + 1};
 }
 
 std::string_view SourceFile::lineText(int line) const {
-  uint32_t begin = lineStarts[line - 1];
-  uint32_t end = line < static_cast<int>(lineStarts.size())
-                     ? lineStarts[line] - 1
+  const std::vector<uint32_t> &starts = lines();
+  uint32_t begin = starts[line - 1];
+  uint32_t end = line < static_cast<int>(starts.size())
+                     ? starts[line] - 1
                      : static_cast<uint32_t>(contents.size());
   std::string_view text(contents.data() + begin, end - begin);
   if (!text.empty() && text.back() == '\r')

@@ -39,9 +39,12 @@ public:
   std::string_view lineText(int line) const;
 
 private:
+  /// Line start offsets, computed on the first diagnostic.
+  const std::vector<uint32_t> &lines() const;
+
   std::string fileName;
   std::string contents;
-  std::vector<uint32_t> lineStarts;
+  mutable std::vector<uint32_t> lineStarts;
 };
 
 enum class Severity { Error, Warning, Note };

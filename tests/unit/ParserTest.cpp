@@ -225,6 +225,27 @@ TEST(Parser, EveryOpcodeSpellingParses) {
   EXPECT_GE(count, 130);
 }
 
+TEST(Parser, NamesThatAreNotIdentifiersRoundTrip) {
+  // Found by the fuzzer: a parameter named %0p was printed bare in the
+  // computation signature, where it does not read back.
+  const char *text = R"(HloModule %9lives
+comp {
+  %0p = f32[] parameter(0)
+  ROOT %-x = f32[] negate(%0p)
+}
+)";
+  auto module = parseOk(text);
+  ASSERT_NE(module, nullptr);
+  std::string printed = printModule(*module);
+  EXPECT_NE(printed.find("HloModule %9lives"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("ENTRY %comp (%0p: f32[]) -> f32[] {"),
+            std::string::npos)
+      << printed;
+  auto reparsed = parseOk(printed);
+  ASSERT_NE(reparsed, nullptr);
+  EXPECT_EQ(printModule(*reparsed), printed);
+}
+
 TEST(Parser, DiagnosticsHaveLocationSourceLineAndCaret) {
   std::string errors = parseError("ENTRY e {\n  a = f32[] foo(b)\n}\n");
   EXPECT_EQ(errors, "test.hlo:2:13: error: unknown opcode 'foo'\n"
