@@ -655,7 +655,7 @@ void printAttrValue(std::string &out, const AttrValue &value) {
     printWindow(out, value.window);
     return;
   case AttrKind::DimLabels:
-    out += value.dimLabels.text;
+    out += value.dimLabels->text;
     return;
   case AttrKind::Computation:
     if (value.computations.size() == 1) {
@@ -682,7 +682,7 @@ void printAttrValue(std::string &out, const AttrValue &value) {
     out += '}';
     return;
   case AttrKind::ShapeValue:
-    value.shape.print(out);
+    value.shape->print(out);
     return;
   }
 }

@@ -15,6 +15,7 @@
 #include "Shape.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -94,10 +95,11 @@ struct AttrValue {
   std::vector<SliceRange> slices;
   std::vector<PaddingDimension> padding;
   std::vector<WindowDimension> window;
-  ConvDimLabels dimLabels;
   std::vector<HloComputation *> computations;
   std::vector<HloInstruction *> instructions;
-  Shape shape;
+  // Rare and large: kept out of line so attribute lists stay small.
+  std::shared_ptr<const ConvDimLabels> dimLabels;
+  std::shared_ptr<const Shape> shape;
 };
 
 struct HloAttribute {

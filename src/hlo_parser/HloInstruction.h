@@ -51,6 +51,7 @@ public:
   /// operands of an instruction must be appended before another
   /// instruction appends any.
   void appendOperand(HloInstruction *operand);
+  void reserveOperands(size_t count) { operandList.reserve(count); }
   const std::vector<HloInstruction *> &users() const { return userList; }
 
   // Opcode-specific data.
@@ -72,7 +73,7 @@ public:
   std::vector<HloAttribute> &mutableAttributes() { return attributeList; }
   void addAttribute(HloAttribute attribute) {
     if (attributeList.empty())
-      attributeList.reserve(4);
+      attributeList.reserve(2);
     attributeList.push_back(std::move(attribute));
   }
   const AttrValue *findAttribute(std::string_view name) const;

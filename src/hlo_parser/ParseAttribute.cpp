@@ -8,6 +8,7 @@
 #include "ParserImpl.h"
 
 #include <charconv>
+#include <cstring>
 
 namespace hlo {
 
@@ -132,8 +133,10 @@ bool ParserImpl::parseAttrValue(AttrKind kind, std::string_view name,
     if (tok.kind != TokenKind::DimLabels)
       return errorHere("expected dim labels such as b01f_01io->b01f");
     std::string message;
-    if (!parseConvDimLabels(tok.text, value.dimLabels, message))
+    auto labels = std::make_shared<ConvDimLabels>();
+    if (!parseConvDimLabels(tok.text, *labels, message))
       return errorHere(message);
+    value.dimLabels = std::move(labels);
     advance();
     return true;
   }
@@ -156,7 +159,13 @@ bool ParserImpl::parseAttrValue(AttrKind kind, std::string_view name,
     return errorHere("expected a computation name for attribute '" +
                      std::string(name) + "'");
   case AttrKind::ShapeValue:
-    return parseShape(value.shape);
+  {
+    auto shape = std::make_shared<Shape>();
+    if (!parseShape(*shape))
+      return false;
+    value.shape = std::move(shape);
+    return true;
+  }
   case AttrKind::Raw:
     if (tok.kind == TokenKind::Eof)
       return errorHere("expected a value for attribute '" + std::string(name) +
@@ -313,17 +322,26 @@ std::string ParserImpl::scanRawValue() {
         (c == ' ' && i > start && text[i - 1] == ' '))
       needsFolding = true;
     if (c == '"') {
-      ++i;
-      while (i < text.size() && text[i] != '"') {
-        if (text[i] == '\\')
-          ++i;
-        ++i;
+      // Jump to the closing quote (one not preceded by an odd run of '\').
+      uint32_t close = i + 1;
+      while (true) {
+        const void *quote = std::memchr(text.data() + close, '"',
+                                        text.size() - close);
+        if (!quote) {
+          error(start, "unterminated string in attribute value");
+          return {};
+        }
+        close = static_cast<uint32_t>(static_cast<const char *>(quote) -
+                                      text.data());
+        uint32_t backslashes = 0;
+        while (close - backslashes > i + 1 &&
+               text[close - backslashes - 1] == '\\')
+          ++backslashes;
+        if (backslashes % 2 == 0)
+          break;
+        ++close;
       }
-      if (i >= text.size()) {
-        error(start, "unterminated string in attribute value");
-        return {};
-      }
-      ++i;
+      i = close + 1;
       continue;
     }
     if (c == '{' || c == '(' || c == '[') {

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "ParserImpl.h"
 
+#include <cctype>
 #include <charconv>
 
 namespace hlo {
@@ -47,6 +48,69 @@ bool ParserImpl::enterNested(uint32_t offset) {
     return error(offset, "nesting is deeper than " +
                              std::to_string(kMaxNesting) + " levels");
   return true;
+}
+
+uint32_t ParserImpl::shapeTextEnd(uint32_t begin) const {
+  std::string_view text = lexer.buffer();
+  uint32_t pos = begin;
+  auto skipGroup = [&](char open, char close) -> bool {
+    if (pos >= text.size() || text[pos] != open)
+      return false;
+    int depth = 0;
+    while (pos < text.size()) {
+      char c = text[pos++];
+      if (c == '/' && pos < text.size() && text[pos] == '*') {
+        // Dumps annotate long tuples with /*index=5*/.
+        size_t close = text.find("*/", pos + 1);
+        if (close == std::string_view::npos)
+          return false;
+        pos = static_cast<uint32_t>(close + 2);
+        continue;
+      }
+      if (c == '/' || c == '"')
+        return false; // line comments or strings: take the slow path
+      if (c == open)
+        ++depth;
+      else if (c == close && --depth == 0)
+        return true;
+    }
+    return false;
+  };
+  if (pos < text.size() && text[pos] == '(')
+    return skipGroup('(', ')') ? pos : 0;
+  while (pos < text.size() &&
+         (std::isalnum(static_cast<unsigned char>(text[pos]))))
+    ++pos;
+  if (!skipGroup('[', ']'))
+    return 0;
+  if (pos < text.size() && text[pos] == '{' && !skipGroup('{', '}'))
+    return 0;
+  return pos;
+}
+
+const Shape *ParserImpl::parseDeclaredShape() {
+  uint32_t begin = tok.offset;
+  uint32_t end = shapeTextEnd(begin);
+  std::string_view key;
+  if (end) {
+    key = lexer.buffer().substr(begin, end - begin);
+    auto it = declaredShapes.find(key);
+    if (it != declaredShapes.end()) {
+      lexer.reset(end);
+      advance();
+      return it->second.get();
+    }
+  }
+  auto shape = std::make_unique<Shape>();
+  if (!parseShape(*shape))
+    return nullptr;
+  const Shape *result = shape.get();
+  // Cache only if the parse consumed exactly the delimited text.
+  if (end && lexer.skipTrivia(end) == tok.offset)
+    declaredShapes.emplace(key, std::move(shape));
+  else
+    uncachedShapes.push_back(std::move(shape));
+  return result;
 }
 
 bool ParserImpl::parseShape(Shape &shape) {

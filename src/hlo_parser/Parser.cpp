@@ -530,8 +530,9 @@ bool ParserImpl::parseOperands(HloInstruction &instruction,
                                HloComputation &computation) {
   if (consumeIf(TokenKind::RParen))
     return true;
-  // Appended at the end, after any nested operand instruction is complete.
-  std::vector<HloInstruction *> operands;
+  // Appended at the end, after any nested operand instruction is complete;
+  // collected on a stack shared with nested operand lists.
+  size_t base = operandStack.size();
   do {
     uint32_t operandOffset = tok.offset;
     std::optional<Shape> declared;
@@ -609,10 +610,12 @@ bool ParserImpl::parseOperands(HloInstruction &instruction,
                        " is not compatible with the shape of the operand "
                        "instruction " +
                        operand->shape().toString() + ".");
-    operands.push_back(operand);
+    operandStack.push_back(operand);
   } while (consumeIf(TokenKind::Comma));
-  for (HloInstruction *operand : operands)
-    instruction.appendOperand(operand);
+  instruction.reserveOperands(operandStack.size() - base);
+  for (size_t i = base; i < operandStack.size(); ++i)
+    instruction.appendOperand(operandStack[i]);
+  operandStack.resize(base);
   return expect(TokenKind::RParen, "')' to end the operand list");
 }
 

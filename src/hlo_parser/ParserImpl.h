@@ -62,6 +62,16 @@ public:
   /// nothing, when the text needs the general token-based path.
   bool tryParseSimpleArrayShape(PrimitiveType type, Shape &shape);
   bool validateLayout(Shape &shape, Layout &layout, uint32_t offset);
+  /// A shape that is only checked, never kept (declared operand shapes,
+  /// signature parameters): parsed once per distinct source text. Null on
+  /// error.
+  const Shape *parseDeclaredShape();
+  /// End offset of the shape text starting at `begin` (balanced brackets),
+  /// or 0 if it cannot be delimited cheaply.
+  uint32_t shapeTextEnd(uint32_t begin) const;
+  std::unordered_map<std::string_view, std::unique_ptr<Shape>> declaredShapes;
+  std::vector<std::unique_ptr<Shape>> uncachedShapes;
+  std::vector<HloInstruction *> operandStack;
 
   // Attributes (ParseAttribute.cpp).
   bool parseAttribute(HloInstruction &instruction, HloOpcode opcodeForCheck);

@@ -82,9 +82,17 @@ bool fitsInt64(__int128 value) {
 }
 
 /// Same dimensions, ignoring unbounded ones.
+bool sameDims(const std::vector<int64_t> &a, const std::vector<int64_t> &b) {
+  if (a.size() != b.size())
+    return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i] != b[i] && a[i] != kUnboundedSize && b[i] != kUnboundedSize)
+      return false;
+  return true;
+}
+
 bool sameDims(const Shape &a, const Shape &b) {
-  return Shape(a.elementType(), a.dimensions())
-      .compatible(Shape(a.elementType(), b.dimensions()));
+  return a.isArray() && b.isArray() && sameDims(a.dimensions(), b.dimensions());
 }
 
 class Checker : public InstructionChecker {
@@ -205,6 +213,10 @@ bool Checker::checkElementwise() {
       return expectResult(Shape(resultType, dims));
     }
   }
+  const Shape &result = inst.shape();
+  if (result.isArray() && result.elementType() == resultType &&
+      sameDims(result, first))
+    return true;
   return expectResult(Shape(resultType, first.dimensions()));
 }
 
@@ -727,7 +739,7 @@ bool Checker::checkMap() {
 bool Checker::checkConvolution() {
   if (inst.operandCount() != 2 || !expectArrayOperands())
     return fail("convolution expects two operands");
-  const ConvDimLabels &labels = inst.findAttribute("dim_labels")->dimLabels;
+  const ConvDimLabels &labels = *inst.findAttribute("dim_labels")->dimLabels;
   const Shape &input = operandShape(0);
   const Shape &kernel = operandShape(1);
   int64_t spatial = static_cast<int64_t>(labels.inputSpatial.size());
