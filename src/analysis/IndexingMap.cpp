@@ -195,17 +195,17 @@ IndexingMap composeIndexingMaps(const IndexingMap &first,
   const int64_t r1 = first.getRangeVarCount(), t1 = first.getRuntimeVarCount();
   const int64_t r2 = second.getRangeVarCount(), t2 = second.getRuntimeVarCount();
   const int64_t symbolCount = r1 + r2 + t1 + t2;
-  // New symbol order: first's ranges, second's ranges, first's runtime,
-  // second's runtime.
+  // New symbol order (XLA's): second's ranges, first's ranges, second's
+  // runtime, first's runtime.
   std::vector<AffineExpr> firstSymbols, secondSymbols;
   for (int64_t i = 0; i < r1; ++i)
-    firstSymbols.push_back(getAffineSymbolExpr(i, context));
+    firstSymbols.push_back(getAffineSymbolExpr(r2 + i, context));
   for (int64_t i = 0; i < t1; ++i)
-    firstSymbols.push_back(getAffineSymbolExpr(r1 + r2 + i, context));
+    firstSymbols.push_back(getAffineSymbolExpr(r1 + r2 + t2 + i, context));
   for (int64_t i = 0; i < r2; ++i)
-    secondSymbols.push_back(getAffineSymbolExpr(r1 + i, context));
+    secondSymbols.push_back(getAffineSymbolExpr(i, context));
   for (int64_t i = 0; i < t2; ++i)
-    secondSymbols.push_back(getAffineSymbolExpr(r1 + r2 + t1 + i, context));
+    secondSymbols.push_back(getAffineSymbolExpr(r1 + r2 + i, context));
 
   std::vector<AffineExpr> firstResults;
   for (AffineExpr result : first.getAffineMap().getResults())
@@ -214,12 +214,12 @@ IndexingMap composeIndexingMaps(const IndexingMap &first,
   for (AffineExpr result : second.getAffineMap().getResults())
     results.push_back(result.replaceDimsAndSymbols(firstResults, secondSymbols));
 
-  std::vector<IndexingVar> ranges = first.getRangeVars();
-  ranges.insert(ranges.end(), second.getRangeVars().begin(),
-                second.getRangeVars().end());
-  std::vector<IndexingVar> runtime = first.getRuntimeVars();
-  runtime.insert(runtime.end(), second.getRuntimeVars().begin(),
-                 second.getRuntimeVars().end());
+  std::vector<IndexingVar> ranges = second.getRangeVars();
+  ranges.insert(ranges.end(), first.getRangeVars().begin(),
+                first.getRangeVars().end());
+  std::vector<IndexingVar> runtime = second.getRuntimeVars();
+  runtime.insert(runtime.end(), first.getRuntimeVars().begin(),
+                 first.getRuntimeVars().end());
   IndexingMap composed(
       AffineMap::get(first.getDimCount(), symbolCount, results, context),
       first.getDimVars(), std::move(ranges), std::move(runtime));

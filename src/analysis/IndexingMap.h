@@ -114,9 +114,10 @@ private:
 };
 
 /// `second` after `first`: maps what `first` maps from to what `second` maps
-/// to. The result's dimensions are `first`'s; its range and runtime
-/// variables are `first`'s followed by `second`'s; `second`'s dimension
-/// bounds become constraints on `first`'s results. Not simplified.
+/// to. The result's dimensions are `first`'s; its range (and runtime)
+/// variables are `second`'s followed by `first`'s, as in XLA; `second`'s
+/// dimension bounds become constraints on `first`'s results. Not
+/// simplified.
 IndexingMap composeIndexingMaps(const IndexingMap &first,
                                 const IndexingMap &second);
 

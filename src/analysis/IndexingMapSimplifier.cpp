@@ -324,8 +324,10 @@ AffineExpr ExprSimplifier::simplifyFloorDiv(AffineExpr lhs, int64_t divisor) {
       rest.terms.push_back(term);
     }
   }
-  quotient.constant = floorDiv(sum.constant, divisor);
-  rest.constant = floorMod(sum.constant, divisor);
+  // Only whole multiples of the divisor leave the constant, keeping its
+  // sign: (d0 - 1) floordiv 2 stays as written.
+  quotient.constant = sum.constant / divisor;
+  rest.constant = sum.constant - quotient.constant * divisor;
   AffineExpr restQuotient;
   if (!rest.terms.empty() || rest.constant != 0) {
     Interval restBounds = range(build(rest));
@@ -373,7 +375,7 @@ AffineExpr ExprSimplifier::simplifyMod(AffineExpr lhs, int64_t divisor) {
   for (const Term &term : sum.terms)
     if (term.coefficient % divisor != 0)
       rest.terms.push_back(term);
-  rest.constant = floorMod(sum.constant, divisor);
+  rest.constant = sum.constant % divisor; // keeps its sign: (d0 - 1) mod 2
   AffineExpr restExpr = build(rest);
   Interval restBounds = range(restExpr);
   if (restBounds.lower >= 0 && restBounds.upper < divisor)

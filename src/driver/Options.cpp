@@ -12,7 +12,8 @@ const std::vector<std::string> &knownEmitKinds() {
 }
 
 const std::vector<std::string> &implementedEmitKinds() {
-  static const std::vector<std::string> kinds = {"hlo"};
+  static const std::vector<std::string> kinds = {"hlo", "indexing",
+                                                 "fusion-analysis"};
   return kinds;
 }
 
@@ -32,6 +33,9 @@ int parseOptions(int argc, char **argv, Options &options) {
     emitHelp += " " + kind;
   app.add_option("--emit", options.emit, emitHelp)
       ->check(CLI::IsMember(knownEmitKinds()));
+  app.add_option("--indexing", options.indexingDirection,
+                 "Direction of the maps printed by --emit=indexing")
+      ->check(CLI::IsMember({"output-to-input", "input-to-output"}));
   app.add_flag("!--no-verify", options.verify,
                "Skip the HLO verifier (shape rules)");
   try {

@@ -16,6 +16,8 @@ struct Options {
   std::string input = "-";
   std::string output; // empty: stdout for textual emits
   std::string emit = "hlo";
+  /// For --emit=indexing: output-to-input or input-to-output.
+  std::string indexingDirection = "output-to-input";
   bool verify = true;
 };
 

@@ -4,6 +4,7 @@
 // Every error is a `file:line:col: error: ...` diagnostic and exit code 1.
 //
 //===----------------------------------------------------------------------===//
+#include "EmitIndexing.h"
 #include "Options.h"
 
 #include "hlo_parser/Parser.h"
@@ -52,7 +53,8 @@ int main(int argc, char **argv) {
   if (std::find(implemented.begin(), implemented.end(), options.emit) ==
       implemented.end())
     return fail("--emit=" + options.emit +
-                " is not implemented yet in this version (implemented: hlo)");
+                " is not implemented yet in this version (implemented: hlo, "
+                "indexing, fusion-analysis)");
 
   std::string readError;
   std::shared_ptr<SourceFile> file = SourceFile::read(options.input, readError);
@@ -62,12 +64,28 @@ int main(int argc, char **argv) {
   std::unique_ptr<HloModule> module = parseHloModule(file, diagnostics);
   if (module && options.verify)
     verifyModule(*module, diagnostics);
-  std::cerr << diagnostics.rendered();
+  size_t printed = 0;
+  auto flushDiagnostics = [&]() {
+    std::cerr << diagnostics.rendered().substr(printed);
+    printed = diagnostics.rendered().size();
+  };
+  flushDiagnostics();
   if (!module || diagnostics.hasErrors())
     return 1;
 
+  std::string text;
+  if (options.emit == "hlo") {
+    text = printModule(*module);
+  } else if (options.emit == "indexing") {
+    bool ok = driver::emitIndexing(
+        *module, options.indexingDirection == "input-to-output", text,
+        diagnostics);
+    flushDiagnostics();
+    if (!ok)
+      return 1;
+  }
   std::string writeError;
-  if (!writeOutput(options.output, printModule(*module), writeError))
+  if (!writeOutput(options.output, text, writeError))
     return fail(writeError);
   return 0;
 }

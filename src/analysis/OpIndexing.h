@@ -1,0 +1,54 @@
+//===- OpIndexing.h - Indexing maps of single HLO instructions --*- C++ -*-===//
+//
+// Seed 003's per-op rules, in both directions: output-to-input (from an
+// element of one output to the elements of each operand it reads) and
+// input-to-output (from an element of one operand to the output elements
+// that read it). Ops without a rule fail with a message naming the op;
+// nothing is guessed.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HLO_ANALYSIS_OPINDEXING_H
+#define HLO_ANALYSIS_OPINDEXING_H
+
+#include "analysis/IndexingMap.h"
+#include "hlo_parser/HloInstruction.h"
+
+#include "mlir/IR/MLIRContext.h"
+
+#include <string>
+#include <vector>
+
+namespace hlo {
+
+/// One set of maps per operand (output-to-input) or per output
+/// (input-to-output); usually one map each.
+using IndexingMapSets = std::vector<std::vector<IndexingMap>>;
+
+/// Maps from output `outputIndex` of `instruction` to each operand.
+/// Returns false (with `error`) for ops without rules.
+bool computeOutputToInputIndexing(const HloInstruction &instruction,
+                                  int64_t outputIndex,
+                                  mlir::MLIRContext *context,
+                                  IndexingMapSets &maps, std::string &error);
+
+/// Maps from operand `operandIndex` of `instruction` to each output.
+bool computeInputToOutputIndexing(const HloInstruction &instruction,
+                                  int64_t operandIndex,
+                                  mlir::MLIRContext *context,
+                                  IndexingMapSets &maps, std::string &error);
+
+/// The array shape of output `outputIndex` (tuple element, or the shape).
+const Shape &outputShape(const HloInstruction &instruction,
+                         int64_t outputIndex);
+/// Number of array outputs (tuple elements, or 1).
+int64_t outputCount(const HloInstruction &instruction);
+
+/// Output-to-input map of a reshape from `inputDims` to `outputDims`
+/// (linearize, then delinearize; the simplifier finds the minimal form).
+IndexingMap reshapeOutputToInput(const std::vector<int64_t> &inputDims,
+                                 const std::vector<int64_t> &outputDims,
+                                 mlir::MLIRContext *context);
+
+} // namespace hlo
+
+#endif // HLO_ANALYSIS_OPINDEXING_H

@@ -1,0 +1,75 @@
+//===- EmitIndexing.cpp - --emit=indexing ---------------------------------===//
+#include "EmitIndexing.h"
+
+#include "analysis/FusionIndexing.h"
+#include "analysis/OpIndexing.h"
+
+#include "mlir/IR/MLIRContext.h"
+
+namespace hlo::driver {
+
+namespace {
+
+void printSets(const IndexingMapSets &sets, const char *label,
+               std::string &out) {
+  for (size_t i = 0; i < sets.size(); ++i) {
+    out += std::string(label) + " " + std::to_string(i) + ":\n";
+    for (const IndexingMap &map : sets[i])
+      out += map.toString() + "\n";
+  }
+}
+
+} // namespace
+
+bool emitIndexing(const HloModule &module, bool inputToOutput,
+                  std::string &out, DiagnosticEngine &diagnostics) {
+  mlir::MLIRContext context;
+  const HloInstruction *root = module.entry()->root();
+  const HloComputation *fused = root->fusedComputation();
+  if (fused && fused->isDeclaration()) {
+    diagnostics.error(root->sourceOffset(),
+                      "fusion '" + root->name() + "' calls '" + fused->name() +
+                          "', which is not defined in this module");
+    return false;
+  }
+  std::string error;
+  int64_t outputs = fused ? rootOutputCount(*fused) : outputCount(*root);
+  if (!inputToOutput) {
+    for (int64_t output = 0; output < outputs; ++output) {
+      IndexingMapSets sets;
+      bool ok = fused ? computeFusionOutputToInputIndexing(*fused, output,
+                                                           &context, sets, error)
+                      : computeOutputToInputIndexing(*root, output, &context,
+                                                     sets, error);
+      if (!ok) {
+        diagnostics.error(root->sourceOffset(), error);
+        return false;
+      }
+      if (outputs > 1)
+        out += "output " + std::to_string(output) + ":\n";
+      printSets(sets, "operand", out);
+    }
+    return true;
+  }
+  for (int64_t operand = 0; operand < root->operandCount(); ++operand) {
+    IndexingMapSets sets;
+    bool ok = fused ? computeFusionInputToOutputIndexing(*fused, operand,
+                                                         &context, sets, error)
+                    : computeInputToOutputIndexing(*root, operand, &context,
+                                                   sets, error);
+    if (!ok) {
+      diagnostics.error(root->sourceOffset(), error);
+      return false;
+    }
+    out += "operand " + std::to_string(operand) + ":\n";
+    if (sets.size() == 1) {
+      for (const IndexingMap &map : sets[0])
+        out += map.toString() + "\n";
+    } else {
+      printSets(sets, "output", out);
+    }
+  }
+  return true;
+}
+
+} // namespace hlo::driver
