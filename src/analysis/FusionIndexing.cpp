@@ -16,16 +16,34 @@ void addUnique(std::vector<IndexingMap> &set, IndexingMap map) {
   set.push_back(std::move(map));
 }
 
-int64_t rootOutputCount(const HloComputation &computation) {
-  return outputCount(*computation.root());
-}
-
 namespace {
 
 /// A value inside a computation: an instruction's output.
 using Value = std::pair<const HloInstruction *, int64_t>;
 
+/// The array outputs of a computation: its root, a multi-output root's
+/// outputs, or the leaves of a (nested) tuple root, in order.
+void collectLeaves(const HloInstruction *inst, std::vector<Value> &leaves) {
+  if (inst->opcode() == HloOpcode::Tuple) {
+    for (const HloInstruction *operand : inst->operands())
+      collectLeaves(operand, leaves);
+    return;
+  }
+  for (int64_t i = 0; i < outputCount(*inst); ++i)
+    leaves.push_back({inst, i});
+}
+
+std::vector<Value> rootLeaves(const HloComputation &computation) {
+  std::vector<Value> leaves;
+  collectLeaves(computation.root(), leaves);
+  return leaves;
+}
+
 } // namespace
+
+int64_t rootOutputCount(const HloComputation &computation) {
+  return static_cast<int64_t>(rootLeaves(computation).size());
+}
 
 bool computeFusionOutputToInputIndexing(const HloComputation &computation,
                                         int64_t outputIndex,
@@ -33,13 +51,17 @@ bool computeFusionOutputToInputIndexing(const HloComputation &computation,
                                         IndexingMapSets &maps,
                                         std::string &error) {
   maps.assign(computation.parameterCount(), {});
-  const HloInstruction *root = computation.root();
+  std::vector<Value> leaves = rootLeaves(computation);
+  if (outputIndex < 0 || outputIndex >= static_cast<int64_t>(leaves.size())) {
+    error = "computation '" + computation.name() + "' has no output " +
+            std::to_string(outputIndex);
+    return false;
+  }
   // Maps from the fusion output to each value reached so far.
   std::map<Value, std::vector<IndexingMap>> reached;
-  std::vector<int64_t> outDims = outputShape(*root, outputIndex).dimensions();
-  Value start{root, outputIndex};
-  if (root->opcode() == HloOpcode::Tuple)
-    start = {root->operand(outputIndex), 0};
+  Value start = leaves[outputIndex];
+  std::vector<int64_t> outDims =
+      outputShape(*start.first, start.second).dimensions();
   reached[start].push_back(IndexingMap::identity(outDims, context));
   // Users come after their operands: walk backwards from the root.
   for (auto it = computation.instructions().rbegin();
@@ -89,36 +111,29 @@ bool computeFusionInputToOutputIndexing(const HloComputation &computation,
                                         MLIRContext *context,
                                         IndexingMapSets &maps,
                                         std::string &error) {
-  const HloInstruction *root = computation.root();
-  int64_t outputs = rootOutputCount(computation);
-  maps.assign(outputs, {});
+  std::vector<Value> leaves = rootLeaves(computation);
+  maps.assign(leaves.size(), {});
   const HloInstruction *parameter = computation.parameter(parameterNumber);
   std::map<Value, std::vector<IndexingMap>> reached;
   reached[{parameter, 0}].push_back(
       IndexingMap::identity(parameter->shape().dimensions(), context));
   auto collect = [&](const Value &value, const std::vector<IndexingMap> &set) {
-    // A value reaching the root (or an element of a tuple root).
-    if (value.first == root && root->opcode() != HloOpcode::Tuple) {
-      for (const IndexingMap &map : set)
-        addUnique(maps[value.second], map);
-    }
-    if (root->opcode() == HloOpcode::Tuple)
-      for (int64_t i = 0; i < root->operandCount(); ++i)
-        if (root->operand(i) == value.first && value.second == 0)
-          for (const IndexingMap &map : set)
-            addUnique(maps[i], map);
+    for (size_t i = 0; i < leaves.size(); ++i)
+      if (leaves[i] == value)
+        for (const IndexingMap &map : set)
+          addUnique(maps[i], map);
   };
   for (const auto &owned : computation.instructions()) {
     const HloInstruction *inst = owned.get();
-    if (inst->opcode() == HloOpcode::Tuple && inst == root)
-      continue;
+    if (inst->opcode() == HloOpcode::Tuple)
+      continue; // tuples only group outputs (at the root)
     for (int64_t output = 0; output < outputCount(*inst); ++output) {
       auto found = reached.find({inst, output});
       if (found == reached.end())
         continue;
       collect(found->first, found->second);
       for (const HloInstruction *user : inst->users()) {
-        if (user == root && root->opcode() == HloOpcode::Tuple)
+        if (user->opcode() == HloOpcode::Tuple)
           continue;
         if (user->opcode() == HloOpcode::GetTupleElement) {
           if (user->intAttr("index") == output)

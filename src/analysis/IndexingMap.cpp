@@ -189,7 +189,8 @@ bool IndexingMap::operator==(const IndexingMap &other) const {
 
 IndexingMap composeIndexingMaps(const IndexingMap &first,
                                 const IndexingMap &second) {
-  if (first.isUndefined() || second.isUndefined())
+  if (first.isUndefined() || second.isUndefined() ||
+      first.getAffineMap().getNumResults() != second.getAffineMap().getNumDims())
     return IndexingMap();
   MLIRContext *context = first.getContext();
   const int64_t r1 = first.getRangeVarCount(), t1 = first.getRuntimeVarCount();

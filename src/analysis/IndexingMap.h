@@ -86,6 +86,11 @@ public:
   /// Range-aware simplification of the results and the constraints
   /// (seed 003, "Indexing Map Simplifier"). Returns true if anything changed.
   bool simplify();
+  /// Tests install an observer that sees every (before, after) pair that
+  /// simplify() produces, to check them for equivalence.
+  using SimplifyObserver = void (*)(const IndexingMap &before,
+                                    const IndexingMap &after);
+  static void setSimplifyObserver(SimplifyObserver observer);
   /// Drops range/runtime variables used neither in the results nor in the
   /// constraints. Returns true if any was dropped.
   bool removeUnusedSymbols();
@@ -117,7 +122,8 @@ private:
 /// to. The result's dimensions are `first`'s; its range (and runtime)
 /// variables are `second`'s followed by `first`'s, as in XLA; `second`'s
 /// dimension bounds become constraints on `first`'s results. Not
-/// simplified.
+/// simplified. Undefined if either is, or if `first`'s results do not
+/// match `second`'s dimensions.
 IndexingMap composeIndexingMaps(const IndexingMap &first,
                                 const IndexingMap &second);
 

@@ -395,9 +395,24 @@ AffineExpr ExprSimplifier::simplifyMod(AffineExpr lhs, int64_t divisor) {
 
 } // namespace
 
+static IndexingMap::SimplifyObserver simplifyObserver = nullptr;
+
+void IndexingMap::setSimplifyObserver(SimplifyObserver observer) {
+  simplifyObserver = observer;
+}
+
 bool IndexingMap::simplify() {
   if (isUndefined() || knownEmpty)
     return false;
+  if (simplifyObserver) {
+    IndexingMap before = *this;
+    SimplifyObserver observer = simplifyObserver;
+    simplifyObserver = nullptr; // the observer may simplify too
+    bool changed = simplify();
+    simplifyObserver = observer;
+    observer(before, *this);
+    return changed;
+  }
   MLIRContext *context = getContext();
   bool changedAny = false;
   for (int iteration = 0; iteration < 8; ++iteration) {
