@@ -41,24 +41,17 @@ IndexingMap reshapeOutputToInput(const std::vector<int64_t> &inputDims,
 
 namespace {
 
-/// Physical (major-to-minor) order of the logical dimensions.
-std::vector<int64_t> majorToMinor(const Shape &shape) {
-  Layout layout = shape.layoutOrDefault();
-  return std::vector<int64_t>(layout.minorToMajor.rbegin(),
-                              layout.minorToMajor.rend());
-}
-
 /// Logical index -> physical index.
 IndexingMap toPhysical(const Shape &shape, MLIRContext *context) {
   std::vector<AffineExpr> results;
-  for (int64_t dim : majorToMinor(shape))
+  for (int64_t dim : shape.physicalOrder())
     results.push_back(getAffineDimExpr(dim, context));
   return makeMap(dimsOf(shape), {}, {}, results, context);
 }
 
 /// Physical index -> logical index.
 IndexingMap toLogical(const Shape &shape, MLIRContext *context) {
-  std::vector<int64_t> order = majorToMinor(shape);
+  std::vector<int64_t> order = shape.physicalOrder();
   std::vector<AffineExpr> results(order.size());
   std::vector<int64_t> physicalDims;
   for (size_t p = 0; p < order.size(); ++p) {
@@ -70,9 +63,20 @@ IndexingMap toLogical(const Shape &shape, MLIRContext *context) {
 
 std::vector<int64_t> physicalDims(const Shape &shape) {
   std::vector<int64_t> dims;
-  for (int64_t dim : majorToMinor(shape))
+  for (int64_t dim : shape.physicalOrder())
     dims.push_back(shape.dimension(dim));
   return dims;
+}
+
+/// A bitcast's map from `from`'s logical index to `to`'s: to physical
+/// order, reshape the physical shapes, back to logical order.
+IndexingMap bitcastMap(const Shape &from, const Shape &to,
+                       MLIRContext *context) {
+  return finalize(composeIndexingMaps(
+      composeIndexingMaps(
+          toPhysical(from, context),
+          reshapeOutputToInput(physicalDims(to), physicalDims(from), context)),
+      toLogical(to, context)));
 }
 
 bool checkBitcast(const HloInstruction &inst, std::string &error) {
@@ -106,12 +110,7 @@ bool reshapeOutputToInputIndexing(const HloInstruction &inst,
   }
   if (!checkBitcast(inst, error))
     return false;
-  IndexingMap map = composeIndexingMaps(
-      composeIndexingMaps(toPhysical(output, context),
-                          reshapeOutputToInput(physicalDims(input),
-                                               physicalDims(output), context)),
-      toLogical(input, context));
-  maps[0].push_back(finalize(map));
+  maps[0].push_back(bitcastMap(output, input, context));
   return true;
 }
 
@@ -126,12 +125,7 @@ bool reshapeInputToOutputIndexing(const HloInstruction &inst,
   }
   if (!checkBitcast(inst, error))
     return false;
-  IndexingMap map = composeIndexingMaps(
-      composeIndexingMaps(toPhysical(input, context),
-                          reshapeOutputToInput(physicalDims(output),
-                                               physicalDims(input), context)),
-      toLogical(output, context));
-  maps[0].push_back(finalize(map));
+  maps[0].push_back(bitcastMap(input, output, context));
   return true;
 }
 

@@ -1,6 +1,8 @@
 //===- Options.cpp - hlo-compile command-line options ---------------------===//
 #include "Options.h"
 
+#include "analysis/DeviceInfo.h"
+
 #include <CLI/CLI.hpp>
 
 namespace hlo::driver {
@@ -36,6 +38,14 @@ int parseOptions(int argc, char **argv, Options &options) {
   app.add_option("--indexing", options.indexingDirection,
                  "Direction of the maps printed by --emit=indexing")
       ->check(CLI::IsMember({"output-to-input", "input-to-output"}));
+  app.add_option("--gpu-arch", options.gpuArch,
+                 "Target GPU architecture, sm_75 ... sm_120 (default sm_90)")
+      ->check([](const std::string &arch) {
+        return hlo::deviceInfoForArch(arch)
+                   ? std::string()
+                   : "expected an architecture sm_75 ... sm_120, not '" +
+                         arch + "'";
+      });
   app.add_flag("!--no-verify", options.verify,
                "Skip the HLO verifier (shape rules)");
   try {

@@ -18,6 +18,8 @@ struct Options {
   std::string emit = "hlo";
   /// For --emit=indexing: output-to-input or input-to-output.
   std::string indexingDirection = "output-to-input";
+  /// Target architecture (sm_75 ... sm_120, with an `a` suffix allowed).
+  std::string gpuArch = "sm_90";
   bool verify = true;
 };
 

@@ -4,6 +4,7 @@
 // Every error is a `file:line:col: error: ...` diagnostic and exit code 1.
 //
 //===----------------------------------------------------------------------===//
+#include "EmitFusionAnalysis.h"
 #include "EmitIndexing.h"
 #include "Options.h"
 
@@ -80,6 +81,12 @@ int main(int argc, char **argv) {
     bool ok = driver::emitIndexing(
         *module, options.indexingDirection == "input-to-output", text,
         diagnostics);
+    flushDiagnostics();
+    if (!ok)
+      return 1;
+  } else if (options.emit == "fusion-analysis") {
+    bool ok = driver::emitFusionAnalysis(
+        *module, *deviceInfoForArch(options.gpuArch), text, diagnostics);
     flushDiagnostics();
     if (!ok)
       return 1;

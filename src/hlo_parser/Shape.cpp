@@ -78,6 +78,12 @@ Layout Shape::layoutOrDefault() const {
   return layoutValue ? *layoutValue : Layout::defaultForRank(rank());
 }
 
+std::vector<int64_t> Shape::physicalOrder() const {
+  Layout layout = layoutOrDefault();
+  return std::vector<int64_t>(layout.minorToMajor.rbegin(),
+                              layout.minorToMajor.rend());
+}
+
 bool Shape::compatible(const Shape &other) const {
   if (type != other.type)
     return false;

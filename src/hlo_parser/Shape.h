@@ -80,6 +80,8 @@ public:
   void clearLayout() { layoutValue.reset(); }
   /// The layout if present, else the default one.
   Layout layoutOrDefault() const;
+  /// The logical dimensions in physical order, major to minor.
+  std::vector<int64_t> physicalOrder() const;
 
   // Tuples.
   const std::vector<Shape> &tupleShapes() const { return elements; }

@@ -10,6 +10,8 @@
 #include "hlo_parser/Printer.h"
 #include "hlo_parser/Verifier.h"
 
+#include "TestUtils.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -23,14 +25,8 @@ using namespace hlo;
 
 namespace {
 
-const fs::path kCorpus = HLO_CORPUS_DIR;
-
-std::string readFile(const fs::path &path) {
-  std::ifstream stream(path, std::ios::binary);
-  std::ostringstream buffer;
-  buffer << stream.rdbuf();
-  return buffer.str();
-}
+using testing_utils::kCorpus;
+using testing_utils::readFile;
 
 /// Relative paths of the positive corpus modules, sorted.
 std::vector<std::string> positiveModules() {

@@ -1,0 +1,276 @@
+//===- FusionAnalysis.cpp - Which emitter handles a fusion ----------------===//
+#include "analysis/FusionAnalysis.h"
+
+#include "analysis/HeroAnalysis.h"
+
+#include <algorithm>
+#include <deque>
+#include <set>
+
+namespace hlo {
+
+namespace {
+
+const char *kindPrefix(EmitterKind kind) {
+  switch (kind) {
+  case EmitterKind::Loop:
+    return "kLoop";
+  case EmitterKind::Reduction:
+    return "kReduction";
+  case EmitterKind::Transpose:
+    return "kTranspose";
+  case EmitterKind::Scatter:
+    return "kScatter";
+  case EmitterKind::Concatenate:
+    return "kConcatenate";
+  case EmitterKind::Sort:
+    return "kSort";
+  case EmitterKind::Library:
+    return "kLibrary";
+  }
+  return "";
+}
+
+/// A library kind named by the fusion instruction, if any.
+std::optional<std::string> libraryKind(const HloInstruction *fusion,
+                                       const std::vector<const HloInstruction *> &roots) {
+  // As in XLA, the fusion backend config (not the HLO fusion kind) names
+  // the library kinds. A dot inside a loop fusion is emitted elementally.
+  if (fusion) {
+    std::string_view config = fusion->textAttr("backend_config");
+    if (config.find("__custom_fusion") != std::string_view::npos ||
+        config.find("custom_fusion_config") != std::string_view::npos)
+      return std::string("custom fusion");
+    if (config.find("__triton") != std::string_view::npos)
+      return std::string("Triton");
+    if (config.find("__cudnn") != std::string_view::npos)
+      return std::string("cuDNN");
+  }
+  for (const HloInstruction *root : roots) {
+    switch (root->opcode()) {
+    case HloOpcode::Convolution:
+      return std::string("cuDNN (convolution)");
+    case HloOpcode::CustomCall:
+      return std::string("custom call");
+    default:
+      break;
+    }
+  }
+  return std::nullopt;
+}
+
+/// Same element count: a root the transpose emitter can write as a bitcast
+/// of the transpose input.
+bool isBitcastCompatible(const Shape &a, const Shape &b) {
+  return a.isArray() && b.isArray() && a.elementCount() == b.elementCount();
+}
+
+bool useConcatenateFusion(const std::vector<const HloInstruction *> &roots,
+                          const std::vector<const HloInstruction *> &heroes) {
+  if (heroes.size() != 1 || heroes[0]->opcode() != HloOpcode::Concatenate)
+    return false;
+  if (roots[0]->shape().isTuple())
+    return false;
+  return heroes[0]->operandCount() <= 4;
+}
+
+/// The scatter emitter distributes the sorted indices over threads when
+/// there are many more update slices than SMs.
+std::string scatterVariant(const HloInstruction &scatter,
+                           const GpuDeviceInfo &device) {
+  int64_t n = (scatter.operandCount() - 1) / 2;
+  const Shape &indices = scatter.operand(n)->shape();
+  int64_t indexVectorDim = scatter.intAttr("index_vector_dim");
+  int64_t slices = 1;
+  for (int64_t d = 0; d < indices.rank(); ++d)
+    if (d != indexVectorDim)
+      slices *= indices.dimension(d);
+  bool sorted = scatter.boolAttr("indices_are_sorted");
+  bool unique = scatter.boolAttr("unique_indices");
+  if (sorted && !unique && slices > 4 * device.smCount)
+    return "ScatterWithDistributedIndices";
+  return "ScatterWithDistributedUpdates";
+}
+
+const HloInstruction *skipBitcast(const HloInstruction *inst) {
+  return inst->opcode() == HloOpcode::Bitcast ? inst->operand(0) : inst;
+}
+
+std::vector<const HloInstruction *>
+startIndices(const HloInstruction &inst, int64_t first) {
+  return std::vector<const HloInstruction *>(inst.operands().begin() + first,
+                                             inst.operands().end());
+}
+
+} // namespace
+
+std::string FusionAnalysis::kindString() const {
+  return std::string(kindPrefix(kind)) + (variant.empty() ? "" : "/" + variant);
+}
+
+bool areReductionsMultiOutputCompatible(const HloInstruction &a,
+                                        const HloInstruction &b) {
+  return getReductionDimensions(a) == getReductionDimensions(b);
+}
+
+bool canEmitDynamicUpdateSliceInPlace(const HloComputation &computation) {
+  std::vector<const HloInstruction *> roots = getFusionRoots(computation);
+  std::vector<const HloInstruction *> updates;
+  for (const HloInstruction *root : roots) {
+    const HloInstruction *dus = skipBitcast(root);
+    if (dus->opcode() != HloOpcode::DynamicUpdateSlice)
+      return false;
+    updates.push_back(dus);
+  }
+  if (updates.empty())
+    return false;
+  const Shape &updateShape = updates[0]->operand(1)->shape();
+  for (const HloInstruction *dus : updates) {
+    // One path to the root: the DUS feeds only the root (maybe through a
+    // bitcast).
+    const HloInstruction *user = dus;
+    while (!user->users().empty()) {
+      const auto &users = user->users();
+      if (users.size() != 1)
+        return false;
+      user = users.front();
+      if (user->opcode() == HloOpcode::Tuple)
+        break;
+      if (user->opcode() != HloOpcode::Bitcast)
+        return false;
+    }
+    const HloInstruction *operand = skipBitcast(dus->operand(0));
+    if (operand->opcode() != HloOpcode::Parameter)
+      return false;
+    // Everything that reads the parameter reads it where it is updated.
+    std::deque<const HloInstruction *> queue{operand};
+    std::set<const HloInstruction *> visited{operand, dus};
+    while (!queue.empty()) {
+      const HloInstruction *inst = queue.front();
+      queue.pop_front();
+      for (const HloInstruction *reader : inst->users()) {
+        if (reader->opcode() == HloOpcode::DynamicSlice &&
+            reader->operand(0) == dus->operand(0) &&
+            reader->shape().compatible(updateShape)) {
+          if (updateShape.elementCount() != 1 &&
+              startIndices(*reader, 1) != startIndices(*dus, 2))
+            return false;
+        } else if (reader != dus && !isElementwiseOpcode(reader->opcode()) &&
+                   reader->opcode() != HloOpcode::Bitcast &&
+                   reader->opcode() != HloOpcode::Tuple) {
+          return false;
+        }
+        if (visited.insert(reader).second)
+          queue.push_back(reader);
+      }
+    }
+    if (!dus->operand(1)->shape().dimensions().empty() &&
+        dus->operand(1)->shape().dimensions() != updateShape.dimensions())
+      return false;
+  }
+  return true;
+}
+
+FusionAnalysis analyzeFusion(const HloComputation &computation,
+                             const HloInstruction *fusion,
+                             const GpuDeviceInfo &device) {
+  FusionAnalysis analysis;
+  analysis.roots = getFusionRoots(computation);
+  for (const HloInstruction *root : analysis.roots)
+    analysis.heroes.push_back(&findNonTrivialHero(*root));
+  if (std::optional<std::string> library = libraryKind(fusion, analysis.roots)) {
+    analysis.kind = EmitterKind::Library;
+    analysis.variant = *library;
+    return analysis;
+  }
+  // Reduction.
+  const HloInstruction *firstReduce = nullptr;
+  for (size_t i = 0; i < analysis.roots.size(); ++i)
+    if (isRealReductionHero(*analysis.roots[i], *analysis.heroes[i])) {
+      firstReduce = analysis.heroes[i];
+      break;
+    }
+  if (firstReduce) {
+    int64_t operandElements = firstReduce->operand(0)->shape().elementCount();
+    bool valid = true;
+    for (size_t i = 0; i < analysis.roots.size() && valid; ++i) {
+      const HloInstruction *root = analysis.roots[i];
+      const HloInstruction *hero = analysis.heroes[i];
+      if (root == firstReduce)
+        continue;
+      if (!isRealReductionHero(*root, *hero)) {
+        // A side output must have the reduce input's element count (for a
+        // multi-output root, each output).
+        const Shape &shape = root->shape();
+        if (shape.isTuple()) {
+          for (const Shape &element : shape.tupleShapes())
+            valid &= element.elementCount() == operandElements;
+        } else {
+          valid &= shape.elementCount() == operandElements;
+        }
+      } else if (!areReductionsMultiOutputCompatible(*hero, *firstReduce)) {
+        valid = false;
+      }
+    }
+    if (valid) {
+      analysis.kind = EmitterKind::Reduction;
+      analysis.reduction = getReductionDimensions(*firstReduce);
+      analysis.variant = reductionKindName(
+          chooseReductionKind(*analysis.reduction, *firstReduce));
+      return analysis;
+    }
+  }
+  // Transpose.
+  std::optional<TransposeDescription> transpose;
+  bool consistent = true;
+  std::vector<const HloInstruction *> others;
+  for (size_t i = 0; i < analysis.roots.size(); ++i) {
+    if (auto description = getTiledTransposeDescription(*analysis.heroes[i])) {
+      if (!transpose)
+        transpose = description;
+      else if (!transpose->isEquivalent(*description))
+        consistent = false;
+    } else {
+      others.push_back(analysis.roots[i]);
+    }
+  }
+  if (transpose && consistent) {
+    const Shape &input = transpose->instruction->operand(0)->shape();
+    for (const HloInstruction *root : others)
+      consistent &= isBitcastCompatible(root->shape(), input);
+    if (consistent) {
+      analysis.kind = EmitterKind::Transpose;
+      analysis.transpose = transpose;
+      analysis.variant = transpose->packed ? "PackedTranspose" : "TransposeFusion";
+      return analysis;
+    }
+  }
+  if (analysis.roots.size() == 1 &&
+      analysis.roots[0]->opcode() == HloOpcode::Sort) {
+    analysis.kind = EmitterKind::Sort;
+    return analysis;
+  }
+  auto loop = [&]() {
+    analysis.kind = EmitterKind::Loop;
+    analysis.inPlaceDynamicUpdateSlice = canEmitDynamicUpdateSliceInPlace(computation);
+    analysis.variant = analysis.inPlaceDynamicUpdateSlice
+                           ? "InPlaceDynamicUpdateSliceFusion"
+                           : "LoopFusion";
+    return analysis;
+  };
+  if (analysis.roots.size() > 1)
+    return loop();
+  if (analysis.roots[0]->opcode() == HloOpcode::Scatter) {
+    analysis.kind = EmitterKind::Scatter;
+    analysis.variant = scatterVariant(*analysis.roots[0], device);
+    return analysis;
+  }
+  if (useConcatenateFusion(analysis.roots, analysis.heroes)) {
+    analysis.kind = EmitterKind::Concatenate;
+    analysis.variant = "ConcatenateFusion";
+    return analysis;
+  }
+  return loop();
+}
+
+} // namespace hlo

@@ -1,0 +1,70 @@
+//===- FusionAnalysis.h - Which emitter handles a fusion ---------*- C++ -*-===//
+//
+// Owns the emitter choice for a fusion (XLA's order): reduction, if a
+// root's hero is a real reduction hero and the other roots fit; transpose,
+// if the transpose heroes agree and the other roots are bitcasts of the
+// transpose input; loop, for several roots; scatter; concatenate (one
+// concatenate hero with at most 4 operands, no tuple root); else loop —
+// with in-place dynamic-update-slice as a loop variant. Library kinds
+// (custom, Triton and cuDNN fusions by their backend config; convolution
+// and custom-call roots) are reported as not handled by an emitter. A dot
+// left inside a loop fusion is emitted elementally, as XLA does.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HLO_ANALYSIS_FUSIONANALYSIS_H
+#define HLO_ANALYSIS_FUSIONANALYSIS_H
+
+#include "analysis/DeviceInfo.h"
+#include "analysis/ReductionAnalysis.h"
+#include "analysis/TransposeAnalysis.h"
+#include "hlo_parser/HloComputation.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hlo {
+
+enum class EmitterKind {
+  Loop,
+  Reduction,
+  Transpose,
+  Scatter,
+  Concatenate,
+  Sort,
+  Library, // custom / Triton / cuDNN / cuBLAS: not handled by an emitter
+};
+
+struct FusionAnalysis {
+  EmitterKind kind = EmitterKind::Loop;
+  /// The emitter class, e.g. "RowReductionFusion", "PackedTranspose",
+  /// "InPlaceDynamicUpdateSliceFusion"; for Library, what XLA would use.
+  std::string variant;
+  std::vector<const HloInstruction *> roots;
+  std::vector<const HloInstruction *> heroes;
+  std::optional<TransposeDescription> transpose;
+  std::optional<ReductionDimensions> reduction;
+  bool inPlaceDynamicUpdateSlice = false;
+
+  /// "kReduction/RowReductionFusion", "kLoop/LoopFusion", ...
+  std::string kindString() const;
+};
+
+/// Analyses `computation` as a fusion. `fusion` is the fusion instruction
+/// calling it, if any (its kind / backend_config can name a library kind).
+FusionAnalysis analyzeFusion(const HloComputation &computation,
+                             const HloInstruction *fusion,
+                             const GpuDeviceInfo &device);
+
+/// Every root is a dynamic-update-slice (possibly behind a bitcast) whose
+/// updated operand is a parameter that is only read at the updated
+/// positions, all updates having one shape: the kernel can update in place.
+bool canEmitDynamicUpdateSliceInPlace(const HloComputation &computation);
+
+/// Reductions are multi-output compatible if their 3-D forms agree.
+bool areReductionsMultiOutputCompatible(const HloInstruction &a,
+                                        const HloInstruction &b);
+
+} // namespace hlo
+
+#endif // HLO_ANALYSIS_FUSIONANALYSIS_H

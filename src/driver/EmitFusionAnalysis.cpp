@@ -1,0 +1,61 @@
+//===- EmitFusionAnalysis.cpp - --emit=fusion-analysis --------------------===//
+#include "EmitFusionAnalysis.h"
+
+#include "analysis/FusionAnalysis.h"
+
+namespace hlo::driver {
+
+namespace {
+
+std::string list(const std::vector<int64_t> &values) {
+  std::string out = "[";
+  for (size_t i = 0; i < values.size(); ++i)
+    out += (i ? ", " : "") + std::to_string(values[i]);
+  return out + "]";
+}
+
+void printAnalysis(const std::string &name, const FusionAnalysis &analysis,
+                   std::string &out) {
+  out += name + ": " + analysis.kindString();
+  if (analysis.kind == EmitterKind::Library)
+    out += " (not handled by an emitter)";
+  out += "\n";
+  for (size_t i = 0; i < analysis.roots.size(); ++i) {
+    const HloInstruction *hero = analysis.heroes[i];
+    out += "  root %" + analysis.roots[i]->name() + ": hero %" + hero->name();
+    if (analysis.transpose && analysis.transpose->instruction == hero)
+      out += " tiled transpose dims=" + list(analysis.transpose->dimensions) +
+             " perm=" + list(analysis.transpose->permutation);
+    if (analysis.reduction && hero->opcode() == HloOpcode::Reduce)
+      out += " reduction " + analysis.reduction->toString();
+    out += "\n";
+  }
+}
+
+} // namespace
+
+bool emitFusionAnalysis(const HloModule &module, const GpuDeviceInfo &device,
+                        std::string &out, DiagnosticEngine &diagnostics) {
+  bool any = false;
+  for (const auto &computation : module.computations())
+    for (const auto &instruction : computation->instructions()) {
+      if (instruction->opcode() != HloOpcode::Fusion)
+        continue;
+      const HloComputation *fused = instruction->fusedComputation();
+      if (!fused || fused->isDeclaration()) {
+        diagnostics.error(instruction->sourceOffset(),
+                          "fusion '" + instruction->name() +
+                              "' calls a computation that is not defined");
+        return false;
+      }
+      any = true;
+      printAnalysis(instruction->name(),
+                    analyzeFusion(*fused, instruction.get(), device), out);
+    }
+  if (!any)
+    printAnalysis(module.entry()->name(),
+                  analyzeFusion(*module.entry(), nullptr, device), out);
+  return true;
+}
+
+} // namespace hlo::driver
