@@ -187,6 +187,28 @@ bool IndexingMap::operator==(const IndexingMap &other) const {
   return true;
 }
 
+llvm::hash_code hash_value(const IndexingMap &map) {
+  if (map.isUndefined())
+    return llvm::hash_value(0);
+  if (map.isKnownEmpty())
+    return llvm::hash_value(1);
+  llvm::hash_code hash = llvm::hash_value(map.getAffineMap().getAsOpaquePointer());
+  auto combineBounds = [&](const std::vector<IndexingVar> &vars) {
+    for (const IndexingVar &var : vars)
+      hash = llvm::hash_combine(hash, var.bounds.lower, var.bounds.upper);
+  };
+  combineBounds(map.getDimVars());
+  combineBounds(map.getRangeVars());
+  combineBounds(map.getRuntimeVars());
+  // Constraints form a set: combine their hashes order-independently.
+  size_t constraints = 0;
+  for (const IndexingConstraint &constraint : map.getConstraints())
+    constraints += llvm::hash_combine(constraint.expr.getAsOpaquePointer(),
+                                      constraint.range.lower,
+                                      constraint.range.upper);
+  return llvm::hash_combine(hash, constraints);
+}
+
 IndexingMap composeIndexingMaps(const IndexingMap &first,
                                 const IndexingMap &second) {
   if (first.isUndefined() || second.isUndefined() ||

@@ -21,6 +21,8 @@
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
 
+#include "llvm/ADT/Hashing.h"
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -117,6 +119,9 @@ private:
   std::vector<IndexingConstraint> constraints;
   bool knownEmpty = false;
 };
+
+/// Hash consistent with operator== (for uniquing in MLIR attributes).
+llvm::hash_code hash_value(const IndexingMap &map);
 
 /// `second` after `first`: maps what `first` maps from to what `second` maps
 /// to. The result's dimensions are `first`'s; its range (and runtime)

@@ -15,7 +15,7 @@ const std::vector<std::string> &knownEmitKinds() {
 
 const std::vector<std::string> &implementedEmitKinds() {
   static const std::vector<std::string> kinds = {"hlo", "indexing",
-                                                 "fusion-analysis"};
+                                                 "fusion-analysis", "mlir"};
   return kinds;
 }
 

@@ -5,6 +5,10 @@
 //
 //===----------------------------------------------------------------------===//
 #include "EmitFusionAnalysis.h"
+#include "emitters/FusionEmitter.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/raw_ostream.h"
 #include "EmitIndexing.h"
 #include "Options.h"
 
@@ -55,7 +59,7 @@ int main(int argc, char **argv) {
       implemented.end())
     return fail("--emit=" + options.emit +
                 " is not implemented yet in this version (implemented: hlo, "
-                "indexing, fusion-analysis)");
+                "indexing, fusion-analysis, mlir)");
 
   std::string readError;
   std::shared_ptr<SourceFile> file = SourceFile::read(options.input, readError);
@@ -84,6 +88,17 @@ int main(int argc, char **argv) {
     flushDiagnostics();
     if (!ok)
       return 1;
+  } else if (options.emit == "mlir") {
+    mlir::MLIRContext context;
+    auto emitted = emitModuleFusions(*module, *deviceInfoForArch(options.gpuArch),
+                                     context, diagnostics);
+    flushDiagnostics();
+    if (!emitted)
+      return 1;
+    llvm::raw_string_ostream stream(text);
+    emitted->print(stream);
+    stream.flush();
+    text += "\n";
   } else if (options.emit == "fusion-analysis") {
     bool ok = driver::emitFusionAnalysis(
         *module, *deviceInfoForArch(options.gpuArch), text, diagnostics);

@@ -4,7 +4,7 @@ import lit.formats
 
 config.name = "hlo-compile"
 config.test_format = lit.formats.ShTest(execute_external=True)
-config.suffixes = [".hlo", ".test"]
+config.suffixes = [".hlo", ".test", ".mlir"]
 config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(os.path.dirname(config.hlo_bin_dir),

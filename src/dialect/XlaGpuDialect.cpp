@@ -1,0 +1,265 @@
+//===- XlaGpuDialect.cpp - The emitters' dialect --------------------------===//
+//
+// Registration, the indexing-map attribute's syntax, and the custom syntax
+// and verifiers of apply_indexing and loop; pure_call may be inlined.
+//
+//===----------------------------------------------------------------------===//
+#include "dialect/XlaGpuDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Transforms/InliningUtils.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace hlo;
+using namespace hlo::xla_gpu;
+
+#include "dialect/XlaGpuDialect.cpp.inc"
+
+namespace {
+
+/// Pure calls may be inlined; the loop's body may receive inlined code.
+struct XlaGpuInlinerInterface : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+  bool isLegalToInline(Operation *, Operation *, bool) const final {
+    return true;
+  }
+  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
+
+} // namespace
+
+void XlaGpuDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "dialect/XlaGpuAttrs.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "dialect/XlaGpuOps.cpp.inc"
+      >();
+  addInterfaces<XlaGpuInlinerInterface>();
+}
+
+//===----------------------------------------------------------------------===//
+// IndexingMapAttr
+//===----------------------------------------------------------------------===//
+
+Attribute IndexingMapAttr::parse(AsmParser &parser, Type) {
+  std::string text;
+  SMLoc location = parser.getCurrentLocation();
+  if (parser.parseLess() || parser.parseString(&text) || parser.parseGreater())
+    return {};
+  std::string error;
+  std::optional<IndexingMap> map =
+      parseIndexingMap(text, parser.getContext(), error);
+  if (!map) {
+    parser.emitError(location, "invalid indexing map: ") << error;
+    return {};
+  }
+  return IndexingMapAttr::get(parser.getContext(), *map);
+}
+
+void IndexingMapAttr::print(AsmPrinter &printer) const {
+  std::string text = getIndexingMap().toString();
+  for (char &c : text)
+    if (c == '\n')
+      c = ' ';
+  printer << "<\"" << text << "\">";
+}
+
+#define GET_ATTRDEF_CLASSES
+#include "dialect/XlaGpuAttrs.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// ApplyIndexingOp
+//===----------------------------------------------------------------------===//
+
+ParseResult ApplyIndexingOp::parse(OpAsmParser &parser, OperationState &result) {
+  IndexingMapAttr map;
+  SmallVector<OpAsmParser::UnresolvedOperand> dims, symbols;
+  if (parser.parseAttribute(map, "indexing_map", result.attributes) ||
+      parser.parseOperandList(dims, OpAsmParser::Delimiter::Paren) ||
+      parser.parseOperandList(symbols, OpAsmParser::Delimiter::OptionalSquare) ||
+      parser.parseOptionalAttrDict(result.attributes))
+    return failure();
+  Type index = parser.getBuilder().getIndexType();
+  if (parser.resolveOperands(dims, index, result.operands) ||
+      parser.resolveOperands(symbols, index, result.operands))
+    return failure();
+  result.addTypes(SmallVector<Type>(
+      map.getIndexingMap().getAffineMap().getNumResults(), index));
+  return success();
+}
+
+void ApplyIndexingOp::print(OpAsmPrinter &printer) {
+  const IndexingMap &map = getIndexingMap().getIndexingMap();
+  printer << ' ';
+  printer.printAttributeWithoutType(getIndexingMapAttr());
+  auto operands = getOperands();
+  printer << '(';
+  printer << operands.take_front(map.getDimCount());
+  printer << ')';
+  if (map.getSymbolCount()) {
+    printer << '[';
+    printer << operands.drop_front(map.getDimCount());
+    printer << ']';
+  }
+  printer.printOptionalAttrDict((*this)->getAttrs(), {"indexing_map"});
+}
+
+LogicalResult ApplyIndexingOp::verify() {
+  const IndexingMap &map = getIndexingMap().getIndexingMap();
+  if (static_cast<int64_t>(getOperands().size()) !=
+      map.getDimCount() + map.getSymbolCount())
+    return emitOpError("expects ")
+           << map.getDimCount() + map.getSymbolCount()
+           << " operands (dimensions and symbols of the map), but has "
+           << getOperands().size();
+  if (getNumResults() != map.getAffineMap().getNumResults())
+    return emitOpError("expects ") << map.getAffineMap().getNumResults()
+                                   << " results";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// PureCallOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult PureCallOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  auto callee =
+      symbols.lookupNearestSymbolFrom<func::FuncOp>(*this, getCalleeAttr());
+  if (!callee)
+    return emitOpError("calls '") << getCallee() << "', which does not exist";
+  FunctionType type = callee.getFunctionType();
+  if (!llvm::equal(type.getInputs(), getOperandTypes()) ||
+      !llvm::equal(type.getResults(), getResultTypes()))
+    return emitOpError("types do not match the callee's ") << type;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// LoopOp
+//===----------------------------------------------------------------------===//
+
+ValueRange LoopOp::getRangeVars() {
+  const IndexingMap &map = getIndexingMap().getIndexingMap();
+  return getRegion().front().getArguments().take_front(map.getSymbolCount());
+}
+
+ValueRange LoopOp::getMapResults() {
+  const IndexingMap &map = getIndexingMap().getIndexingMap();
+  return getRegion().front().getArguments().slice(
+      map.getSymbolCount(), map.getAffineMap().getNumResults());
+}
+
+ValueRange LoopOp::getIterArgs() {
+  return getRegion().front().getArguments().take_back(getInits().size());
+}
+
+ParseResult LoopOp::parse(OpAsmParser &parser, OperationState &result) {
+  Builder &builder = parser.getBuilder();
+  Type index = builder.getIndexType();
+  SmallVector<OpAsmParser::UnresolvedOperand> dims;
+  SmallVector<OpAsmParser::Argument> rangeVars, mapResults, iterArgs;
+  SmallVector<OpAsmParser::UnresolvedOperand> inits;
+  SmallVector<Type> resultTypes;
+  IndexingMapAttr map;
+  if (parser.parseOperandList(dims, OpAsmParser::Delimiter::Paren) ||
+      parser.parseArgumentList(rangeVars, OpAsmParser::Delimiter::OptionalSquare) ||
+      parser.parseArrow() ||
+      parser.parseArgumentList(mapResults, OpAsmParser::Delimiter::Paren) ||
+      parser.parseKeyword("in") ||
+      parser.parseAttribute(map, "indexing_map", result.attributes))
+    return failure();
+  if (succeeded(parser.parseOptionalKeyword("iter_args"))) {
+    if (parser.parseAssignmentList(iterArgs, inits) || parser.parseArrow() ||
+        parser.parseLParen() || parser.parseTypeList(resultTypes) ||
+        parser.parseRParen())
+      return failure();
+  }
+  if (resultTypes.size() != inits.size())
+    return parser.emitError(parser.getCurrentLocation(),
+                            "iter_args and result types differ in number");
+  if (parser.resolveOperands(dims, index, result.operands) ||
+      parser.resolveOperands(inits, resultTypes, parser.getCurrentLocation(),
+                             result.operands))
+    return failure();
+  result.addTypes(resultTypes);
+  for (auto &arg : rangeVars)
+    arg.type = index;
+  for (auto &arg : mapResults)
+    arg.type = index;
+  for (auto [arg, type] : llvm::zip(iterArgs, resultTypes))
+    arg.type = type;
+  SmallVector<OpAsmParser::Argument> arguments;
+  arguments.append(rangeVars);
+  arguments.append(mapResults);
+  arguments.append(iterArgs);
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, arguments))
+    return failure();
+  LoopOp::ensureTerminator(*body, builder, result.location);
+  result.addAttribute(
+      LoopOp::getOperandSegmentSizeAttr(),
+      builder.getDenseI32ArrayAttr({static_cast<int32_t>(dims.size()),
+                                    static_cast<int32_t>(inits.size())}));
+  return parser.parseOptionalAttrDict(result.attributes);
+}
+
+void LoopOp::print(OpAsmPrinter &printer) {
+  printer << " (" << getDims() << ")";
+  if (!getRangeVars().empty()) {
+    printer << '[';
+    llvm::interleaveComma(getRangeVars(), printer,
+                          [&](Value v) { printer.printOperand(v); });
+    printer << ']';
+  }
+  printer << " -> (";
+  llvm::interleaveComma(getMapResults(), printer,
+                        [&](Value v) { printer.printOperand(v); });
+  printer << ") in ";
+  printer.printAttributeWithoutType(getIndexingMapAttr());
+  if (!getInits().empty()) {
+    printer << " iter_args(";
+    llvm::interleaveComma(llvm::zip(getIterArgs(), getInits()), printer,
+                          [&](auto pair) {
+                            printer << std::get<0>(pair) << " = "
+                                    << std::get<1>(pair);
+                          });
+    printer << ") -> (" << getResultTypes() << ")";
+  }
+  printer << ' ';
+  printer.printRegion(getRegion(), /*printEntryBlockArgs=*/false,
+                      /*printBlockTerminators=*/!getInits().empty());
+  printer.printOptionalAttrDict((*this)->getAttrs(),
+                                {"indexing_map", getOperandSegmentSizeAttr()});
+}
+
+LogicalResult LoopOp::verify() {
+  const IndexingMap &map = getIndexingMap().getIndexingMap();
+  if (static_cast<int64_t>(getDims().size()) != map.getDimCount())
+    return emitOpError("expects ") << map.getDimCount() << " dimension values";
+  if (map.getRuntimeVarCount() != 0)
+    return emitOpError("cannot iterate over runtime variables");
+  Block &body = getRegion().front();
+  size_t expected = map.getSymbolCount() + map.getAffineMap().getNumResults() +
+                    getInits().size();
+  if (body.getNumArguments() != expected)
+    return emitOpError("expects ") << expected << " block arguments";
+  for (auto [init, result] : llvm::zip(getInits(), getResults()))
+    if (init.getType() != result.getType())
+      return emitOpError("iter_args and results must have the same types");
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "dialect/XlaGpuOps.cpp.inc"

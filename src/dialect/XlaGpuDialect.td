@@ -1,0 +1,25 @@
+//===- XlaGpuDialect.td - The emitters' dialect ------------*- tablegen -*-===//
+//
+// The dialect the emitters produce and the pipeline lowers (seed 004):
+// indexing maps as attributes, loops over a map's domain, indexing applied
+// to index values, and side-effect-free calls between subgraph functions.
+// Everything else comes from upstream dialects (func, arith, math, scf,
+// tensor, vector, gpu, complex).
+//
+//===----------------------------------------------------------------------===//
+#ifndef HLO_DIALECT_XLAGPUDIALECT_TD
+#define HLO_DIALECT_XLAGPUDIALECT_TD
+
+include "mlir/IR/DialectBase.td"
+
+def XlaGpuDialect : Dialect {
+  let name = "xla_gpu";
+  let summary = "Loops, indexing and calls of the HLO emitters";
+  let cppNamespace = "::hlo::xla_gpu";
+  let useDefaultAttributePrinterParser = 1;
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+#endif // HLO_DIALECT_XLAGPUDIALECT_TD

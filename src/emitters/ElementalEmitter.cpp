@@ -1,0 +1,778 @@
+//===- ElementalEmitter.cpp - Subgraphs as functions of indices -----------===//
+#include "emitters/ElementalEmitter.h"
+
+#include "analysis/OpIndexing.h"
+#include "dialect/XlaGpuDialect.h"
+#include "emitters/ElementwiseEmitter.h"
+#include "emitters/TypeConversion.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+
+#include <cctype>
+
+using namespace mlir;
+
+namespace hlo {
+
+llvm::SmallVector<Type> elementTypesOf(const Shape &shape, MLIRContext *context) {
+  llvm::SmallVector<Type> types;
+  if (shape.isTuple()) {
+    for (const Shape &element : shape.tupleShapes())
+      types.push_back(elementType(element.elementType(), context));
+  } else {
+    types.push_back(elementType(shape.elementType(), context));
+  }
+  return types;
+}
+
+namespace {
+
+std::string sanitize(const std::string &name) {
+  std::string out;
+  for (char c : name)
+    out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return out;
+}
+
+const Shape &firstArrayShape(const Shape &shape) {
+  return shape.isTuple() && shape.tupleSize() ? shape.tupleShapes()[0] : shape;
+}
+
+} // namespace
+
+/// Emits the body of one function: instructions evaluated at indices.
+class FunctionBodyEmitter {
+public:
+  FunctionBodyEmitter(ElementalEmitter &parent, ImplicitLocOpBuilder &b,
+                      const Subgraph *subgraph, ValueRange parameters,
+                      bool scalarParameters)
+      : parent(parent), b(b), subgraph(subgraph), parameters(parameters),
+        scalarParameters(scalarParameters) {}
+
+  /// The element(s) of `inst` at `indices`; empty on error.
+  SmallVector<Value> emit(const HloInstruction *inst, ValueRange indices);
+
+  EmissionError error;
+
+private:
+  struct CacheKey {
+    const HloInstruction *inst;
+    Block *block;
+    SmallVector<Value> indices;
+    bool operator<(const CacheKey &other) const {
+      if (inst != other.inst)
+        return inst < other.inst;
+      if (block != other.block)
+        return block < other.block;
+      return std::lexicographical_compare(
+          indices.begin(), indices.end(), other.indices.begin(),
+          other.indices.end(), [](Value a, Value c) {
+            return a.getAsOpaquePointer() < c.getAsOpaquePointer();
+          });
+    }
+  };
+  std::map<CacheKey, SmallVector<Value>> cache;
+  SmallVector<Value> emitUncached(const HloInstruction *inst, ValueRange indices);
+  bool fail(const HloInstruction *inst, std::string message) {
+    if (!error.instruction) {
+      error.instruction = inst;
+      error.message = std::move(message);
+    }
+    return false;
+  }
+  SmallVector<Value> emitOwned(const HloInstruction *inst, ValueRange indices);
+  SmallVector<Value> applyMap(const IndexingMap &map, ValueRange dims,
+                              ValueRange symbols = {});
+  Value indexConstant(int64_t value) {
+    return arith::ConstantIndexOp::create(b, value);
+  }
+  Value toIndex(Value scalar) {
+    if (scalar.getType().isIndex())
+      return scalar;
+    return arith::IndexCastOp::create(b, b.getIndexType(), scalar);
+  }
+  Value inBounds(Value index, int64_t lower, int64_t upper) {
+    Value low = arith::CmpIOp::create(b, arith::CmpIPredicate::sge, index,
+                                      indexConstant(lower));
+    Value high = arith::CmpIOp::create(b, arith::CmpIPredicate::sle, index,
+                                       indexConstant(upper));
+    return arith::AndIOp::create(b, low, high);
+  }
+  /// Runs `thenValues` / `elseValues` under `condition` (scf.if).
+  SmallVector<Value>
+  emitIf(Value condition, TypeRange types,
+         const std::function<SmallVector<Value>()> &thenValues,
+         const std::function<SmallVector<Value>()> &elseValues);
+  SmallVector<Value> emitThroughMap(const HloInstruction *inst, ValueRange indices);
+  SmallVector<Value> emitPad(const HloInstruction *inst, ValueRange indices);
+  SmallVector<Value> emitConcatenate(const HloInstruction *inst, ValueRange indices);
+  SmallVector<Value> emitDynamicSlice(const HloInstruction *inst, ValueRange indices);
+  SmallVector<Value> emitDynamicUpdateSlice(const HloInstruction *inst,
+                                            ValueRange indices);
+  SmallVector<Value> emitIota(const HloInstruction *inst, ValueRange indices);
+  SmallVector<Value> emitConstant(const HloInstruction *inst, ValueRange indices);
+  SmallVector<Value> emitReduce(const HloInstruction *inst, ValueRange indices);
+  SmallVector<Value> emitReduceWindow(const HloInstruction *inst,
+                                      ValueRange indices);
+  SmallVector<Value> emitDot(const HloInstruction *inst, ValueRange indices);
+  SmallVector<Value> emitMap(const HloInstruction *inst, ValueRange indices);
+  SmallVector<Value> emitGather(const HloInstruction *inst, ValueRange indices);
+  /// Nested scf.for loops over `bounds` with `inits`; `body` gets the
+  /// induction variables and the carried values and returns the new ones.
+  SmallVector<Value> emitLoopNest(
+      ArrayRef<int64_t> bounds, ValueRange inits,
+      const std::function<SmallVector<Value>(ValueRange, ValueRange)> &body);
+  SmallVector<Value> callScalar(const HloComputation &computation,
+                                ValueRange arguments, const HloInstruction *user);
+
+  ElementalEmitter &parent;
+  ImplicitLocOpBuilder &b;
+  const Subgraph *subgraph;
+  ValueRange parameters;
+  bool scalarParameters;
+};
+
+SmallVector<Value> FunctionBodyEmitter::applyMap(const IndexingMap &map,
+                                                 ValueRange dims,
+                                                 ValueRange symbols) {
+  AffineMap affine = map.getAffineMap();
+  if (affine.getNumResults() == 0)
+    return {};
+  if (symbols.empty() && affine.isIdentity() && map.getSymbolCount() == 0)
+    return SmallVector<Value>(dims.begin(), dims.end());
+  SmallVector<Value> operands(dims.begin(), dims.end());
+  operands.append(symbols.begin(), symbols.end());
+  SmallVector<Type> types(affine.getNumResults(), b.getIndexType());
+  auto op = xla_gpu::ApplyIndexingOp::create(
+      b, types, operands, xla_gpu::IndexingMapAttr::get(b.getContext(), map));
+  return SmallVector<Value>(op.getResults().begin(), op.getResults().end());
+}
+
+SmallVector<Value> FunctionBodyEmitter::emitIf(
+    Value condition, TypeRange types,
+    const std::function<SmallVector<Value>()> &thenValues,
+    const std::function<SmallVector<Value>()> &elseValues) {
+  auto ifOp = scf::IfOp::create(b, types, condition, /*withElse=*/true);
+  bool ok = true;
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    SmallVector<Value> values = thenValues();
+    ok &= values.size() == types.size();
+    scf::YieldOp::create(b, values);
+    b.setInsertionPointToStart(&ifOp.getElseRegion().front());
+    values = elseValues();
+    ok &= values.size() == types.size();
+    scf::YieldOp::create(b, values);
+  }
+  if (!ok)
+    return {};
+  return SmallVector<Value>(ifOp.getResults().begin(), ifOp.getResults().end());
+}
+
+SmallVector<Value> FunctionBodyEmitter::emitLoopNest(
+    ArrayRef<int64_t> bounds, ValueRange inits,
+    const std::function<SmallVector<Value>(ValueRange, ValueRange)> &body) {
+  SmallVector<Value> ivs;
+  std::function<SmallVector<Value>(size_t, ValueRange)> nest =
+      [&](size_t level, ValueRange carried) -> SmallVector<Value> {
+    if (level == bounds.size())
+      return body(ivs, carried);
+    auto loop = scf::ForOp::create(b, indexConstant(0), indexConstant(bounds[level]),
+                                   indexConstant(1), carried);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    ivs.push_back(loop.getInductionVar());
+    SmallVector<Value> next = nest(level + 1, loop.getRegionIterArgs());
+    ivs.pop_back();
+    if (next.size() != carried.size())
+      return {};
+    scf::YieldOp::create(b, next);
+    return SmallVector<Value>(loop.getResults().begin(), loop.getResults().end());
+  };
+  return nest(0, inits);
+}
+
+SmallVector<Value> FunctionBodyEmitter::callScalar(const HloComputation &computation,
+                                                   ValueRange arguments,
+                                                   const HloInstruction *user) {
+  if (computation.isDeclaration()) {
+    fail(user, "computation '" + computation.name() + "' is not defined");
+    return {};
+  }
+  func::FuncOp function = parent.scalarFunction(computation, error);
+  if (!function)
+    return {};
+  auto call = func::CallOp::create(b, function, arguments);
+  return SmallVector<Value>(call.getResults().begin(), call.getResults().end());
+}
+
+SmallVector<Value> FunctionBodyEmitter::emit(const HloInstruction *inst,
+                                             ValueRange indices) {
+  // An instruction read twice at the same indices in the same block is
+  // emitted once.
+  CacheKey key{inst, b.getInsertionBlock(),
+               SmallVector<Value>(indices.begin(), indices.end())};
+  auto cached = cache.find(key);
+  if (cached != cache.end())
+    return cached->second;
+  SmallVector<Value> values = emitUncached(inst, indices);
+  if (!values.empty())
+    cache[key] = values;
+  return values;
+}
+
+SmallVector<Value> FunctionBodyEmitter::emitUncached(const HloInstruction *inst,
+                                                     ValueRange indices) {
+  if (inst->opcode() == HloOpcode::Parameter) {
+    Value parameter = parameters[inst->parameterNumber()];
+    if (scalarParameters)
+      return {parameter};
+    return {tensor::ExtractOp::create(b, parameter, indices)};
+  }
+  if (inst->opcode() == HloOpcode::Constant)
+    return emitConstant(inst, indices);
+  const Subgraph *owner = parent.partitioned.subgraphOf(inst);
+  if (subgraph && owner && owner != subgraph && owner->root == inst) {
+    // Another subgraph's value: call its function.
+    func::FuncOp callee = parent.functionFor(*owner);
+    SmallVector<Value> operands(parameters.begin(), parameters.end());
+    operands.append(indices.begin(), indices.end());
+    auto call = xla_gpu::PureCallOp::create(
+        b, callee.getFunctionType().getResults(),
+        FlatSymbolRefAttr::get(callee.getSymNameAttr()), operands,
+        ArrayAttr(), ArrayAttr());
+    return SmallVector<Value>(call.getResults().begin(), call.getResults().end());
+  }
+  return emitOwned(inst, indices);
+}
+
+SmallVector<Value> FunctionBodyEmitter::emitOwned(const HloInstruction *inst,
+                                                  ValueRange indices) {
+  HloOpcode opcode = inst->opcode();
+  switch (opcode) {
+  case HloOpcode::Broadcast:
+  case HloOpcode::Transpose:
+  case HloOpcode::Reshape:
+  case HloOpcode::Bitcast:
+  case HloOpcode::Slice:
+  case HloOpcode::Reverse:
+  case HloOpcode::Copy:
+  case HloOpcode::OptimizationBarrier:
+    return emitThroughMap(inst, indices);
+  case HloOpcode::Pad:
+    return emitPad(inst, indices);
+  case HloOpcode::Concatenate:
+    return emitConcatenate(inst, indices);
+  case HloOpcode::DynamicSlice:
+    return emitDynamicSlice(inst, indices);
+  case HloOpcode::DynamicUpdateSlice:
+    return emitDynamicUpdateSlice(inst, indices);
+  case HloOpcode::Iota:
+    return emitIota(inst, indices);
+  case HloOpcode::Reduce:
+    return emitReduce(inst, indices);
+  case HloOpcode::ReduceWindow:
+    return emitReduceWindow(inst, indices);
+  case HloOpcode::Dot:
+    return emitDot(inst, indices);
+  case HloOpcode::Map:
+    return emitMap(inst, indices);
+  case HloOpcode::Gather:
+    return emitGather(inst, indices);
+  case HloOpcode::GetTupleElement: {
+    const HloInstruction *producer = inst->operand(0);
+    if (producer->opcode() == HloOpcode::Tuple)
+      return emit(producer->operand(inst->intAttr("index")), indices);
+    SmallVector<Value> values = emit(producer, indices);
+    int64_t index = inst->intAttr("index");
+    if (values.empty() || index >= static_cast<int64_t>(values.size()))
+      return {};
+    return {values[index]};
+  }
+  default:
+    break;
+  }
+  if (!isElementwiseOpcode(opcode) || inst->shape().isTuple()) {
+    fail(inst, "unsupported: " + std::string(opcodeName(opcode)));
+    return {};
+  }
+  SmallVector<Value> operands;
+  for (const HloInstruction *operand : inst->operands()) {
+    // Scalar operands of clamp / select are read without indices.
+    bool scalar = operand->shape().rank() == 0 && inst->shape().rank() > 0;
+    SmallVector<Value> values = emit(operand, scalar ? ValueRange() : indices);
+    if (values.empty())
+      return {};
+    operands.push_back(values[0]);
+  }
+  std::string message;
+  Value result = emitElementwise(b, *inst, operands, message);
+  if (!result) {
+    fail(inst, message);
+    return {};
+  }
+  return {result};
+}
+
+SmallVector<Value> FunctionBodyEmitter::emitThroughMap(const HloInstruction *inst,
+                                                       ValueRange indices) {
+  IndexingMapSets maps;
+  std::string message;
+  if (!computeOutputToInputIndexing(*inst, 0, b.getContext(), maps, message) ||
+      maps[0].size() != 1 || maps[0][0].getSymbolCount() != 0) {
+    fail(inst, "unsupported: " + std::string(opcodeName(inst->opcode())) +
+                   (message.empty() ? "" : " (" + message + ")"));
+    return {};
+  }
+  SmallVector<Value> values =
+      emit(inst->operand(0), applyMap(maps[0][0], indices));
+  // A bitcast may reinterpret the element type (same width).
+  Type type = elementType(inst->shape().elementType(), b.getContext());
+  if (values.size() == 1 && values[0].getType() != type)
+    values[0] = arith::BitcastOp::create(b, type, values[0]);
+  return values;
+}
+
+SmallVector<Value> FunctionBodyEmitter::emitGather(const HloInstruction *inst,
+                                                   ValueRange indices) {
+  IndexingMapSets maps;
+  std::string message;
+  computeOutputToInputIndexing(*inst, 0, b.getContext(), maps, message);
+  const IndexingMap &operandMap = maps[0][0];
+  const IndexingMap &indicesMap = maps[1][0];
+  const Shape &operand = inst->operand(0)->shape();
+  const auto &startIndexMap = inst->intListAttr("start_index_map");
+  const auto &sliceSizes = inst->intListAttr("slice_sizes");
+  // Each runtime offset: the index vector's element k, clamped so that the
+  // slice stays in bounds.
+  SmallVector<Value> offsets;
+  for (size_t k = 0; k < startIndexMap.size(); ++k) {
+    SmallVector<Value> position = applyMap(
+        indicesMap, indices,
+        indicesMap.getRangeVarCount() ? ValueRange{indexConstant(k)} : ValueRange{});
+    SmallVector<Value> start = emit(inst->operand(1), position);
+    if (start.empty())
+      return {};
+    int64_t dim = startIndexMap[k];
+    Value offset = toIndex(start[0]);
+    offset = arith::MaxSIOp::create(b, offset, indexConstant(0));
+    offset = arith::MinSIOp::create(
+        b, offset, indexConstant(operand.dimension(dim) - sliceSizes[dim]));
+    offsets.push_back(offset);
+  }
+  return emit(inst->operand(0), applyMap(operandMap, indices, offsets));
+}
+
+SmallVector<Value> FunctionBodyEmitter::emitPad(const HloInstruction *inst,
+                                                ValueRange indices) {
+  IndexingMapSets maps;
+  std::string message;
+  computeOutputToInputIndexing(*inst, 0, b.getContext(), maps, message);
+  const IndexingMap &map = maps[0][0];
+  Type type = elementType(inst->shape().elementType(), b.getContext());
+  if (map.isKnownEmpty())
+    return emit(inst->operand(1), {});
+  // In the operand's domain: dimension bounds and the interior constraints.
+  Value condition = arith::ConstantIntOp::create(b, 1, 1);
+  for (size_t d = 0; d < indices.size(); ++d) {
+    const Interval &bounds = map.getDimVars()[d].bounds;
+    condition = arith::AndIOp::create(
+        b, condition, inBounds(indices[d], bounds.lower, bounds.upper));
+  }
+  for (const IndexingConstraint &constraint : map.getConstraints()) {
+    IndexingMap check(AffineMap::get(map.getDimCount(), 0, {constraint.expr},
+                                     b.getContext()),
+                      map.getDimVars(), {}, {});
+    Value value = applyMap(check, indices)[0];
+    condition = arith::AndIOp::create(
+        b, condition, inBounds(value, constraint.range.lower, constraint.range.upper));
+  }
+  return emitIf(
+      condition, {type},
+      [&]() { return emit(inst->operand(0), applyMap(map, indices)); },
+      [&]() { return emit(inst->operand(1), {}); });
+}
+
+SmallVector<Value> FunctionBodyEmitter::emitConcatenate(const HloInstruction *inst,
+                                                        ValueRange indices) {
+  int64_t dim = inst->dimensions()[0];
+  Type type = elementType(inst->shape().elementType(), b.getContext());
+  std::function<SmallVector<Value>(int64_t, int64_t)> select =
+      [&](int64_t operand, int64_t offset) -> SmallVector<Value> {
+    auto read = [&, operand, offset]() {
+      SmallVector<Value> operandIndices(indices.begin(), indices.end());
+      if (offset)
+        operandIndices[dim] = arith::SubIOp::create(b, indices[dim],
+                                                    indexConstant(offset));
+      return emit(inst->operand(operand), operandIndices);
+    };
+    if (operand + 1 == inst->operandCount())
+      return read();
+    int64_t end = offset + inst->operand(operand)->shape().dimension(dim);
+    Value here = arith::CmpIOp::create(b, arith::CmpIPredicate::slt, indices[dim],
+                                       indexConstant(end));
+    return emitIf(here, {type}, read,
+                  [&, operand, end]() { return select(operand + 1, end); });
+  };
+  return select(0, 0);
+}
+
+SmallVector<Value> FunctionBodyEmitter::emitDynamicSlice(const HloInstruction *inst,
+                                                         ValueRange indices) {
+  const Shape &operand = inst->operand(0)->shape();
+  if (inst->operandCount() != operand.rank() + 1) {
+    fail(inst, "unsupported: dynamic-slice with an index vector");
+    return {};
+  }
+  SmallVector<Value> operandIndices;
+  for (int64_t d = 0; d < operand.rank(); ++d) {
+    SmallVector<Value> start = emit(inst->operand(d + 1), {});
+    if (start.empty())
+      return {};
+    // Offsets are clamped so that the slice stays in bounds.
+    Value offset = toIndex(start[0]);
+    offset = arith::MaxSIOp::create(b, offset, indexConstant(0));
+    offset = arith::MinSIOp::create(
+        b, offset, indexConstant(operand.dimension(d) - inst->shape().dimension(d)));
+    operandIndices.push_back(arith::AddIOp::create(b, indices[d], offset));
+  }
+  return emit(inst->operand(0), operandIndices);
+}
+
+SmallVector<Value>
+FunctionBodyEmitter::emitDynamicUpdateSlice(const HloInstruction *inst,
+                                            ValueRange indices) {
+  const Shape &operand = inst->operand(0)->shape();
+  const Shape &update = inst->operand(1)->shape();
+  if (inst->operandCount() != operand.rank() + 2) {
+    fail(inst, "unsupported: dynamic-update-slice with an index vector");
+    return {};
+  }
+  Value inside = arith::ConstantIntOp::create(b, 1, 1);
+  SmallVector<Value> updateIndices;
+  for (int64_t d = 0; d < operand.rank(); ++d) {
+    SmallVector<Value> start = emit(inst->operand(d + 2), {});
+    if (start.empty())
+      return {};
+    Value offset = toIndex(start[0]);
+    offset = arith::MaxSIOp::create(b, offset, indexConstant(0));
+    offset = arith::MinSIOp::create(
+        b, offset, indexConstant(operand.dimension(d) - update.dimension(d)));
+    Value relative = arith::SubIOp::create(b, indices[d], offset);
+    inside = arith::AndIOp::create(b, inside,
+                                   inBounds(relative, 0, update.dimension(d) - 1));
+    updateIndices.push_back(relative);
+  }
+  Type type = elementType(inst->shape().elementType(), b.getContext());
+  return emitIf(
+      inside, {type}, [&]() { return emit(inst->operand(1), updateIndices); },
+      [&]() { return emit(inst->operand(0), indices); });
+}
+
+SmallVector<Value> FunctionBodyEmitter::emitIota(const HloInstruction *inst,
+                                                 ValueRange indices) {
+  int64_t dim = inst->intAttr("iota_dimension");
+  Value index = indices.empty() ? indexConstant(0) : indices[dim];
+  Value asInt = arith::IndexCastOp::create(b, b.getI64Type(), index);
+  return {emitConvert(b, asInt, PrimitiveType::S64, inst->shape().elementType())};
+}
+
+SmallVector<Value> FunctionBodyEmitter::emitConstant(const HloInstruction *inst,
+                                                     ValueRange indices) {
+  const Literal &literal = inst->literal();
+  const Shape &shape = inst->shape();
+  PrimitiveType type = shape.elementType();
+  if (!shape.isArray()) {
+    fail(inst, "unsupported: constant of type " + shape.toString(false));
+    return {};
+  }
+  if (literal.isElided()) {
+    fail(inst, "unsupported: elided constant {...} (its values are unknown)");
+    return {};
+  }
+  auto scalarAt = [&](int64_t i) {
+    if (isComplex(type))
+      return ::hlo::emitConstant(b, type, literal.getComplex(i).real(), 0,
+                                 literal.getComplex(i).imag());
+    return ::hlo::emitConstant(b, type, literal.getAsDouble(i),
+                               isIntegral(type) || type == PrimitiveType::Pred
+                                   ? literal.getInt(i)
+                                   : 0);
+  };
+  if (shape.rank() == 0 || shape.elementCount() == 1)
+    return {scalarAt(0)};
+  // Array constants: a dense tensor read at the indices.
+  MLIRContext *context = b.getContext();
+  RankedTensorType tensor = tensorType(shape, context);
+  Type element = tensor.getElementType();
+  DenseElementsAttr attr;
+  if (type == PrimitiveType::C64) {
+    std::vector<std::complex<float>> values;
+    for (int64_t i = 0; i < literal.elementCount(); ++i)
+      values.emplace_back(literal.getComplex(i));
+    attr = DenseElementsAttr::get(tensor, llvm::ArrayRef(values));
+  } else if (type == PrimitiveType::C128) {
+    std::vector<std::complex<double>> values;
+    for (int64_t i = 0; i < literal.elementCount(); ++i)
+      values.push_back(literal.getComplex(i));
+    attr = DenseElementsAttr::get(tensor, llvm::ArrayRef(values));
+  } else {
+    SmallVector<Attribute> values;
+    for (int64_t i = 0; i < literal.elementCount(); ++i) {
+      if (isFloatingPoint(type))
+        values.push_back(FloatAttr::get(element, literal.getFloat(i)));
+      else
+        values.push_back(IntegerAttr::get(element, literal.getInt(i)));
+    }
+    attr = DenseElementsAttr::get(tensor, values);
+  }
+  Value dense = arith::ConstantOp::create(b, attr);
+  return {tensor::ExtractOp::create(b, dense, indices)};
+}
+
+SmallVector<Value> FunctionBodyEmitter::emitReduce(const HloInstruction *inst,
+                                                   ValueRange indices) {
+  int64_t n = inst->operandCount() / 2;
+  const Shape &input = inst->operand(0)->shape();
+  const auto &reduced = inst->dimensions();
+  std::vector<int64_t> sortedReduced(reduced.begin(), reduced.end());
+  std::sort(sortedReduced.begin(), sortedReduced.end());
+  SmallVector<Value> inits;
+  for (int64_t i = 0; i < n; ++i) {
+    SmallVector<Value> init = emit(inst->operand(n + i), {});
+    if (init.empty())
+      return {};
+    inits.push_back(init[0]);
+  }
+  SmallVector<int64_t> bounds;
+  for (int64_t d : sortedReduced)
+    bounds.push_back(input.dimension(d));
+  const HloComputation *reducer = inst->computationAttr("to_apply");
+  return emitLoopNest(bounds, inits, [&](ValueRange ivs, ValueRange accumulators) {
+    SmallVector<Value> inputIndices;
+    size_t kept = 0, loop = 0;
+    for (int64_t d = 0; d < input.rank(); ++d)
+      inputIndices.push_back(
+          std::binary_search(sortedReduced.begin(), sortedReduced.end(), d)
+              ? ivs[loop++]
+              : indices[kept++]);
+    SmallVector<Value> arguments(accumulators.begin(), accumulators.end());
+    for (int64_t i = 0; i < n; ++i) {
+      SmallVector<Value> value = emit(inst->operand(i), inputIndices);
+      if (value.empty())
+        return SmallVector<Value>();
+      arguments.push_back(value[0]);
+    }
+    return callScalar(*reducer, arguments, inst);
+  });
+}
+
+SmallVector<Value> FunctionBodyEmitter::emitReduceWindow(const HloInstruction *inst,
+                                                         ValueRange indices) {
+  int64_t n = inst->operandCount() / 2;
+  const Shape &input = inst->operand(0)->shape();
+  static const std::vector<WindowDimension> noWindow;
+  const AttrValue *windowAttr = inst->findAttribute("window");
+  const auto &window = windowAttr ? windowAttr->window : noWindow;
+  SmallVector<Value> inits;
+  for (int64_t i = 0; i < n; ++i) {
+    SmallVector<Value> init = emit(inst->operand(n + i), {});
+    if (init.empty())
+      return {};
+    inits.push_back(init[0]);
+  }
+  SmallVector<int64_t> bounds;
+  for (int64_t d = 0; d < input.rank(); ++d)
+    bounds.push_back(d < static_cast<int64_t>(window.size()) ? window[d].size : 1);
+  const HloComputation *reducer = inst->computationAttr("to_apply");
+  return emitLoopNest(bounds, inits, [&](ValueRange ivs, ValueRange accumulators) {
+    // Position in the padded, base-dilated input; padding reads the init.
+    Value valid = arith::ConstantIntOp::create(b, 1, 1);
+    SmallVector<Value> inputIndices;
+    for (int64_t d = 0; d < input.rank(); ++d) {
+      WindowDimension w = d < static_cast<int64_t>(window.size()) ? window[d]
+                                                                  : WindowDimension();
+      Value position = arith::AddIOp::create(
+          b, arith::MulIOp::create(b, indices[d], indexConstant(w.stride)),
+          arith::MulIOp::create(b, ivs[d], indexConstant(w.windowDilation)));
+      position = arith::SubIOp::create(b, position, indexConstant(w.padLow));
+      valid = arith::AndIOp::create(
+          b, valid, inBounds(position, 0, (input.dimension(d) - 1) * w.baseDilation));
+      if (w.baseDilation > 1) {
+        Value remainder = arith::RemSIOp::create(b, position, indexConstant(w.baseDilation));
+        valid = arith::AndIOp::create(
+            b, valid, arith::CmpIOp::create(b, arith::CmpIPredicate::eq, remainder,
+                                            indexConstant(0)));
+        position = arith::DivSIOp::create(b, position, indexConstant(w.baseDilation));
+      }
+      inputIndices.push_back(position);
+    }
+    SmallVector<Type> types;
+    for (Value init : inits)
+      types.push_back(init.getType());
+    SmallVector<Value> values = emitIf(
+        valid, types,
+        [&]() {
+          SmallVector<Value> read;
+          for (int64_t i = 0; i < n; ++i) {
+            SmallVector<Value> value = emit(inst->operand(i), inputIndices);
+            if (value.empty())
+              return SmallVector<Value>();
+            read.push_back(value[0]);
+          }
+          return read;
+        },
+        [&]() { return SmallVector<Value>(inits.begin(), inits.end()); });
+    if (values.empty())
+      return SmallVector<Value>();
+    SmallVector<Value> arguments(accumulators.begin(), accumulators.end());
+    arguments.append(values);
+    return callScalar(*reducer, arguments, inst);
+  });
+}
+
+SmallVector<Value> FunctionBodyEmitter::emitDot(const HloInstruction *inst,
+                                                ValueRange indices) {
+  IndexingMapSets maps;
+  std::string message;
+  computeOutputToInputIndexing(*inst, 0, b.getContext(), maps, message);
+  const IndexingMap &lhsMap = maps[0][0];
+  const IndexingMap &rhsMap = maps[1][0];
+  PrimitiveType resultType = inst->shape().elementType();
+  if (resultType == PrimitiveType::Pred || isComplex(resultType)) {
+    fail(inst, "unsupported: dot of " +
+                   std::string(primitiveTypeName(resultType)));
+    return {};
+  }
+  SmallVector<int64_t> bounds;
+  for (const IndexingVar &var : lhsMap.getRangeVars())
+    bounds.push_back(var.bounds.upper + 1);
+  Value zero = ::hlo::emitConstant(b, resultType, 0.0, 0);
+  return emitLoopNest(bounds, {zero}, [&](ValueRange ivs, ValueRange accumulator) {
+    SmallVector<Value> lhs = emit(inst->operand(0), applyMap(lhsMap, indices, ivs));
+    SmallVector<Value> rhs = emit(inst->operand(1), applyMap(rhsMap, indices, ivs));
+    if (lhs.empty() || rhs.empty())
+      return SmallVector<Value>();
+    Value x = emitConvert(b, lhs[0], inst->operand(0)->shape().elementType(), resultType);
+    Value y = emitConvert(b, rhs[0], inst->operand(1)->shape().elementType(), resultType);
+    Value sum;
+    if (isFloatingPoint(resultType))
+      sum = arith::AddFOp::create(b, accumulator[0], arith::MulFOp::create(b, x, y));
+    else
+      sum = arith::AddIOp::create(b, accumulator[0], arith::MulIOp::create(b, x, y));
+    return SmallVector<Value>{sum};
+  });
+}
+
+SmallVector<Value> FunctionBodyEmitter::emitMap(const HloInstruction *inst,
+                                                ValueRange indices) {
+  SmallVector<Value> arguments;
+  for (const HloInstruction *operand : inst->operands()) {
+    SmallVector<Value> value = emit(operand, indices);
+    if (value.empty())
+      return {};
+    arguments.push_back(value[0]);
+  }
+  return callScalar(*inst->computationAttr("to_apply"), arguments, inst);
+}
+
+func::FuncOp ElementalEmitter::scalarFunction(const HloComputation &computation,
+                                              EmissionError &error) {
+  auto it = scalarFunctions.find(&computation);
+  if (it != scalarFunctions.end())
+    return it->second;
+  MLIRContext *context = module.getContext();
+  SmallVector<Type> inputs;
+  for (const HloInstruction *parameter : computation.parameters()) {
+    if (!parameter->shape().isArray() || parameter->shape().rank() != 0) {
+      error = {parameter, "unsupported: non-scalar parameter of a reducer"};
+      return {};
+    }
+    inputs.push_back(elementType(parameter->shape().elementType(), context));
+  }
+  SmallVector<Type> results = elementTypesOf(computation.root()->shape(), context);
+  OpBuilder builder(context);
+  builder.setInsertionPointToEnd(module.getBody());
+  ImplicitLocOpBuilder b(builder.getUnknownLoc(), builder);
+  auto function = func::FuncOp::create(b, sanitize(computation.name()),
+                                       FunctionType::get(context, inputs, results));
+  function.setPrivate();
+  scalarFunctions[&computation] = function;
+  Block *entry = function.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  FunctionBodyEmitter body(*this, b, /*subgraph=*/nullptr, entry->getArguments(),
+                           /*scalarParameters=*/true);
+  SmallVector<Value> values;
+  const HloInstruction *root = computation.root();
+  if (root->opcode() == HloOpcode::Tuple) {
+    for (const HloInstruction *operand : root->operands()) {
+      SmallVector<Value> value = body.emit(operand, {});
+      if (value.empty())
+        break;
+      values.push_back(value[0]);
+    }
+  } else {
+    values = body.emit(root, {});
+  }
+  if (values.size() != results.size()) {
+    error = body.error.instruction ? body.error
+                                   : EmissionError{root, "unsupported: reducer"};
+    return {};
+  }
+  func::ReturnOp::create(b, values);
+  return function;
+}
+
+bool ElementalEmitter::emitSubgraphFunctions(EmissionError &error) {
+  MLIRContext *context = module.getContext();
+  const HloComputation &computation = partitioned.computation();
+  OpBuilder builder(context);
+  builder.setInsertionPointToEnd(module.getBody());
+  ImplicitLocOpBuilder b(builder.getUnknownLoc(), builder);
+  SmallVector<Type> parameterTypes;
+  for (const HloInstruction *parameter : computation.parameters()) {
+    if (!parameter->shape().isArray()) {
+      error = {parameter, "unsupported: tuple-shaped fusion parameter"};
+      return false;
+    }
+    parameterTypes.push_back(tensorType(parameter->shape(), context));
+  }
+  // Declare all functions first, so that calls can refer to any of them.
+  for (const Subgraph &subgraph : partitioned.subgraphs()) {
+    SmallVector<Type> inputs = parameterTypes;
+    inputs.append(firstArrayShape(subgraph.root->shape()).rank(), b.getIndexType());
+    SmallVector<Type> results = elementTypesOf(subgraph.root->shape(), context);
+    auto function = func::FuncOp::create(b, subgraph.name,
+                                         FunctionType::get(context, inputs, results));
+    function.setPrivate();
+    functions[&subgraph] = function;
+  }
+  for (const Subgraph &subgraph : partitioned.subgraphs()) {
+    func::FuncOp function = functions[&subgraph];
+    Block *entry = function.addEntryBlock();
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(entry);
+    ValueRange arguments = entry->getArguments();
+    FunctionBodyEmitter body(*this, b, &subgraph,
+                             arguments.take_front(parameterTypes.size()),
+                             /*scalarParameters=*/false);
+    SmallVector<Value> values =
+        body.emit(subgraph.root, arguments.drop_front(parameterTypes.size()));
+    if (values.empty()) {
+      error = body.error.instruction
+                  ? body.error
+                  : EmissionError{subgraph.root, "unsupported: " +
+                                                     std::string(opcodeName(
+                                                         subgraph.root->opcode()))};
+      return false;
+    }
+    func::ReturnOp::create(b, values);
+  }
+  return true;
+}
+
+} // namespace hlo

@@ -1,0 +1,105 @@
+//===- FusionEmitter.cpp - A module's fusions as MLIR ---------------------===//
+#include "emitters/FusionEmitter.h"
+
+#include "analysis/FusionAnalysis.h"
+#include "dialect/XlaGpuDialect.h"
+#include "emitters/LoopEmitter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Verifier.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <cctype>
+
+using namespace mlir;
+
+namespace hlo {
+
+void loadEmitterDialects(MLIRContext &context) {
+  context.loadDialect<xla_gpu::XlaGpuDialect, func::FuncDialect,
+                      arith::ArithDialect, math::MathDialect, scf::SCFDialect,
+                      tensor::TensorDialect, complex::ComplexDialect,
+                      gpu::GPUDialect>();
+}
+
+namespace {
+
+std::string sanitize(const std::string &name) {
+  std::string out;
+  for (char c : name)
+    out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return out;
+}
+
+bool emitFusion(ModuleOp module, const std::string &name,
+                const HloComputation &fused, const HloInstruction *fusion,
+                const GpuDeviceInfo &device, EmissionError &error) {
+  FusionAnalysis analysis = analyzeFusion(fused, fusion, device);
+  bool loopLike = analysis.kind == EmitterKind::Loop ||
+                  analysis.kind == EmitterKind::Concatenate;
+  if (!loopLike) {
+    error = {fusion ? fusion : fused.root(),
+             "unsupported: " + analysis.kindString() +
+                 " fusions need an emitter that is not implemented yet"};
+    return false;
+  }
+  PartitionedComputation partitioned(fused, module.getContext());
+  ElementalEmitter elemental(module, partitioned);
+  if (!elemental.emitSubgraphFunctions(error))
+    return false;
+  LoopEmitter loop(fused, device);
+  return loop.emitEntryFunction(module, name, partitioned, elemental, error);
+}
+
+} // namespace
+
+OwningOpRef<ModuleOp> emitModuleFusions(const HloModule &module,
+                                        const GpuDeviceInfo &device,
+                                        MLIRContext &context,
+                                        DiagnosticEngine &diagnostics) {
+  loadEmitterDialects(context);
+  OwningOpRef<ModuleOp> result = ModuleOp::create(UnknownLoc::get(&context));
+  EmissionError error;
+  bool any = false, ok = true;
+  for (const auto &computation : module.computations()) {
+    for (const auto &instruction : computation->instructions()) {
+      if (instruction->opcode() != HloOpcode::Fusion)
+        continue;
+      any = true;
+      const HloComputation *fused = instruction->fusedComputation();
+      if (!fused || fused->isDeclaration()) {
+        error = {instruction.get(), "fusion calls a computation that is not defined"};
+        ok = false;
+        break;
+      }
+      if (!emitFusion(*result, sanitize(instruction->name()), *fused,
+                      instruction.get(), device, error)) {
+        ok = false;
+        break;
+      }
+    }
+    if (!ok)
+      break;
+  }
+  if (ok && !any)
+    ok = emitFusion(*result, sanitize(module.entry()->name()), *module.entry(),
+                    nullptr, device, error);
+  if (!ok) {
+    diagnostics.error(error.instruction ? error.instruction->sourceOffset()
+                                        : kNoOffset,
+                      error.message);
+    return nullptr;
+  }
+  if (failed(verify(*result))) {
+    diagnostics.error(kNoOffset, "internal error: the emitted MLIR does not verify");
+    return nullptr;
+  }
+  return result;
+}
+
+} // namespace hlo

@@ -1,0 +1,169 @@
+//===- ComputationPartitioner.cpp - Fusions into subgraphs ----------------===//
+#include "partitioner/ComputationPartitioner.h"
+
+#include "analysis/HeroAnalysis.h"
+#include "analysis/OpIndexing.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace hlo {
+
+namespace {
+
+std::string sanitize(const std::string &name) {
+  std::string out;
+  for (char c : name)
+    out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return out;
+}
+
+/// The (simplified) maps with which `user` reads `operand`, for each use.
+bool operandMaps(const HloInstruction &user, const HloInstruction &operand,
+                 mlir::MLIRContext *context, std::vector<IndexingMap> &maps) {
+  IndexingMapSets sets;
+  std::string error;
+  if (!computeOutputToInputIndexing(user, 0, context, sets, error))
+    return false;
+  for (int64_t i = 0; i < user.operandCount(); ++i)
+    if (user.operand(i) == &operand)
+      for (const IndexingMap &map : sets[i])
+        maps.push_back(map);
+  return !maps.empty();
+}
+
+bool isIdentity(const IndexingMap &map) {
+  return !map.isUndefined() && map.getAffineMap().isIdentity() &&
+         map.getSymbolCount() == 0 && map.getConstraints().empty();
+}
+
+} // namespace
+
+bool isSubgraphLeaf(const HloInstruction &instruction) {
+  return instruction.opcode() == HloOpcode::Parameter ||
+         instruction.opcode() == HloOpcode::Constant;
+}
+
+PartitionedComputation::PartitionedComputation(
+    const HloComputation &computation, mlir::MLIRContext *context,
+    const std::set<const HloInstruction *> &extraRoots)
+    : computationValue(&computation) {
+  std::set<const HloInstruction *> forced(extraRoots.begin(), extraRoots.end());
+  for (const HloInstruction *root : getFusionRoots(computation))
+    forced.insert(root);
+  const auto &instructions = computation.instructions();
+  // Repeat until no user of a split instruction needs to be split as well.
+  while (true) {
+    std::map<const HloInstruction *, const HloInstruction *> rootOf;
+    std::set<const HloInstruction *> splitByIndexing;
+    for (auto it = instructions.rbegin(); it != instructions.rend(); ++it) {
+      const HloInstruction *inst = it->get();
+      if (isSubgraphLeaf(*inst) || inst->opcode() == HloOpcode::Tuple)
+        continue;
+      bool isRoot = forced.count(inst) > 0;
+      if (!isRoot) {
+        std::vector<const HloInstruction *> users;
+        for (const HloInstruction *user : inst->users())
+          if (user->opcode() != HloOpcode::Tuple)
+            users.push_back(user);
+        const HloInstruction *group = nullptr;
+        for (const HloInstruction *user : users) {
+          const HloInstruction *userRoot = rootOf.count(user) ? rootOf[user] : nullptr;
+          if (!userRoot || (group && userRoot != group)) {
+            group = nullptr;
+            break;
+          }
+          group = userRoot;
+        }
+        bool sameIndices = group != nullptr;
+        if (sameIndices && (users.size() > 1 || inst->users().size() > 1)) {
+          // Every use must read the same elements. Compare the maps by
+          // which the users read this instruction (users in one subgraph
+          // are themselves read at one index each).
+          std::vector<IndexingMap> maps;
+          for (const HloInstruction *user : users)
+            if (!operandMaps(*user, *inst, context, maps)) {
+              sameIndices = false;
+              break;
+            }
+          for (size_t i = 1; sameIndices && i < maps.size(); ++i)
+            sameIndices = maps[i] == maps[0];
+          // Users reached with different indices from the group root make
+          // equal operand maps meaningless: require identity reads.
+          for (const IndexingMap &map : maps)
+            sameIndices &= isIdentity(map);
+          if (!sameIndices)
+            splitByIndexing.insert(inst);
+        }
+        isRoot = !sameIndices;
+      }
+      rootOf[inst] = isRoot ? inst : nullptr;
+      if (!isRoot) {
+        for (const HloInstruction *user : inst->users())
+          if (rootOf.count(user) && rootOf[user]) {
+            rootOf[inst] = rootOf[user];
+            break;
+          }
+      }
+    }
+    // Users that read a split instruction through an index transformation
+    // root their own subgraphs (seed 004's log / transpose / add example).
+    size_t before = forced.size();
+    for (const HloInstruction *split : splitByIndexing)
+      for (const HloInstruction *user : split->users()) {
+        std::vector<IndexingMap> maps;
+        if (user->opcode() != HloOpcode::Tuple &&
+            (!operandMaps(*user, *split, context, maps) ||
+             !std::all_of(maps.begin(), maps.end(), isIdentity)))
+          forced.insert(user);
+      }
+    if (forced.size() == before) {
+      // Materialize the subgraphs in textual order of their roots.
+      for (const auto &owned : instructions) {
+        const HloInstruction *inst = owned.get();
+        if (rootOf.count(inst) && rootOf[inst] == inst) {
+          Subgraph subgraph;
+          subgraph.root = inst;
+          subgraph.name = sanitize(computation.name() + "_" + inst->name());
+          membership[inst] = subgraphList.size();
+          subgraphList.push_back(subgraph);
+        }
+      }
+      for (const auto &owned : instructions) {
+        const HloInstruction *inst = owned.get();
+        auto it = rootOf.find(inst);
+        if (it == rootOf.end() || !it->second)
+          continue;
+        size_t index = membership[it->second];
+        membership[inst] = index;
+        subgraphList[index].instructions.push_back(inst);
+      }
+      return;
+    }
+  }
+}
+
+const Subgraph *
+PartitionedComputation::subgraphOf(const HloInstruction *instruction) const {
+  auto it = membership.find(instruction);
+  return it == membership.end() ? nullptr : &subgraphList[it->second];
+}
+
+const Subgraph *
+PartitionedComputation::subgraphRootedAt(const HloInstruction *instruction) const {
+  const Subgraph *subgraph = subgraphOf(instruction);
+  return subgraph && subgraph->root == instruction ? subgraph : nullptr;
+}
+
+std::string PartitionedComputation::toString() const {
+  std::string out;
+  for (const Subgraph &subgraph : subgraphList) {
+    out += subgraph.name + ": %" + subgraph.root->name() + " <-";
+    for (const HloInstruction *inst : subgraph.instructions)
+      out += " %" + inst->name();
+    out += "\n";
+  }
+  return out;
+}
+
+} // namespace hlo

@@ -1,0 +1,65 @@
+//===- ComputationPartitioner.h - Fusions into subgraphs --------*- C++ -*-===//
+//
+// Splits a fused computation into subgraphs that can each be emitted as one
+// function of the output indices (seed 004, "Partitioning"): an instruction
+// joins its users' subgraph if it has one user, or if all users are in one
+// subgraph and read it at the same indices (decided with indexing maps).
+// Otherwise it roots a subgraph of its own, and so does each user that
+// reads it through an index transformation. Parameters and constants
+// belong to no subgraph: they are read where needed.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HLO_PARTITIONER_COMPUTATIONPARTITIONER_H
+#define HLO_PARTITIONER_COMPUTATIONPARTITIONER_H
+
+#include "hlo_parser/HloComputation.h"
+
+#include "mlir/IR/MLIRContext.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace hlo {
+
+struct Subgraph {
+  /// Name of the function emitted for it.
+  std::string name;
+  /// The instruction whose value the function returns.
+  const HloInstruction *root = nullptr;
+  /// Members in topological order (root last).
+  std::vector<const HloInstruction *> instructions;
+};
+
+class PartitionedComputation {
+public:
+  /// Partitions `computation`; `extraRoots` must root subgraphs too (the
+  /// fusion's roots are always roots).
+  PartitionedComputation(const HloComputation &computation,
+                         mlir::MLIRContext *context,
+                         const std::set<const HloInstruction *> &extraRoots = {});
+
+  const HloComputation &computation() const { return *computationValue; }
+  const std::vector<Subgraph> &subgraphs() const { return subgraphList; }
+  /// The subgraph an instruction belongs to; null for parameters and
+  /// constants.
+  const Subgraph *subgraphOf(const HloInstruction *instruction) const;
+  /// The subgraph rooted at `instruction`, if it roots one.
+  const Subgraph *subgraphRootedAt(const HloInstruction *instruction) const;
+
+  /// One line per subgraph: `name: root <- members`, for tests.
+  std::string toString() const;
+
+private:
+  const HloComputation *computationValue;
+  std::vector<Subgraph> subgraphList;
+  std::map<const HloInstruction *, size_t> membership;
+};
+
+/// Instructions no subgraph owns: read in place by their users.
+bool isSubgraphLeaf(const HloInstruction &instruction);
+
+} // namespace hlo
+
+#endif // HLO_PARTITIONER_COMPUTATIONPARTITIONER_H
