@@ -120,6 +120,8 @@ private:
   SmallVector<Value> emitDot(const HloInstruction *inst, ValueRange indices);
   SmallVector<Value> emitMap(const HloInstruction *inst, ValueRange indices);
   SmallVector<Value> emitGather(const HloInstruction *inst, ValueRange indices);
+  SmallVector<Value> emitWidthChangingBitcast(const HloInstruction *inst,
+                                              ValueRange indices);
   /// Nested scf.for loops over `bounds` with `inits`; `body` gets the
   /// induction variables and the carried values and returns the new ones.
   SmallVector<Value> emitLoopNest(
@@ -283,6 +285,11 @@ SmallVector<Value> FunctionBodyEmitter::emitOwned(const HloInstruction *inst,
     return emitMap(inst, indices);
   case HloOpcode::Gather:
     return emitGather(inst, indices);
+  case HloOpcode::BitcastConvert:
+    if (primitiveBitWidth(inst->shape().elementType()) !=
+        primitiveBitWidth(inst->operand(0)->shape().elementType()))
+      return emitWidthChangingBitcast(inst, indices);
+    break;
   case HloOpcode::GetTupleElement: {
     const HloInstruction *producer = inst->operand(0);
     if (producer->opcode() == HloOpcode::Tuple)
@@ -335,6 +342,58 @@ SmallVector<Value> FunctionBodyEmitter::emitThroughMap(const HloInstruction *ins
   if (values.size() == 1 && values[0].getType() != type)
     values[0] = arith::BitcastOp::create(b, type, values[0]);
   return values;
+}
+
+SmallVector<Value>
+FunctionBodyEmitter::emitWidthChangingBitcast(const HloInstruction *inst,
+                                              ValueRange indices) {
+  // The extra minor dimension walks the narrow elements in memory order
+  // (little-endian: element k is bits [k * narrow, (k + 1) * narrow)).
+  PrimitiveType fromType = inst->operand(0)->shape().elementType();
+  PrimitiveType toType = inst->shape().elementType();
+  int64_t fromBits = primitiveBitWidth(fromType);
+  int64_t toBits = primitiveBitWidth(toType);
+  if (isComplex(fromType) || isComplex(toType) ||
+      fromType == PrimitiveType::Pred || toType == PrimitiveType::Pred) {
+    fail(inst, "unsupported: bitcast-convert between " +
+                   std::string(primitiveTypeName(fromType)) + " and " +
+                   std::string(primitiveTypeName(toType)));
+    return {};
+  }
+  Type wide = b.getIntegerType(std::max(fromBits, toBits));
+  Type narrow = b.getIntegerType(std::min(fromBits, toBits));
+  Type result = elementType(toType, b.getContext());
+  auto asInt = [&](Value value, Type type) -> Value {
+    return value.getType() == type ? value
+                                   : Value(arith::BitcastOp::create(b, type, value));
+  };
+  if (fromBits > toBits) {
+    // One wide element, one narrow piece of it.
+    SmallVector<Value> source =
+        emit(inst->operand(0), indices.drop_back());
+    if (source.empty())
+      return {};
+    Value shift = arith::MulIOp::create(
+        b, arith::IndexCastOp::create(b, wide, indices.back()),
+        arith::ConstantOp::create(b, IntegerAttr::get(wide, toBits)));
+    Value piece = arith::TruncIOp::create(
+        b, narrow, arith::ShRUIOp::create(b, asInt(source[0], wide), shift));
+    return {asInt(piece, result)};
+  }
+  // Narrow pieces assembled into one wide element.
+  Value assembled = arith::ConstantOp::create(b, IntegerAttr::get(wide, 0));
+  for (int64_t k = 0; k < toBits / fromBits; ++k) {
+    SmallVector<Value> pieceIndices(indices.begin(), indices.end());
+    pieceIndices.push_back(indexConstant(k));
+    SmallVector<Value> piece = emit(inst->operand(0), pieceIndices);
+    if (piece.empty())
+      return {};
+    Value extended = arith::ExtUIOp::create(b, wide, asInt(piece[0], narrow));
+    Value shifted = arith::ShLIOp::create(
+        b, extended, arith::ConstantOp::create(b, IntegerAttr::get(wide, k * fromBits)));
+    assembled = arith::OrIOp::create(b, assembled, shifted);
+  }
+  return {asInt(assembled, result)};
 }
 
 SmallVector<Value> FunctionBodyEmitter::emitGather(const HloInstruction *inst,

@@ -384,6 +384,58 @@ Value integerMath(ImplicitLocOpBuilder &b, HloOpcode opcode, Value x, Value y,
   }
 }
 
+/// reduce-precision: round the mantissa to `mantissaBits` (ties to even)
+/// and the exponent range to `exponentBits`, as if converting to a float
+/// format with those widths and back. NaN stays NaN.
+Value reducePrecision(ImplicitLocOpBuilder &b, Value x, int64_t exponentBits,
+                      int64_t mantissaBits) {
+  Type floatType = x.getType();
+  unsigned bits = floatType.getIntOrFloatBitWidth();
+  unsigned sourceMantissa = floatType.isF64() ? 52 : floatType.isF32() ? 23
+                            : floatType.isBF16() ? 7 : 10;
+  unsigned sourceExponent = bits - 1 - sourceMantissa;
+  Type intType = b.getIntegerType(bits);
+  auto c = [&](uint64_t value) {
+    return arith::ConstantOp::create(b, IntegerAttr::get(intType, value));
+  };
+  Value asInt = arith::BitcastOp::create(b, intType, x);
+  Value result = asInt;
+  if (mantissaBits < sourceMantissa) {
+    // Round to nearest even at the last kept mantissa bit.
+    uint64_t dropped = sourceMantissa - mantissaBits;
+    Value lastKept = arith::AndIOp::create(
+        b, arith::ShRUIOp::create(b, asInt, c(dropped)), c(1));
+    Value bias = arith::AddIOp::create(b, c((uint64_t(1) << (dropped - 1)) - 1),
+                                       lastKept);
+    Value rounded = arith::AddIOp::create(b, asInt, bias);
+    uint64_t clearMask = ~((uint64_t(1) << dropped) - 1);
+    if (bits < 64)
+      clearMask &= (uint64_t(1) << bits) - 1;
+    result = arith::AndIOp::create(b, rounded, c(clearMask));
+  }
+  if (exponentBits < static_cast<int64_t>(sourceExponent)) {
+    // Clamp the exponent: overflow -> inf, underflow -> signed zero.
+    uint64_t sourceBias = (uint64_t(1) << (sourceExponent - 1)) - 1;
+    uint64_t reducedBias = (uint64_t(1) << (exponentBits - 1)) - 1;
+    uint64_t maxExponent = sourceBias + reducedBias;
+    uint64_t minExponent = sourceBias - reducedBias;
+    uint64_t exponentMask = ((uint64_t(1) << sourceExponent) - 1) << sourceMantissa;
+    uint64_t signMask = uint64_t(1) << (bits - 1);
+    Value exponent = arith::AndIOp::create(b, result, c(exponentMask));
+    Value overflow = arith::CmpIOp::create(b, arith::CmpIPredicate::ugt, exponent,
+                                           c(maxExponent << sourceMantissa));
+    Value underflow = arith::CmpIOp::create(b, arith::CmpIPredicate::ule, exponent,
+                                            c(minExponent << sourceMantissa));
+    Value sign = arith::AndIOp::create(b, result, c(signMask));
+    Value infinity = arith::OrIOp::create(b, sign, c(exponentMask));
+    result = arith::SelectOp::create(b, overflow, infinity, result);
+    result = arith::SelectOp::create(b, underflow, sign, result);
+  }
+  Value reduced = arith::BitcastOp::create(b, floatType, result);
+  Value isNan = arith::CmpFOp::create(b, arith::CmpFPredicate::UNO, x, x);
+  return arith::SelectOp::create(b, isNan, x, reduced);
+}
+
 } // namespace
 
 Value emitConstant(ImplicitLocOpBuilder &b, PrimitiveType type, double real,
@@ -514,6 +566,12 @@ Value emitElementwise(ImplicitLocOpBuilder &b, const HloInstruction &inst,
   }
   case HloOpcode::Compare:
     return emitCompare(b, inst, operands[0], operands[1], error);
+  case HloOpcode::ReducePrecision: {
+    if (!isFloatingPoint(operandType) || isNarrowFloat(operandType))
+      return unsupported();
+    return reducePrecision(b, operands[0], inst.intAttr("exponent_bits"),
+                           inst.intAttr("mantissa_bits"));
+  }
   case HloOpcode::Select:
     return select(b, operands[0], operands[1], operands[2]);
   case HloOpcode::Clamp: {

@@ -68,7 +68,10 @@ LoopEmitter::LoopEmitter(const HloComputation &fusedComputation,
   int64_t n = (elements + unroll - 1) / unroll;
   int64_t threads = std::min(kMaxThreadsPerBlock, n);
   launch.threads[0] = threads;
-  launch.blocks[0] = (n + threads - 1) / threads;
+  int64_t blocks = (n + threads - 1) / threads;
+  // Past the x-dimension limit, the grid becomes x * y.
+  launch.blocks[0] = std::min(blocks, device.blockDimLimitX);
+  launch.blocks[1] = (blocks + launch.blocks[0] - 1) / launch.blocks[0];
 }
 
 IndexingMap LoopEmitter::threadIdToOutputIndexing(const std::vector<int64_t> &outputDims,
@@ -76,8 +79,11 @@ IndexingMap LoopEmitter::threadIdToOutputIndexing(const std::vector<int64_t> &ou
   int64_t count = 1;
   for (int64_t dim : outputDims)
     count *= dim;
+  bool splitGrid = launch.blocks[1] > 1;
   AffineExpr threadId = getAffineDimExpr(0, context);
   AffineExpr blockId = getAffineDimExpr(1, context);
+  if (splitGrid)
+    blockId = getAffineDimExpr(2, context) * launch.blocks[0] + blockId;
   AffineExpr vector = getAffineSymbolExpr(0, context);
   AffineExpr linear =
       (blockId * launch.threads[0] + threadId) * unroll + vector;
@@ -91,9 +97,12 @@ IndexingMap LoopEmitter::threadIdToOutputIndexing(const std::vector<int64_t> &ou
   std::vector<IndexingVar> dims = {
       {Interval{0, launch.threads[0] - 1}, "th_x"},
       {Interval{0, launch.blocks[0] - 1}, "bl_x"}};
+  if (splitGrid)
+    dims.push_back({Interval{0, launch.blocks[1] - 1}, "bl_y"});
   std::vector<IndexingVar> ranges = {{Interval{0, unroll - 1}, "vector_index"}};
-  IndexingMap map(AffineMap::get(2, 1, results, context), dims, ranges, {});
-  if (launch.blocks[0] * launch.threads[0] * unroll > count)
+  IndexingMap map(AffineMap::get(dims.size(), 1, results, context), dims,
+                  ranges, {});
+  if (launch.blocks[0] * launch.blocks[1] * launch.threads[0] * unroll > count)
     map.addConstraint(linear, Interval{0, std::max<int64_t>(count, 1) - 1});
   map.simplify();
   return map;
@@ -125,6 +134,12 @@ bool LoopEmitter::emitEntryFunction(ModuleOp module, const std::string &name,
   threadId.getDefiningOp()->setAttr("xla.range", rangeAttr(launch.threads[0] - 1));
   Value blockId = gpu::BlockIdOp::create(b, gpu::Dimension::x);
   blockId.getDefiningOp()->setAttr("xla.range", rangeAttr(launch.blocks[0] - 1));
+  SmallVector<Value> gridIds = {threadId, blockId};
+  if (launch.blocks[1] > 1) {
+    Value blockIdY = gpu::BlockIdOp::create(b, gpu::Dimension::y);
+    blockIdY.getDefiningOp()->setAttr("xla.range", rangeAttr(launch.blocks[1] - 1));
+    gridIds.push_back(blockIdY);
+  }
   ValueRange parameters = entry->getArguments().take_front(inputs.size());
   ValueRange outputArgs = entry->getArguments().drop_front(inputs.size());
   // Outputs of one shape share a loop; each shape gets its own.
@@ -155,8 +170,7 @@ bool LoopEmitter::emitEntryFunction(ModuleOp module, const std::string &name,
       types.push_back(outputTypes[i]);
     }
     OperationState state(b.getLoc(), xla_gpu::LoopOp::getOperationName());
-    xla_gpu::LoopOp::build(b, state, TypeRange(types),
-                           ValueRange{threadId, blockId},
+    xla_gpu::LoopOp::build(b, state, TypeRange(types), gridIds,
                            xla_gpu::IndexingMapAttr::get(context, map), inits);
     auto loop = llvm::cast<xla_gpu::LoopOp>(b.create(state));
     Block *body = new Block();

@@ -1,0 +1,80 @@
+//===- LoopEmitterTest.cpp - Launch figures of the loop emitter -----------===//
+#include "emitters/LoopEmitter.h"
+#include "hlo_parser/Parser.h"
+
+#include "mlir/IR/MLIRContext.h"
+
+#include <gtest/gtest.h>
+
+using namespace hlo;
+
+namespace {
+
+std::unique_ptr<HloModule> parse(const std::string &text) {
+  std::string errors;
+  auto module = parseHloModuleText(text, errors, "test.hlo");
+  EXPECT_NE(module, nullptr) << errors;
+  return module;
+}
+
+} // namespace
+
+TEST(LoopEmitter, UnrollsLargeFusionsByFour) {
+  auto module = parse("fused {\n p = bf16[6,512,4096] parameter(0)\n"
+                      " ROOT e = bf16[6,512,4096] exponential(p)\n}\n");
+  LoopEmitter loop(*module->entry(), deviceInfoForArch("sm_90").value());
+  EXPECT_EQ(loop.unrollFactor(), 4);
+  EXPECT_EQ(loop.launchDimensions().threads[0], 128);
+  EXPECT_EQ(loop.launchDimensions().blocks[0], 24576);
+  mlir::MLIRContext context;
+  EXPECT_EQ(loop.threadIdToOutputIndexing({6, 512, 4096}, &context).toString(),
+            "(th_x, bl_x)[vector_index] -> (bl_x floordiv 4096, (bl_x floordiv "
+            "8) mod 512, th_x * 4 + vector_index + (bl_x mod 8) * 512),\n"
+            "domain:\nth_x in [0, 127],\nbl_x in [0, 24575],\n"
+            "vector_index in [0, 3]");
+}
+
+TEST(LoopEmitter, SmallFusionsUseOneElementPerThreadAndBoundTheTail) {
+  auto module = parse("fused {\n p = f32[100] parameter(0)\n"
+                      " ROOT e = f32[100] exponential(p)\n}\n");
+  LoopEmitter loop(*module->entry(), deviceInfoForArch("sm_90").value());
+  EXPECT_EQ(loop.unrollFactor(), 1);
+  EXPECT_EQ(loop.launchDimensions().threads[0], 100);
+  EXPECT_EQ(loop.launchDimensions().blocks[0], 1);
+  auto big = parse("fused {\n p = f32[1000] parameter(0)\n"
+                   " ROOT e = f32[1000] exponential(p)\n}\n");
+  LoopEmitter tail(*big->entry(), deviceInfoForArch("sm_90").value());
+  mlir::MLIRContext context;
+  std::string map = tail.threadIdToOutputIndexing({1000}, &context).toString();
+  EXPECT_NE(map.find("bl_x * 128 + th_x in [0, 999]"), std::string::npos) << map;
+}
+
+TEST(LoopEmitter, ExpensiveOpsPreventUnrolling) {
+  auto module = parse(
+      "add {\n a = f32[] parameter(0)\n b = f32[] parameter(1)\n"
+      " ROOT s = f32[] add(a, b)\n}\n"
+      "fused {\n p = f32[1024,1024] parameter(0)\n q = f32[1024,1024] parameter(1)\n"
+      " ROOT d = f32[1024,1024] dot(p, q), lhs_contracting_dims={1}, "
+      "rhs_contracting_dims={0}\n}\n");
+  LoopEmitter loop(*module->entry(), deviceInfoForArch("sm_90").value());
+  EXPECT_EQ(loop.unrollFactor(), 1);
+}
+
+TEST(LoopEmitter, SplitsTheGridPastTheBlockLimit) {
+  auto module = parse("fused {\n p = f32[5000] parameter(0)\n"
+                      " ROOT e = f32[5000] exponential(p)\n}\n");
+  GpuDeviceInfo device = deviceInfoForArch("sm_90").value();
+  device.blockDimLimitX = 16; // 40 blocks of 128 threads needed
+  LoopEmitter loop(*module->entry(), device);
+  EXPECT_EQ(loop.launchDimensions().blocks[0], 16);
+  EXPECT_EQ(loop.launchDimensions().blocks[1], 3);
+  mlir::MLIRContext context;
+  std::string map = loop.threadIdToOutputIndexing({5000}, &context).toString();
+  EXPECT_NE(map.find("(th_x, bl_x, bl_y)[vector_index] -> (bl_y * 2048 + "
+                     "bl_x * 128 + th_x)"),
+            std::string::npos)
+      << map;
+  EXPECT_NE(map.find("bl_y * 2048 + bl_x * 128 + th_x in [0, 4999]"),
+            std::string::npos)
+      << map;
+}
