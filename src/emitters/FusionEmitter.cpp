@@ -4,6 +4,7 @@
 #include "analysis/FusionAnalysis.h"
 #include "dialect/XlaGpuDialect.h"
 #include "emitters/LoopEmitter.h"
+#include "partitioner/KernelPlan.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
@@ -38,12 +39,13 @@ std::string sanitize(const std::string &name) {
 
 bool emitFusion(ModuleOp module, const std::string &name,
                 const HloComputation &fused, const HloInstruction *fusion,
-                const GpuDeviceInfo &device, EmissionError &error) {
+                const HloInstruction *origin, const GpuDeviceInfo &device,
+                EmissionError &error) {
   FusionAnalysis analysis = analyzeFusion(fused, fusion, device);
   bool loopLike = analysis.kind == EmitterKind::Loop ||
                   analysis.kind == EmitterKind::Concatenate;
   if (!loopLike) {
-    error = {fusion ? fusion : fused.root(),
+    error = {origin,
              "unsupported: " + analysis.kindString() +
                  " fusions need an emitter that is not implemented yet"};
     return false;
@@ -63,37 +65,36 @@ OwningOpRef<ModuleOp> emitModuleFusions(const HloModule &module,
                                         MLIRContext &context,
                                         DiagnosticEngine &diagnostics) {
   loadEmitterDialects(context);
-  OwningOpRef<ModuleOp> result = ModuleOp::create(UnknownLoc::get(&context));
-  EmissionError error;
-  bool any = false, ok = true;
-  for (const auto &computation : module.computations()) {
-    for (const auto &instruction : computation->instructions()) {
-      if (instruction->opcode() != HloOpcode::Fusion)
-        continue;
-      any = true;
-      const HloComputation *fused = instruction->fusedComputation();
-      if (!fused || fused->isDeclaration()) {
-        error = {instruction.get(), "fusion calls a computation that is not defined"};
-        ok = false;
-        break;
-      }
-      if (!emitFusion(*result, sanitize(instruction->name()), *fused,
-                      instruction.get(), device, error)) {
-        ok = false;
-        break;
-      }
-    }
-    if (!ok)
-      break;
-  }
-  if (ok && !any)
-    ok = emitFusion(*result, sanitize(module.entry()->name()), *module.entry(),
-                    nullptr, device, error);
-  if (!ok) {
-    diagnostics.error(error.instruction ? error.instruction->sourceOffset()
-                                        : kNoOffset,
-                      error.message);
+  KernelPlan plan(module);
+  for (const HloInstruction *instruction : plan.notEmitted())
+    diagnostics.warning(instruction->sourceOffset(),
+                        "no kernel emitted for " +
+                            std::string(opcodeName(instruction->opcode())) +
+                            " '" + instruction->name() +
+                            "': it runs as a library call or runtime "
+                            "operation, outside generated code");
+  for (const HloInstruction *instruction : plan.unsupported())
+    diagnostics.error(instruction->sourceOffset(),
+                      "unsupported: " +
+                          std::string(opcodeName(instruction->opcode())));
+  if (!plan.unsupported().empty())
     return nullptr;
+
+  OwningOpRef<ModuleOp> result = ModuleOp::create(UnknownLoc::get(&context));
+  for (const KernelSource &kernel : plan.kernels()) {
+    EmissionError error;
+    bool ok = kernel.computation && !kernel.computation->isDeclaration();
+    if (!ok)
+      error = {kernel.origin, "fusion calls a computation that is not defined"};
+    else
+      ok = emitFusion(*result, sanitize(kernel.name), *kernel.computation,
+                      kernel.fusion, kernel.origin, device, error);
+    if (!ok) {
+      diagnostics.error(error.instruction ? error.instruction->sourceOffset()
+                                          : kNoOffset,
+                        error.message);
+      return nullptr;
+    }
   }
   if (failed(verify(*result))) {
     diagnostics.error(kNoOffset, "internal error: the emitted MLIR does not verify");

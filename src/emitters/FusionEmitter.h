@@ -1,10 +1,11 @@
 //===- FusionEmitter.h - A module's fusions as MLIR -------------*- C++ -*-===//
 //
-// Turns each fusion of an HLO module (or, for a module without fusions, its
-// entry computation, as XLA's test harness does) into MLIR: the subgraph
-// functions and the entry function of the fusion's emitter. Fusions whose
-// emitter is not implemented yet are reported by kind; ops no emitter
-// handles are reported by name.
+// Turns each kernel of an HLO module's KernelPlan (its fusions, the
+// instructions wrapped into fusions of their own, or a bare fused entry)
+// into MLIR: the subgraph functions and the entry function of the fusion's
+// emitter. Fusions whose emitter is not implemented yet are reported by
+// kind; ops no emitter handles are reported by name; library calls get a
+// warning that no kernel is emitted for them.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_EMITTERS_FUSIONEMITTER_H

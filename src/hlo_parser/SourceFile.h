@@ -62,6 +62,9 @@ public:
   void error(uint32_t offset, std::string message) {
     report(offset, Severity::Error, std::move(message));
   }
+  void warning(uint32_t offset, std::string message) {
+    report(offset, Severity::Warning, std::move(message));
+  }
   void note(uint32_t offset, std::string message) {
     report(offset, Severity::Note, std::move(message));
   }

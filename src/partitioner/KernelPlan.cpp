@@ -1,0 +1,191 @@
+//===- KernelPlan.cpp - Which kernels a module launches -------------------===//
+#include "partitioner/KernelPlan.h"
+
+#include <map>
+#include <set>
+
+namespace hlo {
+
+LaunchRole launchRole(HloOpcode opcode) {
+  if (opcode == HloOpcode::Fusion)
+    return LaunchRole::Fusion;
+  if (isElementwiseOpcode(opcode))
+    return LaunchRole::Wrapped;
+  switch (opcode) {
+  case HloOpcode::Parameter:
+  case HloOpcode::Constant:
+  case HloOpcode::Tuple:
+  case HloOpcode::GetTupleElement:
+  case HloOpcode::Bitcast:
+  case HloOpcode::AfterAll:
+  case HloOpcode::AddDependency:
+  case HloOpcode::OptimizationBarrier:
+  case HloOpcode::Domain:
+  case HloOpcode::While:
+  case HloOpcode::Conditional:
+  case HloOpcode::Call:
+    return LaunchRole::NoCode;
+  // XLA's FusionWrapper turns these into one-instruction fusions.
+  case HloOpcode::Broadcast:
+  case HloOpcode::Concatenate:
+  case HloOpcode::Copy:
+  case HloOpcode::DynamicSlice:
+  case HloOpcode::DynamicUpdateSlice:
+  case HloOpcode::Gather:
+  case HloOpcode::Iota:
+  case HloOpcode::Map:
+  case HloOpcode::Pad:
+  case HloOpcode::Reduce:
+  case HloOpcode::ReducePrecision:
+  case HloOpcode::ReduceWindow:
+  case HloOpcode::Reshape:
+  case HloOpcode::Reverse:
+  case HloOpcode::Scatter:
+  case HloOpcode::Slice:
+  case HloOpcode::Transpose:
+    return LaunchRole::Wrapped;
+  // Library calls (cuBLAS, cuDNN, cuFFT, cuSOLVER, custom calls) and
+  // runtime operations (collectives, transfers, host/device copies).
+  case HloOpcode::Dot:
+  case HloOpcode::RaggedDot:
+  case HloOpcode::ScaledDot:
+  case HloOpcode::Convolution:
+  case HloOpcode::CustomCall:
+  case HloOpcode::Fft:
+  case HloOpcode::Cholesky:
+  case HloOpcode::TriangularSolve:
+  case HloOpcode::AllGather:
+  case HloOpcode::AllGatherStart:
+  case HloOpcode::AllGatherDone:
+  case HloOpcode::AllReduce:
+  case HloOpcode::AllReduceStart:
+  case HloOpcode::AllReduceDone:
+  case HloOpcode::AllToAll:
+  case HloOpcode::RaggedAllToAll:
+  case HloOpcode::CollectiveBroadcast:
+  case HloOpcode::CollectivePermute:
+  case HloOpcode::CollectivePermuteStart:
+  case HloOpcode::CollectivePermuteDone:
+  case HloOpcode::ReduceScatter:
+  case HloOpcode::Send:
+  case HloOpcode::SendDone:
+  case HloOpcode::Recv:
+  case HloOpcode::RecvDone:
+  case HloOpcode::Infeed:
+  case HloOpcode::Outfeed:
+  case HloOpcode::CopyStart:
+  case HloOpcode::CopyDone:
+  case HloOpcode::AsyncStart:
+  case HloOpcode::AsyncUpdate:
+  case HloOpcode::AsyncDone:
+  case HloOpcode::PartitionId:
+  case HloOpcode::ReplicaId:
+  case HloOpcode::RngGetAndUpdateState:
+    return LaunchRole::Library;
+  default:
+    return LaunchRole::Unsupported;
+  }
+}
+
+namespace {
+
+bool hasFusion(const HloModule &module) {
+  for (const auto &computation : module.computations())
+    for (const auto &instruction : computation->instructions())
+      if (instruction->opcode() == HloOpcode::Fusion)
+        return true;
+  return false;
+}
+
+/// Computations that run on the host side: the entry and what its control
+/// flow calls, transitively. Reducers, comparators and fused computations
+/// are not among them.
+std::set<const HloComputation *> hostComputations(const HloModule &module) {
+  std::set<const HloComputation *> result;
+  std::vector<const HloComputation *> work = {module.entry()};
+  while (!work.empty()) {
+    const HloComputation *computation = work.back();
+    work.pop_back();
+    if (!computation || !result.insert(computation).second)
+      continue;
+    for (const auto &instruction : computation->instructions()) {
+      HloOpcode opcode = instruction->opcode();
+      if (opcode == HloOpcode::While || opcode == HloOpcode::Conditional ||
+          opcode == HloOpcode::Call || opcode == HloOpcode::AsyncStart)
+        for (const HloComputation *called : instruction->calledComputations())
+          work.push_back(called);
+    }
+  }
+  return result;
+}
+
+} // namespace
+
+KernelPlan::KernelPlan(const HloModule &module) {
+  if (!module.entry())
+    return;
+  if (!hasFusion(module)) {
+    kernelList.push_back({module.entry()->name(), module.entry(), nullptr,
+                          module.entry()->root()});
+    return;
+  }
+  std::set<const HloComputation *> host = hostComputations(module);
+  // Module order, so that kernels come out in the order of the text.
+  for (const auto &computation : module.computations())
+    if (host.count(computation.get()))
+      planComputation(*computation);
+}
+
+void KernelPlan::planComputation(const HloComputation &computation) {
+  for (const auto &instruction : computation.instructions()) {
+    switch (launchRole(instruction->opcode())) {
+    case LaunchRole::Fusion:
+      kernelList.push_back({instruction->name(),
+                            instruction->fusedComputation(), instruction.get(),
+                            instruction.get()});
+      break;
+    case LaunchRole::NoCode:
+      break;
+    case LaunchRole::Wrapped:
+      wrap(*instruction);
+      break;
+    case LaunchRole::Library:
+      libraryOps.push_back(instruction.get());
+      break;
+    case LaunchRole::Unsupported:
+      unsupportedOps.push_back(instruction.get());
+      break;
+    }
+  }
+}
+
+void KernelPlan::wrap(const HloInstruction &instruction) {
+  auto computation =
+      std::make_unique<HloComputation>("wrapped_" + instruction.name());
+  // One parameter per distinct operand, in operand order.
+  std::map<const HloInstruction *, HloInstruction *> parameters;
+  for (const HloInstruction *operand : instruction.operands()) {
+    if (parameters.count(operand))
+      continue;
+    auto parameter = std::make_unique<HloInstruction>(
+        HloOpcode::Parameter, "p" + std::to_string(parameters.size()),
+        operand->shape());
+    parameter->setParameterNumber(static_cast<int64_t>(parameters.size()));
+    parameter->setSourceOffset(operand->sourceOffset());
+    parameters[operand] = computation->addInstruction(std::move(parameter));
+  }
+  auto clone = std::make_unique<HloInstruction>(
+      instruction.opcode(), instruction.name(), instruction.shape());
+  clone->setSourceOffset(instruction.sourceOffset());
+  for (const HloAttribute &attribute : instruction.attributes())
+    clone->addAttribute(attribute);
+  for (const HloInstruction *operand : instruction.operands())
+    clone->appendOperand(parameters[operand]);
+  computation->setRoot(computation->addInstruction(std::move(clone)));
+  computation->finalizeParameters();
+  kernelList.push_back(
+      {instruction.name(), computation.get(), nullptr, &instruction});
+  wrappedComputations.push_back(std::move(computation));
+}
+
+} // namespace hlo
