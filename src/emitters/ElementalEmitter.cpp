@@ -30,13 +30,6 @@ llvm::SmallVector<Type> elementTypesOf(const Shape &shape, MLIRContext *context)
 
 namespace {
 
-std::string sanitize(const std::string &name) {
-  std::string out;
-  for (char c : name)
-    out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-  return out;
-}
-
 const Shape &firstArrayShape(const Shape &shape) {
   return shape.isTuple() && shape.tupleSize() ? shape.tupleShapes()[0] : shape;
 }
@@ -100,6 +93,13 @@ private:
     Value high = arith::CmpIOp::create(b, arith::CmpIPredicate::sle, index,
                                        indexConstant(upper));
     return arith::AndIOp::create(b, low, high);
+  }
+  /// A runtime start offset (any integer type) as an index clamped to
+  /// [0, maxStart], HLO's rule for dynamic-slice, dynamic-update-slice and
+  /// gather starts.
+  Value clampedStart(Value start, int64_t maxStart) {
+    Value offset = arith::MaxSIOp::create(b, toIndex(start), indexConstant(0));
+    return arith::MinSIOp::create(b, offset, indexConstant(maxStart));
   }
   /// Runs `thenValues` / `elseValues` under `condition` (scf.if).
   SmallVector<Value>
@@ -240,14 +240,7 @@ SmallVector<Value> FunctionBodyEmitter::emitUncached(const HloInstruction *inst,
   const Subgraph *owner = parent.partitioned.subgraphOf(inst);
   if (subgraph && owner && owner != subgraph && owner->root == inst) {
     // Another subgraph's value: call its function.
-    func::FuncOp callee = parent.functionFor(*owner);
-    SmallVector<Value> operands(parameters.begin(), parameters.end());
-    operands.append(indices.begin(), indices.end());
-    auto call = xla_gpu::PureCallOp::create(
-        b, callee.getFunctionType().getResults(),
-        FlatSymbolRefAttr::get(callee.getSymNameAttr()), operands,
-        ArrayAttr(), ArrayAttr());
-    return SmallVector<Value>(call.getResults().begin(), call.getResults().end());
+    return parent.callSubgraph(b, *owner, parameters, indices);
   }
   return emitOwned(inst, indices);
 }
@@ -417,11 +410,8 @@ SmallVector<Value> FunctionBodyEmitter::emitGather(const HloInstruction *inst,
     if (start.empty())
       return {};
     int64_t dim = startIndexMap[k];
-    Value offset = toIndex(start[0]);
-    offset = arith::MaxSIOp::create(b, offset, indexConstant(0));
-    offset = arith::MinSIOp::create(
-        b, offset, indexConstant(operand.dimension(dim) - sliceSizes[dim]));
-    offsets.push_back(offset);
+    offsets.push_back(
+        clampedStart(start[0], operand.dimension(dim) - sliceSizes[dim]));
   }
   return emit(inst->operand(0), applyMap(operandMap, indices, offsets));
 }
@@ -493,10 +483,8 @@ SmallVector<Value> FunctionBodyEmitter::emitDynamicSlice(const HloInstruction *i
     if (start.empty())
       return {};
     // Offsets are clamped so that the slice stays in bounds.
-    Value offset = toIndex(start[0]);
-    offset = arith::MaxSIOp::create(b, offset, indexConstant(0));
-    offset = arith::MinSIOp::create(
-        b, offset, indexConstant(operand.dimension(d) - inst->shape().dimension(d)));
+    Value offset = clampedStart(
+        start[0], operand.dimension(d) - inst->shape().dimension(d));
     operandIndices.push_back(arith::AddIOp::create(b, indices[d], offset));
   }
   return emit(inst->operand(0), operandIndices);
@@ -517,10 +505,8 @@ FunctionBodyEmitter::emitDynamicUpdateSlice(const HloInstruction *inst,
     SmallVector<Value> start = emit(inst->operand(d + 2), {});
     if (start.empty())
       return {};
-    Value offset = toIndex(start[0]);
-    offset = arith::MaxSIOp::create(b, offset, indexConstant(0));
-    offset = arith::MinSIOp::create(
-        b, offset, indexConstant(operand.dimension(d) - update.dimension(d)));
+    Value offset =
+        clampedStart(start[0], operand.dimension(d) - update.dimension(d));
     Value relative = arith::SubIOp::create(b, indices[d], offset);
     inside = arith::AndIOp::create(b, inside,
                                    inBounds(relative, 0, update.dimension(d) - 1));
@@ -757,7 +743,7 @@ func::FuncOp ElementalEmitter::scalarFunction(const HloComputation &computation,
   OpBuilder builder(context);
   builder.setInsertionPointToEnd(module.getBody());
   ImplicitLocOpBuilder b(builder.getUnknownLoc(), builder);
-  auto function = func::FuncOp::create(b, sanitize(computation.name()),
+  auto function = func::FuncOp::create(b, symbolNameFor(computation.name()),
                                        FunctionType::get(context, inputs, results));
   function.setPrivate();
   scalarFunctions[&computation] = function;
@@ -784,6 +770,20 @@ func::FuncOp ElementalEmitter::scalarFunction(const HloComputation &computation,
   }
   func::ReturnOp::create(b, values);
   return function;
+}
+
+SmallVector<Value> ElementalEmitter::callSubgraph(ImplicitLocOpBuilder &b,
+                                                 const Subgraph &subgraph,
+                                                 ValueRange parameters,
+                                                 ValueRange indices) const {
+  func::FuncOp callee = functionFor(subgraph);
+  SmallVector<Value> operands(parameters.begin(), parameters.end());
+  operands.append(indices.begin(), indices.end());
+  auto call = xla_gpu::PureCallOp::create(
+      b, callee.getFunctionType().getResults(),
+      FlatSymbolRefAttr::get(callee.getSymNameAttr()), operands, ArrayAttr(),
+      ArrayAttr());
+  return SmallVector<Value>(call.getResults().begin(), call.getResults().end());
 }
 
 bool ElementalEmitter::emitSubgraphFunctions(EmissionError &error) {

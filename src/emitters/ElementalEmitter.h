@@ -19,6 +19,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
 
 #include <map>
 #include <string>
@@ -42,6 +43,12 @@ public:
   mlir::func::FuncOp functionFor(const Subgraph &subgraph) const {
     return functions.at(&subgraph);
   }
+  /// Calls the function of `subgraph` (xla_gpu.pure_call) with the
+  /// fusion's parameters and the element's indices.
+  llvm::SmallVector<mlir::Value> callSubgraph(mlir::ImplicitLocOpBuilder &b,
+                                              const Subgraph &subgraph,
+                                              mlir::ValueRange parameters,
+                                              mlir::ValueRange indices) const;
 
 private:
   friend class FunctionBodyEmitter;

@@ -30,13 +30,6 @@ void loadEmitterDialects(MLIRContext &context) {
 
 namespace {
 
-std::string sanitize(const std::string &name) {
-  std::string out;
-  for (char c : name)
-    out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-  return out;
-}
-
 bool emitFusion(ModuleOp module, const std::string &name,
                 const HloComputation &fused, const HloInstruction *fusion,
                 const HloInstruction *origin, const GpuDeviceInfo &device,
@@ -87,7 +80,7 @@ OwningOpRef<ModuleOp> emitModuleFusions(const HloModule &module,
     if (!ok)
       error = {kernel.origin, "fusion calls a computation that is not defined"};
     else
-      ok = emitFusion(*result, sanitize(kernel.name), *kernel.computation,
+      ok = emitFusion(*result, symbolNameFor(kernel.name), *kernel.computation,
                       kernel.fusion, kernel.origin, device, error);
     if (!ok) {
       diagnostics.error(error.instruction ? error.instruction->sourceOffset()

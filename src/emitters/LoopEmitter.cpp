@@ -192,14 +192,7 @@ bool LoopEmitter::emitEntryFunction(ModuleOp module, const std::string &name,
       if (values.empty()) {
         const Subgraph *subgraph = partitioned.subgraphRootedAt(output.root);
         if (subgraph) {
-          func::FuncOp callee = elemental.functionFor(*subgraph);
-          SmallVector<Value> operands(parameters.begin(), parameters.end());
-          operands.append(indices.begin(), indices.end());
-          auto call = xla_gpu::PureCallOp::create(
-              b, callee.getFunctionType().getResults(),
-              FlatSymbolRefAttr::get(callee.getSymNameAttr()), operands,
-              ArrayAttr(), ArrayAttr());
-          values.assign(call.getResults().begin(), call.getResults().end());
+          values = elemental.callSubgraph(b, *subgraph, parameters, indices);
         } else if (output.root->opcode() == HloOpcode::Parameter) {
           values.push_back(tensor::ExtractOp::create(
               b, parameters[output.root->parameterNumber()], indices));

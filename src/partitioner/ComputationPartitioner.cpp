@@ -11,13 +11,6 @@ namespace hlo {
 
 namespace {
 
-std::string sanitize(const std::string &name) {
-  std::string out;
-  for (char c : name)
-    out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-  return out;
-}
-
 /// The (simplified) maps with which `user` reads `operand`, for each use.
 bool operandMaps(const HloInstruction &user, const HloInstruction &operand,
                  mlir::MLIRContext *context, std::vector<IndexingMap> &maps) {
@@ -38,6 +31,13 @@ bool isIdentity(const IndexingMap &map) {
 }
 
 } // namespace
+
+std::string symbolNameFor(const std::string &hloName) {
+  std::string out;
+  for (char c : hloName)
+    out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return out;
+}
 
 bool isSubgraphLeaf(const HloInstruction &instruction) {
   return instruction.opcode() == HloOpcode::Parameter ||
@@ -124,7 +124,7 @@ PartitionedComputation::PartitionedComputation(
         if (rootOf.count(inst) && rootOf[inst] == inst) {
           Subgraph subgraph;
           subgraph.root = inst;
-          subgraph.name = sanitize(computation.name() + "_" + inst->name());
+          subgraph.name = symbolNameFor(computation.name() + "_" + inst->name());
           membership[inst] = subgraphList.size();
           subgraphList.push_back(subgraph);
         }

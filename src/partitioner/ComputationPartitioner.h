@@ -57,6 +57,10 @@ private:
   std::map<const HloInstruction *, size_t> membership;
 };
 
+/// An HLO name as an MLIR symbol name: characters other than letters and
+/// digits become '_'.
+std::string symbolNameFor(const std::string &hloName);
+
 /// Instructions no subgraph owns: read in place by their users.
 bool isSubgraphLeaf(const HloInstruction &instruction);
 

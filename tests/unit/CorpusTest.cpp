@@ -51,15 +51,9 @@ void PrintTo(const NegativeCase &test, std::ostream *out) { *out << test.file; }
 
 std::vector<NegativeCase> negativeModules() {
   std::vector<NegativeCase> cases;
-  std::ifstream index(kCorpus / "xla" / "INDEX.tsv");
-  std::string line;
-  while (std::getline(index, line)) {
-    std::vector<std::string> fields;
-    std::stringstream stream(line);
-    std::string field;
-    while (std::getline(stream, field, '\t'))
-      fields.push_back(field);
-    if (fields.size() < 5 || fields[1] != "parser_negative")
+  for (const std::vector<std::string> &fields :
+       testing_utils::corpusIndexRows()) {
+    if (fields[1] != "parser_negative")
       continue;
     const std::string marker = "error contains: ";
     size_t at = fields[4].find(marker);

@@ -25,16 +25,8 @@ namespace {
 
 std::vector<std::string> loopModules() {
   std::vector<std::string> files;
-  std::ifstream index(kCorpus / "xla" / "INDEX.tsv");
-  std::string line;
-  while (std::getline(index, line)) {
-    std::vector<std::string> fields;
-    std::stringstream stream(line);
-    std::string field;
-    while (std::getline(stream, field, '\t'))
-      fields.push_back(field);
-    if (fields.size() < 4)
-      continue;
+  for (const std::vector<std::string> &fields :
+       testing_utils::corpusIndexRows()) {
     const std::string &category = fields[1];
     if (category == "loop" || category == "input_slices" ||
         category == "convert" ||

@@ -32,16 +32,8 @@ struct IndexRow {
 
 std::vector<IndexRow> indexRows() {
   std::vector<IndexRow> rows;
-  std::ifstream index(kCorpus / "xla" / "INDEX.tsv");
-  std::string line;
-  std::getline(index, line); // header
-  while (std::getline(index, line)) {
-    std::vector<std::string> fields;
-    std::stringstream stream(line);
-    std::string field;
-    while (std::getline(stream, field, '\t'))
-      fields.push_back(field);
-    fields.resize(5);
+  for (const std::vector<std::string> &fields :
+       testing_utils::corpusIndexRows()) {
     if (fields[3].empty() || fields[1] == "parser_negative")
       continue;
     rows.push_back({fields[0], fields[1], fields[3], fields[4]});

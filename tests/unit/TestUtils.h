@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace hlo::testing_utils {
 
@@ -17,6 +18,25 @@ inline std::string readFile(const std::filesystem::path &path) {
   std::ostringstream buffer;
   buffer << stream.rdbuf();
   return buffer.str();
+}
+
+/// The rows of corpus/xla/INDEX.tsv after its header, split at tabs and
+/// padded to five fields: file, category, source_path, expected_emitter, note.
+inline std::vector<std::vector<std::string>> corpusIndexRows() {
+  std::vector<std::vector<std::string>> rows;
+  std::ifstream index(kCorpus / "xla" / "INDEX.tsv");
+  std::string line;
+  std::getline(index, line); // header
+  while (std::getline(index, line)) {
+    std::vector<std::string> fields;
+    std::stringstream stream(line);
+    std::string field;
+    while (std::getline(stream, field, '\t'))
+      fields.push_back(field);
+    fields.resize(5);
+    rows.push_back(std::move(fields));
+  }
+  return rows;
 }
 
 } // namespace hlo::testing_utils
