@@ -94,6 +94,19 @@ private:
                                        indexConstant(upper));
     return arith::AndIOp::create(b, low, high);
   }
+  /// The scalar operands [first, first + count) of `inst` (init values);
+  /// fewer on failure.
+  SmallVector<Value> emitScalarOperands(const HloInstruction *inst,
+                                        int64_t first, int64_t count) {
+    SmallVector<Value> values;
+    for (int64_t i = first; i < first + count; ++i) {
+      SmallVector<Value> value = emit(inst->operand(i), {});
+      if (value.empty())
+        break;
+      values.push_back(value[0]);
+    }
+    return values;
+  }
   /// A runtime start offset (any integer type) as an index clamped to
   /// [0, maxStart], HLO's rule for dynamic-slice, dynamic-update-slice and
   /// gather starts.
@@ -586,13 +599,9 @@ SmallVector<Value> FunctionBodyEmitter::emitReduce(const HloInstruction *inst,
   const auto &reduced = inst->dimensions();
   std::vector<int64_t> sortedReduced(reduced.begin(), reduced.end());
   std::sort(sortedReduced.begin(), sortedReduced.end());
-  SmallVector<Value> inits;
-  for (int64_t i = 0; i < n; ++i) {
-    SmallVector<Value> init = emit(inst->operand(n + i), {});
-    if (init.empty())
-      return {};
-    inits.push_back(init[0]);
-  }
+  SmallVector<Value> inits = emitScalarOperands(inst, n, n);
+  if (static_cast<int64_t>(inits.size()) != n)
+    return {};
   SmallVector<int64_t> bounds;
   for (int64_t d : sortedReduced)
     bounds.push_back(input.dimension(d));
@@ -623,13 +632,9 @@ SmallVector<Value> FunctionBodyEmitter::emitReduceWindow(const HloInstruction *i
   static const std::vector<WindowDimension> noWindow;
   const AttrValue *windowAttr = inst->findAttribute("window");
   const auto &window = windowAttr ? windowAttr->window : noWindow;
-  SmallVector<Value> inits;
-  for (int64_t i = 0; i < n; ++i) {
-    SmallVector<Value> init = emit(inst->operand(n + i), {});
-    if (init.empty())
-      return {};
-    inits.push_back(init[0]);
-  }
+  SmallVector<Value> inits = emitScalarOperands(inst, n, n);
+  if (static_cast<int64_t>(inits.size()) != n)
+    return {};
   SmallVector<int64_t> bounds;
   for (int64_t d = 0; d < input.rank(); ++d)
     bounds.push_back(d < static_cast<int64_t>(window.size()) ? window[d].size : 1);
