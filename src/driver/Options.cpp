@@ -48,11 +48,16 @@ int parseOptions(int argc, char **argv, Options &options) {
       });
   app.add_flag("!--no-verify", options.verify,
                "Skip the HLO verifier (shape rules)");
+  app.add_flag("-w", options.noWarnings, "Suppress all warnings");
+  std::string warningMode;
+  app.add_option("-W", warningMode, "-Werror: treat warnings as errors")
+      ->check(CLI::IsMember({"error"}));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
     return app.exit(e);
   }
+  options.warningsAsErrors = warningMode == "error";
   return -1;
 }
 

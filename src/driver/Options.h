@@ -21,6 +21,9 @@ struct Options {
   /// Target architecture (sm_75 ... sm_120, with an `a` suffix allowed).
   std::string gpuArch = "sm_90";
   bool verify = true;
+  /// -w: drop warnings; -Werror: make them errors.
+  bool noWarnings = false;
+  bool warningsAsErrors = false;
 };
 
 /// Every --emit value the tool knows, implemented or not.

@@ -66,6 +66,10 @@ int main(int argc, char **argv) {
   if (!file)
     return fail(readError);
   DiagnosticEngine diagnostics(file);
+  if (options.warningsAsErrors)
+    diagnostics.setWarningPolicy(WarningPolicy::Error);
+  else if (options.noWarnings)
+    diagnostics.setWarningPolicy(WarningPolicy::Ignore);
   std::unique_ptr<HloModule> module = parseHloModule(file, diagnostics);
   if (module && options.verify)
     verifyModule(*module, diagnostics);
@@ -106,6 +110,9 @@ int main(int argc, char **argv) {
     if (!ok)
       return 1;
   }
+  // -Werror: a warning is an error too, and nothing is written.
+  if (diagnostics.hasErrors())
+    return 1;
   std::string writeError;
   if (!writeOutput(options.output, text, writeError))
     return fail(writeError);

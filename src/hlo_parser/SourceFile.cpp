@@ -104,6 +104,12 @@ std::string formatDiagnostic(const SourceFile *file, uint32_t offset,
 
 void DiagnosticEngine::report(uint32_t offset, Severity severity,
                               std::string message) {
+  if (severity == Severity::Warning) {
+    if (warnings == WarningPolicy::Ignore)
+      return;
+    if (warnings == WarningPolicy::Error)
+      severity = Severity::Error;
+  }
   if (severity == Severity::Error)
     ++errorCount;
   text += formatDiagnostic(file.get(), offset, severity, message);

@@ -53,6 +53,9 @@ enum class Severity { Error, Warning, Note };
 std::string formatDiagnostic(const SourceFile *file, uint32_t offset,
                              Severity severity, std::string_view message);
 
+/// What becomes of warnings: shown, dropped (-w), or made errors (-Werror).
+enum class WarningPolicy { Show, Ignore, Error };
+
 /// Collects diagnostics; the first error makes `hasErrors()` true.
 class DiagnosticEngine {
 public:
@@ -68,6 +71,7 @@ public:
   void note(uint32_t offset, std::string message) {
     report(offset, Severity::Note, std::move(message));
   }
+  void setWarningPolicy(WarningPolicy policy) { warnings = policy; }
   bool hasErrors() const { return errorCount > 0; }
   /// All diagnostics rendered, in order.
   const std::string &rendered() const { return text; }
@@ -77,6 +81,7 @@ private:
   std::shared_ptr<const SourceFile> file;
   std::string text;
   int errorCount = 0;
+  WarningPolicy warnings = WarningPolicy::Show;
 };
 
 } // namespace hlo
