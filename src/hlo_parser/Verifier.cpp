@@ -141,6 +141,57 @@ PrimitiveType unaryResultType(HloOpcode opcode, PrimitiveType operand) {
   }
 }
 
+/// The element types an elementwise op takes, as HLO's shape inference
+/// states them; null where the op takes any type.
+const char *requiredElementTypes(HloOpcode opcode, PrimitiveType type) {
+  switch (opcode) {
+  case HloOpcode::Floor:
+  case HloOpcode::Ceil:
+  case HloOpcode::RoundNearestAfz:
+  case HloOpcode::RoundNearestEven:
+  case HloOpcode::IsFinite:
+  case HloOpcode::Erf:
+    return isFloatingPoint(type) ? nullptr : "floating-point";
+  case HloOpcode::Exp:
+  case HloOpcode::Expm1:
+  case HloOpcode::Log:
+  case HloOpcode::Log1p:
+  case HloOpcode::Logistic:
+  case HloOpcode::Rsqrt:
+  case HloOpcode::Sqrt:
+  case HloOpcode::Cbrt:
+  case HloOpcode::Sin:
+  case HloOpcode::Cos:
+  case HloOpcode::Tan:
+  case HloOpcode::Tanh:
+  case HloOpcode::Sinh:
+  case HloOpcode::Cosh:
+  case HloOpcode::Asin:
+  case HloOpcode::Acos:
+  case HloOpcode::Atan:
+  case HloOpcode::Asinh:
+  case HloOpcode::Acosh:
+  case HloOpcode::Atanh:
+  case HloOpcode::Atan2:
+    return isFloatingPoint(type) || isComplex(type) ? nullptr
+                                                    : "floating-point or complex";
+  case HloOpcode::Clz:
+  case HloOpcode::PopulationCount:
+  case HloOpcode::ShiftLeft:
+  case HloOpcode::ShiftRightArithmetic:
+  case HloOpcode::ShiftRightLogical:
+    return isIntegral(type) ? nullptr : "integer";
+  case HloOpcode::And:
+  case HloOpcode::Or:
+  case HloOpcode::Xor:
+  case HloOpcode::Not:
+    return isIntegral(type) || type == PrimitiveType::Pred ? nullptr
+                                                           : "pred or integer";
+  default:
+    return nullptr;
+  }
+}
+
 bool Checker::checkElementwise() {
   HloOpcode opcode = inst.opcode();
   if (!expectArrayOperands())
@@ -160,6 +211,9 @@ bool Checker::checkElementwise() {
                   first.toString(false));
   }
   PrimitiveType resultType = first.elementType();
+  if (const char *expected = requiredElementTypes(opcode, resultType))
+    return fail(std::string("takes ") + expected + " operands, not " +
+                std::string(primitiveTypeName(resultType)));
   switch (opcode) {
   case HloOpcode::Compare:
     resultType = PrimitiveType::Pred;

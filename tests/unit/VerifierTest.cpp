@@ -67,6 +67,23 @@ TEST(Verifier, Elementwise) {
               "does not match the expected pred[2]");
 }
 
+TEST(Verifier, ElementTypeClasses) {
+  expectOk("a = c64[2] parameter(0)\n b = c64[2] exponential(a)");
+  expectOk("a = pred[2] parameter(0)\n b = pred[2] xor(a, a)");
+  expectOk("a = u8[2] parameter(0)\n b = u8[2] popcnt(a)");
+  expectOk("a = bf16[2] parameter(0)\n b = bf16[2] floor(a)");
+  expectError("a = s32[2] parameter(0)\n b = s32[2] exponential(a)",
+              "takes floating-point or complex operands, not s32");
+  expectError("a = c64[2] parameter(0)\n b = c64[2] floor(a)",
+              "takes floating-point operands, not c64");
+  expectError("a = f32[2] parameter(0)\n b = f32[2] and(a, a)",
+              "takes pred or integer operands, not f32");
+  expectError("a = pred[2] parameter(0)\n b = pred[2] shift-left(a, a)",
+              "takes integer operands, not pred");
+  expectError("a = f16[2] parameter(0)\n b = f16[2] count-leading-zeros(a)",
+              "takes integer operands, not f16");
+}
+
 TEST(Verifier, BitcastConvert) {
   expectOk("a = f32[2] parameter(0)\n b = s32[2] bitcast-convert(a)");
   expectOk("a = f32[2] parameter(0)\n b = u8[2,4] bitcast-convert(a)");
