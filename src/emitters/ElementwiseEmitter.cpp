@@ -319,6 +319,16 @@ Value complexMath(ImplicitLocOpBuilder &b, HloOpcode opcode, Value x, Value y) {
     return complex::TanOp::create(b, x);
   case HloOpcode::Sign:
     return complex::SignOp::create(b, x);
+  case HloOpcode::Logistic: {
+    // 1 / (1 + exp(-x)), as for real types.
+    auto type = cast<ComplexType>(x.getType());
+    Value one = complex::CreateOp::create(
+        b, type, constantFloat(b, type.getElementType(), 1.0),
+        constantFloat(b, type.getElementType(), 0.0));
+    Value denominator = complex::AddOp::create(
+        b, one, complex::ExpOp::create(b, complex::NegOp::create(b, x)));
+    return complex::DivOp::create(b, one, denominator);
+  }
   default:
     return {};
   }
@@ -369,6 +379,8 @@ Value integerMath(ImplicitLocOpBuilder &b, HloOpcode opcode, Value x, Value y,
   case HloOpcode::Clz:
     return math::CountLeadingZerosOp::create(b, x);
   case HloOpcode::Sign: {
+    if (isPred) // sign(true) = 1 = true, sign(false) = 0 = false
+      return x;
     Value zero = constantInt(b, type, 0);
     if (!isSigned)
       return arith::ExtUIOp::create(b, type,
