@@ -51,7 +51,7 @@ const std::vector<std::string> kBinary = {
 const std::set<std::string> kKnownUnsupported = {
     "cbrt:c64",      "cbrt:c128",      "atan2:c64",    "atan2:c128",
     "maximum:c64",   "maximum:c128",   "minimum:c64",  "minimum:c128",
-    "remainder:c64", "remainder:c128",    "clamp:c128",
+    "remainder:c64", "remainder:c128", "clamp:c64",    "clamp:c128",
     "compare-LT:c64", "compare-LT:c128"};
 
 struct Outcome {
