@@ -24,8 +24,12 @@ namespace {
 /// Pure calls may be inlined; the loop's body may receive inlined code.
 struct XlaGpuInlinerInterface : public DialectInlinerInterface {
   using DialectInlinerInterface::DialectInlinerInterface;
-  bool isLegalToInline(Operation *, Operation *, bool) const final {
-    return true;
+  /// Seed 004: a subgraph function called from more than one place stays
+  /// a function (inlining it everywhere can grow the code exponentially,
+  /// e.g. multi-output fusions whose roots share operands).
+  /// The pipeline marks such functions with kSharedFunctionAttr.
+  bool isLegalToInline(Operation *call, Operation *callable, bool) const final {
+    return !isa<PureCallOp>(call) || !callable->hasAttr(kSharedFunctionAttr);
   }
   bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
     return true;

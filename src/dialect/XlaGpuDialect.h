@@ -32,4 +32,17 @@
 #define GET_OP_CLASSES
 #include "dialect/XlaGpuOps.h.inc"
 
+namespace hlo::xla_gpu {
+
+/// Attributes the emitters set on a kernel's entry function: its launch
+/// (`array<i64: x, y, z>` each) and the emitter that produced it.
+inline constexpr llvm::StringLiteral kBlockSizeAttr = "xla_gpu.block_size";
+inline constexpr llvm::StringLiteral kGridSizeAttr = "xla_gpu.grid_size";
+inline constexpr llvm::StringLiteral kEmitterAttr = "xla_gpu.emitter";
+/// On a subgraph function with more than one caller: pure_calls to it are
+/// not inlined (seed 004).
+inline constexpr llvm::StringLiteral kSharedFunctionAttr = "xla_gpu.shared";
+
+} // namespace hlo::xla_gpu
+
 #endif // HLO_DIALECT_XLAGPUDIALECT_H

@@ -5,6 +5,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdlib>
+
 namespace hlo::driver {
 
 const std::vector<std::string> &knownEmitKinds() {
@@ -14,8 +16,8 @@ const std::vector<std::string> &knownEmitKinds() {
 }
 
 const std::vector<std::string> &implementedEmitKinds() {
-  static const std::vector<std::string> kinds = {"hlo", "indexing",
-                                                 "fusion-analysis", "mlir"};
+  static const std::vector<std::string> kinds = {
+      "hlo", "indexing", "fusion-analysis", "mlir", "llvm", "ptx", "cubin"};
   return kinds;
 }
 
@@ -39,7 +41,8 @@ int parseOptions(int argc, char **argv, Options &options) {
                  "Direction of the maps printed by --emit=indexing")
       ->check(CLI::IsMember({"output-to-input", "input-to-output"}));
   app.add_option("--gpu-arch", options.gpuArch,
-                 "Target GPU architecture, sm_75 ... sm_120 (default sm_90)")
+                 "Target GPU architecture, sm_75 ... sm_120 (default sm_90; "
+                 "also -arch)")
       ->check([](const std::string &arch) {
         return hlo::deviceInfoForArch(arch)
                    ? std::string()
@@ -49,15 +52,43 @@ int parseOptions(int argc, char **argv, Options &options) {
   app.add_flag("!--no-verify", options.verify,
                "Skip the HLO verifier (shape rules)");
   app.add_flag("-w", options.noWarnings, "Suppress all warnings");
+  std::string optLevel = "3";
+  app.add_option("-O", optLevel, "LLVM optimization level: -O0 ... -O3 (default -O3)")
+      ->check(CLI::IsMember({"0", "1", "2", "3"}));
+  app.add_option("--cuda-path", options.cudaPath,
+                 "CUDA toolkit for libdevice and ptxas (default: $CUDA_HOME, "
+                 "else /usr/local/cuda)");
+  app.add_flag("--v", options.printAfterEachPass,
+               "Print the IR after every pass (MLIR and LLVM) to stderr");
+  app.add_option("--dump-dir", options.dumpDir,
+                 "Write the IR after every pass to numbered files in this directory");
+  app.add_flag("--time-passes", options.timePasses,
+               "Print the time of every pass and stage to stderr");
   std::string warningMode;
   app.add_option("-W", warningMode, "-Werror: treat warnings as errors")
       ->check(CLI::IsMember({"error"}));
+  // nvcc/clang spell the architecture `-arch sm_90` or `-arch=sm_90`;
+  // CLI11 has no multi-letter single-dash options, so rewrite it.
+  std::vector<std::string> arguments;
+  for (int i = argc - 1; i >= 1; --i) {
+    std::string argument = argv[i];
+    if (argument == "-arch")
+      argument = "--gpu-arch";
+    else if (argument.rfind("-arch=", 0) == 0)
+      argument = "--gpu-arch=" + argument.substr(6);
+    arguments.push_back(argument); // CLI11 takes them last first
+  }
   try {
-    app.parse(argc, argv);
+    app.parse(arguments);
   } catch (const CLI::ParseError &e) {
     return app.exit(e);
   }
   options.warningsAsErrors = warningMode == "error";
+  options.optLevel = std::stoi(optLevel);
+  if (options.cudaPath.empty()) {
+    const char *home = std::getenv("CUDA_HOME");
+    options.cudaPath = home && *home ? home : "/usr/local/cuda";
+  }
   return -1;
 }
 

@@ -15,7 +15,7 @@ namespace hlo::driver {
 struct Options {
   std::string input = "-";
   std::string output; // empty: stdout for textual emits
-  std::string emit = "hlo";
+  std::string emit = "ptx";
   /// For --emit=indexing: output-to-input or input-to-output.
   std::string indexingDirection = "output-to-input";
   /// Target architecture (sm_75 ... sm_120, with an `a` suffix allowed).
@@ -24,6 +24,12 @@ struct Options {
   /// -w: drop warnings; -Werror: make them errors.
   bool noWarnings = false;
   bool warningsAsErrors = false;
+  /// Code generation (--emit=llvm|ptx|cubin).
+  int optLevel = 3;
+  std::string cudaPath; // --cuda-path, else CUDA_HOME, else /usr/local/cuda
+  bool printAfterEachPass = false;
+  std::string dumpDir;
+  bool timePasses = false;
 };
 
 /// Every --emit value the tool knows, implemented or not.

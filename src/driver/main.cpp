@@ -9,6 +9,7 @@
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/raw_ostream.h"
+#include "EmitCode.h"
 #include "EmitIndexing.h"
 #include "Options.h"
 
@@ -103,6 +104,12 @@ int main(int argc, char **argv) {
     emitted->print(stream);
     stream.flush();
     text += "\n";
+  } else if (options.emit == "llvm" || options.emit == "ptx" ||
+             options.emit == "cubin") {
+    bool ok = driver::emitCode(*module, options, text, diagnostics);
+    flushDiagnostics();
+    if (!ok)
+      return 1;
   } else if (options.emit == "fusion-analysis") {
     bool ok = driver::emitFusionAnalysis(
         *module, *deviceInfoForArch(options.gpuArch), text, diagnostics);

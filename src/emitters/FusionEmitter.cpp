@@ -48,7 +48,12 @@ bool emitFusion(ModuleOp module, const std::string &name,
   if (!elemental.emitSubgraphFunctions(error))
     return false;
   LoopEmitter loop(fused, device);
-  return loop.emitEntryFunction(module, name, partitioned, elemental, error);
+  if (!loop.emitEntryFunction(module, name, partitioned, elemental, error))
+    return false;
+  module.lookupSymbol(name)->setAttr(
+      xla_gpu::kEmitterAttr,
+      StringAttr::get(module.getContext(), analysis.kindString()));
+  return true;
 }
 
 } // namespace

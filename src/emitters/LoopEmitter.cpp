@@ -125,21 +125,28 @@ bool LoopEmitter::emitEntryFunction(ModuleOp module, const std::string &name,
   ImplicitLocOpBuilder b(builder.getUnknownLoc(), builder);
   auto function = func::FuncOp::create(
       b, name, FunctionType::get(context, arguments, outputTypes));
+  function->setAttr(xla_gpu::kBlockSizeAttr,
+                    b.getDenseI64ArrayAttr({launch.threads[0], launch.threads[1],
+                                            launch.threads[2]}));
+  function->setAttr(xla_gpu::kGridSizeAttr,
+                    b.getDenseI64ArrayAttr({launch.blocks[0], launch.blocks[1],
+                                            launch.blocks[2]}));
   Block *entry = function.addEntryBlock();
   b.setInsertionPointToStart(entry);
-  auto rangeAttr = [&](int64_t upper) {
-    return b.getArrayAttr({b.getIndexAttr(0), b.getIndexAttr(upper)});
+  // Ids carry their launch bound (gpu's `upper_bound`, exclusive), which
+  // the pipeline's range analysis uses.
+  auto withBound = [&](Value id, int64_t count) {
+    id.getDefiningOp()->setAttr("upper_bound", b.getIndexAttr(count));
+    return id;
   };
-  Value threadId = gpu::ThreadIdOp::create(b, gpu::Dimension::x);
-  threadId.getDefiningOp()->setAttr("xla.range", rangeAttr(launch.threads[0] - 1));
-  Value blockId = gpu::BlockIdOp::create(b, gpu::Dimension::x);
-  blockId.getDefiningOp()->setAttr("xla.range", rangeAttr(launch.blocks[0] - 1));
+  Value threadId = withBound(gpu::ThreadIdOp::create(b, gpu::Dimension::x),
+                             launch.threads[0]);
+  Value blockId = withBound(gpu::BlockIdOp::create(b, gpu::Dimension::x),
+                            launch.blocks[0]);
   SmallVector<Value> gridIds = {threadId, blockId};
-  if (launch.blocks[1] > 1) {
-    Value blockIdY = gpu::BlockIdOp::create(b, gpu::Dimension::y);
-    blockIdY.getDefiningOp()->setAttr("xla.range", rangeAttr(launch.blocks[1] - 1));
-    gridIds.push_back(blockIdY);
-  }
+  if (launch.blocks[1] > 1)
+    gridIds.push_back(withBound(gpu::BlockIdOp::create(b, gpu::Dimension::y),
+                                launch.blocks[1]));
   ValueRange parameters = entry->getArguments().take_front(inputs.size());
   ValueRange outputArgs = entry->getArguments().drop_front(inputs.size());
   // Outputs of one shape share a loop; each shape gets its own.

@@ -1,0 +1,45 @@
+//===- AnnotateNvvmKernels.cpp - NVVM kernel attributes -------------------===//
+//
+// Owns xla-gpu-annotate-kernels: after the conversion to the LLVM dialect,
+// turns each kernel function into an NVVM kernel with exact launch bounds
+// (`nvvm.reqntid` = the block size the emitter chose; ptxas rejects
+// `.maxntid` next to `.reqntid`, and the exact bound implies the maximum).
+//
+//===----------------------------------------------------------------------===//
+#include "dialect/XlaGpuDialect.h"
+#include "pipeline/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+namespace hlo::pipeline {
+#define GEN_PASS_DEF_ANNOTATENVVMKERNELSPASS
+#include "pipeline/Passes.h.inc"
+} // namespace hlo::pipeline
+
+using namespace mlir;
+
+namespace hlo::pipeline {
+namespace {
+
+struct AnnotateNvvmKernelsPass
+    : impl::AnnotateNvvmKernelsPassBase<AnnotateNvvmKernelsPass> {
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    for (auto function : getOperation().getOps<LLVM::LLVMFuncOp>()) {
+      auto blockSize =
+          function->getAttrOfType<DenseI64ArrayAttr>(xla_gpu::kBlockSizeAttr);
+      if (!blockSize)
+        continue;
+      SmallVector<int32_t> threads(blockSize.asArrayRef().begin(),
+                                   blockSize.asArrayRef().end());
+      function->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
+                        UnitAttr::get(context));
+      function->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
+                        DenseI32ArrayAttr::get(context, threads));
+      function->removeAttr("llvm.emit_c_interface");
+    }
+  }
+};
+
+} // namespace
+} // namespace hlo::pipeline

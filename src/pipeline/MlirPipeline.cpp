@@ -1,0 +1,232 @@
+//===- MlirPipeline.cpp - Emitted MLIR down to the LLVM dialect -----------===//
+//
+// Owns the order of the MLIR passes (seed 004): simplify, inline the
+// subgraph functions, lower the xla_gpu loops, bufferize into the kernel
+// ABI, convert to LLVM + NVVM (math to libdevice). Upstream passes wherever
+// one does the job.
+//
+//===----------------------------------------------------------------------===//
+#include "dialect/XlaGpuDialect.h"
+#include "pipeline/Passes.h"
+#include "pipeline/Pipeline.h"
+
+#include "mlir/Conversion/ComplexToLLVM/ComplexToLLVM.h"
+#include "mlir/Conversion/ComplexToStandard/ComplexToStandard.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/MathToFuncs/MathToFuncs.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Pass/PassInstrumentation.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+namespace hlo::pipeline {
+namespace {
+
+/// Reports the IR after every pass to the dumper.
+class DumpAfterEachPass : public PassInstrumentation {
+public:
+  explicit DumpAfterEachPass(PassDumper &dumper) : dumper(dumper) {}
+  void runAfterPass(Pass *pass, Operation *op) override {
+    std::string text;
+    llvm::raw_string_ostream stream(text);
+    // The whole module, whatever the pass was anchored on.
+    Operation *top = op;
+    while (top->getParentOp())
+      top = top->getParentOp();
+    top->print(stream);
+    dumper.dump(pass->getArgument().empty() ? pass->getName() : pass->getArgument(),
+                text);
+  }
+
+private:
+  PassDumper &dumper;
+};
+
+/// 32-bit index arithmetic unless some buffer has 2^31 elements or more.
+unsigned indexBitwidthFor(ModuleOp module) {
+  bool large = false;
+  module.walk([&](func::FuncOp function) {
+    for (Type type : function.getArgumentTypes())
+      if (auto shaped = dyn_cast<ShapedType>(type))
+        if (shaped.hasStaticShape() && shaped.getNumElements() >= (int64_t{1} << 31))
+          large = true;
+  });
+  return large ? 64 : 32;
+}
+
+/// Moves the gpu.module's contents to the top level (the LLVM translation
+/// takes a builtin module).
+void unwrapGpuModule(ModuleOp module) {
+  for (auto gpuModule : llvm::make_early_inc_range(module.getOps<gpu::GPUModuleOp>())) {
+    Block &body = gpuModule.getBodyRegion().front();
+    for (Operation &op : llvm::make_early_inc_range(body.getOperations()))
+      op.moveBefore(module.getBody(), module.getBody()->end());
+    gpuModule.erase();
+  }
+}
+
+/// Floats narrower than 16 bits have no LLVM type; their conversions are
+/// not lowered yet. Names the first kernel that uses one.
+std::optional<std::string> findUnsupportedFloat(ModuleOp module) {
+  std::optional<std::string> found;
+  module.walk([&](Operation *op) {
+    auto check = [&](Type type) {
+      Type element = getElementTypeOrSelf(type);
+      if (auto complex = dyn_cast<ComplexType>(element))
+        element = complex.getElementType();
+      auto floatType = dyn_cast<FloatType>(element);
+      if (!floatType || floatType.getWidth() >= 16)
+        return false;
+      std::string name;
+      llvm::raw_string_ostream stream(name);
+      floatType.print(stream);
+      auto function = op->getParentOfType<func::FuncOp>();
+      found = "unsupported: " + name + " values in code generation (function '" +
+              (function ? function.getSymName().str() : std::string("?")) +
+              "'; conversions of 8-, 6- and 4-bit floats are not lowered yet)";
+      return true;
+    };
+    for (Type type : op->getResultTypes())
+      if (check(type))
+        return WalkResult::interrupt();
+    for (Type type : op->getOperandTypes())
+      if (check(type))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return found;
+}
+
+} // namespace
+
+void PassDumper::dump(llvm::StringRef pass, llvm::StringRef text) {
+  ++counter;
+  if (options.printAfterEachPass) {
+    llvm::errs() << "// -----// IR after " << pass << " (" << counter
+                 << ") //----- //\n"
+                 << text << "\n";
+  }
+  if (!options.dumpDir.empty()) {
+    std::string name = llvm::formatv("{0:D3}-{1}", counter, pass).str();
+    for (char &c : name)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_')
+        c = '_';
+    bool isLlvm = pass.starts_with("llvm");
+    std::error_code ec;
+    llvm::raw_fd_ostream file(options.dumpDir + "/" + name +
+                                  (isLlvm ? ".ll" : ".mlir"),
+                              ec);
+    if (!ec)
+      file << text;
+  }
+}
+
+bool lowerToLlvmDialect(ModuleOp module, const PipelineOptions &options,
+                        PassDumper &dumper, std::string &error) {
+  MLIRContext *context = module.getContext();
+  if (std::optional<std::string> unsupported = findUnsupportedFloat(module)) {
+    error = *unsupported;
+    return false;
+  }
+  DialectRegistry registry;
+  // The dialects' inliner, bufferization and to-LLVM interfaces.
+  registerAllExtensions(registry);
+  arith::registerBufferizableOpInterfaceExternalModels(registry);
+  bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(registry);
+  scf::registerBufferizableOpInterfaceExternalModels(registry);
+  tensor::registerBufferizableOpInterfaceExternalModels(registry);
+  context->appendDialectRegistry(registry);
+  context->loadDialect<bufferization::BufferizationDialect, memref::MemRefDialect,
+                       LLVM::LLVMDialect, NVVM::NVVMDialect>();
+
+  std::string diagnostics;
+  llvm::raw_string_ostream stream(diagnostics);
+  ScopedDiagnosticHandler handler(context, [&](Diagnostic &diagnostic) {
+    stream << diagnostic.str() << "\n";
+    return success();
+  });
+  auto makePassManager = [&]() {
+    auto pm = std::make_unique<PassManager>(context);
+    if (dumper.enabled())
+      pm->addInstrumentation(std::make_unique<DumpAfterEachPass>(dumper));
+    if (options.timePasses)
+      pm->enableTiming();
+    return pm;
+  };
+  auto run = [&](PassManager &pm) {
+    if (succeeded(pm.run(module)))
+      return true;
+    error = "internal error: the MLIR pipeline failed: " + diagnostics;
+    return false;
+  };
+
+  std::unique_ptr<PassManager> pm = makePassManager();
+  // 1. Simplify; 2. inline the subgraph functions and drop them.
+  pm->addPass(createCanonicalizerPass());
+  pm->addPass(createCSEPass());
+  pm->addPass(createMarkSharedFunctionsPass());
+  pm->addPass(createInlinerPass());
+  pm->addPass(createSymbolDCEPass());
+  // 3. The xla_gpu loops to scf.
+  pm->addPass(createLowerXlaGpuLoopsPass());
+  pm->addPass(createCanonicalizerPass());
+  pm->addPass(createCSEPass());
+  // Range-aware: thread and block ids carry their upper bounds.
+  pm->addPass(arith::createArithIntRangeOpts());
+  pm->addPass(arith::createArithUnsignedWhenEquivalentPass());
+  pm->addPass(createCanonicalizerPass());
+  pm->addPass(createCSEPass());
+  if (!run(*pm))
+    return false;
+
+  // 7. Tensors to buffers in the kernel ABI. (Skipping the analysis of
+  // the read-only subgraph functions with `noAnalysisFuncFilter` would be
+  // much faster on modules with thousands of shared functions, but crashes
+  // in LLVM 22's insertTensorCopies.)
+  pm = makePassManager();
+  pm->addPass(createMarkKernelOutputsWritablePass());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm->addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // Loops over buffers yield the buffers they were given: fold them away so
+  // that each kernel visibly returns its own output arguments.
+  pm->addPass(createCanonicalizerPass());
+  pm->addPass(createKernelAbiPass());
+  pm->addPass(createCanonicalizerPass());
+  // 8. LLVM + NVVM.
+  pm->addPass(createConvertMathToFuncs());
+  pm->addPass(createConvertComplexToStandardPass());
+  pm->addPass(createSCFToControlFlowPass());
+  ConvertGpuOpsToNVVMOpsOptions nvvm;
+  nvvm.useBarePtrCallConv = true;
+  nvvm.indexBitwidth = indexBitwidthFor(module);
+  pm->addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(nvvm));
+  pm->addNestedPass<gpu::GPUModuleOp>(createConvertComplexToLLVMPass());
+  pm->addPass(createReconcileUnrealizedCastsPass());
+  pm->addNestedPass<gpu::GPUModuleOp>(createAnnotateNvvmKernelsPass());
+  if (!run(*pm))
+    return false;
+  unwrapGpuModule(module);
+  return true;
+}
+
+} // namespace hlo::pipeline

@@ -1,0 +1,24 @@
+//===- Passes.h - The pipeline's own passes ---------------------*- C++ -*-===//
+//
+// Declarations and registration of the passes in Passes.td (generated).
+//
+//===----------------------------------------------------------------------===//
+#ifndef HLO_PIPELINE_PASSES_H
+#define HLO_PIPELINE_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace hlo::pipeline {
+
+#define GEN_PASS_DECL
+#define GEN_PASS_REGISTRATION
+#include "pipeline/Passes.h.inc"
+
+} // namespace hlo::pipeline
+
+#endif // HLO_PIPELINE_PASSES_H

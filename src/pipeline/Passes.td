@@ -1,0 +1,68 @@
+//===- Passes.td - The pipeline's own passes ---------------*- tablegen -*-===//
+//
+// The passes hlo-compile writes itself, where upstream MLIR has none that
+// does the job (seed 004's pipeline); the rest of the pipeline is upstream.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HLO_PIPELINE_PASSES
+#define HLO_PIPELINE_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def LowerXlaGpuLoopsPass : Pass<"xla-gpu-lower-loops", "mlir::ModuleOp"> {
+  let summary = "Lower xla_gpu.loop and xla_gpu.apply_indexing to scf and arith";
+  let description = [{
+    Each `xla_gpu.loop` becomes a nest of `scf.for` over its map's range
+    variables with an `scf.if` that skips points outside the map's domain
+    (dimension and symbol bounds, constraints); `xla_gpu.apply_indexing`
+    becomes the arithmetic of its affine results; a `xla_gpu.pure_call` the
+    inliner kept (its callee has several callers) becomes a `func.call`.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::func::FuncDialect",
+                           "mlir::scf::SCFDialect"];
+}
+
+def MarkSharedFunctionsPass
+    : Pass<"xla-gpu-mark-shared-functions", "mlir::ModuleOp"> {
+  let summary = "Keep subgraph functions with several callers outlined";
+  let description = [{
+    Marks every function that `xla_gpu.pure_call`s reach from more than one
+    call site with `xla_gpu.shared`, which the dialect's inliner interface
+    refuses to inline (seed 004: inlining them everywhere can grow the code
+    exponentially).
+  }];
+}
+
+def MarkKernelOutputsWritablePass
+    : Pass<"xla-gpu-mark-outputs-writable", "mlir::ModuleOp"> {
+  let summary = "Let bufferization write kernel outputs in place";
+  let description = [{
+    A kernel's trailing arguments are its output buffers (the kernel ABI):
+    marks them `bufferization.writable` so that one-shot bufferization
+    writes into them instead of allocating copies, and marks its inputs
+    read-only.
+  }];
+}
+
+def KernelAbiPass : Pass<"xla-gpu-kernel-abi", "mlir::ModuleOp"> {
+  let summary = "Kernels return nothing and live in a gpu.module";
+  let description = [{
+    After bufferization each kernel returns the output buffers it was given;
+    drops those results (the caller owns the buffers), then moves every
+    function into one `gpu.module` so that the GPU-to-NVVM conversion
+    applies.
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect"];
+}
+
+def AnnotateNvvmKernelsPass
+    : Pass<"xla-gpu-annotate-kernels", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Mark kernels for NVVM with their exact launch bounds";
+  let description = [{
+    Every LLVM function that carries `xla_gpu.block_size` becomes an NVVM
+    kernel (`nvvm.kernel`) with `nvvm.reqntid` equal to its block size.
+  }];
+  let dependentDialects = ["mlir::NVVM::NVVMDialect"];
+}
+
+#endif // HLO_PIPELINE_PASSES
