@@ -1,5 +1,6 @@
 //===- EmitCode.cpp - --emit=llvm|ptx|cubin -------------------------------===//
 #include "EmitCode.h"
+#include "Manifest.h"
 
 #include "analysis/DeviceInfo.h"
 #include "emitters/FusionEmitter.h"
@@ -14,7 +15,8 @@
 namespace hlo::driver {
 
 bool emitCode(const HloModule &module, const Options &options,
-              std::string &output, DiagnosticEngine &diagnostics) {
+              std::string &output, std::string &manifest,
+              DiagnosticEngine &diagnostics) {
   using Clock = std::chrono::steady_clock;
   auto started = Clock::now();
   auto lap = [&](const char *stage) {
@@ -42,6 +44,7 @@ bool emitCode(const HloModule &module, const Options &options,
   if (!emitted)
     return false;
   lap("emission");
+  std::map<std::string, KernelLaunch> launches = collectLaunches(*emitted);
   if (dumper.enabled()) {
     std::string text;
     llvm::raw_string_ostream stream(text);
@@ -74,6 +77,10 @@ bool emitCode(const HloModule &module, const Options &options,
     return false;
   }
   lap("NVPTX");
+  // The code file by its name alone: the manifest sits beside it.
+  std::string codeFile = options.output.empty() ? "-" : options.output;
+  codeFile = codeFile.substr(codeFile.find_last_of('/') + 1);
+  manifest = writeManifest(module, launches, options.gpuArch, codeFile);
   if (options.emit == "ptx") {
     output = std::move(*ptx);
     return true;

@@ -18,8 +18,10 @@ namespace hlo::driver {
 
 /// Compiles `module` to what `options.emit` names (llvm, ptx, cubin);
 /// false after reporting an error through `diagnostics`.
+/// `manifest` receives the launch manifest's JSON (for ptx and cubin).
 bool emitCode(const HloModule &module, const Options &options,
-              std::string &output, DiagnosticEngine &diagnostics);
+              std::string &output, std::string &manifest,
+              DiagnosticEngine &diagnostics);
 
 } // namespace hlo::driver
 

@@ -21,6 +21,19 @@ const std::vector<std::string> &implementedEmitKinds() {
   return kinds;
 }
 
+std::string manifestPathFor(const Options &options) {
+  if (!options.manifestPath.empty())
+    return options.manifestPath;
+  if (options.output.empty() || options.output == "-")
+    return "";
+  std::string path = options.output;
+  size_t slash = path.find_last_of('/');
+  size_t dot = path.find_last_of('.');
+  if (dot != std::string::npos && (slash == std::string::npos || dot > slash))
+    path.erase(dot);
+  return path + ".json";
+}
+
 int parseOptions(int argc, char **argv, Options &options) {
   CLI::App app{"hlo-compile: compile XLA HLO text to PTX and cubin for "
                "NVIDIA GPUs",
@@ -64,6 +77,9 @@ int parseOptions(int argc, char **argv, Options &options) {
                  "Write the IR after every pass to numbered files in this directory");
   app.add_flag("--time-passes", options.timePasses,
                "Print the time of every pass and stage to stderr");
+  app.add_option("--manifest", options.manifestPath,
+                 "Launch manifest (JSON) path for ptx/cubin (default: the "
+                 "output with extension .json)");
   std::string warningMode;
   app.add_option("-W", warningMode, "-Werror: treat warnings as errors")
       ->check(CLI::IsMember({"error"}));

@@ -30,7 +30,14 @@ struct Options {
   bool printAfterEachPass = false;
   std::string dumpDir;
   bool timePasses = false;
+  /// --manifest: where the launch manifest goes (default: beside -o, with
+  /// the extension .json; none when writing to stdout).
+  std::string manifestPath;
 };
+
+/// Where the manifest goes: --manifest, else the output path with its
+/// extension replaced by .json; empty when the output is stdout.
+std::string manifestPathFor(const Options &options);
 
 /// Every --emit value the tool knows, implemented or not.
 const std::vector<std::string> &knownEmitKinds();

@@ -83,7 +83,7 @@ int main(int argc, char **argv) {
   if (!module || diagnostics.hasErrors())
     return 1;
 
-  std::string text;
+  std::string text, manifest;
   if (options.emit == "hlo") {
     text = printModule(*module);
   } else if (options.emit == "indexing") {
@@ -106,7 +106,7 @@ int main(int argc, char **argv) {
     text += "\n";
   } else if (options.emit == "llvm" || options.emit == "ptx" ||
              options.emit == "cubin") {
-    bool ok = driver::emitCode(*module, options, text, diagnostics);
+    bool ok = driver::emitCode(*module, options, text, manifest, diagnostics);
     flushDiagnostics();
     if (!ok)
       return 1;
@@ -123,5 +123,10 @@ int main(int argc, char **argv) {
   std::string writeError;
   if (!writeOutput(options.output, text, writeError))
     return fail(writeError);
+  if (!manifest.empty()) {
+    std::string path = driver::manifestPathFor(options);
+    if (!path.empty() && !writeOutput(path, manifest, writeError))
+      return fail(writeError);
+  }
   return 0;
 }

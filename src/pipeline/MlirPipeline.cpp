@@ -44,6 +44,9 @@ class DumpAfterEachPass : public PassInstrumentation {
 public:
   explicit DumpAfterEachPass(PassDumper &dumper) : dumper(dumper) {}
   void runAfterPass(Pass *pass, Operation *op) override {
+    // Pass managers nested on gpu.module report as adaptors: not a pass.
+    if (pass->getArgument().empty())
+      return;
     std::string text;
     llvm::raw_string_ostream stream(text);
     // The whole module, whatever the pass was anchored on.
@@ -51,8 +54,7 @@ public:
     while (top->getParentOp())
       top = top->getParentOp();
     top->print(stream);
-    dumper.dump(pass->getArgument().empty() ? pass->getName() : pass->getArgument(),
-                text);
+    dumper.dump(pass->getArgument(), text);
   }
 
 private:

@@ -17,3 +17,11 @@ config.substitutions.append(("%corpus", config.hlo_corpus_dir))
 config.substitutions.append(("%examples", os.path.join(config.hlo_source_dir, "examples")))
 if os.path.isdir(config.hlo_corpus_dir):
     config.available_features.add("corpus")
+
+# The CUDA toolkit's ptxas checks the PTX we write (CUDA_HOME, else
+# /usr/local/cuda); tests that need it say `REQUIRES: ptxas`.
+cuda_home = os.environ.get("CUDA_HOME") or "/usr/local/cuda"
+ptxas = os.path.join(cuda_home, "bin", "ptxas")
+if os.access(ptxas, os.X_OK):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))

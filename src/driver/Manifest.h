@@ -1,0 +1,41 @@
+//===- Manifest.h - The launch manifest (JSON) ------------------*- C++ -*-===//
+//
+// Writes the JSON that tells a runtime how to launch the kernels of a PTX
+// or cubin file without reading hlo-compile's code: per kernel, in
+// execution order, its name, emitter, grid and block, shared memory, and
+// each parameter (what it binds to, shape, element type, bytes, alignment);
+// then the instructions that run between kernels but are not generated
+// (library calls, collectives, ...).
+//
+//===----------------------------------------------------------------------===//
+#ifndef HLO_DRIVER_MANIFEST_H
+#define HLO_DRIVER_MANIFEST_H
+
+#include "hlo_parser/HloModule.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <array>
+#include <map>
+#include <string>
+
+namespace hlo::driver {
+
+struct KernelLaunch {
+  std::string emitter;
+  std::array<int64_t, 3> grid = {1, 1, 1};
+  std::array<int64_t, 3> block = {1, 1, 1};
+};
+
+/// The launch of every kernel function in freshly emitted MLIR, by name.
+std::map<std::string, KernelLaunch> collectLaunches(mlir::ModuleOp emitted);
+
+/// The manifest for `module` compiled for `gpuArch` into `codeFile`.
+std::string writeManifest(const HloModule &module,
+                          const std::map<std::string, KernelLaunch> &launches,
+                          const std::string &gpuArch,
+                          const std::string &codeFile);
+
+} // namespace hlo::driver
+
+#endif // HLO_DRIVER_MANIFEST_H
