@@ -214,6 +214,10 @@ bool lowerToLlvmDialect(ModuleOp module, const PipelineOptions &options,
   pm->addPass(createCanonicalizerPass());
   pm->addPass(createKernelAbiPass());
   pm->addPass(createCanonicalizerPass());
+  // 5. Contiguous accesses of the vector-index loop as vector loads/stores.
+  pm->addPass(createLoopInvariantCodeMotionPass());
+  pm->addPass(createVectorizeLoopAccessesPass());
+  pm->addPass(createCanonicalizerPass());
   // 8. LLVM + NVVM.
   pm->addPass(createConvertMathToFuncs());
   pm->addPass(createConvertComplexToStandardPass());

@@ -44,6 +44,22 @@ def MarkKernelOutputsWritablePass
   }];
 }
 
+def VectorizeLoopAccessesPass
+    : Pass<"xla-gpu-vectorize-accesses", "mlir::ModuleOp"> {
+  let summary = "Contiguous loads and stores of a small loop as vector accesses";
+  let description = [{
+    For an `scf.for` over a small constant range (the loop emitter's vector
+    index) whose body reads or writes buffers at `base + iv` in the minor
+    dimension (the other indices loop-invariant): the reads become one
+    `vector.load` before the loop and `vector.extract`s inside, the writes
+    `vector.insert`s into a loop-carried vector stored once after the
+    loop. Buffers the loop both reads and writes are left alone. The
+    result is one 8- or 16-byte global access per thread instead of four
+    scalar ones (seed 004's vectorization step, at the buffer level).
+  }];
+  let dependentDialects = ["mlir::vector::VectorDialect"];
+}
+
 def KernelAbiPass : Pass<"xla-gpu-kernel-abi", "mlir::ModuleOp"> {
   let summary = "Kernels return nothing and live in a gpu.module";
   let description = [{
