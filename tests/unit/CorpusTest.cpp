@@ -63,12 +63,7 @@ std::vector<NegativeCase> negativeModules() {
   return cases;
 }
 
-std::string testName(std::string path) {
-  for (char &c : path)
-    if (!std::isalnum(static_cast<unsigned char>(c)))
-      c = '_';
-  return path;
-}
+using testing_utils::gtestName;
 
 /// Collapses whitespace runs (diagnostics span lines; INDEX.tsv is one line).
 std::string foldSpaces(const std::string &text) {
@@ -108,7 +103,7 @@ TEST_P(CorpusModule, ParsesVerifiesAndRoundTrips) {
 INSTANTIATE_TEST_SUITE_P(
     Corpus, CorpusModule, testing::ValuesIn(positiveModules()),
     [](const testing::TestParamInfo<std::string> &info) {
-      return testName(info.param);
+      return gtestName(info.param);
     });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(CorpusModule);
 
@@ -152,7 +147,7 @@ TEST_P(NegativeModule, IsRejectedWithTheExpectedDiagnostic) {
 INSTANTIATE_TEST_SUITE_P(
     Corpus, NegativeModule, testing::ValuesIn(negativeModules()),
     [](const testing::TestParamInfo<NegativeCase> &info) {
-      return testName(info.param.file);
+      return gtestName(info.param.file);
     });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(NegativeModule);
 

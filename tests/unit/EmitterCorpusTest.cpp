@@ -23,19 +23,7 @@ using testing_utils::kCorpus;
 
 namespace {
 
-std::vector<std::string> loopModules() {
-  std::vector<std::string> files;
-  for (const std::vector<std::string> &fields :
-       testing_utils::corpusIndexRows()) {
-    const std::string &category = fields[1];
-    if (category == "loop" || category == "input_slices" ||
-        category == "convert" ||
-        (category == "dynamic_update_slice" &&
-         fields[3].rfind("kLoop", 0) == 0))
-      files.push_back(fields[0]);
-  }
-  return files;
-}
+using testing_utils::claimedLoopModules;
 
 /// Emits one module: "" on success, else the diagnostics.
 std::string emit(const std::string &file) {
@@ -61,18 +49,14 @@ TEST_P(LoopCorpus, EmitsVerifiedMlirOrNamesWhatIsUnsupported) {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    Corpus, LoopCorpus, testing::ValuesIn(loopModules()),
+    Corpus, LoopCorpus, testing::ValuesIn(claimedLoopModules()),
     [](const testing::TestParamInfo<std::string> &info) {
-      std::string name = info.param;
-      for (char &c : name)
-        if (!std::isalnum(static_cast<unsigned char>(c)))
-          c = '_';
-      return name;
+      return testing_utils::gtestName(info.param);
     });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(LoopCorpus);
 
 TEST(LoopCorpusSummary, AtLeastNinetyPercentEmit) {
-  std::vector<std::string> files = loopModules();
+  std::vector<std::string> files = claimedLoopModules();
   if (files.empty())
     GTEST_SKIP() << "no corpus";
   int emitted = 0;

@@ -25,16 +25,7 @@ using testing_utils::kCorpus;
 
 namespace {
 
-std::vector<std::string> claimedModules() {
-  std::vector<std::string> files;
-  for (const std::vector<std::string> &fields : testing_utils::corpusIndexRows()) {
-    const std::string &category = fields[1];
-    if (category == "loop" || category == "input_slices" || category == "convert" ||
-        (category == "dynamic_update_slice" && fields[3].rfind("kLoop", 0) == 0))
-      files.push_back(fields[0]);
-  }
-  return files;
-}
+using testing_utils::claimedLoopModules;
 
 std::string cudaPath() {
   const char *home = std::getenv("CUDA_HOME");
@@ -98,19 +89,16 @@ TEST_P(PipelineCorpus, PtxassAcceptsOrUnsupportedIsNamed) {
 
 INSTANTIATE_TEST_SUITE_P(
     Corpus, PipelineCorpus,
-    testing::Combine(testing::ValuesIn(claimedModules()),
+    testing::Combine(testing::ValuesIn(claimedLoopModules()),
                      testing::Values("sm_80", "sm_90")),
     [](const testing::TestParamInfo<std::tuple<std::string, std::string>> &info) {
-      std::string name = std::get<0>(info.param) + "_" + std::get<1>(info.param);
-      for (char &c : name)
-        if (!std::isalnum(static_cast<unsigned char>(c)))
-          c = '_';
-      return name;
+      return testing_utils::gtestName(std::get<0>(info.param) + "_" +
+                                      std::get<1>(info.param));
     });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(PipelineCorpus);
 
 TEST(PipelineCorpusSummary, AtLeastNinetyPercentAssemble) {
-  std::vector<std::string> files = claimedModules();
+  std::vector<std::string> files = claimedLoopModules();
   if (files.empty() || !haveToolkit())
     GTEST_SKIP() << "no corpus or no CUDA toolkit";
   int assembled = 0;

@@ -2,6 +2,7 @@
 #ifndef HLO_TESTS_TESTUTILS_H
 #define HLO_TESTS_TESTUTILS_H
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -37,6 +38,27 @@ inline std::vector<std::vector<std::string>> corpusIndexRows() {
     rows.push_back(std::move(fields));
   }
   return rows;
+}
+
+/// The corpus modules the loop emitter claims: categories loop,
+/// input_slices, convert, and the loop-kind dynamic_update_slice modules.
+inline std::vector<std::string> claimedLoopModules() {
+  std::vector<std::string> files;
+  for (const std::vector<std::string> &fields : corpusIndexRows()) {
+    const std::string &category = fields[1];
+    if (category == "loop" || category == "input_slices" || category == "convert" ||
+        (category == "dynamic_update_slice" && fields[3].rfind("kLoop", 0) == 0))
+      files.push_back(fields[0]);
+  }
+  return files;
+}
+
+/// A GoogleTest-safe name: every character but letters and digits as '_'.
+inline std::string gtestName(std::string text) {
+  for (char &c : text)
+    if (!std::isalnum(static_cast<unsigned char>(c)))
+      c = '_';
+  return text;
 }
 
 } // namespace hlo::testing_utils
