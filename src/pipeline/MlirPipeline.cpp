@@ -217,7 +217,10 @@ bool lowerToLlvmDialect(ModuleOp module, const PipelineOptions &options,
   // 5. Contiguous accesses of the vector-index loop as vector loads/stores.
   pm->addPass(createLoopInvariantCodeMotionPass());
   pm->addPass(createVectorizeLoopAccessesPass());
+  // 6. Unroll small loops.
+  pm->addPass(createUnrollSmallLoopsPass());
   pm->addPass(createCanonicalizerPass());
+  pm->addPass(createCSEPass());
   // 8. LLVM + NVVM.
   pm->addPass(createConvertMathToFuncs());
   pm->addPass(createConvertComplexToStandardPass());

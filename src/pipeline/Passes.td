@@ -60,6 +60,22 @@ def VectorizeLoopAccessesPass
   let dependentDialects = ["mlir::vector::VectorDialect"];
 }
 
+def UnrollSmallLoopsPass : Pass<"xla-gpu-unroll-small-loops", "mlir::ModuleOp"> {
+  let summary = "Fully unroll loops with a small constant trip count";
+  let description = [{
+    Unrolls every `scf.for` with a constant trip count of at most
+    `max-trip-count` and a body of at most `max-body-ops` operations (the
+    vector-index loops), so that vector element positions become constants
+    and the per-element code is scheduled together.
+  }];
+  let options = [
+    Option<"maxTripCount", "max-trip-count", "int64_t", "8",
+           "Largest trip count unrolled">,
+    Option<"maxBodyOps", "max-body-ops", "int64_t", "256",
+           "Largest loop body (operations, nested ones included) unrolled">
+  ];
+}
+
 def KernelAbiPass : Pass<"xla-gpu-kernel-abi", "mlir::ModuleOp"> {
   let summary = "Kernels return nothing and live in a gpu.module";
   let description = [{
