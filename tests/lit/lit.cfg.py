@@ -22,6 +22,10 @@ if os.path.isdir(config.hlo_corpus_dir):
 # /usr/local/cuda); tests that need it say `REQUIRES: ptxas`.
 cuda_home = os.environ.get("CUDA_HOME") or "/usr/local/cuda"
 ptxas = os.path.join(cuda_home, "bin", "ptxas")
+# Code generation links libdevice: tests that produce PTX say
+# `REQUIRES: cuda`.
+if os.path.exists(os.path.join(cuda_home, "nvvm", "libdevice", "libdevice.10.bc")):
+    config.available_features.add("cuda")
 if os.access(ptxas, os.X_OK):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
