@@ -214,6 +214,8 @@ bool lowerToLlvmDialect(ModuleOp module, const PipelineOptions &options,
   pm->addPass(createCanonicalizerPass());
   pm->addPass(createKernelAbiPass());
   pm->addPass(createCanonicalizerPass());
+  // 4. Kernel buffers as 1-D memrefs.
+  pm->addPass(createFlattenKernelBuffersPass());
   // 5. Contiguous accesses of the vector-index loop as vector loads/stores.
   pm->addPass(createLoopInvariantCodeMotionPass());
   pm->addPass(createVectorizeLoopAccessesPass());

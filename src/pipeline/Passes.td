@@ -44,6 +44,19 @@ def MarkKernelOutputsWritablePass
   }];
 }
 
+def FlattenKernelBuffersPass
+    : Pass<"xla-gpu-flatten-buffers", "mlir::ModuleOp"> {
+  let summary = "Kernel buffers as 1-D memrefs with linearized indices";
+  let description = [{
+    Seed 004 flattens tensors to 1-D before lowering: every multi-
+    dimensional buffer argument of a kernel that is only loaded from and
+    stored to becomes a 1-D memref, and each access's indices become one
+    row-major linear index `((i0 * d1) + i1) * d2 + i2`, with the minor
+    index added last so that the vector-index pattern stays visible. Kernel
+    parameters are pointers either way; the kernel ABI does not change.
+  }];
+}
+
 def VectorizeLoopAccessesPass
     : Pass<"xla-gpu-vectorize-accesses", "mlir::ModuleOp"> {
   let summary = "Contiguous loads and stores of a small loop as vector accesses";
