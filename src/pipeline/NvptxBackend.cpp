@@ -3,7 +3,8 @@
 // Owns everything after the LLVM dialect: translation to LLVM IR for
 // nvptx64-nvidia-cuda, linking the libdevice functions the kernels call
 // (then internalized so that O3 drops the rest), the `nvvm-reflect-ftz`
-// flag, the LLVM optimization pipeline, and NVPTX code generation.
+// flag, the LLVM optimization pipeline, and NVPTX code generation for the
+// newest PTX ISA the toolkit's ptxas takes.
 //
 //===----------------------------------------------------------------------===//
 #include "pipeline/Pipeline.h"
@@ -19,12 +20,16 @@
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <cstdio>
+#include <map>
 #include <mutex>
 
 namespace hlo::pipeline {
@@ -55,7 +60,7 @@ createTargetMachine(const PipelineOptions &options, std::string &error) {
                : options.optLevel == 1 ? llvm::CodeGenOptLevel::Less
                                        : llvm::CodeGenOptLevel::None;
   return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
-      triple, options.gpuArch, "+" + ptxFeatureFor(options.gpuArch),
+      triple, options.gpuArch, "+" + ptxFeatureFor(options),
       targetOptions, llvm::Reloc::PIC_, std::nullopt, level));
 }
 
@@ -102,13 +107,56 @@ bool linkLibdevice(llvm::Module &module, const PipelineOptions &options,
   return true;
 }
 
+/// (major, minor) of the toolkit's ptxas, from `ptxas --version`.
+std::optional<std::pair<int, int>> ptxasRelease(const std::string &cudaPath) {
+  std::string ptxas = cudaPath + "/bin/ptxas";
+  if (!llvm::sys::fs::can_execute(ptxas))
+    return std::nullopt;
+  llvm::SmallString<128> output;
+  if (llvm::sys::fs::createTemporaryFile("hlo-compile-ptxas", "txt", output))
+    return std::nullopt;
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, output.str(),
+                                                output.str()};
+  llvm::StringRef arguments[] = {ptxas, "--version"};
+  int status = llvm::sys::ExecuteAndWait(ptxas, arguments, std::nullopt, redirects);
+  auto text = llvm::MemoryBuffer::getFile(output);
+  llvm::sys::fs::remove(output);
+  if (status != 0 || !text)
+    return std::nullopt;
+  llvm::StringRef version = (*text)->getBuffer();
+  size_t at = version.find("release ");
+  if (at == llvm::StringRef::npos)
+    return std::nullopt;
+  int major = 0, minor = 0;
+  if (std::sscanf(version.data() + at + 8, "%d.%d", &major, &minor) != 2)
+    return std::nullopt;
+  return std::make_pair(major, minor);
+}
+
 } // namespace
 
-std::string ptxFeatureFor(const std::string &gpuArch) {
-  // PTX ISA 9.0 is the newest LLVM 22 emits and CUDA 13's ptxas accepts;
-  // every architecture hlo-compile takes (sm_75 ... sm_120a) has it.
-  (void)gpuArch;
-  return "ptx90";
+std::string ptxFeatureFor(const PipelineOptions &options) {
+  // PTX ISA per CUDA release (NVIDIA's release notes); LLVM 22 emits up
+  // to 9.0.
+  constexpr int kLlvmNewest = 90;
+  static std::map<std::string, int> cache;
+  auto cached = cache.find(options.cudaPath);
+  if (cached == cache.end()) {
+    int isa = kLlvmNewest;
+    if (std::optional<std::pair<int, int>> release =
+            ptxasRelease(options.cudaPath)) {
+      auto [major, minor] = *release;
+      static const std::map<std::pair<int, int>, int> kIsaOfRelease = {
+          {{11, 8}, 78}, {{12, 0}, 80}, {{12, 1}, 81}, {{12, 2}, 82},
+          {{12, 3}, 83}, {{12, 4}, 84}, {{12, 5}, 85}, {{12, 6}, 85},
+          {{12, 8}, 87}, {{12, 9}, 88}, {{13, 0}, 90}};
+      auto known = kIsaOfRelease.upper_bound({major, minor});
+      if (known != kIsaOfRelease.begin())
+        isa = std::min(kLlvmNewest, std::prev(known)->second);
+    }
+    cached = cache.emplace(options.cudaPath, isa).first;
+  }
+  return "ptx" + std::to_string(cached->second);
 }
 
 std::unique_ptr<llvm::Module>

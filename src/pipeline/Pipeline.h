@@ -65,9 +65,9 @@ std::optional<std::string> emitPtx(llvm::Module &module,
                                    const PipelineOptions &options,
                                    std::string &error);
 
-/// The PTX ISA version used for an architecture (the newest that LLVM 22
-/// and the CUDA toolkit's ptxas both accept), e.g. "ptx87".
-std::string ptxFeatureFor(const std::string &gpuArch);
+/// The PTX ISA version to emit: the newest that both LLVM 22 (9.0) and the
+/// toolkit's ptxas (from `ptxas --version`) accept, e.g. "ptx87".
+std::string ptxFeatureFor(const PipelineOptions &options);
 
 /// Assembles PTX into a cubin with the toolkit's ptxas.
 std::optional<std::string> runPtxas(const std::string &ptx,

@@ -22,6 +22,7 @@ if os.path.isdir(config.hlo_corpus_dir):
 # /usr/local/cuda); tests that need it say `REQUIRES: ptxas`.
 cuda_home = os.environ.get("CUDA_HOME") or "/usr/local/cuda"
 ptxas = os.path.join(cuda_home, "bin", "ptxas")
+config.substitutions.append(("%cuda_home", cuda_home))
 # Code generation links libdevice: tests that produce PTX say
 # `REQUIRES: cuda`.
 if os.path.exists(os.path.join(cuda_home, "nvvm", "libdevice", "libdevice.10.bc")):
