@@ -28,8 +28,7 @@ using testing_utils::claimedLoopModules;
 /// Emits one module: "" on success, else the diagnostics.
 std::string emit(const std::string &file) {
   std::string errors;
-  auto module = parseHloModuleText(
-      testing_utils::readFile(kCorpus / "xla" / file), errors, file);
+  auto module = testing_utils::parseCorpusModule(file, errors);
   if (!module)
     return "PARSE: " + errors;
   mlir::MLIRContext context;

@@ -36,8 +36,7 @@ std::string cudaPath() {
 /// the error.
 std::string compile(const std::string &file, const std::string &arch) {
   std::string errors;
-  auto module = parseHloModuleText(
-      testing_utils::readFile(kCorpus / "xla" / file), errors, file);
+  auto module = testing_utils::parseCorpusModule(file, errors);
   if (!module)
     return "PARSE: " + errors;
   mlir::MLIRContext context;

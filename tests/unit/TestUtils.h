@@ -2,9 +2,12 @@
 #ifndef HLO_TESTS_TESTUTILS_H
 #define HLO_TESTS_TESTUTILS_H
 
+#include "hlo_parser/Parser.h"
+
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -19,6 +22,12 @@ inline std::string readFile(const std::filesystem::path &path) {
   std::ostringstream buffer;
   buffer << stream.rdbuf();
   return buffer.str();
+}
+
+/// Parses corpus/xla/`file`; null with `errors` set on failure.
+inline std::unique_ptr<HloModule> parseCorpusModule(const std::string &file,
+                                                    std::string &errors) {
+  return parseHloModuleText(readFile(kCorpus / "xla" / file), errors, file);
 }
 
 /// The rows of corpus/xla/INDEX.tsv after its header, split at tabs and
