@@ -48,7 +48,7 @@ def XlaGpu_PureCallOp : XlaGpu_Op<"pure_call",
     }
     void setCalleeFromCallable(::mlir::CallInterfaceCallable callee) {
       setCalleeAttr(::llvm::cast<::mlir::FlatSymbolRefAttr>(
-          callee.get<::mlir::SymbolRefAttr>()));
+          ::llvm::cast<::mlir::SymbolRefAttr>(callee)));
     }
     ::mlir::Operation::operand_range getArgOperands() { return getOperands(); }
     ::mlir::MutableOperandRange getArgOperandsMutable() {
