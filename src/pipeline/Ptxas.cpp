@@ -29,7 +29,7 @@ std::optional<std::string> runPtxas(const std::string &ptx,
     error = "cannot create temporary files for ptxas";
     return std::nullopt;
   }
-  auto cleanup = llvm::make_scope_exit([&] {
+  llvm::scope_exit cleanup([&] {
     llvm::sys::fs::remove(input);
     llvm::sys::fs::remove(output);
     llvm::sys::fs::remove(log);
