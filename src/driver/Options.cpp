@@ -15,12 +15,6 @@ const std::vector<std::string> &knownEmitKinds() {
   return kinds;
 }
 
-const std::vector<std::string> &implementedEmitKinds() {
-  static const std::vector<std::string> kinds = {
-      "hlo", "indexing", "fusion-analysis", "mlir", "llvm", "ptx", "cubin"};
-  return kinds;
-}
-
 std::string manifestPathFor(const Options &options) {
   if (!options.manifestPath.empty())
     return options.manifestPath;

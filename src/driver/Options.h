@@ -39,10 +39,8 @@ struct Options {
 /// extension replaced by .json; empty when the output is stdout.
 std::string manifestPathFor(const Options &options);
 
-/// Every --emit value the tool knows, implemented or not.
+/// Every --emit value the tool knows.
 const std::vector<std::string> &knownEmitKinds();
-/// The --emit values this build implements.
-const std::vector<std::string> &implementedEmitKinds();
 
 /// Parses argv. Returns -1 to continue, else the exit code (e.g. after
 /// --help or a usage error, which CLI11 has printed).

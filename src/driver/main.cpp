@@ -55,13 +55,6 @@ int main(int argc, char **argv) {
   driver::Options options;
   if (int code = driver::parseOptions(argc, argv, options); code >= 0)
     return code;
-  const auto &implemented = driver::implementedEmitKinds();
-  if (std::find(implemented.begin(), implemented.end(), options.emit) ==
-      implemented.end())
-    return fail("--emit=" + options.emit +
-                " is not implemented yet in this version (implemented: hlo, "
-                "indexing, fusion-analysis, mlir)");
-
   std::string readError;
   std::shared_ptr<SourceFile> file = SourceFile::read(options.input, readError);
   if (!file)

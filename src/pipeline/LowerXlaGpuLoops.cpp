@@ -33,8 +33,8 @@ SmallVector<Value> expandResults(OpBuilder &b, Location loc,
   return results;
 }
 
-/// `lower <= value <= upper` as an i1, folded away where the interval is
-/// unbounded on a side.
+/// `lower <= value <= upper` as an i1 (canonicalization and the range
+/// analysis fold the checks that always hold).
 Value inInterval(OpBuilder &b, Location loc, Value value, Interval range) {
   Value lo = arith::ConstantIndexOp::create(b, loc, range.lower);
   Value hi = arith::ConstantIndexOp::create(b, loc, range.upper);

@@ -6,7 +6,6 @@
 // one does the job.
 //
 //===----------------------------------------------------------------------===//
-#include "dialect/XlaGpuDialect.h"
 #include "pipeline/Passes.h"
 #include "pipeline/Pipeline.h"
 
@@ -164,78 +163,66 @@ bool lowerToLlvmDialect(ModuleOp module, const PipelineOptions &options,
     stream << diagnostic.str() << "\n";
     return success();
   });
-  auto makePassManager = [&]() {
-    auto pm = std::make_unique<PassManager>(context);
-    if (dumper.enabled())
-      pm->addInstrumentation(std::make_unique<DumpAfterEachPass>(dumper));
-    if (options.timePasses)
-      pm->enableTiming();
-    return pm;
-  };
-  auto run = [&](PassManager &pm) {
-    if (succeeded(pm.run(module)))
-      return true;
-    error = "internal error: the MLIR pipeline failed: " + diagnostics;
-    return false;
-  };
+  PassManager pm(context);
+  if (dumper.enabled())
+    pm.addInstrumentation(std::make_unique<DumpAfterEachPass>(dumper));
+  if (options.timePasses)
+    pm.enableTiming();
 
-  std::unique_ptr<PassManager> pm = makePassManager();
   // 1. Simplify; 2. inline the subgraph functions and drop them.
-  pm->addPass(createCanonicalizerPass());
-  pm->addPass(createCSEPass());
-  pm->addPass(createMarkSharedFunctionsPass());
-  pm->addPass(createInlinerPass());
-  pm->addPass(createSymbolDCEPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createMarkSharedFunctionsPass());
+  pm.addPass(createInlinerPass());
+  pm.addPass(createSymbolDCEPass());
   // 3. The xla_gpu loops to scf.
-  pm->addPass(createLowerXlaGpuLoopsPass());
-  pm->addPass(createCanonicalizerPass());
-  pm->addPass(createCSEPass());
+  pm.addPass(createLowerXlaGpuLoopsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
   // Range-aware: thread and block ids carry their upper bounds.
-  pm->addPass(arith::createArithIntRangeOpts());
-  pm->addPass(arith::createArithUnsignedWhenEquivalentPass());
-  pm->addPass(createCanonicalizerPass());
-  pm->addPass(createCSEPass());
-  if (!run(*pm))
-    return false;
-
+  pm.addPass(arith::createArithIntRangeOpts());
+  pm.addPass(arith::createArithUnsignedWhenEquivalentPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
   // 7. Tensors to buffers in the kernel ABI. (Skipping the analysis of
   // the read-only subgraph functions with `noAnalysisFuncFilter` would be
   // much faster on modules with thousands of shared functions, but crashes
   // in LLVM 22's insertTensorCopies.)
-  pm = makePassManager();
-  pm->addPass(createMarkKernelOutputsWritablePass());
+  pm.addPass(createMarkKernelOutputsWritablePass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm->addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   // Loops over buffers yield the buffers they were given: fold them away so
   // that each kernel visibly returns its own output arguments.
-  pm->addPass(createCanonicalizerPass());
-  pm->addPass(createKernelAbiPass());
-  pm->addPass(createCanonicalizerPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createKernelAbiPass());
+  pm.addPass(createCanonicalizerPass());
   // 4. Kernel buffers as 1-D memrefs.
-  pm->addPass(createFlattenKernelBuffersPass());
+  pm.addPass(createFlattenKernelBuffersPass());
   // 5. Contiguous accesses of the vector-index loop as vector loads/stores.
-  pm->addPass(createLoopInvariantCodeMotionPass());
-  pm->addPass(createVectorizeLoopAccessesPass());
+  pm.addPass(createLoopInvariantCodeMotionPass());
+  pm.addPass(createVectorizeLoopAccessesPass());
   // 6. Unroll small loops.
-  pm->addPass(createUnrollSmallLoopsPass());
-  pm->addPass(createCanonicalizerPass());
-  pm->addPass(createCSEPass());
+  pm.addPass(createUnrollSmallLoopsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
   // 8. LLVM + NVVM.
-  pm->addPass(createConvertMathToFuncs());
-  pm->addPass(createConvertComplexToStandardPass());
-  pm->addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertMathToFuncs());
+  pm.addPass(createConvertComplexToStandardPass());
+  pm.addPass(createSCFToControlFlowPass());
   ConvertGpuOpsToNVVMOpsOptions nvvm;
   nvvm.useBarePtrCallConv = true;
   nvvm.indexBitwidth = indexBitwidthFor(module);
-  pm->addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(nvvm));
-  pm->addNestedPass<gpu::GPUModuleOp>(createConvertComplexToLLVMPass());
-  pm->addPass(createReconcileUnrealizedCastsPass());
-  pm->addNestedPass<gpu::GPUModuleOp>(createAnnotateNvvmKernelsPass());
-  if (!run(*pm))
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(nvvm));
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertComplexToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createAnnotateNvvmKernelsPass());
+  if (failed(pm.run(module))) {
+    error = "internal error: the MLIR pipeline failed: " + diagnostics;
     return false;
+  }
   unwrapGpuModule(module);
   return true;
 }
