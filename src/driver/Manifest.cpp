@@ -38,14 +38,25 @@ void arrayLeaves(const Shape &shape, std::vector<const Shape *> &leaves) {
   leaves.push_back(&shape);
 }
 
-std::string parameterJson(const std::string &binding, const Shape &shape) {
-  std::string dims;
-  for (size_t i = 0; i < shape.dimensions().size(); ++i)
-    dims += (i ? ", " : "") + std::to_string(shape.dimensions()[i]);
+std::string intList(const std::vector<int64_t> &values) {
+  std::string text;
+  for (size_t i = 0; i < values.size(); ++i)
+    text += (i ? ", " : "") + std::to_string(values[i]);
+  return text;
+}
+
+/// One kernel parameter: direction ("in"/"out"), binding, logical shape,
+/// element type, layout (minor-to-major: the buffer holds the elements in
+/// this physical order), bytes and alignment.
+std::string parameterJson(const char *direction, const std::string &binding,
+                          const Shape &shape) {
   int64_t bytes = shape.elementCount() * primitiveByteWidth(shape.elementType());
-  return fmt::format("        {{{}, \"shape\": [{}], \"element_type\": \"{}\", "
+  return fmt::format("        {{\"direction\": \"{}\", {}, \"shape\": [{}], "
+                     "\"element_type\": \"{}\", \"layout\": [{}], "
                      "\"bytes\": {}, \"alignment\": 16}}",
-                     binding, dims, primitiveTypeName(shape.elementType()), bytes);
+                     direction, binding, intList(shape.dimensions()),
+                     primitiveTypeName(shape.elementType()),
+                     intList(shape.layoutOrDefault().minorToMajor), bytes);
 }
 
 /// What a kernel's input binds to: a module parameter or another kernel's
@@ -113,10 +124,15 @@ std::string writeManifest(const HloModule &module,
       continue;
     json += firstKernel ? "\n" : ",\n";
     firstKernel = false;
-    json += fmt::format("    {{\n      \"name\": {},\n      \"emitter\": {},\n"
+    // The HLO the kernel computes: a fusion or wrapped instruction by name,
+    // or "" for a bare entry computation (the kernel is the whole entry).
+    std::string hloInstruction =
+        kernel.computation == module.entry() ? "" : kernel.origin->name();
+    json += fmt::format("    {{\n      \"name\": {},\n      \"hlo_instruction\": {},\n"
+                        "      \"emitter\": {},\n"
                         "      \"grid\": {},\n      \"block\": {},\n"
                         "      \"shared_memory_bytes\": 0,\n      \"parameters\": [\n",
-                        quoted(name), quoted(launch->second.emitter),
+                        quoted(name), quoted(hloInstruction), quoted(launch->second.emitter),
                         triple(launch->second.grid), triple(launch->second.block));
     std::vector<std::string> parameters;
     const HloComputation &fused = *kernel.computation;
@@ -135,15 +151,15 @@ std::string writeManifest(const HloModule &module,
     for (int64_t i = 0; i < fused.parameterCount(); ++i) {
       const HloInstruction *operand =
           i < static_cast<int64_t>(operands.size()) ? operands[i] : nullptr;
-      parameters.push_back(
-          parameterJson(inputBinding(operand), fused.parameter(i)->shape()));
+      parameters.push_back(parameterJson("in", inputBinding(operand),
+                                         fused.parameter(i)->shape()));
     }
     std::vector<const Shape *> leaves;
     arrayLeaves(fused.resultShape(), leaves);
     const HloInstruction *origin = bareEntry ? module.entry()->root() : kernel.origin;
     for (size_t leaf = 0; leaf < leaves.size(); ++leaf)
       parameters.push_back(parameterJson(
-          outputBinding(module, origin, leaf, leaves.size()), *leaves[leaf]));
+          "out", outputBinding(module, origin, leaf, leaves.size()), *leaves[leaf]));
     for (size_t i = 0; i < parameters.size(); ++i)
       json += parameters[i] + (i + 1 < parameters.size() ? ",\n" : "\n");
     json += "      ]\n    }";

@@ -2,7 +2,9 @@
 #include "FloatFormat.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <vector>
 
 namespace hlo {
 
@@ -90,6 +92,18 @@ bool overflowsFloatType(double value, PrimitiveType type) {
   return roundMagnitude(magnitude, format) > format.maxFinite();
 }
 
+/// maxFinite() of every type, computed once (the rounding fast path needs
+/// it per element).
+static double maxFiniteOf(PrimitiveType type) {
+  static const std::vector<double> table = [] {
+    std::vector<double> values;
+    for (int t = 0; t <= static_cast<int>(PrimitiveType::Tuple); ++t)
+      values.push_back(floatFormatOf(static_cast<PrimitiveType>(t)).maxFinite());
+    return values;
+  }();
+  return table[static_cast<size_t>(type)];
+}
+
 double roundToFloatType(double value, PrimitiveType type) {
   if (type == PrimitiveType::F64 || type == PrimitiveType::C128 ||
       std::isnan(value))
@@ -109,6 +123,23 @@ double roundToFloatType(double value, PrimitiveType type) {
   double magnitude = std::fabs(value);
   if (magnitude == 0.0)
     return format.hasNegZero ? value : 0.0;
+  if (format.mantissaBits > 0) {
+    // Fast path for results in the normal range: round the double's
+    // mantissa to the format's width in place (ties to even).
+    uint64_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    int exponent = static_cast<int>((bits >> 52) & 0x7ff) - 1023;
+    if (exponent >= 1 - format.bias) {
+      int dropped = 52 - format.mantissaBits;
+      uint64_t lsb = (bits >> dropped) & 1;
+      bits += (uint64_t(1) << (dropped - 1)) - 1 + lsb;
+      bits &= ~((uint64_t(1) << dropped) - 1);
+      double rounded;
+      std::memcpy(&rounded, &bits, sizeof rounded);
+      if (std::fabs(rounded) <= maxFiniteOf(type))
+        return rounded;
+    }
+  }
 
   double result = roundMagnitude(magnitude, format);
   if (result > format.maxFinite()) {
@@ -122,6 +153,99 @@ double roundToFloatType(double value, PrimitiveType type) {
   if (result == 0.0 && !format.hasNegZero)
     return 0.0;
   return std::copysign(result, value);
+}
+
+uint64_t encodeFloatBits(double value, PrimitiveType type) {
+  if (type == PrimitiveType::F64) {
+    uint64_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    return bits;
+  }
+  if (type == PrimitiveType::F32) {
+    float narrow = static_cast<float>(value);
+    uint32_t bits;
+    std::memcpy(&bits, &narrow, sizeof bits);
+    return bits;
+  }
+  FloatFormat format = floatFormatOf(type);
+  value = roundToFloatType(value, type);
+  int width = primitiveBitWidth(type);
+  uint64_t signBit = format.hasSign ? uint64_t(1) << (width - 1) : 0;
+  uint64_t exponentOnes = (uint64_t(1) << format.exponentBits) - 1;
+  uint64_t mantissaOnes = (uint64_t(1) << format.mantissaBits) - 1;
+  int m = format.mantissaBits;
+  if (std::isnan(value)) {
+    if (!format.hasNaN)
+      return 0;
+    if (format.hasInf) // IEEE: quiet NaN.
+      return (exponentOnes << m) | (uint64_t(1) << (m - 1));
+    if (format.allOnesMantissaIsNaN || !format.hasSign)
+      return (exponentOnes << m) | mantissaOnes;
+    return signBit; // fnuz: the "negative zero" encoding.
+  }
+  uint64_t sign = std::signbit(value) && format.hasNegZero ? signBit : 0;
+  if (std::isinf(value))
+    return sign | (exponentOnes << m);
+  double magnitude = std::fabs(value);
+  if (magnitude == 0.0)
+    return sign;
+  if (std::signbit(value))
+    sign = signBit;
+  int exponent;
+  std::frexp(magnitude, &exponent);
+  int unbiased = exponent - 1;
+  int minNormalExponent = m == 0 ? -format.bias : 1 - format.bias;
+  if (unbiased < minNormalExponent) // subnormal
+    return sign | static_cast<uint64_t>(
+                      std::ldexp(magnitude, format.bias - 1 + m));
+  uint64_t exponentField = static_cast<uint64_t>(unbiased + format.bias);
+  uint64_t mantissa = static_cast<uint64_t>(
+      std::ldexp(std::ldexp(magnitude, -unbiased) - 1.0, m));
+  return sign | (exponentField << m) | mantissa;
+}
+
+double decodeFloatBits(uint64_t bits, PrimitiveType type) {
+  if (type == PrimitiveType::F64) {
+    double value;
+    std::memcpy(&value, &bits, sizeof value);
+    return value;
+  }
+  if (type == PrimitiveType::F32) {
+    uint32_t narrow = static_cast<uint32_t>(bits);
+    float value;
+    std::memcpy(&value, &narrow, sizeof value);
+    return value;
+  }
+  FloatFormat format = floatFormatOf(type);
+  int width = primitiveBitWidth(type);
+  int m = format.mantissaBits;
+  uint64_t exponentOnes = (uint64_t(1) << format.exponentBits) - 1;
+  uint64_t mantissaOnes = (uint64_t(1) << m) - 1;
+  bool negative = format.hasSign && ((bits >> (width - 1)) & 1);
+  uint64_t exponentField = (bits >> m) & exponentOnes;
+  uint64_t mantissa = bits & mantissaOnes;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  if (!format.hasSign) { // e8m0: a bare power of two.
+    if (exponentField == exponentOnes)
+      return nan;
+    return std::ldexp(1.0, static_cast<int>(exponentField) - format.bias);
+  }
+  if (format.hasInf && exponentField == exponentOnes)
+    return mantissa ? nan
+                    : (negative ? -std::numeric_limits<double>::infinity()
+                                : std::numeric_limits<double>::infinity());
+  if (format.allOnesMantissaIsNaN && exponentField == exponentOnes &&
+      mantissa == mantissaOnes)
+    return nan;
+  if (format.hasNaN && !format.hasNegZero && negative && exponentField == 0 &&
+      mantissa == 0)
+    return nan; // fnuz
+  double magnitude =
+      exponentField == 0
+          ? std::ldexp(static_cast<double>(mantissa), 1 - format.bias - m)
+          : std::ldexp(static_cast<double>(mantissa | (mantissaOnes + 1)),
+                       static_cast<int>(exponentField) - format.bias - m);
+  return negative ? -magnitude : magnitude;
 }
 
 } // namespace hlo

@@ -12,6 +12,8 @@
 
 #include "PrimitiveType.h"
 
+#include <cstdint>
+
 namespace hlo {
 
 struct FloatFormat {
@@ -41,6 +43,15 @@ double roundToFloatType(double value, PrimitiveType type);
 /// True if a finite `value` rounds past the largest finite value of `type`
 /// (what the parser calls "out of range for literal's primitive type").
 bool overflowsFloatType(double value, PrimitiveType type);
+
+/// The bit pattern of `value` rounded to `type` (f32/f64 and the narrow
+/// float formats), in the low primitiveBitWidth(type) bits. NaN gets the
+/// format's canonical quiet NaN.
+uint64_t encodeFloatBits(double value, PrimitiveType type);
+
+/// The value of the bit pattern `bits` of `type` (the inverse of
+/// encodeFloatBits on representable values).
+double decodeFloatBits(uint64_t bits, PrimitiveType type);
 
 } // namespace hlo
 

@@ -43,6 +43,16 @@ public:
     reals[i] = value.real();
     imags[i] = value.imag();
   }
+  /// The element storage, for code that walks whole arrays (the
+  /// interpreter): pred and integers in intData (unsigned 64-bit values as
+  /// their bit pattern), floats in realData, complex in realData/imagData.
+  std::vector<int64_t> &intData() { return ints; }
+  const std::vector<int64_t> &intData() const { return ints; }
+  std::vector<double> &realData() { return reals; }
+  const std::vector<double> &realData() const { return reals; }
+  std::vector<double> &imagData() { return imags; }
+  const std::vector<double> &imagData() const { return imags; }
+
   /// Value as double whatever the element type (pred/int converted).
   double getAsDouble(int64_t i) const;
 

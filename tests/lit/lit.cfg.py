@@ -13,6 +13,14 @@ config.test_exec_root = os.path.join(os.path.dirname(config.hlo_bin_dir),
 config.environment["PATH"] = os.pathsep.join(
     [config.hlo_bin_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
 config.substitutions.append(("%hlo-compile", os.path.join(config.hlo_bin_dir, "hlo-compile")))
+config.substitutions.append(("%hlo-run", os.path.join(config.hlo_bin_dir, "hlo-run")))
+# A CUDA driver stand-in (tests/tools/fake-libcuda.cpp) for hlo-run's GPU
+# path on machines without a GPU.
+config.substitutions.append(("%fake-libcuda", os.path.join(
+    os.path.dirname(config.hlo_bin_dir), "lib", "libcuda-fake.so")))
+# Tests that run kernels on a real GPU say `REQUIRES: gpu`.
+if os.path.exists("/dev/nvidia0") or os.path.exists("/dev/nvidiactl"):
+    config.available_features.add("gpu")
 config.substitutions.append(("%corpus", config.hlo_corpus_dir))
 config.substitutions.append(("%examples", os.path.join(config.hlo_source_dir, "examples")))
 if os.path.isdir(config.hlo_corpus_dir):

@@ -1,0 +1,91 @@
+//===- ArrayUtils.cpp - Element storage and index helpers ----------------===//
+#include "ArrayUtils.h"
+
+namespace hlo::interp {
+
+void fail(const HloInstruction &instruction, const std::string &message) {
+  throw InterpreterError(&instruction, message);
+}
+
+ElementClass elementClass(PrimitiveType type) {
+  if (type == PrimitiveType::Pred)
+    return ElementClass::Pred;
+  if (isSignedIntegral(type))
+    return ElementClass::Signed;
+  if (isUnsignedIntegral(type))
+    return ElementClass::Unsigned;
+  if (isComplex(type))
+    return ElementClass::Complex;
+  return ElementClass::Float;
+}
+
+int64_t wrapInteger(int64_t value, PrimitiveType type) {
+  if (type == PrimitiveType::Pred)
+    return value != 0;
+  int width = primitiveBitWidth(type);
+  if (width >= 64)
+    return value;
+  uint64_t mask = (uint64_t(1) << width) - 1;
+  uint64_t bits = static_cast<uint64_t>(value) & mask;
+  if (isSignedIntegral(type) && (bits >> (width - 1)))
+    bits |= ~mask;
+  return static_cast<int64_t>(bits);
+}
+
+std::vector<int64_t> rowMajorStrides(const std::vector<int64_t> &dims) {
+  std::vector<int64_t> strides(dims.size(), 1);
+  for (int64_t i = static_cast<int64_t>(dims.size()) - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * dims[i + 1];
+  return strides;
+}
+
+Literal filledWith(const Shape &shape, const Literal &scalar, int64_t index) {
+  Literal result(shape);
+  if (!scalar.intData().empty()) {
+    std::fill(result.intData().begin(), result.intData().end(),
+              scalar.intData()[index]);
+    return result;
+  }
+  std::fill(result.realData().begin(), result.realData().end(),
+            scalar.realData()[index]);
+  if (!scalar.imagData().empty())
+    std::fill(result.imagData().begin(), result.imagData().end(),
+              scalar.imagData()[index]);
+  return result;
+}
+
+Literal withShape(const Literal &array, const Shape &shape) {
+  Literal result(shape);
+  result.intData() = array.intData();
+  result.realData() = array.realData();
+  result.imagData() = array.imagData();
+  return result;
+}
+
+Literal elementAsScalar(const Literal &array, int64_t index) {
+  Literal scalar(Shape(array.shape().elementType(), {}));
+  copyElement(scalar, 0, array, index);
+  return scalar;
+}
+
+std::vector<int64_t> physicalOffsets(const Shape &shape) {
+  const std::vector<int64_t> &dims = shape.dimensions();
+  // Physical strides: the minor-most dimension has stride 1.
+  std::vector<int64_t> strides(dims.size(), 1);
+  int64_t stride = 1;
+  for (int64_t dim : shape.layoutOrDefault().minorToMajor) {
+    strides[dim] = stride;
+    stride *= dims[dim];
+  }
+  std::vector<int64_t> offsets(std::max<int64_t>(shape.elementCount(), 0));
+  forEachIndex(dims, [&](const std::vector<int64_t> &index, int64_t linear) {
+    offsets[linear] = linearIndex(index, strides);
+  });
+  return offsets;
+}
+
+int64_t indexValue(const Literal &literal, int64_t i) {
+  return literal.intData()[i];
+}
+
+} // namespace hlo::interp

@@ -1,0 +1,110 @@
+//===- ArrayUtils.h - Element storage and index helpers --------*- C++ -*-===//
+//
+// Owns the small vocabulary the interpreter's op files share: which storage
+// an element type uses in a Literal, rounding/wrapping a computed value to
+// its element type, row-major strides and multi-index walks, copying one
+// element between arrays, physical (layout) order, and InterpreterError.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HLO_INTERPRETER_ARRAYUTILS_H
+#define HLO_INTERPRETER_ARRAYUTILS_H
+
+#include "hlo_parser/HloInstruction.h"
+#include "hlo_parser/Literal.h"
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace hlo::interp {
+
+/// Values flow between instructions as shared, immutable literals so that
+/// parameters, tuples and get-tuple-element share big arrays.
+using ValuePtr = std::shared_ptr<const Literal>;
+
+/// An error while evaluating `instruction` (null when not tied to one).
+class InterpreterError : public std::runtime_error {
+public:
+  InterpreterError(const HloInstruction *instruction, const std::string &message)
+      : std::runtime_error(message), instruction(instruction) {}
+  const HloInstruction *instruction;
+};
+
+[[noreturn]] void fail(const HloInstruction &instruction,
+                       const std::string &message);
+
+enum class ElementClass { Pred, Signed, Unsigned, Float, Complex };
+ElementClass elementClass(PrimitiveType type);
+
+/// `value` wrapped to the integer `type` (two's complement, sign- or
+/// zero-extended into 64 bits); pred becomes 0/1.
+int64_t wrapInteger(int64_t value, PrimitiveType type);
+
+/// Row-major strides of `dims`.
+std::vector<int64_t> rowMajorStrides(const std::vector<int64_t> &dims);
+
+/// Row-major linear index of `index` given `strides`.
+inline int64_t linearIndex(const std::vector<int64_t> &index,
+                           const std::vector<int64_t> &strides) {
+  int64_t linear = 0;
+  for (size_t i = 0; i < index.size(); ++i)
+    linear += index[i] * strides[i];
+  return linear;
+}
+
+/// Calls `visit(index, linear)` for every multi-index of `dims` in row-major
+/// order.
+template <typename Visit>
+void forEachIndex(const std::vector<int64_t> &dims, Visit visit) {
+  int64_t count = 1;
+  for (int64_t d : dims)
+    count *= d;
+  if (count <= 0)
+    return;
+  std::vector<int64_t> index(dims.size(), 0);
+  for (int64_t linear = 0; linear < count; ++linear) {
+    visit(index, linear);
+    for (int64_t d = static_cast<int64_t>(dims.size()) - 1; d >= 0; --d) {
+      if (++index[d] < dims[d])
+        break;
+      index[d] = 0;
+    }
+  }
+}
+
+/// dst[dstIndex] = src[srcIndex]; both of the same element class.
+inline void copyElement(Literal &dst, int64_t dstIndex, const Literal &src,
+                        int64_t srcIndex) {
+  if (!src.intData().empty()) {
+    dst.intData()[dstIndex] = src.intData()[srcIndex];
+    return;
+  }
+  dst.realData()[dstIndex] = src.realData()[srcIndex];
+  if (!src.imagData().empty())
+    dst.imagData()[dstIndex] = src.imagData()[srcIndex];
+}
+
+/// A literal of `shape` with every element equal to element `index` of
+/// `scalar`.
+Literal filledWith(const Shape &shape, const Literal &scalar, int64_t index = 0);
+
+/// `array`'s elements (row-major) under `shape` (same element type and
+/// count).
+Literal withShape(const Literal &array, const Shape &shape);
+
+/// Element `index` of `array` as a rank-0 literal.
+Literal elementAsScalar(const Literal &array, int64_t index);
+
+/// The physical position (linear offset in memory under the shape's
+/// layout) of every logical row-major element: result[logical] = physical.
+std::vector<int64_t> physicalOffsets(const Shape &shape);
+
+/// The operand's data as signed 64-bit index values (dynamic-slice starts,
+/// gather indices).
+int64_t indexValue(const Literal &literal, int64_t i);
+
+} // namespace hlo::interp
+
+#endif // HLO_INTERPRETER_ARRAYUTILS_H

@@ -1,0 +1,562 @@
+//===- ElementwiseOps.cpp - Scalar HLO semantics -------------------------===//
+#include "ElementwiseOps.h"
+
+#include "hlo_parser/FloatFormat.h"
+
+#include <cmath>
+#include <complex>
+#include <cstring>
+#include <limits>
+
+namespace hlo::interp {
+namespace {
+
+using Operands = std::vector<const Literal *>;
+using Complex = std::complex<double>;
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+Scalar fromReal(double value) { return Scalar{0, value, 0}; }
+Scalar fromComplex(Complex value) { return Scalar{0, value.real(), value.imag()}; }
+Scalar fromInt(int64_t value) { return Scalar{value, 0, 0}; }
+Complex asComplex(Scalar value) { return {value.re, value.im}; }
+
+int widthOf(PrimitiveType type) {
+  return type == PrimitiveType::Pred ? 1 : primitiveBitWidth(type);
+}
+
+/// The low `width` bits of an integer value.
+uint64_t lowBits(int64_t value, int width) {
+  return width >= 64 ? static_cast<uint64_t>(value)
+                     : static_cast<uint64_t>(value) & ((uint64_t(1) << width) - 1);
+}
+
+/// NaN-propagating max/min with -0 < +0, as the GPU's maximumf/minimumf.
+double floatMax(double x, double y) {
+  if (std::isnan(x) || std::isnan(y))
+    return kNaN;
+  if (x == y)
+    return std::signbit(x) ? y : x;
+  return x > y ? x : y;
+}
+double floatMin(double x, double y) {
+  if (std::isnan(x) || std::isnan(y))
+    return kNaN;
+  if (x == y)
+    return std::signbit(x) ? x : y;
+  return x < y ? x : y;
+}
+
+double floatSign(double x) {
+  if (std::isnan(x) || x == 0)
+    return x;
+  return std::copysign(1.0, x);
+}
+
+Scalar floatUnary(HloOpcode opcode, double x) {
+  switch (opcode) {
+  case HloOpcode::Abs: return fromReal(std::fabs(x));
+  case HloOpcode::Negate: return fromReal(-x);
+  case HloOpcode::Ceil: return fromReal(std::ceil(x));
+  case HloOpcode::Floor: return fromReal(std::floor(x));
+  case HloOpcode::RoundNearestAfz: return fromReal(std::round(x));
+  case HloOpcode::RoundNearestEven: return fromReal(std::nearbyint(x));
+  case HloOpcode::Sign: return fromReal(floatSign(x));
+  case HloOpcode::Sqrt: return fromReal(std::sqrt(x));
+  case HloOpcode::Rsqrt: return fromReal(1.0 / std::sqrt(x));
+  case HloOpcode::Cbrt: return fromReal(std::cbrt(x));
+  case HloOpcode::Exp: return fromReal(std::exp(x));
+  case HloOpcode::Expm1: return fromReal(std::expm1(x));
+  case HloOpcode::Log: return fromReal(std::log(x));
+  case HloOpcode::Log1p: return fromReal(std::log1p(x));
+  case HloOpcode::Logistic: return fromReal(1.0 / (1.0 + std::exp(-x)));
+  case HloOpcode::Sin: return fromReal(std::sin(x));
+  case HloOpcode::Cos: return fromReal(std::cos(x));
+  case HloOpcode::Tan: return fromReal(std::tan(x));
+  case HloOpcode::Tanh: return fromReal(std::tanh(x));
+  case HloOpcode::Sinh: return fromReal(std::sinh(x));
+  case HloOpcode::Cosh: return fromReal(std::cosh(x));
+  case HloOpcode::Asin: return fromReal(std::asin(x));
+  case HloOpcode::Acos: return fromReal(std::acos(x));
+  case HloOpcode::Atan: return fromReal(std::atan(x));
+  case HloOpcode::Asinh: return fromReal(std::asinh(x));
+  case HloOpcode::Acosh: return fromReal(std::acosh(x));
+  case HloOpcode::Atanh: return fromReal(std::atanh(x));
+  case HloOpcode::Erf: return fromReal(std::erf(x));
+  case HloOpcode::IsFinite: return fromInt(std::isfinite(x));
+  case HloOpcode::Real: return fromReal(x);
+  case HloOpcode::Imag: return fromReal(0.0);
+  default: break;
+  }
+  throw InterpreterError(nullptr, std::string(opcodeName(opcode)) +
+                                      " is not defined on floating-point values");
+}
+
+Scalar complexUnary(HloOpcode opcode, Complex x) {
+  switch (opcode) {
+  case HloOpcode::Abs: return fromReal(std::abs(x));
+  case HloOpcode::Real: return fromReal(x.real());
+  case HloOpcode::Imag: return fromReal(x.imag());
+  case HloOpcode::Negate: return fromComplex(-x);
+  case HloOpcode::Sign:
+    return fromComplex(x == Complex(0, 0) ? x : x / std::abs(x));
+  case HloOpcode::Sqrt: return fromComplex(std::sqrt(x));
+  case HloOpcode::Rsqrt: return fromComplex(1.0 / std::sqrt(x));
+  case HloOpcode::Exp: return fromComplex(std::exp(x));
+  case HloOpcode::Expm1: return fromComplex(std::exp(x) - 1.0);
+  case HloOpcode::Log: return fromComplex(std::log(x));
+  case HloOpcode::Log1p: return fromComplex(std::log(1.0 + x));
+  case HloOpcode::Logistic: return fromComplex(1.0 / (1.0 + std::exp(-x)));
+  case HloOpcode::Sin: return fromComplex(std::sin(x));
+  case HloOpcode::Cos: return fromComplex(std::cos(x));
+  case HloOpcode::Tan: return fromComplex(std::tan(x));
+  case HloOpcode::Tanh: return fromComplex(std::tanh(x));
+  default: break;
+  }
+  throw InterpreterError(nullptr, std::string(opcodeName(opcode)) +
+                                      " is not defined on complex values");
+}
+
+Scalar integerUnary(HloOpcode opcode, PrimitiveType type, int64_t x) {
+  int width = widthOf(type);
+  bool isSigned = isSignedIntegral(type);
+  switch (opcode) {
+  case HloOpcode::Negate: return fromInt(wrapInteger(0 - static_cast<uint64_t>(x), type));
+  case HloOpcode::Abs:
+    return fromInt(isSigned && x < 0 ? wrapInteger(0 - static_cast<uint64_t>(x), type) : x);
+  case HloOpcode::Sign:
+    if (type == PrimitiveType::Pred || !isSigned)
+      return fromInt(x != 0);
+    return fromInt((x > 0) - (x < 0));
+  case HloOpcode::Not:
+    return fromInt(type == PrimitiveType::Pred ? !x : wrapInteger(~x, type));
+  case HloOpcode::PopulationCount:
+    return fromInt(__builtin_popcountll(lowBits(x, width)));
+  case HloOpcode::Clz: {
+    uint64_t bits = lowBits(x, width);
+    return fromInt(bits == 0 ? width : __builtin_clzll(bits) - (64 - width));
+  }
+  default: break;
+  }
+  throw InterpreterError(nullptr, std::string(opcodeName(opcode)) +
+                                      " is not defined on integer values");
+}
+
+/// x^y by squaring, wrapped to the type; negative exponents give 1 for
+/// x == 1, +-1 for x == -1 and 0 otherwise.
+int64_t integerPower(int64_t x, int64_t y, PrimitiveType type) {
+  if (isSignedIntegral(type) && y < 0) {
+    if (x == 1)
+      return 1;
+    if (x == -1)
+      return (y & 1) ? -1 : 1;
+    return 0;
+  }
+  uint64_t base = static_cast<uint64_t>(x), result = 1;
+  uint64_t exponent = static_cast<uint64_t>(y);
+  while (exponent) {
+    if (exponent & 1)
+      result *= base;
+    base *= base;
+    exponent >>= 1;
+  }
+  return wrapInteger(static_cast<int64_t>(result), type);
+}
+
+Scalar integerBinary(HloOpcode opcode, PrimitiveType type, int64_t x, int64_t y) {
+  int width = widthOf(type);
+  bool isSigned = isSignedIntegral(type);
+  uint64_t ux = static_cast<uint64_t>(x), uy = static_cast<uint64_t>(y);
+  auto wrap = [&](uint64_t value) {
+    return fromInt(wrapInteger(static_cast<int64_t>(value), type));
+  };
+  int64_t minValue = isSigned ? wrapInteger(int64_t(1) << (width - 1), type) : 0;
+  switch (opcode) {
+  case HloOpcode::Add: return wrap(ux + uy);
+  case HloOpcode::Subtract: return wrap(ux - uy);
+  case HloOpcode::Multiply: return wrap(ux * uy);
+  case HloOpcode::Divide:
+    if (y == 0)
+      return wrap(~uint64_t(0)); // -1 signed, max unsigned
+    if (isSigned)
+      return x == minValue && y == -1 ? fromInt(minValue) : fromInt(x / y);
+    return wrap(ux / uy);
+  case HloOpcode::Remainder:
+    if (y == 0)
+      return fromInt(x);
+    if (isSigned)
+      return x == minValue && y == -1 ? fromInt(0) : fromInt(x % y);
+    return wrap(ux % uy);
+  case HloOpcode::Maximum:
+    return fromInt(isSigned ? std::max(x, y) : (ux > uy ? x : y));
+  case HloOpcode::Minimum:
+    return fromInt(isSigned ? std::min(x, y) : (ux < uy ? x : y));
+  case HloOpcode::And: return fromInt(x & y);
+  case HloOpcode::Or: return fromInt(x | y);
+  case HloOpcode::Xor: return fromInt(x ^ y);
+  case HloOpcode::Power: return fromInt(integerPower(x, y, type));
+  case HloOpcode::Mulhi: { // the high half of the double-width product
+    __int128 product = isSigned ? static_cast<__int128>(x) * y
+                                : static_cast<__int128>(lowBits(x, width) * static_cast<unsigned __int128>(lowBits(y, width)));
+    return wrap(static_cast<uint64_t>(product >> width));
+  }
+  case HloOpcode::ShiftLeft: {
+    uint64_t amount = lowBits(y, width);
+    return amount >= static_cast<uint64_t>(width) ? fromInt(0) : wrap(ux << amount);
+  }
+  case HloOpcode::ShiftRightLogical: {
+    uint64_t amount = lowBits(y, width);
+    return amount >= static_cast<uint64_t>(width) ? fromInt(0)
+                                                   : wrap(lowBits(x, width) >> amount);
+  }
+  case HloOpcode::ShiftRightArithmetic: {
+    uint64_t amount = lowBits(y, width);
+    // Arithmetic shifts read the value as signed, whatever the type.
+    int64_t bits = static_cast<int64_t>(lowBits(x, width));
+    if (width < 64 && (bits >> (width - 1)) & 1)
+      bits |= static_cast<int64_t>(~((uint64_t(1) << width) - 1));
+    if (amount >= static_cast<uint64_t>(width))
+      return wrap(bits < 0 ? ~uint64_t(0) : 0);
+    return wrap(static_cast<uint64_t>(bits >> amount));
+  }
+  default: break;
+  }
+  throw InterpreterError(nullptr, std::string(opcodeName(opcode)) +
+                                      " is not defined on integer values");
+}
+
+Scalar floatBinary(HloOpcode opcode, double x, double y) {
+  switch (opcode) {
+  case HloOpcode::Add: return fromReal(x + y);
+  case HloOpcode::Subtract: return fromReal(x - y);
+  case HloOpcode::Multiply: return fromReal(x * y);
+  case HloOpcode::Divide: return fromReal(x / y);
+  case HloOpcode::Remainder: return fromReal(std::fmod(x, y));
+  case HloOpcode::Maximum: return fromReal(floatMax(x, y));
+  case HloOpcode::Minimum: return fromReal(floatMin(x, y));
+  case HloOpcode::Power: return fromReal(std::pow(x, y));
+  case HloOpcode::Atan2: return fromReal(std::atan2(x, y));
+  case HloOpcode::Complex: return Scalar{0, x, y};
+  default: break;
+  }
+  throw InterpreterError(nullptr, std::string(opcodeName(opcode)) +
+                                      " is not defined on floating-point values");
+}
+
+Scalar complexBinary(HloOpcode opcode, Complex x, Complex y) {
+  switch (opcode) {
+  case HloOpcode::Add: return fromComplex(x + y);
+  case HloOpcode::Subtract: return fromComplex(x - y);
+  case HloOpcode::Multiply: return fromComplex(x * y);
+  case HloOpcode::Divide: return fromComplex(x / y);
+  case HloOpcode::Power:
+    return fromComplex(x == Complex(0, 0) && y == Complex(0, 0) ? Complex(1, 0)
+                                                               : std::pow(x, y));
+  default: break;
+  }
+  throw InterpreterError(nullptr, std::string(opcodeName(opcode)) +
+                                      " is not defined on complex values");
+}
+
+/// A key whose signed order is IEEE totalOrder (-NaN < -inf < ... < -0 <
+/// +0 < ... < inf < NaN).
+int64_t totalOrderKey(double x) {
+  int64_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  return bits < 0 ? (bits ^ INT64_MAX) : bits;
+}
+
+bool compare(std::string_view direction, int ordering) {
+  if (direction == "EQ") return ordering == 0;
+  if (direction == "NE") return ordering != 0;
+  if (direction == "LT") return ordering < 0;
+  if (direction == "LE") return ordering <= 0;
+  if (direction == "GT") return ordering > 0;
+  return ordering >= 0; // GE
+}
+
+Scalar evaluateCompare(const HloInstruction &instruction, PrimitiveType type,
+                       Scalar x, Scalar y) {
+  std::string_view direction = instruction.textAttr("direction");
+  switch (elementClass(type)) {
+  case ElementClass::Pred:
+  case ElementClass::Unsigned: {
+    uint64_t a = static_cast<uint64_t>(x.i), b = static_cast<uint64_t>(y.i);
+    return fromInt(compare(direction, (a > b) - (a < b)));
+  }
+  case ElementClass::Signed:
+    return fromInt(compare(direction, (x.i > y.i) - (x.i < y.i)));
+  case ElementClass::Complex: {
+    bool equal = x.re == y.re && x.im == y.im;
+    if (direction == "EQ") return fromInt(equal);
+    if (direction == "NE") return fromInt(!equal);
+    fail(instruction, "ordered comparison of complex values");
+  }
+  case ElementClass::Float:
+    if (instruction.textAttr("type") == "TOTALORDER") {
+      int64_t a = totalOrderKey(x.re), b = totalOrderKey(y.re);
+      return fromInt(compare(direction, (a > b) - (a < b)));
+    }
+    if (std::isnan(x.re) || std::isnan(y.re))
+      return fromInt(direction == "NE");
+    return fromInt(compare(direction, (x.re > y.re) - (x.re < y.re)));
+  }
+  return fromInt(0);
+}
+
+/// Rounds `mantissa`/`exponent` bits as reduce-precision does: mantissa to
+/// nearest even, then overflow to inf and underflow (below the reduced
+/// normal range) to signed zero.
+double reducePrecision(double x, int64_t exponentBits, int64_t mantissaBits) {
+  if (std::isnan(x) || std::isinf(x) || x == 0)
+    return x;
+  double magnitude = std::fabs(x);
+  if (mantissaBits < 52) {
+    int exponent;
+    std::frexp(magnitude, &exponent);
+    double quantum = std::ldexp(1.0, exponent - 1 - static_cast<int>(mantissaBits));
+    magnitude = std::nearbyint(magnitude / quantum) * quantum;
+  }
+  if (exponentBits < 11) {
+    int reducedBias = (1 << (exponentBits - 1)) - 1;
+    int exponent = std::ilogb(magnitude);
+    if (exponent > reducedBias)
+      magnitude = std::numeric_limits<double>::infinity();
+    else if (exponent <= -reducedBias)
+      magnitude = 0;
+  }
+  return std::copysign(magnitude, x);
+}
+
+/// out[i] = round(f(x[i], y[i])) over whole float arrays.
+template <typename F>
+void mapFloats(const std::vector<double> &x, const std::vector<double> &y,
+               std::vector<double> &out, PrimitiveType type, F f) {
+  for (size_t i = 0; i < out.size(); ++i)
+    out[i] = roundToFloatType(f(x[i], y[i]), type);
+}
+
+/// Real float arithmetic on same-shaped arrays, without per-element
+/// dispatch (a 10^7-element fusion is mostly this). False if not applicable.
+bool evaluateFloatFastPath(const HloInstruction &instruction, const Operands &operands,
+                           Literal &result) {
+  PrimitiveType type = instruction.shape().elementType();
+  if (!isFloatingPoint(type) || operands.empty() ||
+      operands[0]->shape().elementType() != type)
+    return false;
+  for (const Literal *operand : operands)
+    if (operand->realData().size() != result.realData().size())
+      return false;
+  const std::vector<double> &x = operands[0]->realData();
+  std::vector<double> &out = result.realData();
+  HloOpcode opcode = instruction.opcode();
+  if (operands.size() == 1) {
+    for (size_t i = 0; i < out.size(); ++i)
+      out[i] = roundToFloatType(floatUnary(opcode, x[i]).re, type);
+    return true;
+  }
+  if (operands.size() != 2)
+    return false;
+  const std::vector<double> &y = operands[1]->realData();
+  switch (opcode) {
+  case HloOpcode::Add: mapFloats(x, y, out, type, [](double a, double b) { return a + b; }); return true;
+  case HloOpcode::Subtract: mapFloats(x, y, out, type, [](double a, double b) { return a - b; }); return true;
+  case HloOpcode::Multiply: mapFloats(x, y, out, type, [](double a, double b) { return a * b; }); return true;
+  case HloOpcode::Divide: mapFloats(x, y, out, type, [](double a, double b) { return a / b; }); return true;
+  case HloOpcode::Maximum: mapFloats(x, y, out, type, floatMax); return true;
+  case HloOpcode::Minimum: mapFloats(x, y, out, type, floatMin); return true;
+  case HloOpcode::Power:
+  case HloOpcode::Remainder:
+  case HloOpcode::Atan2:
+    for (size_t i = 0; i < out.size(); ++i)
+      out[i] = roundToFloatType(floatBinary(opcode, x[i], y[i]).re, type);
+    return true;
+  default:
+    return false;
+  }
+}
+
+} // namespace
+
+Scalar loadScalar(const Literal &literal, int64_t index) {
+  if (!literal.intData().empty())
+    return fromInt(literal.intData()[index]);
+  if (!literal.imagData().empty())
+    return Scalar{0, literal.realData()[index], literal.imagData()[index]};
+  return fromReal(literal.realData()[index]);
+}
+
+void storeScalar(Literal &literal, int64_t index, Scalar value) {
+  if (!literal.intData().empty()) {
+    literal.intData()[index] = value.i;
+    return;
+  }
+  literal.realData()[index] = value.re;
+  if (!literal.imagData().empty())
+    literal.imagData()[index] = value.im;
+}
+
+Scalar roundScalar(Scalar value, PrimitiveType type) {
+  switch (elementClass(type)) {
+  case ElementClass::Float:
+    return fromReal(roundToFloatType(value.re, type));
+  case ElementClass::Complex:
+    return Scalar{0, roundToFloatType(value.re, type), roundToFloatType(value.im, type)};
+  default:
+    return fromInt(wrapInteger(value.i, type));
+  }
+}
+
+Scalar evaluateUnary(HloOpcode opcode, PrimitiveType operandType,
+                     PrimitiveType resultType, Scalar x) {
+  switch (elementClass(operandType)) {
+  case ElementClass::Float:
+    return roundScalar(floatUnary(opcode, x.re), resultType);
+  case ElementClass::Complex:
+    return roundScalar(complexUnary(opcode, asComplex(x)), resultType);
+  default:
+    return integerUnary(opcode, operandType, x.i);
+  }
+}
+
+Scalar evaluateBinary(HloOpcode opcode, const HloInstruction *instruction,
+                      PrimitiveType operandType, PrimitiveType resultType,
+                      Scalar x, Scalar y) {
+  if (opcode == HloOpcode::Compare)
+    return evaluateCompare(*instruction, operandType, x, y);
+  switch (elementClass(operandType)) {
+  case ElementClass::Float:
+    return roundScalar(floatBinary(opcode, x.re, y.re), resultType);
+  case ElementClass::Complex:
+    return roundScalar(complexBinary(opcode, asComplex(x), asComplex(y)), resultType);
+  case ElementClass::Pred: {
+    // pred arithmetic is on 0/1 with the result reduced to a truth value.
+    Scalar result = integerBinary(opcode, PrimitiveType::U8, x.i, y.i);
+    return fromInt(result.i != 0);
+  }
+  default:
+    return integerBinary(opcode, operandType, x.i, y.i);
+  }
+}
+
+Scalar convertScalar(Scalar value, PrimitiveType from, PrimitiveType to) {
+  ElementClass source = elementClass(from), target = elementClass(to);
+  if (source == ElementClass::Float || source == ElementClass::Complex) {
+    double x = value.re;
+    switch (target) {
+    case ElementClass::Float:
+      return fromReal(roundToFloatType(x, to));
+    case ElementClass::Complex:
+      return roundScalar(Scalar{0, x, source == ElementClass::Complex ? value.im : 0}, to);
+    case ElementClass::Pred:
+      return fromInt(x != 0 || (source == ElementClass::Complex && value.im != 0));
+    case ElementClass::Signed:
+    case ElementClass::Unsigned: {
+      // Saturating, toward zero; NaN -> 0.
+      if (std::isnan(x))
+        return fromInt(0);
+      int width = primitiveBitWidth(to);
+      double truncated = std::trunc(x);
+      if (target == ElementClass::Signed) {
+        double low = -std::ldexp(1.0, width - 1), high = std::ldexp(1.0, width - 1);
+        if (truncated <= low)
+          return fromInt(wrapInteger(int64_t(1) << (width - 1), to));
+        if (truncated >= high)
+          return fromInt(width >= 64 ? INT64_MAX : (int64_t(1) << (width - 1)) - 1);
+        return fromInt(static_cast<int64_t>(truncated));
+      }
+      if (truncated <= 0)
+        return fromInt(0);
+      if (truncated >= std::ldexp(1.0, width))
+        return fromInt(wrapInteger(-1, to));
+      return fromInt(static_cast<int64_t>(static_cast<uint64_t>(truncated)));
+    }
+    }
+  }
+  // Integer or pred source.
+  switch (target) {
+  case ElementClass::Float:
+  case ElementClass::Complex: {
+    double x = source == ElementClass::Unsigned
+                   ? static_cast<double>(static_cast<uint64_t>(value.i))
+                   : static_cast<double>(value.i);
+    if (to == PrimitiveType::F32 || to == PrimitiveType::C64)
+      x = source == ElementClass::Unsigned
+              ? static_cast<float>(static_cast<uint64_t>(value.i))
+              : static_cast<float>(value.i);
+    return roundScalar(fromReal(x), to);
+  }
+  default:
+    return fromInt(wrapInteger(value.i, to));
+  }
+}
+
+Literal evaluateElementwise(const HloInstruction &instruction,
+                            const std::vector<const Literal *> &operands) {
+  const Shape &shape = instruction.shape();
+  Literal result(shape);
+  int64_t count = result.elementCount();
+  PrimitiveType resultType = shape.elementType();
+  HloOpcode opcode = instruction.opcode();
+  // Scalar operands of select/clamp broadcast.
+  auto at = [&](int operand, int64_t i) {
+    const Literal &literal = *operands[operand];
+    return loadScalar(literal, literal.shape().rank() == 0 ? 0 : i);
+  };
+  switch (opcode) {
+  case HloOpcode::Select:
+    for (int64_t i = 0; i < count; ++i)
+      storeScalar(result, i, at(0, i).i ? at(1, i) : at(2, i));
+    return result;
+  case HloOpcode::Clamp: {
+    PrimitiveType type = operands[1]->shape().elementType();
+    for (int64_t i = 0; i < count; ++i) {
+      Scalar low = at(0, i), x = at(1, i), high = at(2, i);
+      Scalar raised = evaluateBinary(HloOpcode::Maximum, nullptr, type, type, x, low);
+      storeScalar(result, i,
+                  evaluateBinary(HloOpcode::Minimum, nullptr, type, type, raised, high));
+    }
+    return result;
+  }
+  case HloOpcode::Convert: {
+    PrimitiveType from = operands[0]->shape().elementType();
+    for (int64_t i = 0; i < count; ++i)
+      storeScalar(result, i, convertScalar(at(0, i), from, resultType));
+    return result;
+  }
+  case HloOpcode::ReducePrecision: {
+    int64_t exponentBits = instruction.intAttr("exponent_bits");
+    int64_t mantissaBits = instruction.intAttr("mantissa_bits");
+    for (int64_t i = 0; i < count; ++i)
+      result.realData()[i] = roundToFloatType(
+          reducePrecision(operands[0]->realData()[i], exponentBits, mantissaBits),
+          resultType);
+    return result;
+  }
+  case HloOpcode::StochasticConvert:
+    fail(instruction, "unsupported by the interpreter: stochastic-convert ('" +
+                          instruction.name() + "')");
+  default:
+    break;
+  }
+  PrimitiveType operandType = operands[0]->shape().elementType();
+  try {
+    if (evaluateFloatFastPath(instruction, operands, result))
+      return result;
+    if (operands.size() == 1) {
+      for (int64_t i = 0; i < count; ++i)
+        storeScalar(result, i, evaluateUnary(opcode, operandType, resultType, at(0, i)));
+    } else {
+      for (int64_t i = 0; i < count; ++i)
+        storeScalar(result, i,
+                    evaluateBinary(opcode, &instruction, operandType, resultType,
+                                   at(0, i), at(1, i)));
+    }
+  } catch (const InterpreterError &error) {
+    if (error.instruction)
+      throw;
+    fail(instruction, error.what());
+  }
+  return result;
+}
+
+} // namespace hlo::interp

@@ -1,0 +1,190 @@
+//===- Evaluator.cpp - The reference interpreter --------------------------===//
+#include "Evaluator.h"
+
+#include "ElementwiseOps.h"
+#include "Ops.h"
+
+#include "hlo_parser/FloatFormat.h"
+#include "hlo_parser/HloComputation.h"
+
+#include <unordered_map>
+
+namespace hlo::interp {
+namespace {
+
+ValuePtr share(Literal literal) {
+  return std::make_shared<const Literal>(std::move(literal));
+}
+
+Literal makeTuple(const Shape &shape, const std::vector<ValuePtr> &elements) {
+  Literal result(shape);
+  for (size_t i = 0; i < elements.size(); ++i)
+    result.mutableTupleElements()[i] = *elements[i];
+  return result;
+}
+
+/// The constant's value under the instruction's shape, floats rounded to
+/// their type.
+Literal constantValue(const HloInstruction &instruction) {
+  if (!instruction.hasLiteral() || instruction.literal().isElided())
+    fail(instruction, "constant has no value (elided '{...}' literal)");
+  const Literal &literal = instruction.literal();
+  if (literal.shape().isTuple())
+    return literal;
+  Literal result = withShape(literal, instruction.shape());
+  PrimitiveType type = instruction.shape().elementType();
+  if (isFloatingPoint(type) || isComplex(type)) {
+    for (double &value : result.realData())
+      value = roundToFloatType(value, type);
+    for (double &value : result.imagData())
+      value = roundToFloatType(value, type);
+  }
+  return result;
+}
+
+} // namespace
+
+ValuePtr Evaluator::run(const std::vector<ValuePtr> &arguments) {
+  return evaluate(*module.entry(), arguments);
+}
+
+ValuePtr Evaluator::evaluate(const HloComputation &computation,
+                             const std::vector<ValuePtr> &arguments) {
+  if (computation.isDeclaration())
+    throw InterpreterError(nullptr, "computation '" + computation.name() +
+                                        "' is declared but not defined");
+  if (static_cast<int64_t>(arguments.size()) != computation.parameterCount())
+    throw InterpreterError(computation.root(),
+                           "computation '" + computation.name() + "' takes " +
+                               std::to_string(computation.parameterCount()) +
+                               " arguments, given " +
+                               std::to_string(arguments.size()));
+  // Post-order from the root (iterative: computations can be long chains).
+  std::vector<const HloInstruction *> order;
+  std::unordered_map<const HloInstruction *, int64_t> remainingUses;
+  std::vector<std::pair<const HloInstruction *, size_t>> stack = {{computation.root(), 0}};
+  remainingUses[computation.root()] = 1; // the caller's use
+  while (!stack.empty()) {
+    auto &[instruction, next] = stack.back();
+    if (next < instruction->operands().size()) {
+      const HloInstruction *operand = instruction->operand(next++);
+      if (remainingUses[operand]++ == 0)
+        stack.push_back({operand, 0});
+      continue;
+    }
+    order.push_back(instruction);
+    stack.pop_back();
+  }
+
+  std::unordered_map<const HloInstruction *, ValuePtr> values;
+  for (const HloInstruction *instruction : order) {
+    ValuePtr value;
+    if (instruction->opcode() == HloOpcode::Parameter) {
+      value = arguments.at(instruction->parameterNumber());
+    } else {
+      std::vector<ValuePtr> operands;
+      operands.reserve(instruction->operandCount());
+      for (const HloInstruction *operand : instruction->operands())
+        operands.push_back(values.at(operand));
+      value = evaluateInstruction(*instruction, operands);
+      // Free operands whose last user this was.
+      for (const HloInstruction *operand : instruction->operands())
+        if (--remainingUses[operand] == 0)
+          values.erase(operand);
+    }
+    values[instruction] = std::move(value);
+  }
+  return values.at(computation.root());
+}
+
+ValuePtr Evaluator::evaluateInstruction(const HloInstruction &instruction,
+                                        const std::vector<ValuePtr> &operandValues) {
+  Operands operands;
+  for (const ValuePtr &value : operandValues)
+    operands.push_back(value.get());
+  HloOpcode opcode = instruction.opcode();
+  if (opcode == HloOpcode::BitcastConvert)
+    return share(evaluateBitcastConvert(instruction, *operands[0]));
+  if (isElementwiseOpcode(opcode))
+    return share(evaluateElementwise(instruction, operands));
+  if (isShapeOpcode(opcode))
+    return share(evaluateShapeOp(instruction, operands));
+  switch (opcode) {
+  case HloOpcode::Constant:
+    return share(constantValue(instruction));
+  case HloOpcode::Tuple:
+    return share(makeTuple(instruction.shape(), operandValues));
+  case HloOpcode::GetTupleElement: {
+    int64_t index = instruction.intAttr("index");
+    return share(operands[0]->tupleElements().at(index));
+  }
+  case HloOpcode::OptimizationBarrier:
+  case HloOpcode::AddDependency:
+    return operandValues[0];
+  case HloOpcode::AfterAll:
+    return share(Literal(Shape::token()));
+  case HloOpcode::Fusion:
+    return evaluate(*instruction.fusedComputation(), operandValues);
+  case HloOpcode::Call:
+    return evaluate(*instruction.computationAttr("to_apply"), operandValues);
+  case HloOpcode::While: {
+    const HloComputation *condition = instruction.computationAttr("condition");
+    const HloComputation *body = instruction.computationAttr("body");
+    ValuePtr state = operandValues[0];
+    for (int64_t iteration = 0;; ++iteration) {
+      if (evaluate(*condition, {state})->intData().at(0) == 0)
+        return state;
+      if (iteration >= maxWhileIterations)
+        fail(instruction, "while loop ran past " + std::to_string(maxWhileIterations) +
+                              " iterations");
+      state = evaluate(*body, {state});
+    }
+  }
+  case HloOpcode::Conditional: {
+    std::vector<HloComputation *> branches;
+    if (const AttrValue *list = instruction.findAttribute("branch_computations"))
+      branches = list->computations;
+    else
+      branches = {instruction.computationAttr("true_computation"),
+                  instruction.computationAttr("false_computation")};
+    int64_t selector = operands[0]->intData().at(0);
+    int64_t branch;
+    if (operands[0]->shape().elementType() == PrimitiveType::Pred)
+      branch = selector ? 0 : 1;
+    else
+      branch = selector < 0 || selector >= static_cast<int64_t>(branches.size())
+                   ? static_cast<int64_t>(branches.size()) - 1
+                   : selector;
+    return evaluate(*branches[branch], {operandValues.at(branch + 1)});
+  }
+  case HloOpcode::Reduce:
+    return share(evaluateReduce(instruction, operands, *this));
+  case HloOpcode::ReduceWindow:
+    return share(evaluateReduceWindow(instruction, operands, *this));
+  case HloOpcode::SelectAndScatter:
+    return share(evaluateSelectAndScatter(instruction, operands, *this));
+  case HloOpcode::Map:
+    return share(evaluateMap(instruction, operands, *this));
+  case HloOpcode::Gather:
+    return share(evaluateGather(instruction, operands));
+  case HloOpcode::Scatter:
+    return share(evaluateScatter(instruction, operands, *this));
+  case HloOpcode::Dot:
+    return share(evaluateDot(instruction, operands));
+  case HloOpcode::Sort:
+    return share(evaluateSort(instruction, operands, *this));
+  default:
+    fail(instruction, "unsupported by the interpreter: " +
+                          std::string(opcodeName(opcode)) + " ('" +
+                          instruction.name() + "')");
+  }
+}
+
+std::string formatInterpreterError(const HloModule &module,
+                                   const InterpreterError &error) {
+  uint32_t offset = error.instruction ? error.instruction->sourceOffset() : kNoOffset;
+  return formatDiagnostic(module.source().get(), offset, Severity::Error,
+                          error.what());
+}
+
+} // namespace hlo::interp

@@ -1,0 +1,48 @@
+//===- Evaluator.h - The reference interpreter -----------------*- C++ -*-===//
+//
+// Evaluates HLO computations on the CPU with HLO semantics: the reference
+// that compiled kernels are checked against (XLA's HloEvaluator plays this
+// part in run_hlo_module). Straightforward over fast: every op materializes
+// its result; values are freed once their last user has run.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HLO_INTERPRETER_EVALUATOR_H
+#define HLO_INTERPRETER_EVALUATOR_H
+
+#include "ArrayUtils.h"
+
+#include "hlo_parser/HloModule.h"
+
+namespace hlo::interp {
+
+class Evaluator {
+public:
+  explicit Evaluator(const HloModule &module) : module(module) {}
+
+  /// The entry computation on `arguments` (one per entry parameter).
+  ValuePtr run(const std::vector<ValuePtr> &arguments);
+  /// Any computation of the module.
+  ValuePtr evaluate(const HloComputation &computation,
+                    const std::vector<ValuePtr> &arguments);
+  /// One instruction, given its operands' values.
+  ValuePtr evaluateInstruction(const HloInstruction &instruction,
+                               const std::vector<ValuePtr> &operands);
+
+  /// A while loop running more iterations than this is reported as an
+  /// error rather than left to hang.
+  void setMaxWhileIterations(int64_t limit) { maxWhileIterations = limit; }
+
+  const HloModule &hloModule() const { return module; }
+
+private:
+  const HloModule &module;
+  int64_t maxWhileIterations = 10'000'000;
+};
+
+/// `error` as `file:line:col: error: ...` pointing at its instruction.
+std::string formatInterpreterError(const HloModule &module,
+                                   const InterpreterError &error);
+
+} // namespace hlo::interp
+
+#endif // HLO_INTERPRETER_EVALUATOR_H

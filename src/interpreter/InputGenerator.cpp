@@ -1,0 +1,150 @@
+//===- InputGenerator.cpp - Deterministic test inputs ---------------------===//
+#include "InputGenerator.h"
+
+#include "ArrayUtils.h"
+
+#include "hlo_parser/FloatFormat.h"
+#include "hlo_parser/HloComputation.h"
+
+#include <cmath>
+
+namespace hlo::interp {
+namespace {
+
+uint64_t splitmix64(uint64_t &state) {
+  uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+double unitInterval(uint64_t &state) {
+  return static_cast<double>(splitmix64(state) >> 11) * 0x1.0p-53;
+}
+
+enum class Use { Plain, Positive, Index };
+
+bool passesThrough(HloOpcode opcode) {
+  switch (opcode) {
+  case HloOpcode::Convert: case HloOpcode::Bitcast: case HloOpcode::Reshape:
+  case HloOpcode::Broadcast: case HloOpcode::Copy: case HloOpcode::Transpose:
+  case HloOpcode::Slice: case HloOpcode::Reverse: case HloOpcode::Concatenate:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// The most constraining use of `value`, looking `depth` users deep.
+Use useOf(const HloInstruction &value, int depth) {
+  if (depth > 8)
+    return Use::Plain;
+  Use use = Use::Plain;
+  for (const HloInstruction *user : value.users()) {
+    for (int64_t i = 0; i < user->operandCount(); ++i) {
+      if (user->operand(i) != &value)
+        continue;
+      Use found = Use::Plain;
+      switch (user->opcode()) {
+      case HloOpcode::Log: case HloOpcode::Sqrt: case HloOpcode::Rsqrt:
+      case HloOpcode::Log1p: case HloOpcode::Acosh:
+        found = Use::Positive;
+        break;
+      case HloOpcode::Power: // the base
+        found = i == 0 ? Use::Positive : Use::Plain;
+        break;
+      case HloOpcode::Divide: // the divisor
+      case HloOpcode::Remainder:
+        found = i == 1 ? Use::Positive : Use::Plain;
+        break;
+      case HloOpcode::DynamicSlice:
+        found = i >= 1 ? Use::Index : Use::Plain;
+        break;
+      case HloOpcode::DynamicUpdateSlice:
+        found = i >= 2 ? Use::Index : Use::Plain;
+        break;
+      case HloOpcode::Gather:
+        found = i == 1 ? Use::Index : Use::Plain;
+        break;
+      case HloOpcode::Scatter:
+        found = i == (user->operandCount() - 1) / 2 ? Use::Index : Use::Plain;
+        break;
+      case HloOpcode::Fusion:
+      case HloOpcode::Call: {
+        const HloComputation *called = user->opcode() == HloOpcode::Fusion
+                                           ? user->fusedComputation()
+                                           : user->computationAttr("to_apply");
+        if (called && i < called->parameterCount())
+          found = useOf(*called->parameter(i), depth + 1);
+        break;
+      }
+      default:
+        if (passesThrough(user->opcode()))
+          found = useOf(*user, depth + 1);
+        break;
+      }
+      if (found == Use::Index)
+        return Use::Index;
+      if (found == Use::Positive)
+        use = Use::Positive;
+    }
+  }
+  return use;
+}
+
+} // namespace
+
+InputRange inputRangeFor(const HloInstruction &parameter) {
+  PrimitiveType type = parameter.shape().isArray() ? parameter.shape().elementType()
+                                                   : PrimitiveType::F32;
+  switch (useOf(parameter, 0)) {
+  case Use::Index:
+    return {0, 16};
+  case Use::Positive:
+    return isIntegral(type) ? InputRange{1, 20} : InputRange{0.25, 2};
+  case Use::Plain:
+    break;
+  }
+  if (isUnsignedIntegral(type))
+    return {0, 40};
+  if (isIntegral(type))
+    return {-20, 20};
+  return {-1, 1};
+}
+
+Literal generateInput(const Shape &shape, InputRange range, uint64_t seed) {
+  Literal result(shape);
+  if (shape.isTuple()) {
+    for (size_t i = 0; i < shape.tupleShapes().size(); ++i)
+      result.mutableTupleElements()[i] =
+          generateInput(shape.tupleShapes()[i], range, seed * 31 + i + 1);
+    return result;
+  }
+  uint64_t state = seed;
+  PrimitiveType type = shape.elementType();
+  int64_t count = result.elementCount();
+  if (type == PrimitiveType::Pred) {
+    for (int64_t i = 0; i < count; ++i)
+      result.intData()[i] = splitmix64(state) >> 63;
+    return result;
+  }
+  if (isIntegral(type)) {
+    int64_t low = static_cast<int64_t>(std::ceil(range.low));
+    int64_t high = static_cast<int64_t>(std::floor(range.high));
+    uint64_t span = static_cast<uint64_t>(high - low) + 1;
+    for (int64_t i = 0; i < count; ++i)
+      result.intData()[i] = wrapInteger(low + static_cast<int64_t>(splitmix64(state) % span), type);
+    return result;
+  }
+  PrimitiveType component = isComplex(type) ? complexComponentType(type) : type;
+  for (int64_t i = 0; i < count; ++i) {
+    result.realData()[i] = roundToFloatType(
+        range.low + (range.high - range.low) * unitInterval(state), component);
+    if (isComplex(type))
+      result.imagData()[i] = roundToFloatType(
+          range.low + (range.high - range.low) * unitInterval(state), component);
+  }
+  return result;
+}
+
+} // namespace hlo::interp

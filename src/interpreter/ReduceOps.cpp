@@ -1,0 +1,197 @@
+//===- ReduceOps.cpp - Ops that apply a computation -----------------------===//
+//
+// reduce (variadic; each output element accumulates its inputs in row-major
+// order of the reduced dimensions), reduce-window (strides, padding, base and
+// window dilation; padding contributes nothing), select-and-scatter and map.
+//
+//===----------------------------------------------------------------------===//
+#include "Ops.h"
+#include "ScalarFunction.h"
+
+#include "hlo_parser/HloComputation.h"
+
+#include <algorithm>
+
+namespace hlo::interp {
+namespace {
+
+std::vector<const Shape *> resultLeaves(const Shape &shape) {
+  std::vector<const Shape *> leaves;
+  if (shape.isTuple())
+    for (const Shape &leaf : shape.tupleShapes())
+      leaves.push_back(&leaf);
+  else
+    leaves.push_back(&shape);
+  return leaves;
+}
+
+/// Packs per-leaf arrays into the instruction's result (a tuple when the
+/// instruction has several outputs).
+Literal packResults(const Shape &shape, std::vector<Literal> leaves) {
+  if (!shape.isTuple())
+    return std::move(leaves[0]);
+  Literal result(shape);
+  for (size_t i = 0; i < leaves.size(); ++i)
+    result.mutableTupleElements()[i] = std::move(leaves[i]);
+  return result;
+}
+
+/// Accumulators of `count` output elements for `arrays` reductions at once:
+/// acc[element * arrays + k].
+struct Accumulators {
+  Accumulators(const Operands &inits, int64_t count)
+      : arrays(inits.size()), values(count * inits.size()) {
+    for (int64_t element = 0; element < count; ++element)
+      for (size_t k = 0; k < arrays; ++k)
+        values[element * arrays + k] = loadScalar(*inits[k], 0);
+  }
+  void accumulate(const ScalarFunction &function, int64_t element,
+                  const Operands &inputs, int64_t inputIndex) {
+    std::vector<Scalar> arguments(2 * arrays);
+    for (size_t k = 0; k < arrays; ++k) {
+      arguments[k] = values[element * arrays + k];
+      arguments[arrays + k] = loadScalar(*inputs[k], inputIndex);
+    }
+    std::vector<Scalar> results = function(arguments);
+    for (size_t k = 0; k < arrays; ++k)
+      values[element * arrays + k] = results[k];
+  }
+  Literal finish(const Shape &instructionShape) const {
+    std::vector<const Shape *> leaves = resultLeaves(instructionShape);
+    std::vector<Literal> outputs;
+    for (size_t k = 0; k < arrays; ++k) {
+      Literal output(*leaves[k]);
+      for (int64_t element = 0; element < output.elementCount(); ++element)
+        storeScalar(output, element, values[element * arrays + k]);
+      outputs.push_back(std::move(output));
+    }
+    return packResults(instructionShape, std::move(outputs));
+  }
+  size_t arrays;
+  std::vector<Scalar> values;
+};
+
+/// The input position of window element `window` for output `output` in
+/// dimension `d`, or -1 where it falls in padding or a dilation hole.
+int64_t windowInputPosition(const WindowDimension &dim, int64_t inputSize,
+                            int64_t output, int64_t window) {
+  int64_t dilated = output * dim.stride + window * dim.windowDilation - dim.padLow;
+  if (dilated < 0 || dilated % dim.baseDilation != 0)
+    return -1;
+  int64_t position = dilated / dim.baseDilation;
+  return position < inputSize ? position : -1;
+}
+
+std::vector<int64_t> windowSizes(const std::vector<WindowDimension> &window) {
+  std::vector<int64_t> sizes;
+  for (const WindowDimension &dim : window)
+    sizes.push_back(dim.size);
+  return sizes;
+}
+
+/// Calls visit(inputLinear) for each valid input element in the window of
+/// output index `output`.
+template <typename Visit>
+void forEachWindowElement(const std::vector<WindowDimension> &window,
+                          const std::vector<int64_t> &inputDims,
+                          const std::vector<int64_t> &inputStrides,
+                          const std::vector<int64_t> &output, Visit visit) {
+  forEachIndex(windowSizes(window), [&](const std::vector<int64_t> &position, int64_t) {
+    int64_t linear = 0;
+    for (size_t d = 0; d < window.size(); ++d) {
+      int64_t input = windowInputPosition(window[d], inputDims[d], output[d], position[d]);
+      if (input < 0)
+        return;
+      linear += input * inputStrides[d];
+    }
+    visit(linear);
+  });
+}
+
+} // namespace
+
+Literal evaluateReduce(const HloInstruction &instruction, const Operands &operands,
+                       Evaluator &evaluator) {
+  size_t arrays = operands.size() / 2;
+  Operands inputs(operands.begin(), operands.begin() + arrays);
+  Operands inits(operands.begin() + arrays, operands.end());
+  ScalarFunction reducer(*instruction.computationAttr("to_apply"), evaluator);
+  const std::vector<int64_t> &inputDims = inputs[0]->shape().dimensions();
+  const std::vector<int64_t> &reduced = instruction.dimensions();
+  // Output stride of each input dimension (0 for reduced ones).
+  std::vector<int64_t> keptDims;
+  for (size_t d = 0; d < inputDims.size(); ++d)
+    if (std::find(reduced.begin(), reduced.end(), static_cast<int64_t>(d)) == reduced.end())
+      keptDims.push_back(inputDims[d]);
+  std::vector<int64_t> keptStrides = rowMajorStrides(keptDims);
+  std::vector<int64_t> outputStrides(inputDims.size(), 0);
+  for (size_t d = 0, kept = 0; d < inputDims.size(); ++d)
+    if (std::find(reduced.begin(), reduced.end(), static_cast<int64_t>(d)) == reduced.end())
+      outputStrides[d] = keptStrides[kept++];
+  int64_t outputCount = 1;
+  for (int64_t dim : keptDims)
+    outputCount *= dim;
+  Accumulators accumulators(inits, outputCount);
+  forEachIndex(inputDims, [&](const std::vector<int64_t> &index, int64_t linear) {
+    accumulators.accumulate(reducer, linearIndex(index, outputStrides), inputs, linear);
+  });
+  return accumulators.finish(instruction.shape());
+}
+
+Literal evaluateReduceWindow(const HloInstruction &instruction, const Operands &operands,
+                             Evaluator &evaluator) {
+  size_t arrays = operands.size() / 2;
+  Operands inputs(operands.begin(), operands.begin() + arrays);
+  Operands inits(operands.begin() + arrays, operands.end());
+  ScalarFunction reducer(*instruction.computationAttr("to_apply"), evaluator);
+  const std::vector<WindowDimension> &window = instruction.findAttribute("window")->window;
+  const std::vector<int64_t> &inputDims = inputs[0]->shape().dimensions();
+  std::vector<int64_t> inputStrides = rowMajorStrides(inputDims);
+  const Shape &outputShape = *resultLeaves(instruction.shape())[0];
+  Accumulators accumulators(inits, std::max<int64_t>(outputShape.elementCount(), 0));
+  forEachIndex(outputShape.dimensions(), [&](const std::vector<int64_t> &output, int64_t outLinear) {
+    forEachWindowElement(window, inputDims, inputStrides, output, [&](int64_t input) {
+      accumulators.accumulate(reducer, outLinear, inputs, input);
+    });
+  });
+  return accumulators.finish(instruction.shape());
+}
+
+Literal evaluateSelectAndScatter(const HloInstruction &instruction,
+                                 const Operands &operands, Evaluator &evaluator) {
+  const Literal &operand = *operands[0], &source = *operands[1];
+  ScalarFunction select(*instruction.computationAttr("select"), evaluator);
+  ScalarFunction scatter(*instruction.computationAttr("scatter"), evaluator);
+  const std::vector<WindowDimension> &window = instruction.findAttribute("window")->window;
+  const std::vector<int64_t> &inputDims = operand.shape().dimensions();
+  std::vector<int64_t> inputStrides = rowMajorStrides(inputDims);
+  Literal result = filledWith(instruction.shape(), *operands[2]);
+  forEachIndex(source.shape().dimensions(), [&](const std::vector<int64_t> &output, int64_t sourceLinear) {
+    int64_t selected = -1;
+    forEachWindowElement(window, inputDims, inputStrides, output, [&](int64_t input) {
+      if (selected < 0 ||
+          !select({loadScalar(operand, selected), loadScalar(operand, input)})[0].i)
+        selected = input;
+    });
+    if (selected < 0)
+      return;
+    storeScalar(result, selected,
+                scatter({loadScalar(result, selected), loadScalar(source, sourceLinear)})[0]);
+  });
+  return result;
+}
+
+Literal evaluateMap(const HloInstruction &instruction, const Operands &operands,
+                    Evaluator &evaluator) {
+  ScalarFunction function(*instruction.computationAttr("to_apply"), evaluator);
+  Literal result(instruction.shape());
+  std::vector<Scalar> arguments(operands.size());
+  for (int64_t i = 0; i < result.elementCount(); ++i) {
+    for (size_t k = 0; k < operands.size(); ++k)
+      arguments[k] = loadScalar(*operands[k], i);
+    storeScalar(result, i, function(arguments)[0]);
+  }
+  return result;
+}
+
+} // namespace hlo::interp

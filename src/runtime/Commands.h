@@ -1,0 +1,31 @@
+//===- Commands.h - hlo-run's two commands ---------------------*- C++ -*-===//
+//
+// `--interpret` (the reference interpreter alone) and the GPU check; both
+// take the parsed, verified module and return the process exit code.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HLO_RUNTIME_COMMANDS_H
+#define HLO_RUNTIME_COMMANDS_H
+
+#include "RunOptions.h"
+
+#include "hlo_parser/HloModule.h"
+#include "hlo_parser/Literal.h"
+
+#include <map>
+
+namespace hlo::runtime {
+
+/// Reads the --input files for the entry's parameters; prints errors.
+bool readInputFiles(const RunOptions &options, const HloModule &module,
+                    std::map<int64_t, Literal> &inputs);
+
+/// mkdir -p; prints an error on failure. An empty path is fine.
+bool createDirectories(const std::string &path);
+
+int runInterpreter(const RunOptions &options, const HloModule &module);
+int runGpuCheck(const RunOptions &options, const HloModule &module);
+
+} // namespace hlo::runtime
+
+#endif // HLO_RUNTIME_COMMANDS_H

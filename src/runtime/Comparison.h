@@ -1,0 +1,46 @@
+//===- Comparison.h - Checking results against the reference ---*- C++ -*-===//
+//
+// Owns how a computed array is judged against the interpreter's: integers
+// and pred exactly; floats within |actual - expected| <= absolute +
+// relative * |expected| (defaults per type, overridable), with NaN where
+// and only where the reference has NaN, and infinities equal.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HLO_RUNTIME_COMPARISON_H
+#define HLO_RUNTIME_COMPARISON_H
+
+#include "hlo_parser/Literal.h"
+
+#include <optional>
+#include <string>
+
+namespace hlo::runtime {
+
+struct Tolerance {
+  double absolute = 0;
+  double relative = 0;
+};
+
+/// f64 1e-9, f32/c64 1e-5, narrow floats 2^(1 - mantissa bits) (two units
+/// in the last place: bf16 0.0156, f16 0.00195), both bounds alike; 0 for
+/// integers and pred.
+Tolerance defaultTolerance(PrimitiveType type);
+
+struct ComparisonResult {
+  int64_t elements = 0;
+  int64_t mismatches = 0;
+  double maxAbsoluteError = 0;
+  double maxRelativeError = 0;
+  /// The first mismatch, described ("at [1, 2]: expected 1.5, got 2"), or
+  /// empty.
+  std::string firstMismatch;
+  bool passed() const { return mismatches == 0; }
+};
+
+/// Compares `actual` with `expected` (same shape and element type).
+ComparisonResult compareArrays(const Literal &expected, const Literal &actual,
+                               Tolerance tolerance);
+
+} // namespace hlo::runtime
+
+#endif // HLO_RUNTIME_COMPARISON_H

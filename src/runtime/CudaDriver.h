@@ -1,0 +1,62 @@
+//===- CudaDriver.h - The CUDA driver API, loaded at run time ---*- C++ -*-===//
+//
+// Owns access to libcuda: hlo-run opens libcuda.so.1 with dlopen (or the
+// file HLO_RUN_LIBCUDA names) instead of linking it, so that the binary
+// starts on machines without a GPU and says so. Only the entry points the
+// runner uses are looked up, by their versioned names. cuda.h supplies the
+// types.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HLO_RUNTIME_CUDADRIVER_H
+#define HLO_RUNTIME_CUDADRIVER_H
+
+#include <cuda.h>
+
+#include <memory>
+#include <string>
+
+namespace hlo::runtime {
+
+struct CudaDriver {
+  CUresult (*init)(unsigned);
+  CUresult (*driverGetVersion)(int *);
+  CUresult (*deviceGetCount)(int *);
+  CUresult (*deviceGet)(CUdevice *, int);
+  CUresult (*deviceGetName)(char *, int, CUdevice);
+  CUresult (*deviceGetAttribute)(int *, CUdevice_attribute, CUdevice);
+  CUresult (*primaryCtxRetain)(CUcontext *, CUdevice);
+  CUresult (*primaryCtxRelease)(CUdevice);
+  CUresult (*ctxSetCurrent)(CUcontext);
+  CUresult (*ctxSynchronize)();
+  CUresult (*moduleLoadDataEx)(CUmodule *, const void *, unsigned, CUjit_option *, void **);
+  CUresult (*moduleGetFunction)(CUfunction *, CUmodule, const char *);
+  CUresult (*moduleUnload)(CUmodule);
+  CUresult (*memAlloc)(CUdeviceptr *, size_t);
+  CUresult (*memFree)(CUdeviceptr);
+  CUresult (*memcpyHtoD)(CUdeviceptr, const void *, size_t);
+  CUresult (*memcpyDtoH)(void *, CUdeviceptr, size_t);
+  CUresult (*memcpyDtoD)(CUdeviceptr, CUdeviceptr, size_t);
+  CUresult (*memsetD8)(CUdeviceptr, unsigned char, size_t);
+  CUresult (*launchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
+                           unsigned, unsigned, CUstream, void **, void **);
+  CUresult (*funcSetAttribute)(CUfunction, CUfunction_attribute, int);
+  CUresult (*eventCreate)(CUevent *, unsigned);
+  CUresult (*eventRecord)(CUevent, CUstream);
+  CUresult (*eventSynchronize)(CUevent);
+  CUresult (*eventElapsedTime)(float *, CUevent, CUevent);
+  CUresult (*eventDestroy)(CUevent);
+  CUresult (*getErrorString)(CUresult, const char **);
+
+  /// Opens the driver library; on failure returns null and explains why in
+  /// `error`.
+  static std::unique_ptr<CudaDriver> load(std::string &error);
+
+  /// "CUDA_ERROR_...: description" for `result`.
+  std::string describe(CUresult result) const;
+
+  void *library = nullptr;
+};
+
+} // namespace hlo::runtime
+
+#endif // HLO_RUNTIME_CUDADRIVER_H

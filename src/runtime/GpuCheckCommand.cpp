@@ -1,0 +1,373 @@
+//===- GpuCheckCommand.cpp - hlo-run's GPU check --------------------------===//
+//
+// Loads the compiled code, runs the manifest's kernels on the GPU (the whole
+// module, or each kernel alone when the module cannot run as a unit),
+// compares every output with the interpreter, and with --bench times each
+// kernel against a device-to-device copy of the same traffic.
+//
+//===----------------------------------------------------------------------===//
+#include "Commands.h"
+#include "Comparison.h"
+#include "GpuContext.h"
+#include "ReferenceCases.h"
+
+#include "interpreter/Npy.h"
+
+#include "hlo_parser/HloComputation.h"
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace hlo::runtime {
+namespace {
+
+bool readFile(const std::string &path, std::string &contents) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return false;
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  contents = buffer.str();
+  return true;
+}
+
+std::string directoryOf(const std::string &path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+std::string formatNumber(double value, int precision = 4) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*g", precision, value);
+  return text;
+}
+
+/// One kernel's line in the report.
+struct KernelRow {
+  std::string kernel, emitter;
+  bool checked = false, passed = true;
+  double maxAbsoluteError = 0;
+  double microseconds = -1, gigabytesPerSecond = 0, fractionOfCopy = 0;
+};
+
+class GpuCheck {
+public:
+  GpuCheck(const RunOptions &options, const HloModule &module, const LaunchManifest &manifest,
+           GpuContext &gpu)
+      : options(options), module(module), manifest(manifest), gpu(gpu),
+        evaluator(module) {
+    evaluator.setMaxWhileIterations(options.maxWhileIterations);
+  }
+
+  int run(bool wholeModule, const std::map<int64_t, Literal> &given) {
+    std::string error;
+    functions.resize(manifest.kernels.size());
+    for (size_t k = 0; k < manifest.kernels.size(); ++k)
+      if (!gpu.findKernel(manifest.kernels[k].name, functions[k], error))
+        return fail(error);
+    rows.resize(manifest.kernels.size());
+    for (size_t k = 0; k < manifest.kernels.size(); ++k) {
+      rows[k].kernel = manifest.kernels[k].name;
+      rows[k].emitter = manifest.kernels[k].emitter;
+    }
+    int status = wholeModule ? runModule(given) : runKernels(given);
+    if (status != kExitPass && status != kExitMismatch)
+      return status;
+    if (!options.reportPath.empty() && !writeReport())
+      return kExitError;
+    std::cout << (status == kExitPass ? "PASS" : "FAIL") << "\n";
+    return status;
+  }
+
+private:
+  int fail(const std::string &message) {
+    std::cerr << "hlo-run: error: " << message << "\n";
+    return kExitError;
+  }
+
+  Tolerance toleranceFor(PrimitiveType type) const {
+    Tolerance tolerance = defaultTolerance(type);
+    if (options.absoluteTolerance)
+      tolerance.absolute = *options.absoluteTolerance;
+    if (options.relativeTolerance)
+      tolerance.relative = *options.relativeTolerance;
+    return tolerance;
+  }
+
+  void printKernel(const KernelSpec &kernel) const {
+    std::cout << kernel.name << " (" << kernel.emitter << "): grid [" << kernel.grid[0]
+              << ", " << kernel.grid[1] << ", " << kernel.grid[2] << "], block ["
+              << kernel.block[0] << ", " << kernel.block[1] << ", " << kernel.block[2]
+              << "]\n";
+  }
+
+  /// Compares and prints one output; records it in `row`.
+  bool checkOutput(const std::string &label, const Literal &expected, const Literal &actual,
+                   KernelRow &row) {
+    Tolerance tolerance = toleranceFor(expected.shape().elementType());
+    ComparisonResult result = compareArrays(expected, actual, tolerance);
+    std::cout << "  " << label << " " << expected.shape().toString(false)
+              << ": max abs error " << formatNumber(result.maxAbsoluteError)
+              << ", max rel error " << formatNumber(result.maxRelativeError) << ", "
+              << result.mismatches << " of " << result.elements << " outside (abs "
+              << formatNumber(tolerance.absolute) << ", rel "
+              << formatNumber(tolerance.relative) << ")  "
+              << (result.passed() ? "PASS" : "FAIL") << "\n";
+    if (!result.passed())
+      std::cout << "    first mismatch " << result.firstMismatch << "\n";
+    row.checked = true;
+    row.passed = row.passed && result.passed();
+    row.maxAbsoluteError = std::max(row.maxAbsoluteError, result.maxAbsoluteError);
+    return result.passed();
+  }
+
+  bool save(const std::string &name, const Literal &array) {
+    if (options.saveDir.empty())
+      return true;
+    std::string error;
+    if (interp::writeNpyFile(options.saveDir + "/" + name + ".npy", array, error))
+      return true;
+    std::cerr << "hlo-run: error: " << error << "\n";
+    return false;
+  }
+
+  bool bench(size_t k, const std::vector<CUdeviceptr> &buffers) {
+    if (!options.bench)
+      return true;
+    const KernelSpec &kernel = manifest.kernels[k];
+    int64_t bytes = 0;
+    for (const KernelParameter &parameter : kernel.parameters)
+      bytes += parameter.bytes;
+    double kernelMs = 0, copyMs = 0;
+    std::string error;
+    // A copy of bytes/2 reads and writes `bytes` in all, like the kernel.
+    size_t copyBytes = static_cast<size_t>(std::max<int64_t>(bytes / 2, 1));
+    if (!gpu.timeKernel(functions[k], kernel, buffers, options.warmup, options.iterations,
+                        kernelMs, error) ||
+        !gpu.timeCopy(copyBytes, options.warmup, options.iterations, copyMs, error)) {
+      std::cerr << "hlo-run: error: " << error << "\n";
+      return false;
+    }
+    KernelRow &row = rows[k];
+    row.microseconds = kernelMs * 1e3;
+    row.gigabytesPerSecond = kernelMs > 0 ? bytes / (kernelMs * 1e-3) / 1e9 : 0;
+    double copyGigabytesPerSecond = copyMs > 0 ? 2.0 * copyBytes / (copyMs * 1e-3) / 1e9 : 0;
+    row.fractionOfCopy =
+        copyGigabytesPerSecond > 0 ? row.gigabytesPerSecond / copyGigabytesPerSecond : 0;
+    std::cout << "  time " << formatNumber(row.microseconds) << " us (median of "
+              << options.iterations << "), " << formatNumber(row.gigabytesPerSecond)
+              << " GB/s over " << formatNumber(bytes / 1e6) << " MB; device copy "
+              << formatNumber(copyGigabytesPerSecond) << " GB/s: "
+              << formatNumber(100 * row.fractionOfCopy, 3) << "% of copy bandwidth\n";
+    return true;
+  }
+
+  int runModule(const std::map<int64_t, Literal> &given) {
+    std::cout << "checking the module as a whole: " << manifest.kernels.size()
+              << " kernel(s) in order\n";
+    std::vector<interp::ValuePtr> inputs = moduleInputs(module, options.seed, given);
+    std::vector<Literal> expected;
+    try {
+      expected = arrayLeaves(*evaluator.run(inputs));
+    } catch (const interp::InterpreterError &error) {
+      std::cerr << interp::formatInterpreterError(module, error);
+      return kExitError;
+    }
+    for (size_t i = 0; i < inputs.size(); ++i)
+      if (inputs[i]->shape().isArray() && !save("input_" + std::to_string(i), *inputs[i]))
+        return kExitError;
+    std::string error;
+    std::map<std::string, CUdeviceptr> buffers; // "p3", "o0", "b:name"
+    std::map<int64_t, const KernelParameter *> outputParameters;
+    std::vector<std::vector<CUdeviceptr>> arguments(manifest.kernels.size());
+    for (size_t k = 0; k < manifest.kernels.size(); ++k) {
+      for (const KernelParameter &parameter : manifest.kernels[k].parameters) {
+        std::string key = parameter.binding == BufferBinding::Parameter
+                              ? "p" + std::to_string(parameter.number)
+                          : parameter.binding == BufferBinding::Output
+                              ? "o" + std::to_string(parameter.number)
+                              : "b:" + parameter.bufferName;
+        if (!buffers.count(key)) {
+          CUdeviceptr pointer = 0;
+          if (!gpu.allocate(parameter.bytes, pointer, error))
+            return fail(error);
+          if (parameter.binding == BufferBinding::Parameter) {
+            if (!gpu.upload(pointer,
+                            toBufferBytes(*inputs.at(parameter.number), parameter.shape),
+                            error))
+              return fail(error);
+          } else if (!gpu.fill(pointer, parameter.bytes, 0xff, error)) {
+            return fail(error);
+          }
+          buffers[key] = pointer;
+        }
+        if (parameter.binding == BufferBinding::Output)
+          outputParameters[parameter.number] = &parameter;
+        arguments[k].push_back(buffers[key]);
+      }
+    }
+    for (size_t k = 0; k < manifest.kernels.size(); ++k)
+      if (!gpu.launch(functions[k], manifest.kernels[k], arguments[k], error))
+        return fail(error);
+    bool passed = true;
+    for (size_t k = 0; k < manifest.kernels.size(); ++k) {
+      printKernel(manifest.kernels[k]);
+      for (const KernelParameter &parameter : manifest.kernels[k].parameters) {
+        if (parameter.binding != BufferBinding::Output || !parameter.isOutput)
+          continue;
+        std::vector<uint8_t> bytes(static_cast<size_t>(parameter.bytes));
+        if (!gpu.download(buffers["o" + std::to_string(parameter.number)], bytes, error))
+          return fail(error);
+        Literal actual = fromBufferBytes(bytes.data(), parameter.shape);
+        std::string label = "output " + std::to_string(parameter.number);
+        passed &= checkOutput(label, expected.at(parameter.number), actual, rows[k]);
+        if (!save("output_" + std::to_string(parameter.number), actual))
+          return kExitError;
+      }
+      if (!bench(k, arguments[k]))
+        return kExitError;
+    }
+    return passed ? kExitPass : kExitMismatch;
+  }
+
+  int runKernels(const std::map<int64_t, Literal> &given) {
+    std::cout << "checking " << manifest.kernels.size()
+              << " kernel(s) one at a time, each on its own inputs\n";
+    bool passed = true;
+    std::string error;
+    for (size_t k = 0; k < manifest.kernels.size(); ++k) {
+      const KernelSpec &kernel = manifest.kernels[k];
+      printKernel(kernel);
+      KernelCase check;
+      try {
+        check = buildKernelCase(kernel, module, evaluator, options.seed + 1000 * k, given);
+      } catch (const interp::InterpreterError &failure) {
+        std::cerr << interp::formatInterpreterError(module, failure);
+        return kExitError;
+      } catch (const std::exception &failure) {
+        return fail(failure.what());
+      }
+      std::vector<CUdeviceptr> arguments;
+      size_t input = 0, output = 0;
+      std::vector<std::pair<CUdeviceptr, const KernelParameter *>> outputs;
+      for (const KernelParameter &parameter : kernel.parameters) {
+        CUdeviceptr pointer = 0;
+        if (!gpu.allocate(parameter.bytes, pointer, error))
+          return fail(error);
+        if (parameter.isOutput) {
+          if (!gpu.fill(pointer, parameter.bytes, 0xff, error))
+            return fail(error);
+          outputs.emplace_back(pointer, &parameter);
+        } else {
+          const Literal &value = check.inputs[input];
+          if (!gpu.upload(pointer, toBufferBytes(value, parameter.shape), error) ||
+              !save(kernel.name + "_input_" + std::to_string(input), value))
+            return error.empty() ? kExitError : fail(error);
+          ++input;
+        }
+        arguments.push_back(pointer);
+      }
+      if (!gpu.launch(functions[k], kernel, arguments, error))
+        return fail(error);
+      for (const auto &[pointer, parameter] : outputs) {
+        std::vector<uint8_t> bytes(static_cast<size_t>(parameter->bytes));
+        if (!gpu.download(pointer, bytes, error))
+          return fail(error);
+        Literal actual = fromBufferBytes(bytes.data(), parameter->shape);
+        passed &= checkOutput("output " + std::to_string(output), check.expected[output],
+                              actual, rows[k]);
+        if (!save(kernel.name + "_output_" + std::to_string(output), actual))
+          return kExitError;
+        ++output;
+      }
+      if (!bench(k, arguments))
+        return kExitError;
+    }
+    return passed ? kExitPass : kExitMismatch;
+  }
+
+  bool writeReport() const {
+    std::ofstream out(options.reportPath, std::ios::app);
+    for (const KernelRow &row : rows) {
+      out << manifest.module << '\t' << row.kernel << '\t' << row.emitter << '\t'
+          << (row.checked ? formatNumber(row.maxAbsoluteError) : "-") << '\t'
+          << (!row.checked ? "-" : row.passed ? "PASS" : "FAIL") << '\t'
+          << (row.microseconds >= 0 ? formatNumber(row.microseconds) : "-") << '\t'
+          << (row.microseconds >= 0 ? formatNumber(row.gigabytesPerSecond) : "-") << '\t'
+          << (row.microseconds >= 0 ? formatNumber(100 * row.fractionOfCopy, 3) : "-")
+          << '\n';
+    }
+    if (!out) {
+      std::cerr << "hlo-run: error: cannot write " << options.reportPath << "\n";
+      return false;
+    }
+    return true;
+  }
+
+  const RunOptions &options;
+  const HloModule &module;
+  const LaunchManifest &manifest;
+  GpuContext &gpu;
+  interp::Evaluator evaluator;
+  std::vector<CUfunction> functions;
+  std::vector<KernelRow> rows;
+};
+
+} // namespace
+
+int runGpuCheck(const RunOptions &options, const HloModule &module) {
+  std::string json, error;
+  if (!readFile(options.manifestPath, json)) {
+    std::cerr << "hlo-run: error: cannot read manifest '" << options.manifestPath << "'\n";
+    return kExitError;
+  }
+  std::optional<LaunchManifest> manifest = parseLaunchManifest(json, error);
+  if (!manifest) {
+    std::cerr << options.manifestPath << ": error: " << error << "\n";
+    return kExitError;
+  }
+  std::string codePath = options.codePath;
+  if (codePath.empty())
+    codePath = manifest->codeFile.empty() || manifest->codeFile[0] == '/'
+                   ? manifest->codeFile
+                   : directoryOf(options.manifestPath) + "/" + manifest->codeFile;
+  std::string code;
+  if (!readFile(codePath, code)) {
+    std::cerr << "hlo-run: error: cannot read the compiled code '" << codePath << "'\n";
+    return kExitError;
+  }
+  std::map<int64_t, Literal> given;
+  if (!readInputFiles(options, module, given) || !createDirectories(options.saveDir))
+    return kExitError;
+
+  std::string blocker = moduleModeBlocker(*manifest, module);
+  bool wholeModule = options.mode == CheckMode::Module ||
+                     (options.mode == CheckMode::Auto && blocker.empty());
+  if (options.mode == CheckMode::Module && !blocker.empty()) {
+    std::cerr << "hlo-run: error: cannot run the module as a whole: " << blocker << "\n";
+    return kExitError;
+  }
+
+  std::unique_ptr<GpuContext> gpu = GpuContext::open(options.device, error);
+  if (!gpu) {
+    std::cerr << "hlo-run: " << error
+              << "; nothing was run (--interpret runs the reference interpreter alone)\n";
+    return kExitNoGpu;
+  }
+  std::cout << "device: " << gpu->description() << "\n";
+  if (manifest->gpuArch != gpu->arch())
+    std::cout << "note: the code was compiled for " << manifest->gpuArch
+              << ", the device is " << gpu->arch() << "\n";
+  if (!gpu->loadCode(code, error)) {
+    std::cerr << "hlo-run: error: " << codePath << ": " << error << "\n";
+    return kExitError;
+  }
+  if (!wholeModule && options.mode == CheckMode::Auto)
+    std::cout << "note: " << blocker << "\n";
+  GpuCheck check(options, module, *manifest, *gpu);
+  return check.run(wholeModule, given);
+}
+
+} // namespace hlo::runtime

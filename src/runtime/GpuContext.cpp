@@ -1,0 +1,200 @@
+//===- GpuContext.cpp - One GPU, its code and buffers ---------------------===//
+#include "GpuContext.h"
+
+#include <algorithm>
+
+namespace hlo::runtime {
+
+std::unique_ptr<GpuContext> GpuContext::open(int ordinal, std::string &error) {
+  std::unique_ptr<GpuContext> gpu(new GpuContext());
+  gpu->driver = CudaDriver::load(error);
+  if (!gpu->driver)
+    return nullptr;
+  CudaDriver &d = *gpu->driver;
+  CUresult initialized = d.init(0);
+  if (initialized == CUDA_ERROR_NO_DEVICE) {
+    error = "no CUDA device (the driver is present but sees no GPU)";
+    return nullptr;
+  }
+  int count = 0;
+  if (!gpu->check(initialized, "cuInit", error) ||
+      !gpu->check(d.deviceGetCount(&count), "cuDeviceGetCount", error))
+    return nullptr;
+  if (ordinal < 0 || ordinal >= count) {
+    error = "no CUDA device " + std::to_string(ordinal) + " (" + std::to_string(count) +
+            " present)";
+    return nullptr;
+  }
+  char deviceName[256] = {0};
+  int major = 0, minor = 0;
+  if (!gpu->check(d.deviceGet(&gpu->device, ordinal), "cuDeviceGet", error) ||
+      !gpu->check(d.deviceGetName(deviceName, sizeof deviceName, gpu->device),
+                  "cuDeviceGetName", error) ||
+      !gpu->check(d.deviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                                       gpu->device),
+                  "cuDeviceGetAttribute", error) ||
+      !gpu->check(d.deviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                                       gpu->device),
+                  "cuDeviceGetAttribute", error) ||
+      !gpu->check(d.driverGetVersion(&gpu->driverVersion), "cuDriverGetVersion", error) ||
+      !gpu->check(d.primaryCtxRetain(&gpu->context, gpu->device), "cuDevicePrimaryCtxRetain",
+                  error) ||
+      !gpu->check(d.ctxSetCurrent(gpu->context), "cuCtxSetCurrent", error))
+    return nullptr;
+  gpu->name = deviceName;
+  gpu->archName = "sm_" + std::to_string(major * 10 + minor);
+  return gpu;
+}
+
+GpuContext::~GpuContext() {
+  if (!driver)
+    return;
+  for (CUdeviceptr pointer : allocations)
+    driver->memFree(pointer);
+  if (module)
+    driver->moduleUnload(module);
+  if (context)
+    driver->primaryCtxRelease(device);
+}
+
+std::string GpuContext::description() const {
+  return name + " (" + archName + "), driver " + std::to_string(driverVersion / 1000) + "." +
+         std::to_string(driverVersion % 1000 / 10);
+}
+
+bool GpuContext::check(CUresult result, const char *what, std::string &error) const {
+  if (result == CUDA_SUCCESS)
+    return true;
+  error = std::string(what) + " failed: " + driver->describe(result);
+  return false;
+}
+
+bool GpuContext::loadCode(const std::string &image, std::string &error) {
+  // PTX must be NUL-terminated; the JIT log explains rejected PTX.
+  std::string data = image;
+  data.push_back('\0');
+  std::vector<char> log(16384, 0);
+  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {log.data(), reinterpret_cast<void *>(log.size())};
+  CUresult result = driver->moduleLoadDataEx(&module, data.data(), 2, options, values);
+  if (result != CUDA_SUCCESS) {
+    check(result, "loading the PTX/cubin", error);
+    if (log[0])
+      error += "\n" + std::string(log.data());
+    module = nullptr;
+    return false;
+  }
+  return true;
+}
+
+bool GpuContext::findKernel(const std::string &kernelName, CUfunction &function,
+                            std::string &error) {
+  return check(driver->moduleGetFunction(&function, module, kernelName.c_str()),
+               ("finding kernel " + kernelName).c_str(), error);
+}
+
+bool GpuContext::allocate(size_t bytes, CUdeviceptr &pointer, std::string &error) {
+  // Zero-size buffers still get an address.
+  if (!check(driver->memAlloc(&pointer, std::max<size_t>(bytes, 256)), "cuMemAlloc", error))
+    return false;
+  allocations.push_back(pointer);
+  return true;
+}
+
+bool GpuContext::upload(CUdeviceptr pointer, const std::vector<uint8_t> &bytes,
+                        std::string &error) {
+  return bytes.empty() ||
+         check(driver->memcpyHtoD(pointer, bytes.data(), bytes.size()), "cuMemcpyHtoD", error);
+}
+
+bool GpuContext::download(CUdeviceptr pointer, std::vector<uint8_t> &bytes,
+                          std::string &error) {
+  return bytes.empty() ||
+         check(driver->memcpyDtoH(bytes.data(), pointer, bytes.size()), "cuMemcpyDtoH", error);
+}
+
+bool GpuContext::fill(CUdeviceptr pointer, size_t bytes, unsigned char value,
+                      std::string &error) {
+  return bytes == 0 || check(driver->memsetD8(pointer, value, bytes), "cuMemsetD8", error);
+}
+
+bool GpuContext::enqueue(CUfunction function, const KernelSpec &kernel,
+                         const std::vector<CUdeviceptr> &buffers, std::string &error) {
+  std::vector<CUdeviceptr> arguments = buffers;
+  std::vector<void *> pointers;
+  for (CUdeviceptr &argument : arguments)
+    pointers.push_back(&argument);
+  if (kernel.sharedMemoryBytes > 48 * 1024 &&
+      !check(driver->funcSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                      static_cast<int>(kernel.sharedMemoryBytes)),
+             "cuFuncSetAttribute", error))
+    return false;
+  return check(driver->launchKernel(function, kernel.grid[0], kernel.grid[1], kernel.grid[2],
+                                    kernel.block[0], kernel.block[1], kernel.block[2],
+                                    kernel.sharedMemoryBytes, nullptr, pointers.data(),
+                                    nullptr),
+               ("launching " + kernel.name).c_str(), error);
+}
+
+bool GpuContext::launch(CUfunction function, const KernelSpec &kernel,
+                        const std::vector<CUdeviceptr> &buffers, std::string &error) {
+  return enqueue(function, kernel, buffers, error) &&
+         check(driver->ctxSynchronize(), ("running " + kernel.name).c_str(), error);
+}
+
+template <typename Work>
+bool GpuContext::timeRepeated(Work work, int warmup, int iterations, double &medianMs,
+                              std::string &error) {
+  for (int i = 0; i < warmup; ++i)
+    if (!work())
+      return false;
+  if (!check(driver->ctxSynchronize(), "warm-up", error))
+    return false;
+  CUevent start = nullptr, stop = nullptr;
+  if (!check(driver->eventCreate(&start, CU_EVENT_DEFAULT), "cuEventCreate", error) ||
+      !check(driver->eventCreate(&stop, CU_EVENT_DEFAULT), "cuEventCreate", error))
+    return false;
+  std::vector<double> times;
+  bool ok = true;
+  for (int i = 0; i < iterations && ok; ++i) {
+    float ms = 0;
+    ok = check(driver->eventRecord(start, nullptr), "cuEventRecord", error) && work() &&
+         check(driver->eventRecord(stop, nullptr), "cuEventRecord", error) &&
+         check(driver->eventSynchronize(stop), "cuEventSynchronize", error) &&
+         check(driver->eventElapsedTime(&ms, start, stop), "cuEventElapsedTime", error);
+    times.push_back(ms);
+  }
+  driver->eventDestroy(start);
+  driver->eventDestroy(stop);
+  if (!ok)
+    return false;
+  std::sort(times.begin(), times.end());
+  medianMs = times.empty() ? 0 : times[times.size() / 2];
+  return true;
+}
+
+bool GpuContext::timeKernel(CUfunction function, const KernelSpec &kernel,
+                            const std::vector<CUdeviceptr> &buffers, int warmup,
+                            int iterations, double &medianMs, std::string &error) {
+  return timeRepeated([&] { return enqueue(function, kernel, buffers, error); }, warmup,
+                      iterations, medianMs, error);
+}
+
+bool GpuContext::timeCopy(size_t bytes, int warmup, int iterations, double &medianMs,
+                          std::string &error) {
+  CUdeviceptr source = 0, target = 0;
+  if (!allocate(bytes, source, error) || !allocate(bytes, target, error) ||
+      !fill(source, bytes, 1, error))
+    return false;
+  bool ok = timeRepeated(
+      [&] { return check(driver->memcpyDtoD(target, source, bytes), "cuMemcpyDtoD", error); },
+      warmup, iterations, medianMs, error);
+  // Give the copy buffers back now: a bundle may time many kernels.
+  for (CUdeviceptr pointer : {source, target}) {
+    driver->memFree(pointer);
+    allocations.erase(std::find(allocations.begin(), allocations.end(), pointer));
+  }
+  return ok;
+}
+
+} // namespace hlo::runtime

@@ -1,0 +1,107 @@
+//===- InterpretCommand.cpp - hlo-run --interpret -------------------------===//
+//
+// Runs the entry computation in the reference interpreter on the given or
+// seeded inputs and writes each output leaf as DIR/output_i.npy (or prints
+// small ones).
+//
+//===----------------------------------------------------------------------===//
+#include "Commands.h"
+#include "ReferenceCases.h"
+
+#include "interpreter/Evaluator.h"
+#include "interpreter/Npy.h"
+
+#include "hlo_parser/HloComputation.h"
+
+#include <filesystem>
+#include <iostream>
+
+namespace hlo::runtime {
+
+bool readInputFiles(const RunOptions &options, const HloModule &module,
+                    std::map<int64_t, Literal> &inputs) {
+  const HloComputation &entry = *module.entry();
+  for (const auto &[number, path] : options.inputFiles) {
+    if (number < 0 || number >= entry.parameterCount()) {
+      std::cerr << "hlo-run: error: --input " << number << "=" << path << ": the entry has "
+                << entry.parameterCount() << " parameters\n";
+      return false;
+    }
+    const Shape &shape = entry.parameter(number)->shape();
+    if (!shape.isArray()) {
+      std::cerr << "hlo-run: error: --input " << number
+                << ": tuple parameters cannot be read from .npy\n";
+      return false;
+    }
+    std::string error;
+    std::optional<Literal> array = interp::readNpyFile(path, shape, error);
+    if (!array) {
+      std::cerr << "hlo-run: error: --input " << number << ": " << error << "\n";
+      return false;
+    }
+    inputs.emplace(number, std::move(*array));
+  }
+  return true;
+}
+
+bool createDirectories(const std::string &path) {
+  if (path.empty())
+    return true;
+  std::error_code error;
+  std::filesystem::create_directories(path, error);
+  if (error) {
+    std::cerr << "hlo-run: error: cannot create directory '" << path << "': "
+              << error.message() << "\n";
+    return false;
+  }
+  return true;
+}
+
+int runInterpreter(const RunOptions &options, const HloModule &module) {
+  std::map<int64_t, Literal> given;
+  if (!readInputFiles(options, module, given))
+    return kExitError;
+  std::vector<interp::ValuePtr> inputs = moduleInputs(module, options.seed, given);
+  interp::Evaluator evaluator(module);
+  evaluator.setMaxWhileIterations(options.maxWhileIterations);
+  interp::ValuePtr result;
+  try {
+    result = evaluator.run(inputs);
+  } catch (const interp::InterpreterError &error) {
+    std::cerr << interp::formatInterpreterError(module, error);
+    return kExitError;
+  }
+  std::string error;
+  if (!createDirectories(options.saveDir) || !createDirectories(options.outputDir))
+    return kExitError;
+  if (!options.saveDir.empty())
+    for (size_t i = 0; i < inputs.size(); ++i)
+      if (inputs[i]->shape().isArray() &&
+          !interp::writeNpyFile(options.saveDir + "/input_" + std::to_string(i) + ".npy",
+                                *inputs[i], error)) {
+        std::cerr << "hlo-run: error: " << error << "\n";
+        return kExitError;
+      }
+  std::vector<Literal> outputs = arrayLeaves(*result);
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const Literal &output = outputs[i];
+    std::string description = "output " + std::to_string(i) + ": " +
+                              output.shape().toString(/*printLayout=*/false);
+    if (!options.outputDir.empty()) {
+      std::string path = options.outputDir + "/output_" + std::to_string(i) + ".npy";
+      if (!interp::writeNpyFile(path, output, error)) {
+        std::cerr << "hlo-run: error: " << error << "\n";
+        return kExitError;
+      }
+      std::cout << description << " -> " << path << "\n";
+    } else if (output.elementCount() <= 64) {
+      std::cout << description << " " << output.toString() << "\n";
+    } else {
+      std::cout << description << " (" << output.elementCount()
+                << " elements; --output-dir writes them)\n";
+    }
+  }
+  return kExitPass;
+}
+
+} // namespace hlo::runtime

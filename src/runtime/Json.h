@@ -1,0 +1,50 @@
+//===- Json.h - A small JSON reader ----------------------------*- C++ -*-===//
+//
+// Reads the JSON that hlo-compile writes (the launch manifest) into a tree
+// of values. hlo-run cannot use LLVM's JSON library: it links no LLVM so
+// that it can be copied to machines that have only the NVIDIA driver.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HLO_RUNTIME_JSON_H
+#define HLO_RUNTIME_JSON_H
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hlo::runtime {
+
+class JsonValue {
+public:
+  enum class Kind { Null, Bool, Number, String, Array, Object };
+
+  Kind kind() const { return kindValue; }
+  bool isObject() const { return kindValue == Kind::Object; }
+  bool isArray() const { return kindValue == Kind::Array; }
+
+  double number() const { return numberValue; }
+  bool boolean() const { return boolValue; }
+  const std::string &string() const { return stringValue; }
+  const std::vector<JsonValue> &array() const { return arrayValue; }
+  /// Member `key` of an object, or null.
+  const JsonValue *find(const std::string &key) const;
+
+  /// Parses `text`; on failure returns nullopt and sets `error` to
+  /// "line L, column C: ...".
+  static std::optional<JsonValue> parse(const std::string &text, std::string &error);
+
+private:
+  friend class JsonParser;
+  Kind kindValue = Kind::Null;
+  bool boolValue = false;
+  double numberValue = 0;
+  std::string stringValue;
+  std::vector<JsonValue> arrayValue;
+  std::vector<std::pair<std::string, JsonValue>> members;
+};
+
+} // namespace hlo::runtime
+
+#endif // HLO_RUNTIME_JSON_H

@@ -1,0 +1,60 @@
+//===- LaunchManifest.h - Reading hlo-compile's manifest -------*- C++ -*-===//
+//
+// Owns the runner's view of the JSON manifest that `hlo-compile
+// --manifest` writes: per kernel, in execution order, its name, the HLO it
+// computes, grid/block/shared memory, and each parameter's direction,
+// binding (module parameter, output, or a named intermediate buffer),
+// shape, element type and layout.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HLO_RUNTIME_LAUNCHMANIFEST_H
+#define HLO_RUNTIME_LAUNCHMANIFEST_H
+
+#include "hlo_parser/Shape.h"
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hlo::runtime {
+
+enum class BufferBinding { Parameter, Output, Buffer };
+
+struct KernelParameter {
+  bool isOutput = false;
+  BufferBinding binding = BufferBinding::Buffer;
+  int64_t number = 0;     // Parameter: the module parameter; Output: the leaf.
+  std::string bufferName; // Buffer: the producing instruction ("name#leaf").
+  Shape shape;            // element type, dims and layout
+  int64_t bytes = 0;
+};
+
+struct KernelSpec {
+  std::string name;
+  /// The fusion or wrapped instruction the kernel computes; empty when the
+  /// kernel is the whole (fusion-less) entry computation.
+  std::string hloInstruction;
+  std::string emitter;
+  std::array<unsigned, 3> grid = {1, 1, 1};
+  std::array<unsigned, 3> block = {1, 1, 1};
+  unsigned sharedMemoryBytes = 0;
+  std::vector<KernelParameter> parameters;
+};
+
+struct LaunchManifest {
+  std::string module;
+  std::string gpuArch;
+  std::string codeFile;
+  std::vector<KernelSpec> kernels;
+  /// Instructions hlo-compile did not generate code for (name, opcode).
+  std::vector<std::pair<std::string, std::string>> notEmitted;
+};
+
+/// Parses manifest JSON; on failure returns nullopt with `error` set.
+std::optional<LaunchManifest> parseLaunchManifest(const std::string &json,
+                                                  std::string &error);
+
+} // namespace hlo::runtime
+
+#endif // HLO_RUNTIME_LAUNCHMANIFEST_H

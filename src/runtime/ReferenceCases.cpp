@@ -1,0 +1,197 @@
+//===- ReferenceCases.cpp - What the GPU run is checked against -----------===//
+#include "ReferenceCases.h"
+
+#include "interpreter/ArrayUtils.h"
+#include "interpreter/ElementBytes.h"
+#include "interpreter/InputGenerator.h"
+
+#include "hlo_parser/HloComputation.h"
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+
+namespace hlo::runtime {
+namespace {
+
+const HloInstruction *findInstruction(const HloModule &module, const std::string &name) {
+  for (const auto &computation : module.computations())
+    for (const auto &instruction : computation->instructions())
+      if (instruction->name() == name)
+        return instruction.get();
+  return nullptr;
+}
+
+void flatten(const Literal &value, std::vector<Literal> &leaves) {
+  if (value.shape().isTuple()) {
+    for (const Literal &element : value.tupleElements())
+      flatten(element, leaves);
+    return;
+  }
+  leaves.push_back(value);
+}
+
+std::string shapeText(const Shape &shape) { return shape.toString(/*printLayout=*/false); }
+
+} // namespace
+
+std::vector<uint8_t> toBufferBytes(const Literal &logical, const Shape &physical) {
+  std::vector<uint8_t> rowMajor = interp::encodeElements(logical);
+  int64_t size = interp::elementByteSize(physical.elementType());
+  std::vector<int64_t> offsets = interp::physicalOffsets(physical);
+  std::vector<uint8_t> bytes(rowMajor.size());
+  for (size_t i = 0; i < offsets.size(); ++i)
+    std::copy_n(rowMajor.begin() + i * size, size, bytes.begin() + offsets[i] * size);
+  return bytes;
+}
+
+Literal fromBufferBytes(const uint8_t *bytes, const Shape &physical) {
+  int64_t size = interp::elementByteSize(physical.elementType());
+  std::vector<int64_t> offsets = interp::physicalOffsets(physical);
+  std::vector<uint8_t> rowMajor(offsets.size() * size);
+  for (size_t i = 0; i < offsets.size(); ++i)
+    std::copy_n(bytes + offsets[i] * size, size, rowMajor.begin() + i * size);
+  Shape logical(physical.elementType(), physical.dimensions());
+  return interp::decodeElements(rowMajor.data(), logical);
+}
+
+std::vector<Literal> arrayLeaves(const Literal &value) {
+  std::vector<Literal> leaves;
+  flatten(value, leaves);
+  return leaves;
+}
+
+std::string moduleModeBlocker(const LaunchManifest &manifest, const HloModule &module) {
+  if (!manifest.notEmitted.empty())
+    return "the module calls " + manifest.notEmitted[0].second + " '" +
+           manifest.notEmitted[0].first + "', which hlo-compile does not generate";
+  if (manifest.kernels.empty())
+    return "the manifest has no kernels";
+  const HloComputation *entry = module.entry();
+  std::set<std::string> produced;
+  std::set<int64_t> outputsWritten;
+  for (const KernelSpec &kernel : manifest.kernels) {
+    if (!kernel.hloInstruction.empty()) {
+      const HloInstruction *instruction = findInstruction(module, kernel.hloInstruction);
+      if (!instruction)
+        return "kernel " + kernel.name + ": no instruction '" + kernel.hloInstruction +
+               "' in the module";
+      if (instruction->parent() != entry)
+        return "kernel " + kernel.name + " runs inside computation '" +
+               instruction->parent()->name() + "', not the entry";
+    }
+    for (const KernelParameter &parameter : kernel.parameters) {
+      if (parameter.binding == BufferBinding::Buffer) {
+        if (parameter.isOutput)
+          produced.insert(parameter.bufferName);
+        else if (!produced.count(parameter.bufferName))
+          return "kernel " + kernel.name + " reads '" + parameter.bufferName +
+                 "', which no earlier kernel writes";
+      } else if (parameter.binding == BufferBinding::Output && parameter.isOutput) {
+        outputsWritten.insert(parameter.number);
+      } else if (parameter.binding == BufferBinding::Parameter &&
+                 parameter.number >= entry->parameterCount()) {
+        return "kernel " + kernel.name + " reads parameter " +
+               std::to_string(parameter.number) + ", which the entry lacks";
+      }
+    }
+  }
+  const Shape &result = entry->resultShape();
+  int64_t outputs = result.isTuple() ? result.tupleSize() : 1;
+  for (int64_t i = 0; i < outputs; ++i) {
+    if (result.isTuple() && result.tupleShapes()[i].isTuple())
+      return "output " + std::to_string(i) + " is a nested tuple";
+    if (!outputsWritten.count(i))
+      return "output " + std::to_string(i) + " is not written by a kernel";
+  }
+  return "";
+}
+
+std::vector<interp::ValuePtr>
+moduleInputs(const HloModule &module, uint64_t seed,
+             const std::map<int64_t, Literal> &overrides) {
+  std::vector<interp::ValuePtr> inputs;
+  const HloComputation &entry = *module.entry();
+  for (int64_t i = 0; i < entry.parameterCount(); ++i) {
+    auto given = overrides.find(i);
+    if (given != overrides.end()) {
+      inputs.push_back(std::make_shared<const Literal>(given->second));
+      continue;
+    }
+    const HloInstruction &parameter = *entry.parameter(i);
+    inputs.push_back(std::make_shared<const Literal>(interp::generateInput(
+        parameter.shape(), interp::inputRangeFor(parameter), seed + static_cast<uint64_t>(i))));
+  }
+  return inputs;
+}
+
+KernelCase buildKernelCase(const KernelSpec &kernel, const HloModule &module,
+                           interp::Evaluator &evaluator, uint64_t seed,
+                           const std::map<int64_t, Literal> &overrides) {
+  // The values the kernel reads: instructions whose uses choose the input
+  // range, in kernel-parameter order.
+  std::vector<const HloInstruction *> sources;
+  const HloInstruction *instruction = nullptr;
+  const HloComputation *computation = nullptr;
+  if (kernel.hloInstruction.empty()) {
+    computation = module.entry();
+  } else {
+    instruction = findInstruction(module, kernel.hloInstruction);
+    if (!instruction)
+      throw std::runtime_error("no instruction '" + kernel.hloInstruction + "' in the module");
+    if (instruction->opcode() == HloOpcode::Fusion)
+      computation = instruction->fusedComputation();
+  }
+  if (computation) {
+    sources.assign(computation->parameters().begin(), computation->parameters().end());
+  } else {
+    for (const HloInstruction *operand : instruction->operands())
+      if (std::find(sources.begin(), sources.end(), operand) == sources.end())
+        sources.push_back(operand);
+  }
+
+  std::vector<const KernelParameter *> inputs, outputs;
+  for (const KernelParameter &parameter : kernel.parameters)
+    (parameter.isOutput ? outputs : inputs).push_back(&parameter);
+  if (inputs.size() != sources.size())
+    throw std::runtime_error("kernel " + kernel.name + " takes " +
+                             std::to_string(inputs.size()) + " inputs, its HLO reads " +
+                             std::to_string(sources.size()));
+
+  KernelCase result;
+  std::vector<interp::ValuePtr> values;
+  for (size_t i = 0; i < sources.size(); ++i) {
+    const KernelParameter &parameter = *inputs[i];
+    Shape logical(parameter.shape.elementType(), parameter.shape.dimensions());
+    if (!sources[i]->shape().isArray() || !sources[i]->shape().compatible(logical))
+      throw std::runtime_error("kernel " + kernel.name + " input " + std::to_string(i) +
+                               " is " + shapeText(parameter.shape) + ", its HLO reads " +
+                               shapeText(sources[i]->shape()));
+    auto given = overrides.find(parameter.number);
+    if (parameter.binding == BufferBinding::Parameter && given != overrides.end())
+      result.inputs.push_back(given->second);
+    else
+      result.inputs.push_back(interp::generateInput(
+          logical, interp::inputRangeFor(*sources[i]), seed + i));
+    values.push_back(std::make_shared<const Literal>(result.inputs.back()));
+  }
+
+  interp::ValuePtr value;
+  if (computation) {
+    value = evaluator.evaluate(*computation, values);
+  } else {
+    std::vector<interp::ValuePtr> operands;
+    for (const HloInstruction *operand : instruction->operands())
+      operands.push_back(values[std::find(sources.begin(), sources.end(), operand) -
+                                sources.begin()]);
+    value = evaluator.evaluateInstruction(*instruction, operands);
+  }
+  result.expected = arrayLeaves(*value);
+  if (result.expected.size() != outputs.size())
+    throw std::runtime_error("kernel " + kernel.name + " writes " +
+                             std::to_string(outputs.size()) + " outputs, its HLO computes " +
+                             std::to_string(result.expected.size()));
+  return result;
+}
+
+} // namespace hlo::runtime

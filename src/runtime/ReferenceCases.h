@@ -1,0 +1,60 @@
+//===- ReferenceCases.h - What the GPU run is checked against --*- C++ -*-===//
+//
+// Owns the host side of a GPU check, none of which needs a GPU: choosing
+// between running the whole module (every kernel, in the manifest's order,
+// intermediate buffers passed along) and checking each kernel alone;
+// building each case's inputs (seeded, or from .npy files) and its
+// expected outputs with the interpreter; and converting arrays to and from
+// the kernels' physical buffer layout.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HLO_RUNTIME_REFERENCECASES_H
+#define HLO_RUNTIME_REFERENCECASES_H
+
+#include "LaunchManifest.h"
+
+#include "hlo_parser/HloModule.h"
+#include "interpreter/Evaluator.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace hlo::runtime {
+
+/// `logical` (row-major) as the bytes of a buffer with `physical`'s layout.
+std::vector<uint8_t> toBufferBytes(const Literal &logical, const Shape &physical);
+/// The inverse: a buffer's bytes back to a row-major literal.
+Literal fromBufferBytes(const uint8_t *bytes, const Shape &physical);
+
+/// Why the manifest's kernels cannot run as the whole module (library calls
+/// between them, kernels inside loops, outputs no kernel writes, ...), or
+/// "" when they can.
+std::string moduleModeBlocker(const LaunchManifest &manifest, const HloModule &module);
+
+/// The arrays of `value` (a tuple flattened depth-first), in order.
+std::vector<Literal> arrayLeaves(const Literal &value);
+
+/// Module parameter values: from `overrides` where given (by parameter
+/// number), else seeded.
+std::vector<interp::ValuePtr>
+moduleInputs(const HloModule &module, uint64_t seed,
+             const std::map<int64_t, Literal> &overrides);
+
+/// One kernel checked on its own.
+struct KernelCase {
+  std::vector<Literal> inputs;   ///< per "in" parameter, in order
+  std::vector<Literal> expected; ///< per "out" parameter, in order
+};
+
+/// Inputs and expected outputs of `kernel`: its HLO (fusion, wrapped
+/// instruction or bare entry) evaluated on seeded inputs, module
+/// parameters taken from `overrides` where the kernel reads them directly.
+/// Throws interp::InterpreterError or std::runtime_error.
+KernelCase buildKernelCase(const KernelSpec &kernel, const HloModule &module,
+                           interp::Evaluator &evaluator, uint64_t seed,
+                           const std::map<int64_t, Literal> &overrides);
+
+} // namespace hlo::runtime
+
+#endif // HLO_RUNTIME_REFERENCECASES_H

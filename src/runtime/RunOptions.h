@@ -1,0 +1,42 @@
+//===- RunOptions.h - hlo-run's command line, parsed -----------*- C++ -*-===//
+#ifndef HLO_RUNTIME_RUNOPTIONS_H
+#define HLO_RUNTIME_RUNOPTIONS_H
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace hlo::runtime {
+
+enum class CheckMode { Auto, Module, Kernels };
+
+struct RunOptions {
+  std::string hloPath;
+  bool interpretOnly = false;
+  std::string manifestPath;
+  std::string codePath; ///< default: the manifest's "code", beside it
+  /// Module parameter number -> .npy file.
+  std::map<int64_t, std::string> inputFiles;
+  std::string outputDir; ///< --interpret: output_i.npy
+  std::string saveDir;   ///< GPU run: inputs and GPU outputs as .npy
+  std::string reportPath; ///< GPU run: TSV rows appended, one per kernel
+  uint64_t seed = 42;
+  std::optional<double> absoluteTolerance, relativeTolerance;
+  CheckMode mode = CheckMode::Auto;
+  bool bench = false;
+  int warmup = 10;
+  int iterations = 100;
+  int device = 0;
+  int64_t maxWhileIterations = 10'000'000;
+};
+
+/// Exit codes.
+inline constexpr int kExitPass = 0;
+inline constexpr int kExitMismatch = 1;
+inline constexpr int kExitError = 2;
+inline constexpr int kExitNoGpu = 3;
+
+} // namespace hlo::runtime
+
+#endif // HLO_RUNTIME_RUNOPTIONS_H

@@ -1,0 +1,119 @@
+//===- main.cpp - hlo-run: check and time compiled HLO on a GPU -----------===//
+//
+// `hlo-run --interpret M.hlo` evaluates a module with the reference
+// interpreter; `hlo-run M.hlo --manifest M.json` runs hlo-compile's kernels
+// on a GPU and checks them against it (--bench also times them). Links no
+// LLVM: it is copied to GPU machines that have only the NVIDIA driver.
+//
+//===----------------------------------------------------------------------===//
+#include "Commands.h"
+
+#include "hlo_parser/Parser.h"
+#include "hlo_parser/Verifier.h"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+using namespace hlo;
+using namespace hlo::runtime;
+
+namespace {
+
+bool parseInputSpec(const std::string &spec, RunOptions &options) {
+  size_t equals = spec.find('=');
+  if (equals == std::string::npos || equals == 0)
+    return false;
+  try {
+    size_t used = 0;
+    int64_t number = std::stoll(spec.substr(0, equals), &used);
+    if (used != equals || number < 0)
+      return false;
+    options.inputFiles[number] = spec.substr(equals + 1);
+  } catch (const std::exception &) {
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  CLI::App app{"hlo-run: run an HLO module in the reference interpreter, or run the "
+               "kernels hlo-compile generated for it on a GPU and check them against the "
+               "interpreter"};
+  app.set_version_flag("--version", std::string("hlo-run ") + HLO_COMPILE_VERSION);
+  RunOptions options;
+  std::vector<std::string> inputSpecs;
+  std::string mode = "auto";
+  double absoluteTolerance = -1, relativeTolerance = -1;
+  app.add_option("input", options.hloPath, "HLO module (text)")->required();
+  app.add_flag("--interpret", options.interpretOnly,
+               "Run the reference interpreter only (no GPU needed)");
+  app.add_option("--manifest", options.manifestPath,
+                 "Launch manifest from hlo-compile --manifest (GPU run)");
+  app.add_option("--code", options.codePath,
+                 "The .ptx or .cubin (default: the manifest's \"code\", beside it)");
+  app.add_option("--input", inputSpecs, "N=FILE.npy: entry parameter N from a .npy file")
+      ->type_name("N=FILE");
+  app.add_option("--output-dir", options.outputDir,
+                 "--interpret: write output i as DIR/output_i.npy");
+  app.add_option("--save-dir", options.saveDir,
+                 "Write the inputs (and, on a GPU, the GPU's outputs) as .npy files");
+  app.add_option("--seed", options.seed, "Seed of the generated inputs")->capture_default_str();
+  app.add_option("--atol", absoluteTolerance, "Absolute error bound for floats");
+  app.add_option("--rtol", relativeTolerance, "Relative error bound for floats");
+  app.add_option("--mode", mode,
+                 "auto: the whole module when its kernels cover it, else each kernel "
+                 "alone; module; kernels")
+      ->check(CLI::IsMember({"auto", "module", "kernels"}))
+      ->capture_default_str();
+  app.add_flag("--bench", options.bench, "Time each kernel and the device's copy bandwidth");
+  app.add_option("--warmup", options.warmup, "--bench: launches before timing")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  app.add_option("--iterations", options.iterations, "--bench: timed launches (median)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_option("--device", options.device, "CUDA device ordinal")->capture_default_str();
+  app.add_option("--report", options.reportPath,
+                 "Append one TSV row per kernel: module, kernel, emitter, max abs error, "
+                 "status, us, GB/s, % of copy bandwidth");
+  app.add_option("--max-while-iterations", options.maxWhileIterations,
+                 "Interpreter: report a while loop running longer than this")
+      ->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
+
+  for (const std::string &spec : inputSpecs)
+    if (!parseInputSpec(spec, options)) {
+      std::cerr << "hlo-run: error: --input expects N=FILE.npy, got '" << spec << "'\n";
+      return kExitError;
+    }
+  if (absoluteTolerance >= 0)
+    options.absoluteTolerance = absoluteTolerance;
+  if (relativeTolerance >= 0)
+    options.relativeTolerance = relativeTolerance;
+  options.mode = mode == "module" ? CheckMode::Module
+                 : mode == "kernels" ? CheckMode::Kernels
+                                     : CheckMode::Auto;
+  if (!options.interpretOnly && options.manifestPath.empty()) {
+    std::cerr << "hlo-run: error: give --interpret, or --manifest for a GPU run\n";
+    return kExitError;
+  }
+
+  std::string readError;
+  std::shared_ptr<SourceFile> file = SourceFile::read(options.hloPath, readError);
+  if (!file) {
+    std::cerr << "hlo-run: error: " << readError << "\n";
+    return kExitError;
+  }
+  DiagnosticEngine diagnostics(file);
+  std::unique_ptr<HloModule> module = parseHloModule(file, diagnostics);
+  if (module)
+    verifyModule(*module, diagnostics);
+  std::cerr << diagnostics.rendered();
+  if (!module || diagnostics.hasErrors())
+    return kExitError;
+  return options.interpretOnly ? runInterpreter(options, *module)
+                               : runGpuCheck(options, *module);
+}

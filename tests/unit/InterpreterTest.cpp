@@ -1,0 +1,547 @@
+//===- InterpreterTest.cpp - The reference interpreter, op by op ----------===//
+//
+// Hand-computed expected values for every op family the interpreter
+// evaluates, with HLO's edge cases: integer division by zero and overflow,
+// shifts past the width, NaN propagation, rounding to narrow floats,
+// clamped dynamic slices, skipped out-of-bounds scatter windows, batching
+// dimensions, layouts in bitcast.
+//
+//===----------------------------------------------------------------------===//
+#include "interpreter/Evaluator.h"
+
+#include "hlo_parser/Parser.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+using namespace hlo;
+using namespace hlo::interp;
+
+namespace {
+
+/// Evaluates the entry of `text` (a module whose entry takes `arguments`).
+Literal evaluate(const std::string &text, std::vector<Literal> arguments = {}) {
+  std::string errors;
+  std::unique_ptr<HloModule> module = parseHloModuleText(text, errors);
+  EXPECT_NE(module, nullptr) << errors;
+  if (!module)
+    return Literal();
+  Evaluator evaluator(*module);
+  std::vector<ValuePtr> values;
+  for (Literal &argument : arguments)
+    values.push_back(std::make_shared<const Literal>(std::move(argument)));
+  return *evaluator.run(values);
+}
+
+/// The error message of evaluating `text` ("" if it succeeds).
+std::string evaluationError(const std::string &text, int64_t maxWhileIterations = 1000) {
+  std::string errors;
+  std::unique_ptr<HloModule> module = parseHloModuleText(text, errors);
+  EXPECT_NE(module, nullptr) << errors;
+  Evaluator evaluator(*module);
+  evaluator.setMaxWhileIterations(maxWhileIterations);
+  try {
+    evaluator.run({});
+  } catch (const InterpreterError &error) {
+    return formatInterpreterError(*module, error);
+  }
+  return "";
+}
+
+std::vector<int64_t> ints(const Literal &literal) { return literal.intData(); }
+std::vector<double> reals(const Literal &literal) { return literal.realData(); }
+
+/// A one-op module over constant operands: `ENTRY { ...; ROOT r = <root> }`.
+std::string module(const std::string &body) {
+  return "HloModule m\nENTRY e {\n" + body + "\n}\n";
+}
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+} // namespace
+
+//===-- Integer semantics -------------------------------------------------===//
+
+TEST(InterpreterIntegers, DivisionAndRemainderEdgeCases) {
+  std::string operands = "a = s32[4] constant({7, -7, -2147483648, 5})\n"
+                         "b = s32[4] constant({2, 2, -1, 0})\n";
+  EXPECT_EQ(ints(evaluate(module(operands + "ROOT r = s32[4] divide(a, b)"))),
+            (std::vector<int64_t>{3, -3, -2147483648LL, -1}));
+  EXPECT_EQ(ints(evaluate(module(operands + "ROOT r = s32[4] remainder(a, b)"))),
+            (std::vector<int64_t>{1, -1, 0, 5}));
+  EXPECT_EQ(ints(evaluate(module("a = u8[2] constant({7, 200})\nb = u8[2] constant({0, 0})\n"
+                                 "ROOT r = u8[2] divide(a, b)"))),
+            (std::vector<int64_t>{255, 255}));
+}
+
+TEST(InterpreterIntegers, WrapAroundAndAbsOfMin) {
+  EXPECT_EQ(ints(evaluate(module("a = s8[2] constant({127, -128})\nb = s8[2] constant({1, -1})\n"
+                                 "ROOT r = s8[2] add(a, b)"))),
+            (std::vector<int64_t>{-128, 127}));
+  EXPECT_EQ(ints(evaluate(module("a = u8[1] constant({3})\nb = u8[1] constant({5})\n"
+                                 "ROOT r = u8[1] subtract(a, b)"))),
+            (std::vector<int64_t>{254}));
+  EXPECT_EQ(ints(evaluate(module("a = s32[2] constant({-2147483648, -5})\n"
+                                 "ROOT r = s32[2] abs(a)"))),
+            (std::vector<int64_t>{-2147483648LL, 5}));
+}
+
+TEST(InterpreterIntegers, ShiftsPastTheWidth) {
+  std::string operands = "a = s32[4] constant({-8, -8, 1, 1})\n"
+                         "b = s32[4] constant({1, 40, 31, 32})\n";
+  EXPECT_EQ(ints(evaluate(module(operands + "ROOT r = s32[4] shift-left(a, b)"))),
+            (std::vector<int64_t>{-16, 0, -2147483648LL, 0}));
+  EXPECT_EQ(ints(evaluate(module(operands + "ROOT r = s32[4] shift-right-arithmetic(a, b)"))),
+            (std::vector<int64_t>{-4, -1, 0, 0}));
+  EXPECT_EQ(ints(evaluate(module(operands + "ROOT r = s32[4] shift-right-logical(a, b)"))),
+            (std::vector<int64_t>{2147483644, 0, 0, 0}));
+}
+
+TEST(InterpreterIntegers, BitCountsPowerAndMulhi) {
+  EXPECT_EQ(ints(evaluate(module("a = u8[3] constant({0, 1, 255})\nROOT r = u8[3] popcnt(a)"))),
+            (std::vector<int64_t>{0, 1, 8}));
+  EXPECT_EQ(ints(evaluate(module(
+                "a = s16[3] constant({0, 1, -1})\nROOT r = s16[3] count-leading-zeros(a)"))),
+            (std::vector<int64_t>{16, 15, 0}));
+  EXPECT_EQ(ints(evaluate(module("a = s32[4] constant({2, 1, -1, 3})\n"
+                                 "b = s32[4] constant({10, -3, -3, -1})\n"
+                                 "ROOT r = s32[4] power(a, b)"))),
+            (std::vector<int64_t>{1024, 1, -1, 0}));
+  EXPECT_EQ(ints(evaluate(module("a = u32[1] constant({4294967295})\n"
+                                 "b = u32[1] constant({4294967295})\n"
+                                 "ROOT r = u32[1] mulhi(a, b)"))),
+            (std::vector<int64_t>{4294967294LL}));
+}
+
+TEST(InterpreterIntegers, CompareSignedAndUnsigned) {
+  EXPECT_EQ(ints(evaluate(module("a = s8[2] constant({-1, 1})\nb = s8[2] constant({1, 1})\n"
+                                 "ROOT r = pred[2] compare(a, b), direction=LT"))),
+            (std::vector<int64_t>{1, 0}));
+  EXPECT_EQ(ints(evaluate(module("a = u8[2] constant({255, 1})\nb = u8[2] constant({1, 1})\n"
+                                 "ROOT r = pred[2] compare(a, b), direction=GT"))),
+            (std::vector<int64_t>{1, 0}));
+}
+
+//===-- Floating point ----------------------------------------------------===//
+
+TEST(InterpreterFloats, MaxMinPropagateNaN) {
+  Literal result = evaluate(module("a = f32[2] constant({nan, 1})\nb = f32[2] constant({1, 2})\n"
+                                   "ROOT r = f32[2] maximum(a, b)"));
+  EXPECT_TRUE(std::isnan(reals(result)[0]));
+  EXPECT_EQ(reals(result)[1], 2);
+}
+
+TEST(InterpreterFloats, RoundingOps) {
+  std::string operand = "a = f32[4] constant({2.5, -2.5, 0.5, 1.5})\n";
+  EXPECT_EQ(reals(evaluate(module(operand + "ROOT r = f32[4] round-nearest-even(a)"))),
+            (std::vector<double>{2, -2, 0, 2}));
+  EXPECT_EQ(reals(evaluate(module(operand + "ROOT r = f32[4] round-nearest-afz(a)"))),
+            (std::vector<double>{3, -3, 1, 2}));
+}
+
+TEST(InterpreterFloats, NarrowTypesRoundEveryResult) {
+  // bf16 has 8 significant bits: 256 + 1 rounds back to 256 (tie to even),
+  // 256 + 3 to 260.
+  EXPECT_EQ(reals(evaluate(module("a = bf16[2] constant({256, 256})\n"
+                                  "b = bf16[2] constant({1, 3})\n"
+                                  "ROOT r = bf16[2] add(a, b)"))),
+            (std::vector<double>{256, 260}));
+  // f16 overflows to inf; f8e4m3fn has no inf and overflows to NaN.
+  EXPECT_EQ(reals(evaluate(module("a = f16[1] constant({60000})\nb = f16[1] constant({2})\n"
+                                  "ROOT r = f16[1] multiply(a, b)")))[0],
+            kInf);
+  EXPECT_TRUE(std::isnan(reals(evaluate(module(
+      "a = f8e4m3fn[1] constant({448})\nb = f8e4m3fn[1] constant({2})\n"
+      "ROOT r = f8e4m3fn[1] multiply(a, b)")))[0]));
+}
+
+TEST(InterpreterFloats, UnaryMath) {
+  Literal result = evaluate(module("a = f64[4] constant({0, 1, -1, 4})\n"
+                                   "ROOT r = f64[4] logistic(a)"));
+  EXPECT_DOUBLE_EQ(reals(result)[0], 0.5);
+  EXPECT_DOUBLE_EQ(reals(result)[1], 1 / (1 + std::exp(-1.0)));
+  EXPECT_EQ(reals(evaluate(module("a = f32[3] constant({-0.5, 0, 3})\nROOT r = f32[3] sign(a)"))),
+            (std::vector<double>{-1, 0, 1}));
+  EXPECT_EQ(ints(evaluate(module("a = f32[3] constant({inf, nan, 1})\n"
+                                 "ROOT r = pred[3] is-finite(a)"))),
+            (std::vector<int64_t>{0, 0, 1}));
+  EXPECT_EQ(reals(evaluate(module("a = f32[2] constant({4, 0.25})\nROOT r = f32[2] rsqrt(a)"))),
+            (std::vector<double>{0.5, 2}));
+}
+
+TEST(InterpreterFloats, CompareNaNAndTotalOrder) {
+  std::string operands = "a = f32[3] constant({nan, -0, 1})\nb = f32[3] constant({nan, 0, 1})\n";
+  EXPECT_EQ(ints(evaluate(module(operands + "ROOT r = pred[3] compare(a, b), direction=EQ"))),
+            (std::vector<int64_t>{0, 1, 1}));
+  EXPECT_EQ(ints(evaluate(module(operands + "ROOT r = pred[3] compare(a, b), direction=NE"))),
+            (std::vector<int64_t>{1, 0, 0}));
+  EXPECT_EQ(ints(evaluate(module(
+                operands + "ROOT r = pred[3] compare(a, b), direction=LT, type=TOTALORDER"))),
+            (std::vector<int64_t>{0, 1, 0}));
+}
+
+TEST(InterpreterFloats, ComplexArithmetic) {
+  Literal result = evaluate(module("a = c64[1] constant({(1, 2)})\nb = c64[1] constant({(3, -1)})\n"
+                                   "ROOT r = c64[1] multiply(a, b)"));
+  EXPECT_EQ(result.realData()[0], 5);
+  EXPECT_EQ(result.imagData()[0], 5);
+  EXPECT_EQ(reals(evaluate(module("a = c64[1] constant({(3, 4)})\nROOT r = f32[1] abs(a)"))),
+            (std::vector<double>{5}));
+}
+
+//===-- Conversions -------------------------------------------------------===//
+
+TEST(InterpreterConvert, FloatToIntSaturatesAndNaNIsZero) {
+  std::string operand = "a = f32[5] constant({1e10, -1e10, nan, -2.7, 2.7})\n";
+  EXPECT_EQ(ints(evaluate(module(operand + "ROOT r = s32[5] convert(a)"))),
+            (std::vector<int64_t>{2147483647, -2147483648LL, 0, -2, 2}));
+  EXPECT_EQ(ints(evaluate(module(operand + "ROOT r = u8[5] convert(a)"))),
+            (std::vector<int64_t>{255, 0, 0, 0, 2}));
+}
+
+TEST(InterpreterConvert, IntToNarrowFloatAndPred) {
+  EXPECT_EQ(reals(evaluate(module("a = s32[2] constant({257, 259})\nROOT r = bf16[2] convert(a)"))),
+            (std::vector<double>{256, 260}));
+  EXPECT_EQ(ints(evaluate(module("a = f32[3] constant({0, -0.5, nan})\n"
+                                 "ROOT r = pred[3] convert(a)"))),
+            (std::vector<int64_t>{0, 1, 1}));
+}
+
+TEST(InterpreterConvert, BitcastConvertSameAndChangingWidth) {
+  EXPECT_EQ(ints(evaluate(module("a = f32[2] constant({1, -2})\nROOT r = s32[2] bitcast-convert(a)"))),
+            (std::vector<int64_t>{0x3f800000, static_cast<int32_t>(0xc0000000)}));
+  EXPECT_EQ(ints(evaluate(module("a = f32[] constant(1)\nROOT r = u8[4] bitcast-convert(a)"))),
+            (std::vector<int64_t>{0, 0, 0x80, 0x3f}));
+  EXPECT_EQ(reals(evaluate(module("a = u16[2] constant({0, 16256})\n"
+                                  "ROOT r = f32[] bitcast-convert(a)"))),
+            (std::vector<double>{1}));
+  EXPECT_EQ(ints(evaluate(module("a = bf16[1] constant({1})\nROOT r = u16[1] bitcast-convert(a)"))),
+            (std::vector<int64_t>{0x3f80}));
+}
+
+TEST(InterpreterConvert, ReducePrecision) {
+  // To bf16's precision (8 exponent, 7 mantissa bits): 1 + 2^-9 -> 1; and to
+  // 5 exponent bits: 1e6 overflows to inf, 1e-6 underflows to 0.
+  EXPECT_EQ(reals(evaluate(module("a = f32[3] constant({1.001953125, 1e6, 1e-6})\n"
+                                  "ROOT r = f32[3] reduce-precision(a), exponent_bits=5, "
+                                  "mantissa_bits=7"))),
+            (std::vector<double>{1, kInf, 0}));
+}
+
+//===-- Data movement -----------------------------------------------------===//
+
+TEST(InterpreterShapes, BroadcastTransposeReshapeReverse) {
+  EXPECT_EQ(ints(evaluate(module("a = s32[2] constant({1, 2})\n"
+                                 "ROOT r = s32[2,3] broadcast(a), dimensions={0}"))),
+            (std::vector<int64_t>{1, 1, 1, 2, 2, 2}));
+  EXPECT_EQ(ints(evaluate(module("a = s32[2,3] constant({{1, 2, 3}, {4, 5, 6}})\n"
+                                 "ROOT r = s32[3,2] transpose(a), dimensions={1,0}"))),
+            (std::vector<int64_t>{1, 4, 2, 5, 3, 6}));
+  EXPECT_EQ(ints(evaluate(module("a = s32[2,3] constant({{1, 2, 3}, {4, 5, 6}})\n"
+                                 "ROOT r = s32[3,2] reshape(a)"))),
+            (std::vector<int64_t>{1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(ints(evaluate(module("a = s32[2,3] constant({{1, 2, 3}, {4, 5, 6}})\n"
+                                 "ROOT r = s32[2,3] reverse(a), dimensions={1}"))),
+            (std::vector<int64_t>{3, 2, 1, 6, 5, 4}));
+}
+
+TEST(InterpreterShapes, BitcastFollowsLayouts) {
+  // The same bytes read as the transposed shape: a layout-changing bitcast is
+  // a transpose of the logical values.
+  EXPECT_EQ(ints(evaluate(module("a = s32[2,3]{1,0} constant({{1, 2, 3}, {4, 5, 6}})\n"
+                                 "ROOT r = s32[3,2]{0,1} bitcast(a)"))),
+            (std::vector<int64_t>{1, 4, 2, 5, 3, 6}));
+}
+
+TEST(InterpreterShapes, SliceWithStrides) {
+  EXPECT_EQ(ints(evaluate(module("a = s32[8] iota(), iota_dimension=0\n"
+                                 "ROOT r = s32[3] slice(a), slice={[1:8:3]}"))),
+            (std::vector<int64_t>{1, 4, 7}));
+}
+
+TEST(InterpreterShapes, DynamicSlicesClampTheirStarts) {
+  std::string operand = "a = s32[5] iota(), iota_dimension=0\n";
+  EXPECT_EQ(ints(evaluate(module(operand + "i = s32[] constant(4)\n"
+                                           "ROOT r = s32[2] dynamic-slice(a, i), "
+                                           "dynamic_slice_sizes={2}"))),
+            (std::vector<int64_t>{3, 4}));
+  EXPECT_EQ(ints(evaluate(module(operand + "i = s32[] constant(-3)\n"
+                                           "u = s32[2] constant({9, 8})\n"
+                                           "ROOT r = s32[5] dynamic-update-slice(a, u, i)"))),
+            (std::vector<int64_t>{9, 8, 2, 3, 4}));
+}
+
+TEST(InterpreterShapes, PadWithNegativeAndInteriorPadding) {
+  EXPECT_EQ(ints(evaluate(module("a = s32[3] constant({1, 2, 3})\nz = s32[] constant(0)\n"
+                                 "ROOT r = s32[6] pad(a, z), padding=-1_2_1"))),
+            (std::vector<int64_t>{0, 2, 0, 3, 0, 0}));
+}
+
+TEST(InterpreterShapes, ConcatenateAndIota) {
+  EXPECT_EQ(ints(evaluate(module("a = s32[1,2] constant({{1, 2}})\nb = s32[1,1] constant({{3}})\n"
+                                 "ROOT r = s32[1,3] concatenate(a, b), dimensions={1}"))),
+            (std::vector<int64_t>{1, 2, 3}));
+  EXPECT_EQ(reals(evaluate(module("ROOT r = f32[2,2] iota(), iota_dimension=1"))),
+            (std::vector<double>{0, 1, 0, 1}));
+}
+
+//===-- Ops that apply computations ---------------------------------------===//
+
+static const char *kAdd = "add {\n  x = s32[] parameter(0)\n  y = s32[] parameter(1)\n"
+                          "  ROOT s = s32[] add(x, y)\n}\n";
+
+TEST(InterpreterReductions, ReduceRows) {
+  std::string text = std::string("HloModule m\n") + kAdd +
+                     "ENTRY e {\n  a = s32[2,3] constant({{1, 2, 3}, {4, 5, 6}})\n"
+                     "  z = s32[] constant(10)\n"
+                     "  ROOT r = s32[2] reduce(a, z), dimensions={1}, to_apply=add\n}\n";
+  EXPECT_EQ(ints(evaluate(text)), (std::vector<int64_t>{16, 25}));
+}
+
+TEST(InterpreterReductions, VariadicArgmax) {
+  std::string text = R"(HloModule m
+argmax {
+  v0 = f32[] parameter(0)
+  i0 = s32[] parameter(1)
+  v1 = f32[] parameter(2)
+  i1 = s32[] parameter(3)
+  greater = pred[] compare(v1, v0), direction=GT
+  v = f32[] select(greater, v1, v0)
+  i = s32[] select(greater, i1, i0)
+  ROOT t = (f32[], s32[]) tuple(v, i)
+}
+ENTRY e {
+  values = f32[4] constant({3, 9, 2, 9})
+  indices = s32[4] iota(), iota_dimension=0
+  low = f32[] constant(-inf)
+  zero = s32[] constant(0)
+  ROOT r = (f32[], s32[]) reduce(values, indices, low, zero), dimensions={0}, to_apply=argmax
+}
+)";
+  Literal result = evaluate(text);
+  ASSERT_EQ(result.tupleElements().size(), 2u);
+  EXPECT_EQ(reals(result.tupleElements()[0]), (std::vector<double>{9}));
+  EXPECT_EQ(ints(result.tupleElements()[1]), (std::vector<int64_t>{1}));
+}
+
+TEST(InterpreterReductions, ReduceWindowWithPaddingStrideAndDilation) {
+  std::string text = std::string("HloModule m\n") + kAdd +
+                     "ENTRY e {\n  a = s32[4] constant({1, 2, 3, 4})\n"
+                     "  z = s32[] constant(0)\n"
+                     "  ROOT r = s32[3] reduce-window(a, z), window={size=2 stride=2 pad=1_1}, "
+                     "to_apply=add\n}\n";
+  // Padded: [0 1 2 3 4 0]: windows [0 1] [2 3] [4 0].
+  EXPECT_EQ(ints(evaluate(text)), (std::vector<int64_t>{1, 5, 4}));
+  std::string dilated = std::string("HloModule m\n") + kAdd +
+                        "ENTRY e {\n  a = s32[3] constant({1, 2, 3})\n"
+                        "  z = s32[] constant(0)\n"
+                        "  ROOT r = s32[4] reduce-window(a, z), window={size=2 lhs_dilate=2}, "
+                        "to_apply=add\n}\n";
+  // Base-dilated input [1 _ 2 _ 3]: windows [1 _] [_ 2] [2 _] [_ 3].
+  EXPECT_EQ(ints(evaluate(dilated)), (std::vector<int64_t>{1, 2, 2, 3}));
+}
+
+TEST(InterpreterReductions, SelectAndScatter) {
+  std::string text = std::string("HloModule m\n") + kAdd + R"(ge {
+  a = s32[] parameter(0)
+  b = s32[] parameter(1)
+  ROOT c = pred[] compare(a, b), direction=GE
+}
+ENTRY e {
+  operand = s32[4] constant({1, 5, 7, 2})
+  source = s32[2] constant({10, 20})
+  zero = s32[] constant(0)
+  ROOT r = s32[4] select-and-scatter(operand, source, zero), window={size=2 stride=2}, select=ge, scatter=add
+}
+)";
+  EXPECT_EQ(ints(evaluate(text)), (std::vector<int64_t>{0, 10, 20, 0}));
+}
+
+TEST(InterpreterReductions, MapAndSort) {
+  std::string mapped = std::string("HloModule m\n") + kAdd +
+                       "ENTRY e {\n  a = s32[3] constant({1, 2, 3})\n"
+                       "  b = s32[3] constant({10, 20, 30})\n"
+                       "  ROOT r = s32[3] map(a, b), dimensions={0}, to_apply=add\n}\n";
+  EXPECT_EQ(ints(evaluate(mapped)), (std::vector<int64_t>{11, 22, 33}));
+  std::string sorted = R"(HloModule m
+greater {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  c = s32[] parameter(2)
+  d = s32[] parameter(3)
+  ROOT r = pred[] compare(a, b), direction=GT
+}
+ENTRY e {
+  keys = f32[2,3] constant({{1, 3, 2}, {5, 4, 6}})
+  values = s32[2,3] constant({{0, 1, 2}, {0, 1, 2}})
+  ROOT r = (f32[2,3], s32[2,3]) sort(keys, values), dimensions={1}, to_apply=greater
+}
+)";
+  Literal result = evaluate(sorted);
+  EXPECT_EQ(reals(result.tupleElements()[0]), (std::vector<double>{3, 2, 1, 6, 5, 4}));
+  EXPECT_EQ(ints(result.tupleElements()[1]), (std::vector<int64_t>{1, 2, 0, 2, 0, 1}));
+}
+
+//===-- Gather, scatter, dot ----------------------------------------------===//
+
+TEST(InterpreterGatherScatter, GatherRowsClampsStarts) {
+  std::string text = module("a = s32[3,2] constant({{1, 2}, {3, 4}, {5, 6}})\n"
+                            "i = s32[3] constant({2, 0, 7})\n"
+                            "ROOT r = s32[3,2] gather(a, i), offset_dims={1}, "
+                            "collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, "
+                            "slice_sizes={1,2}");
+  EXPECT_EQ(ints(evaluate(text)), (std::vector<int64_t>{5, 6, 1, 2, 5, 6}));
+}
+
+TEST(InterpreterGatherScatter, GatherWithBatchingDims) {
+  // Per batch b: result[b, j] = operand[b, indices[b, j]].
+  std::string text = module("a = s32[2,3] constant({{10, 11, 12}, {20, 21, 22}})\n"
+                            "i = s32[2,2,1] constant({{{2}, {0}}, {{1}, {1}}})\n"
+                            "ROOT r = s32[2,2] gather(a, i), offset_dims={}, "
+                            "collapsed_slice_dims={1}, start_index_map={1}, "
+                            "operand_batching_dims={0}, start_indices_batching_dims={0}, "
+                            "index_vector_dim=2, slice_sizes={1,1}");
+  EXPECT_EQ(ints(evaluate(text)), (std::vector<int64_t>{12, 10, 21, 21}));
+}
+
+TEST(InterpreterGatherScatter, ScatterAddsDuplicatesAndSkipsOutOfBounds) {
+  std::string text = std::string("HloModule m\n") + kAdd +
+                     "ENTRY e {\n  a = s32[4] constant({0, 0, 0, 0})\n"
+                     "  i = s32[4,1] constant({{1}, {1}, {3}, {9}})\n"
+                     "  u = s32[4] constant({5, 6, 7, 100})\n"
+                     "  ROOT r = s32[4] scatter(a, i, u), update_window_dims={}, "
+                     "inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, "
+                     "index_vector_dim=1, to_apply=add\n}\n";
+  EXPECT_EQ(ints(evaluate(text)), (std::vector<int64_t>{0, 11, 0, 7}));
+}
+
+TEST(InterpreterGatherScatter, ScatterWithBatchingDims) {
+  std::string text = std::string("HloModule m\n") + kAdd +
+                     "ENTRY e {\n  a = s32[2,3] constant({{0, 0, 0}, {0, 0, 0}})\n"
+                     "  i = s32[2,1] constant({{2}, {0}})\n"
+                     "  u = s32[2] constant({5, 7})\n"
+                     "  ROOT r = s32[2,3] scatter(a, i, u), update_window_dims={}, "
+                     "inserted_window_dims={1}, input_batching_dims={0}, "
+                     "scatter_indices_batching_dims={0}, scatter_dims_to_operand_dims={1}, "
+                     "index_vector_dim=1, to_apply=add\n}\n";
+  EXPECT_EQ(ints(evaluate(text)), (std::vector<int64_t>{0, 0, 5, 7, 0, 0}));
+}
+
+TEST(InterpreterDot, MatmulAndBatchedWithMixedTypes) {
+  EXPECT_EQ(reals(evaluate(module("a = f32[2,2] constant({{1, 2}, {3, 4}})\n"
+                                  "b = f32[2,2] constant({{5, 6}, {7, 8}})\n"
+                                  "ROOT r = f32[2,2] dot(a, b), lhs_contracting_dims={1}, "
+                                  "rhs_contracting_dims={0}"))),
+            (std::vector<double>{19, 22, 43, 50}));
+  EXPECT_EQ(ints(evaluate(module("a = s8[2,1,2] constant({{{1, 2}}, {{3, 4}}})\n"
+                                 "b = s8[2,2,1] constant({{{100}, {100}}, {{100}, {100}}})\n"
+                                 "ROOT r = s32[2,1,1] dot(a, b), lhs_batch_dims={0}, "
+                                 "rhs_batch_dims={0}, lhs_contracting_dims={2}, "
+                                 "rhs_contracting_dims={1}"))),
+            (std::vector<int64_t>{300, 700}));
+}
+
+//===-- Control flow and calls --------------------------------------------===//
+
+TEST(InterpreterControlFlow, WhileCountsToTen) {
+  std::string text = R"(HloModule m
+cond {
+  s = (s32[], s32[]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  ten = s32[] constant(10)
+  ROOT c = pred[] compare(i, ten), direction=LT
+}
+body {
+  s = (s32[], s32[]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  acc = s32[] get-tuple-element(s), index=1
+  one = s32[] constant(1)
+  next = s32[] add(i, one)
+  sum = s32[] add(acc, i)
+  ROOT t = (s32[], s32[]) tuple(next, sum)
+}
+ENTRY e {
+  zero = s32[] constant(0)
+  init = (s32[], s32[]) tuple(zero, zero)
+  ROOT w = (s32[], s32[]) while(init), condition=cond, body=body
+}
+)";
+  Literal result = evaluate(text);
+  EXPECT_EQ(ints(result.tupleElements()[0]), (std::vector<int64_t>{10}));
+  EXPECT_EQ(ints(result.tupleElements()[1]), (std::vector<int64_t>{45}));
+}
+
+TEST(InterpreterControlFlow, ConditionalByPredAndIndex) {
+  std::string branches = R"(HloModule m
+negate {
+  x = s32[] parameter(0)
+  ROOT n = s32[] negate(x)
+}
+double {
+  x = s32[] parameter(0)
+  ROOT d = s32[] add(x, x)
+}
+)";
+  EXPECT_EQ(ints(evaluate(branches + "ENTRY e {\n  p = pred[] constant(false)\n"
+                                     "  x = s32[] constant(7)\n"
+                                     "  ROOT r = s32[] conditional(p, x, x), "
+                                     "true_computation=negate, false_computation=double\n}\n")),
+            (std::vector<int64_t>{14}));
+  // An out-of-range branch index runs the last branch.
+  EXPECT_EQ(ints(evaluate(branches + "ENTRY e {\n  i = s32[] constant(5)\n"
+                                     "  x = s32[] constant(7)\n"
+                                     "  ROOT r = s32[] conditional(i, x, x), "
+                                     "branch_computations={negate, double}\n}\n")),
+            (std::vector<int64_t>{14}));
+}
+
+TEST(InterpreterControlFlow, FusionCallAndParameters) {
+  std::string text = R"(HloModule m
+fused {
+  p0 = f32[3] parameter(0)
+  p1 = f32[3] parameter(1)
+  ROOT m = f32[3] multiply(p0, p1)
+}
+ENTRY e {
+  a = f32[3] parameter(0)
+  b = f32[3] constant({2, 3, 4})
+  ROOT f = f32[3] fusion(a, b), kind=kLoop, calls=fused
+}
+)";
+  Literal argument(Shape(PrimitiveType::F32, {3}));
+  argument.realData() = {1, 2, 3};
+  EXPECT_EQ(reals(evaluate(text, {argument})), (std::vector<double>{2, 6, 12}));
+}
+
+//===-- Errors ------------------------------------------------------------===//
+
+TEST(InterpreterErrors, UnsupportedOpIsNamedWithItsLocation) {
+  std::string error = evaluationError(module(
+      "a = f32[4] constant({1, 2, 3, 4})\n"
+      "ROOT r = f32[4] custom-call(a), custom_call_target=\"foo\""));
+  EXPECT_NE(error.find("<text>:4:"), std::string::npos) << error;
+  EXPECT_NE(error.find("error: unsupported by the interpreter: custom-call ('r')"),
+            std::string::npos)
+      << error;
+}
+
+TEST(InterpreterErrors, RunawayWhileLoopIsReported) {
+  std::string text = R"(HloModule m
+cond {
+  s = s32[] parameter(0)
+  ROOT t = pred[] constant(true)
+}
+body {
+  s = s32[] parameter(0)
+  ROOT n = s32[] negate(s)
+}
+ENTRY e {
+  zero = s32[] constant(0)
+  ROOT w = s32[] while(zero), condition=cond, body=body
+}
+)";
+  EXPECT_NE(evaluationError(text, 100).find("while loop ran past 100 iterations"),
+            std::string::npos);
+}

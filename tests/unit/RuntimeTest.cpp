@@ -1,0 +1,265 @@
+//===- RuntimeTest.cpp - hlo-run's host side, without a GPU ---------------===//
+//
+// The manifest reader (and its JSON), the comparison rules, the physical
+// buffer layout, the choice between whole-module and per-kernel runs, and
+// the per-kernel reference cases.
+//
+//===----------------------------------------------------------------------===//
+#include "runtime/Comparison.h"
+#include "runtime/Json.h"
+#include "runtime/LaunchManifest.h"
+#include "runtime/ReferenceCases.h"
+
+#include "hlo_parser/Parser.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+using namespace hlo;
+using namespace hlo::runtime;
+
+namespace {
+
+const char *kManifest = R"({
+  "module": "jit_gelu",
+  "gpu_arch": "sm_90",
+  "code": "gelu.ptx",
+  "kernels": [
+    {
+      "name": "gelu_fusion",
+      "hlo_instruction": "gelu_fusion",
+      "emitter": "kLoop/LoopFusion",
+      "grid": [24576, 1, 1],
+      "block": [128, 1, 1],
+      "shared_memory_bytes": 0,
+      "parameters": [
+        {"direction": "in", "binds": "parameter", "parameter": 0, "shape": [6, 512, 4096], "element_type": "bf16", "layout": [2, 1, 0], "bytes": 25165824, "alignment": 16},
+        {"direction": "out", "binds": "output", "output": 0, "shape": [6, 512, 4096], "element_type": "bf16", "layout": [2, 1, 0], "bytes": 25165824, "alignment": 16}
+      ]
+    }
+  ],
+  "not_emitted": []
+}
+)";
+
+std::unique_ptr<HloModule> parse(const std::string &text) {
+  std::string errors;
+  std::unique_ptr<HloModule> module = parseHloModuleText(text, errors);
+  EXPECT_TRUE(module) << errors;
+  return module;
+}
+
+std::string manifestError(const std::string &json) {
+  std::string error;
+  EXPECT_FALSE(parseLaunchManifest(json, error));
+  return error;
+}
+
+KernelParameter parameter(bool isOutput, BufferBinding binding, int64_t number,
+                          std::string buffer = "") {
+  KernelParameter result;
+  result.isOutput = isOutput;
+  result.binding = binding;
+  result.number = number;
+  result.bufferName = std::move(buffer);
+  result.shape = Shape(PrimitiveType::F32, {4});
+  result.bytes = 16;
+  return result;
+}
+
+} // namespace
+
+TEST(Json, ParsesNestedValuesAndReportsPositions) {
+  std::string error;
+  auto value = JsonValue::parse(R"({"a": [1, -2.5e1, true, null], "b": {"c": "x\"y\u00e9"}})",
+                                error);
+  ASSERT_TRUE(value) << error;
+  EXPECT_EQ(value->find("a")->array()[1].number(), -25);
+  EXPECT_TRUE(value->find("a")->array()[2].boolean());
+  EXPECT_EQ(value->find("b")->find("c")->string(), "x\"y\xc3\xa9");
+  EXPECT_EQ(value->find("missing"), nullptr);
+  EXPECT_FALSE(JsonValue::parse("{\n  \"a\": [1,\n  }", error));
+  EXPECT_EQ(error.rfind("line 3, column 3:", 0), 0u) << error;
+  EXPECT_FALSE(JsonValue::parse("{} x", error));
+  EXPECT_NE(error.find("trailing characters"), std::string::npos);
+}
+
+TEST(LaunchManifest, ReadsWhatHloCompileWrites) {
+  std::string error;
+  std::optional<LaunchManifest> manifest = parseLaunchManifest(kManifest, error);
+  ASSERT_TRUE(manifest) << error;
+  EXPECT_EQ(manifest->module, "jit_gelu");
+  EXPECT_EQ(manifest->codeFile, "gelu.ptx");
+  ASSERT_EQ(manifest->kernels.size(), 1u);
+  const KernelSpec &kernel = manifest->kernels[0];
+  EXPECT_EQ(kernel.name, "gelu_fusion");
+  EXPECT_EQ(kernel.grid, (std::array<unsigned, 3>{24576, 1, 1}));
+  EXPECT_EQ(kernel.block, (std::array<unsigned, 3>{128, 1, 1}));
+  ASSERT_EQ(kernel.parameters.size(), 2u);
+  EXPECT_FALSE(kernel.parameters[0].isOutput);
+  EXPECT_EQ(kernel.parameters[0].binding, BufferBinding::Parameter);
+  EXPECT_TRUE(kernel.parameters[1].isOutput);
+  EXPECT_EQ(kernel.parameters[1].binding, BufferBinding::Output);
+  EXPECT_EQ(kernel.parameters[1].shape.toString(), "bf16[6,512,4096]{2,1,0}");
+  EXPECT_EQ(kernel.parameters[1].bytes, 25165824);
+}
+
+TEST(LaunchManifest, RejectsBrokenManifestsWithWhere) {
+  std::string manifest = kManifest;
+  auto replaced = [&](const std::string &from, const std::string &to) {
+    std::string copy = manifest;
+    copy.replace(copy.find(from), from.size(), to);
+    return copy;
+  };
+  EXPECT_EQ(manifestError(replaced("\"block\": [128, 1, 1]", "\"block\": [128, 1]")),
+            "kernel 0: \"block\" must have 3 entries");
+  EXPECT_EQ(manifestError(replaced("\"layout\": [2, 1, 0]", "\"layout\": [2, 2, 0]")),
+            "kernel 0 parameter 0: layout is not a permutation of the dimensions");
+  EXPECT_EQ(manifestError(replaced("\"element_type\": \"bf16\"", "\"element_type\": \"q7\"")),
+            "kernel 0 parameter 0: unknown element type \"q7\"");
+  EXPECT_EQ(manifestError(replaced("\"direction\": \"in\"", "\"direction\": \"sideways\"")),
+            "kernel 0 parameter 0: \"direction\" must be \"in\" or \"out\"");
+  EXPECT_EQ(manifestError(replaced("\"module\": \"jit_gelu\",", "")),
+            "manifest: missing \"module\"");
+  EXPECT_EQ(manifestError("[1, 2]"), "the manifest must be a JSON object");
+}
+
+TEST(Comparison, TolerancesPerType) {
+  EXPECT_EQ(defaultTolerance(PrimitiveType::S32).absolute, 0);
+  EXPECT_EQ(defaultTolerance(PrimitiveType::F32).relative, 1e-5);
+  EXPECT_EQ(defaultTolerance(PrimitiveType::BF16).relative, 1.0 / 64);
+  EXPECT_EQ(defaultTolerance(PrimitiveType::F16).relative, 1.0 / 512);
+}
+
+TEST(Comparison, FloatsWithinBoundsNaNAndInfPositions) {
+  Shape shape(PrimitiveType::F32, {4});
+  Literal expected(shape), actual(shape);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  expected.realData() = {1.0, nan, inf, 100.0};
+  actual.realData() = {1.0 + 5e-6, nan, inf, 100.001};
+  ComparisonResult result = compareArrays(expected, actual, {1e-5, 1e-5});
+  EXPECT_TRUE(result.passed()) << result.firstMismatch;
+  EXPECT_NEAR(result.maxAbsoluteError, 0.001, 1e-9);
+  EXPECT_NEAR(result.maxRelativeError, 1e-5, 1e-9);
+
+  actual.realData() = {1.0, 0.0, -inf, 200.0};
+  result = compareArrays(expected, actual, {1e-5, 1e-5});
+  EXPECT_EQ(result.mismatches, 3);
+  EXPECT_EQ(result.firstMismatch, "at [1]: expected nan, got 0");
+  actual.realData() = {nan, nan, inf, 100.0};
+  EXPECT_EQ(compareArrays(expected, actual, {1, 1}).mismatches, 1); // NaN where none is due
+}
+
+TEST(Comparison, IntegersExactly) {
+  Shape shape(PrimitiveType::U8, {2, 2});
+  Literal expected(shape), actual(shape);
+  expected.intData() = {1, 2, 3, 255};
+  actual.intData() = {1, 2, 3, 254};
+  ComparisonResult result = compareArrays(expected, actual, {100, 100});
+  EXPECT_EQ(result.mismatches, 1);
+  EXPECT_EQ(result.firstMismatch, "at [1, 1]: expected 255, got 254");
+}
+
+TEST(BufferBytes, PhysicalLayoutRoundTrip) {
+  // s32[2,3]{0,1}: column-major in memory.
+  Shape physical(PrimitiveType::S32, {2, 3});
+  Layout layout;
+  layout.minorToMajor = {0, 1};
+  physical.setLayout(layout);
+  Literal logical(Shape(PrimitiveType::S32, {2, 3}));
+  logical.intData() = {1, 2, 3, 4, 5, 6};
+  std::vector<uint8_t> bytes = toBufferBytes(logical, physical);
+  std::vector<int32_t> words(6);
+  std::memcpy(words.data(), bytes.data(), bytes.size());
+  EXPECT_EQ(words, (std::vector<int32_t>{1, 4, 2, 5, 3, 6}));
+  EXPECT_EQ(fromBufferBytes(bytes.data(), physical).intData(), logical.intData());
+}
+
+TEST(ModuleMode, ChosenOnlyWhenKernelsCoverTheEntry) {
+  auto module = parse(R"(HloModule m
+f1 {
+  p = f32[4] parameter(0)
+  ROOT n = f32[4] negate(p)
+}
+f2 {
+  p = f32[4] parameter(0)
+  ROOT e = f32[4] exponential(p)
+}
+ENTRY e {
+  a = f32[4] parameter(0)
+  x = f32[4] fusion(a), kind=kLoop, calls=f1
+  ROOT y = f32[4] fusion(x), kind=kLoop, calls=f2
+}
+)");
+  LaunchManifest manifest;
+  KernelSpec first, second;
+  first.name = first.hloInstruction = "x";
+  first.parameters = {parameter(false, BufferBinding::Parameter, 0),
+                      parameter(true, BufferBinding::Buffer, 0, "x")};
+  second.name = second.hloInstruction = "y";
+  second.parameters = {parameter(false, BufferBinding::Buffer, 0, "x"),
+                       parameter(true, BufferBinding::Output, 0)};
+  manifest.kernels = {first, second};
+  EXPECT_EQ(moduleModeBlocker(manifest, *module), "");
+
+  LaunchManifest reversed = manifest;
+  std::swap(reversed.kernels[0], reversed.kernels[1]);
+  EXPECT_EQ(moduleModeBlocker(reversed, *module),
+            "kernel y reads 'x', which no earlier kernel writes");
+  LaunchManifest partial = manifest;
+  partial.kernels.pop_back();
+  EXPECT_EQ(moduleModeBlocker(partial, *module), "output 0 is not written by a kernel");
+  LaunchManifest library = manifest;
+  library.notEmitted = {{"cc", "custom-call"}};
+  EXPECT_EQ(moduleModeBlocker(library, *module),
+            "the module calls custom-call 'cc', which hlo-compile does not generate");
+}
+
+TEST(KernelCases, FusionWrappedAndBareEntry) {
+  auto module = parse(R"(HloModule m
+fused {
+  p0 = f32[4] parameter(0)
+  p1 = f32[4] parameter(1)
+  ROOT s = f32[4] subtract(p0, p1)
+}
+ENTRY e {
+  a = f32[4] parameter(0)
+  b = f32[4] parameter(1)
+  f = f32[4] fusion(a, b), kind=kLoop, calls=fused
+  ROOT w = f32[4] add(f, f)
+}
+)");
+  interp::Evaluator evaluator(*module);
+  KernelSpec fusion;
+  fusion.name = fusion.hloInstruction = "f";
+  fusion.parameters = {parameter(false, BufferBinding::Parameter, 0),
+                       parameter(false, BufferBinding::Parameter, 1),
+                       parameter(true, BufferBinding::Buffer, 0, "f")};
+  Literal given(Shape(PrimitiveType::F32, {4}));
+  given.realData() = {10, 20, 30, 40};
+  KernelCase check = buildKernelCase(fusion, *module, evaluator, 1, {{0, given}});
+  ASSERT_EQ(check.inputs.size(), 2u);
+  ASSERT_EQ(check.expected.size(), 1u);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(check.expected[0].realData()[i],
+              static_cast<double>(static_cast<float>(given.realData()[i] -
+                                                     check.inputs[1].realData()[i])));
+
+  // A wrapped instruction takes each distinct operand once.
+  KernelSpec wrapped;
+  wrapped.name = wrapped.hloInstruction = "w";
+  wrapped.parameters = {parameter(false, BufferBinding::Buffer, 0, "f"),
+                        parameter(true, BufferBinding::Output, 0)};
+  check = buildKernelCase(wrapped, *module, evaluator, 2, {});
+  ASSERT_EQ(check.inputs.size(), 1u);
+  EXPECT_EQ(check.expected[0].realData()[0], 2 * check.inputs[0].realData()[0]);
+
+  KernelSpec mismatched = wrapped;
+  mismatched.parameters.insert(mismatched.parameters.begin(),
+                               parameter(false, BufferBinding::Parameter, 0));
+  EXPECT_THROW(buildKernelCase(mismatched, *module, evaluator, 2, {}), std::runtime_error);
+}
