@@ -327,6 +327,25 @@ double reducePrecision(double x, int64_t exponentBits, int64_t mantissaBits) {
   return std::copysign(magnitude, x);
 }
 
+/// Integer arithmetic on same-typed, same-shaped arrays without loading
+/// Scalars. False if not applicable.
+bool evaluateIntegerFastPath(const HloInstruction &instruction, const Operands &operands,
+                             Literal &result) {
+  PrimitiveType type = instruction.shape().elementType();
+  HloOpcode opcode = instruction.opcode();
+  if (!isIntegral(type) || operands.size() != 2 || opcode == HloOpcode::Compare)
+    return false;
+  for (const Literal *operand : operands)
+    if (operand->shape().elementType() != type ||
+        operand->intData().size() != result.intData().size())
+      return false;
+  const std::vector<int64_t> &x = operands[0]->intData(), &y = operands[1]->intData();
+  std::vector<int64_t> &out = result.intData();
+  for (size_t i = 0; i < out.size(); ++i)
+    out[i] = integerBinary(opcode, type, x[i], y[i]).i;
+  return true;
+}
+
 /// out[i] = round(f(x[i], y[i])) over whole float arrays.
 template <typename F>
 void mapFloats(const std::vector<double> &x, const std::vector<double> &y,
@@ -540,7 +559,8 @@ Literal evaluateElementwise(const HloInstruction &instruction,
   }
   PrimitiveType operandType = operands[0]->shape().elementType();
   try {
-    if (evaluateFloatFastPath(instruction, operands, result))
+    if (evaluateFloatFastPath(instruction, operands, result) ||
+        evaluateIntegerFastPath(instruction, operands, result))
       return result;
     if (operands.size() == 1) {
       for (int64_t i = 0; i < count; ++i)

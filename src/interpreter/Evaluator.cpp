@@ -97,8 +97,23 @@ ValuePtr Evaluator::evaluate(const HloComputation &computation,
   return values.at(computation.root());
 }
 
+void Evaluator::checkSize(const HloInstruction &instruction, const Shape &shape) const {
+  if (shape.isTuple()) {
+    for (const Shape &element : shape.tupleShapes())
+      checkSize(instruction, element);
+    return;
+  }
+  int64_t count = shape.elementCount();
+  if (count < 0 || count > maxElements)
+    fail(instruction, shape.toString(/*printLayout=*/false) + " has " +
+                          (count < 0 ? std::string("unbounded") : std::to_string(count)) +
+                          " elements, more than the interpreter's limit of " +
+                          std::to_string(maxElements) + " per array");
+}
+
 ValuePtr Evaluator::evaluateInstruction(const HloInstruction &instruction,
                                         const std::vector<ValuePtr> &operandValues) {
+  checkSize(instruction, instruction.shape());
   Operands operands;
   for (const ValuePtr &value : operandValues)
     operands.push_back(value.get());

@@ -32,11 +32,19 @@ public:
   /// error rather than left to hang.
   void setMaxWhileIterations(int64_t limit) { maxWhileIterations = limit; }
 
+  /// Arrays of more elements than this are reported rather than allocated
+  /// (each element takes 8 bytes, 16 for complex, in the interpreter).
+  void setMaxElements(int64_t limit) { maxElements = limit; }
+  /// Throws InterpreterError (at `instruction`) if `shape` has an array
+  /// larger than the limit.
+  void checkSize(const HloInstruction &instruction, const Shape &shape) const;
+
   const HloModule &hloModule() const { return module; }
 
 private:
   const HloModule &module;
   int64_t maxWhileIterations = 10'000'000;
+  int64_t maxElements = int64_t(1) << 28;
 };
 
 /// `error` as `file:line:col: error: ...` pointing at its instruction.

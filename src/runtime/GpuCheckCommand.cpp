@@ -59,6 +59,7 @@ public:
       : options(options), module(module), manifest(manifest), gpu(gpu),
         evaluator(module) {
     evaluator.setMaxWhileIterations(options.maxWhileIterations);
+    evaluator.setMaxElements(options.maxElements);
   }
 
   int run(bool wholeModule, const std::map<int64_t, Literal> &given) {
@@ -167,9 +168,10 @@ private:
   int runModule(const std::map<int64_t, Literal> &given) {
     std::cout << "checking the module as a whole: " << manifest.kernels.size()
               << " kernel(s) in order\n";
-    std::vector<interp::ValuePtr> inputs = moduleInputs(module, options.seed, given);
+    std::vector<interp::ValuePtr> inputs;
     std::vector<Literal> expected;
     try {
+      inputs = moduleInputs(module, evaluator, options.seed, given);
       expected = arrayLeaves(*evaluator.run(inputs));
     } catch (const interp::InterpreterError &error) {
       std::cerr << interp::formatInterpreterError(module, error);

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "Comparison.h"
 #include "ReferenceCases.h"
 
 #include "interpreter/Evaluator.h"
@@ -57,15 +58,41 @@ bool createDirectories(const std::string &path) {
   return true;
 }
 
+/// Compares output `index` with the --expect-dir file; prints one line.
+static bool compareWithExpected(const RunOptions &options, size_t index, const Literal &output) {
+  std::string path = options.expectDir + "/output_" + std::to_string(index) + ".npy", error;
+  Shape logical(output.shape().elementType(), output.shape().dimensions());
+  std::optional<Literal> expected = interp::readNpyFile(path, logical, error);
+  if (!expected) {
+    std::cout << "  expected output " << index << ": " << error << "  FAIL\n";
+    return false;
+  }
+  Tolerance tolerance = defaultTolerance(logical.elementType());
+  if (options.absoluteTolerance)
+    tolerance.absolute = *options.absoluteTolerance;
+  if (options.relativeTolerance)
+    tolerance.relative = *options.relativeTolerance;
+  ComparisonResult result = compareArrays(*expected, output, tolerance);
+  std::cout << "  against " << path << ": max abs error " << result.maxAbsoluteError
+            << ", max rel error " << result.maxRelativeError << ", " << result.mismatches
+            << " of " << result.elements << " outside  "
+            << (result.passed() ? "PASS" : "FAIL") << "\n";
+  if (!result.passed())
+    std::cout << "    first mismatch " << result.firstMismatch << "\n";
+  return result.passed();
+}
+
 int runInterpreter(const RunOptions &options, const HloModule &module) {
   std::map<int64_t, Literal> given;
   if (!readInputFiles(options, module, given))
     return kExitError;
-  std::vector<interp::ValuePtr> inputs = moduleInputs(module, options.seed, given);
   interp::Evaluator evaluator(module);
   evaluator.setMaxWhileIterations(options.maxWhileIterations);
+  evaluator.setMaxElements(options.maxElements);
+  std::vector<interp::ValuePtr> inputs;
   interp::ValuePtr result;
   try {
+    inputs = moduleInputs(module, evaluator, options.seed, given);
     result = evaluator.run(inputs);
   } catch (const interp::InterpreterError &error) {
     std::cerr << interp::formatInterpreterError(module, error);
@@ -83,6 +110,7 @@ int runInterpreter(const RunOptions &options, const HloModule &module) {
         return kExitError;
       }
   std::vector<Literal> outputs = arrayLeaves(*result);
+  bool passed = true;
   for (size_t i = 0; i < outputs.size(); ++i) {
     const Literal &output = outputs[i];
     std::string description = "output " + std::to_string(i) + ": " +
@@ -100,8 +128,12 @@ int runInterpreter(const RunOptions &options, const HloModule &module) {
       std::cout << description << " (" << output.elementCount()
                 << " elements; --output-dir writes them)\n";
     }
+    if (!options.expectDir.empty())
+      passed &= compareWithExpected(options, i, output);
   }
-  return kExitPass;
+  if (!options.expectDir.empty())
+    std::cout << (passed ? "PASS" : "FAIL") << "\n";
+  return passed ? kExitPass : kExitMismatch;
 }
 
 } // namespace hlo::runtime

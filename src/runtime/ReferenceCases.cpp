@@ -108,7 +108,7 @@ std::string moduleModeBlocker(const LaunchManifest &manifest, const HloModule &m
 }
 
 std::vector<interp::ValuePtr>
-moduleInputs(const HloModule &module, uint64_t seed,
+moduleInputs(const HloModule &module, const interp::Evaluator &evaluator, uint64_t seed,
              const std::map<int64_t, Literal> &overrides) {
   std::vector<interp::ValuePtr> inputs;
   const HloComputation &entry = *module.entry();
@@ -119,6 +119,7 @@ moduleInputs(const HloModule &module, uint64_t seed,
       continue;
     }
     const HloInstruction &parameter = *entry.parameter(i);
+    evaluator.checkSize(parameter, parameter.shape());
     inputs.push_back(std::make_shared<const Literal>(interp::generateInput(
         parameter.shape(), interp::inputRangeFor(parameter), seed + static_cast<uint64_t>(i))));
   }
@@ -167,6 +168,7 @@ KernelCase buildKernelCase(const KernelSpec &kernel, const HloModule &module,
       throw std::runtime_error("kernel " + kernel.name + " input " + std::to_string(i) +
                                " is " + shapeText(parameter.shape) + ", its HLO reads " +
                                shapeText(sources[i]->shape()));
+    evaluator.checkSize(*sources[i], logical);
     auto given = overrides.find(parameter.number);
     if (parameter.binding == BufferBinding::Parameter && given != overrides.end())
       result.inputs.push_back(given->second);

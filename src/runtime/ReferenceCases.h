@@ -36,9 +36,10 @@ std::string moduleModeBlocker(const LaunchManifest &manifest, const HloModule &m
 std::vector<Literal> arrayLeaves(const Literal &value);
 
 /// Module parameter values: from `overrides` where given (by parameter
-/// number), else seeded.
+/// number), else seeded. Throws interp::InterpreterError for parameters
+/// past the evaluator's size limit.
 std::vector<interp::ValuePtr>
-moduleInputs(const HloModule &module, uint64_t seed,
+moduleInputs(const HloModule &module, const interp::Evaluator &evaluator, uint64_t seed,
              const std::map<int64_t, Literal> &overrides);
 
 /// One kernel checked on its own.

@@ -19,6 +19,9 @@ struct RunOptions {
   /// Module parameter number -> .npy file.
   std::map<int64_t, std::string> inputFiles;
   std::string outputDir; ///< --interpret: output_i.npy
+  /// --interpret: compare output i with DIR/output_i.npy (another
+  /// reference, e.g. XLA's CPU backend).
+  std::string expectDir;
   std::string saveDir;   ///< GPU run: inputs and GPU outputs as .npy
   std::string reportPath; ///< GPU run: TSV rows appended, one per kernel
   uint64_t seed = 42;
@@ -29,6 +32,7 @@ struct RunOptions {
   int iterations = 100;
   int device = 0;
   int64_t maxWhileIterations = 10'000'000;
+  int64_t maxElements = int64_t(1) << 28;
 };
 
 /// Exit codes.

@@ -58,6 +58,8 @@ int main(int argc, char **argv) {
       ->type_name("N=FILE");
   app.add_option("--output-dir", options.outputDir,
                  "--interpret: write output i as DIR/output_i.npy");
+  app.add_option("--expect-dir", options.expectDir,
+                 "--interpret: compare output i with DIR/output_i.npy (PASS/FAIL)");
   app.add_option("--save-dir", options.saveDir,
                  "Write the inputs (and, on a GPU, the GPU's outputs) as .npy files");
   app.add_option("--seed", options.seed, "Seed of the generated inputs")->capture_default_str();
@@ -81,6 +83,9 @@ int main(int argc, char **argv) {
                  "status, us, GB/s, % of copy bandwidth");
   app.add_option("--max-while-iterations", options.maxWhileIterations,
                  "Interpreter: report a while loop running longer than this")
+      ->capture_default_str();
+  app.add_option("--max-elements", options.maxElements,
+                 "Interpreter: report arrays larger than this instead of allocating them")
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 
@@ -114,6 +119,12 @@ int main(int argc, char **argv) {
   std::cerr << diagnostics.rendered();
   if (!module || diagnostics.hasErrors())
     return kExitError;
-  return options.interpretOnly ? runInterpreter(options, *module)
-                               : runGpuCheck(options, *module);
+  try {
+    return options.interpretOnly ? runInterpreter(options, *module)
+                                 : runGpuCheck(options, *module);
+  } catch (const std::bad_alloc &) {
+    std::cerr << "hlo-run: error: out of memory (--max-elements bounds the interpreter's "
+                 "arrays)\n";
+    return kExitError;
+  }
 }
