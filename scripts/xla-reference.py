@@ -10,9 +10,10 @@ jax[cuda]).
       Reads DIR/input_i.npy (as `hlo-run --save-dir` writes them), runs the
       module and writes DIR/output_i.npy (one per tuple leaf), so that
       `hlo-run --interpret M.hlo --input ... --expect-dir DIR` compares.
-  xla-reference.py time M.hlo --inputs DIR [--platform gpu] [--iterations N]
+  xla-reference.py time M.hlo [--inputs DIR] [--platform gpu] [--iterations N]
       Prints the median wall time of one execution in microseconds (XLA's
-      whole module, launch overhead included), after warm-up.
+      whole module, host dispatch and launch overhead included), after
+      warm-up. Without --inputs the inputs are seeded random values.
 """
 import argparse
 import os
@@ -39,6 +40,24 @@ def load_executable(path, platform):
     return jax, device, executable, shape
 
 
+def random_inputs(shape, jax, device):
+    generator = np.random.default_rng(0)
+    arguments = []
+    for parameter in shape.parameter_shapes():
+        dtype = parameter.numpy_dtype()
+        dims = parameter.dimensions()
+        if dtype == np.bool_:
+            array = generator.integers(0, 2, dims).astype(np.bool_)
+        elif np.issubdtype(dtype, np.integer) or dtype.name in ("int4", "uint4", "int2", "uint2"):
+            array = generator.integers(0, 4, dims).astype(dtype)
+        elif np.issubdtype(dtype, np.complexfloating):
+            array = (generator.uniform(-1, 1, dims) + 1j * generator.uniform(-1, 1, dims)).astype(dtype)
+        else:
+            array = generator.uniform(-1, 1, dims).astype(dtype)
+        arguments.append(jax.device_put(array, device))
+    return arguments
+
+
 def read_inputs(directory, shape, jax, device):
     arguments = []
     for i, parameter in enumerate(shape.parameter_shapes()):
@@ -57,7 +76,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("command", choices=["run", "time"])
     parser.add_argument("hlo")
-    parser.add_argument("--inputs", required=True)
+    parser.add_argument("--inputs")
     parser.add_argument("--outputs")
     parser.add_argument("--platform", default="cpu")
     parser.add_argument("--iterations", type=int, default=100)
@@ -65,7 +84,12 @@ def main():
     options = parser.parse_args()
 
     jax, device, executable, shape = load_executable(options.hlo, options.platform)
-    arguments = read_inputs(options.inputs, shape, jax, device)
+    if options.inputs:
+        arguments = read_inputs(options.inputs, shape, jax, device)
+    elif options.command == "time":
+        arguments = random_inputs(shape, jax, device)
+    else:
+        parser.error("run needs --inputs")
     if options.command == "run":
         os.makedirs(options.outputs, exist_ok=True)
         for i, output in enumerate(executable.execute(arguments)):

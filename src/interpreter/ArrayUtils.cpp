@@ -62,10 +62,13 @@ Literal withShape(const Literal &array, const Shape &shape) {
   return result;
 }
 
-Literal elementAsScalar(const Literal &array, int64_t index) {
-  Literal scalar(Shape(array.shape().elementType(), {}));
-  copyElement(scalar, 0, array, index);
-  return scalar;
+Literal packLeaves(const Shape &shape, std::vector<Literal> leaves) {
+  if (!shape.isTuple())
+    return std::move(leaves[0]);
+  Literal result(shape);
+  for (size_t i = 0; i < leaves.size(); ++i)
+    result.mutableTupleElements()[i] = std::move(leaves[i]);
+  return result;
 }
 
 std::vector<int64_t> physicalOffsets(const Shape &shape) {

@@ -94,8 +94,9 @@ Literal filledWith(const Shape &shape, const Literal &scalar, int64_t index = 0)
 /// count).
 Literal withShape(const Literal &array, const Shape &shape);
 
-/// Element `index` of `array` as a rank-0 literal.
-Literal elementAsScalar(const Literal &array, int64_t index);
+/// The result of an instruction with one array per output: the array
+/// itself, or a tuple of `leaves` when `shape` is a tuple.
+Literal packLeaves(const Shape &shape, std::vector<Literal> leaves);
 
 /// The physical position (linear offset in memory under the shape's
 /// layout) of every logical row-major element: result[logical] = physical.

@@ -114,6 +114,10 @@ void Evaluator::checkSize(const HloInstruction &instruction, const Shape &shape)
 ValuePtr Evaluator::evaluateInstruction(const HloInstruction &instruction,
                                         const std::vector<ValuePtr> &operandValues) {
   checkSize(instruction, instruction.shape());
+  for (const HloComputation *called : instruction.calledComputations())
+    if (called->isDeclaration())
+      fail(instruction, "calls computation '" + called->name() +
+                            "', which is declared but not defined in this module");
   Operands operands;
   for (const ValuePtr &value : operandValues)
     operands.push_back(value.get());

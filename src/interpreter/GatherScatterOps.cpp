@@ -140,12 +140,7 @@ Literal evaluateScatter(const HloInstruction &instruction, const Operands &opera
     for (size_t k = 0; k < arrays; ++k)
       storeScalar(results[k], linear, combined[k]);
   });
-  if (!instruction.shape().isTuple())
-    return std::move(results[0]);
-  Literal tuple(instruction.shape());
-  for (size_t k = 0; k < arrays; ++k)
-    tuple.mutableTupleElements()[k] = std::move(results[k]);
-  return tuple;
+  return packLeaves(instruction.shape(), std::move(results));
 }
 
 } // namespace hlo::interp

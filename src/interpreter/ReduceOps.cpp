@@ -25,17 +25,6 @@ std::vector<const Shape *> resultLeaves(const Shape &shape) {
   return leaves;
 }
 
-/// Packs per-leaf arrays into the instruction's result (a tuple when the
-/// instruction has several outputs).
-Literal packResults(const Shape &shape, std::vector<Literal> leaves) {
-  if (!shape.isTuple())
-    return std::move(leaves[0]);
-  Literal result(shape);
-  for (size_t i = 0; i < leaves.size(); ++i)
-    result.mutableTupleElements()[i] = std::move(leaves[i]);
-  return result;
-}
-
 /// Accumulators of `count` output elements for `arrays` reductions at once:
 /// acc[element * arrays + k].
 struct Accumulators {
@@ -65,7 +54,7 @@ struct Accumulators {
         storeScalar(output, element, values[element * arrays + k]);
       outputs.push_back(std::move(output));
     }
-    return packResults(instructionShape, std::move(outputs));
+    return packLeaves(instructionShape, std::move(outputs));
   }
   size_t arrays;
   std::vector<Scalar> values;
@@ -108,13 +97,18 @@ void forEachWindowElement(const std::vector<WindowDimension> &window,
   });
 }
 
+/// Variadic reductions take N inputs then N initial values.
+std::pair<Operands, Operands> splitInputsAndInits(const Operands &operands) {
+  size_t arrays = operands.size() / 2;
+  return {Operands(operands.begin(), operands.begin() + arrays),
+          Operands(operands.begin() + arrays, operands.end())};
+}
+
 } // namespace
 
 Literal evaluateReduce(const HloInstruction &instruction, const Operands &operands,
                        Evaluator &evaluator) {
-  size_t arrays = operands.size() / 2;
-  Operands inputs(operands.begin(), operands.begin() + arrays);
-  Operands inits(operands.begin() + arrays, operands.end());
+  auto [inputs, inits] = splitInputsAndInits(operands);
   ScalarFunction reducer(*instruction.computationAttr("to_apply"), evaluator);
   const std::vector<int64_t> &inputDims = inputs[0]->shape().dimensions();
   const std::vector<int64_t> &reduced = instruction.dimensions();
@@ -140,9 +134,7 @@ Literal evaluateReduce(const HloInstruction &instruction, const Operands &operan
 
 Literal evaluateReduceWindow(const HloInstruction &instruction, const Operands &operands,
                              Evaluator &evaluator) {
-  size_t arrays = operands.size() / 2;
-  Operands inputs(operands.begin(), operands.begin() + arrays);
-  Operands inits(operands.begin() + arrays, operands.end());
+  auto [inputs, inits] = splitInputsAndInits(operands);
   ScalarFunction reducer(*instruction.computationAttr("to_apply"), evaluator);
   const std::vector<WindowDimension> &window = instruction.findAttribute("window")->window;
   const std::vector<int64_t> &inputDims = inputs[0]->shape().dimensions();

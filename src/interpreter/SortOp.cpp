@@ -42,12 +42,7 @@ Literal evaluateSort(const HloInstruction &instruction, const Operands &operands
       for (int64_t i = 0; i < length; ++i)
         copyElement(results[k], base + i * stride, *operands[k], base + order[i] * stride);
   });
-  if (!instruction.shape().isTuple())
-    return std::move(results[0]);
-  Literal tuple(instruction.shape());
-  for (size_t k = 0; k < results.size(); ++k)
-    tuple.mutableTupleElements()[k] = std::move(results[k]);
-  return tuple;
+  return packLeaves(instruction.shape(), std::move(results));
 }
 
 } // namespace hlo::interp

@@ -443,6 +443,15 @@ TEST(InterpreterDot, MatmulAndBatchedWithMixedTypes) {
             (std::vector<int64_t>{300, 700}));
 }
 
+TEST(InterpreterDot, ContractingTheMajorDimension) {
+  // lhs^T . rhs with rhs the identity: the transpose of lhs.
+  EXPECT_EQ(ints(evaluate(module("a = s32[2,3] constant({{1, 2, 3}, {4, 5, 6}})\n"
+                                 "b = s32[2,2] constant({{1, 0}, {0, 1}})\n"
+                                 "ROOT r = s32[3,2] dot(a, b), lhs_contracting_dims={0}, "
+                                 "rhs_contracting_dims={0}"))),
+            (std::vector<int64_t>{1, 4, 2, 5, 3, 6}));
+}
+
 //===-- Control flow and calls --------------------------------------------===//
 
 TEST(InterpreterControlFlow, WhileCountsToTen) {
@@ -544,4 +553,34 @@ ENTRY e {
 )";
   EXPECT_NE(evaluationError(text, 100).find("while loop ran past 100 iterations"),
             std::string::npos);
+}
+
+TEST(InterpreterErrors, UndefinedComputationIsAnErrorNotACrash) {
+  // XLA's C++ tests prepend helpers such as scalar_add; the parser accepts
+  // the reference as a declaration, the interpreter must refuse to call it.
+  std::string error = evaluationError(module(
+      "a = f32[4] constant({1, 2, 3, 4})\nz = f32[] constant(0)\n"
+      "ROOT r = f32[] reduce(a, z), dimensions={0}, to_apply=scalar_add"));
+  EXPECT_NE(error.find("calls computation 'scalar_add', which is declared but not defined"),
+            std::string::npos)
+      << error;
+}
+
+TEST(InterpreterErrors, ArraysPastTheSizeLimitAreRefused) {
+  std::string errors;
+  auto parsed = parseHloModuleText(module("z = f32[] constant(0)\n"
+                                          "ROOT r = f32[1000,1000] broadcast(z), dimensions={}"),
+                                   errors);
+  ASSERT_TRUE(parsed) << errors;
+  Evaluator evaluator(*parsed);
+  evaluator.setMaxElements(1000);
+  try {
+    evaluator.run({});
+    FAIL() << "expected a size error";
+  } catch (const InterpreterError &error) {
+    EXPECT_NE(std::string(error.what()).find("f32[1000,1000] has 1000000 elements, more than "
+                                             "the interpreter's limit of 1000 per array"),
+              std::string::npos)
+        << error.what();
+  }
 }

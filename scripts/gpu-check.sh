@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# The GPU check, in two halves.
+#
+# Here, where hlo-compile is built:
+#   scripts/gpu-check.sh bundle DIR [--arch sm_90] [MODULE.hlo ...]
+#     Compiles the examples and every corpus module hlo-compile claims (or
+#     the given modules) to PTX + manifest under DIR/modules/, and puts
+#     hlo-run (plus its sources, to rebuild it there if the binary does not
+#     start), xla-reference.py and this script beside them.
+#
+# There, on a machine with a GPU (the NVIDIA driver; no LLVM needed):
+#   DIR/gpu-check.sh run [--xla] [--iterations N] [--timeout S]
+#     Runs every module's kernels with hlo-run, checks them against the
+#     reference interpreter, times them, and prints one table: module,
+#     kernel, emitter, max error, PASS/FAIL, us, GB/s, % of the device's
+#     copy bandwidth, and with --xla the module's time under XLA (JAX on the
+#     same GPU, whole-module wall time including dispatch). Exits non-zero
+#     if any kernel fails.
+set -uo pipefail
+
+usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+[ $# -ge 1 ] || usage
+command="$1"; shift
+
+claimed_modules() {
+  local corpus="$1"
+  awk -F'\t' 'NR > 1 && ($2 == "loop" || $2 == "input_slices" || $2 == "convert" ||
+              ($2 == "dynamic_update_slice" && $4 ~ /^kLoop/)) {print $1}' "$corpus/INDEX.tsv" |
+    sed "s|^|$corpus/|"
+}
+
+bundle() {
+  [ $# -ge 1 ] || usage
+  local dir="$1"; shift
+  local arch=sm_90 modules=()
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --arch) arch="$2"; shift 2 ;;
+      *) modules+=("$1"); shift ;;
+    esac
+  done
+  local root; root="$(cd "$(dirname "$0")/.." && pwd)"
+  local build="${BUILD_DIR:-$root/build}"
+  for tool in hlo-compile hlo-run; do
+    [ -x "$build/bin/$tool" ] || { echo "gpu-check: build $tool first ($build/bin)"; exit 2; }
+  done
+  if [ ${#modules[@]} -eq 0 ]; then
+    modules=("$root"/examples/*.hlo)
+    local corpus="$root/../shared/corpus/xla"
+    if [ -f "$corpus/INDEX.tsv" ]; then
+      while IFS= read -r module; do modules+=("$module"); done < <(claimed_modules "$corpus")
+    fi
+  fi
+  rm -rf "$dir"; mkdir -p "$dir/modules" "$dir/bin" "$dir/src"
+  local compiled=0 skipped=0
+  : > "$dir/not-compiled.txt"
+  for module in "${modules[@]}"; do
+    local name; name="$(basename "$(dirname "$module")")_$(basename "$module" .hlo)"
+    local out="$dir/modules/$name"
+    mkdir -p "$out"
+    cp "$module" "$out/module.hlo"
+    if "$build/bin/hlo-compile" "$module" -w --gpu-arch "$arch" -o "$out/kernels.ptx" \
+         --manifest "$out/kernels.json" 2> "$out/compile.log"; then
+      compiled=$((compiled + 1))
+    else
+      echo "$name: $(grep -m1 'error:' "$out/compile.log")" >> "$dir/not-compiled.txt"
+      rm -rf "$out"; skipped=$((skipped + 1))
+    fi
+  done
+  cp "$build/bin/hlo-run" "$dir/bin/"
+  cp "$0" "$dir/gpu-check.sh"
+  cp "$root/scripts/xla-reference.py" "$dir/"
+  # hlo-run's sources, to rebuild it where the binary does not start.
+  cp "$root/CMakeLists.txt" "$dir/src/"
+  mkdir -p "$dir/src/src" "$dir/src/third_party"
+  cp -r "$root/src/hlo_parser" "$root/src/interpreter" "$root/src/runtime" "$dir/src/src/"
+  [ -d /usr/include/CLI ] && cp -r /usr/include/CLI "$dir/src/third_party/"
+  echo "gpu-check: bundled $compiled modules for $arch in $dir ($(du -sh "$dir" | cut -f1));" \
+       "$skipped not compiled (listed in $dir/not-compiled.txt)"
+}
+
+find_hlo_run() {
+  local dir="$1"
+  if "$dir/bin/hlo-run" --version > /dev/null 2>&1; then
+    echo "$dir/bin/hlo-run"; return
+  fi
+  echo "gpu-check: the bundled hlo-run does not start here; building it from source" >&2
+  cmake -S "$dir/src" -B "$dir/build-runtime" -DHLO_RUNTIME_ONLY=ON \
+    -DCMAKE_DISABLE_FIND_PACKAGE_CLI11=ON -DHLO_CLI11_INCLUDE_DIR="$dir/src/third_party" \
+    -DHLO_CUDA_HOME="${CUDA_HOME:-/usr/local/cuda}" > "$dir/build-runtime.log" 2>&1 &&
+    cmake --build "$dir/build-runtime" -j "$(nproc)" >> "$dir/build-runtime.log" 2>&1 ||
+    { echo "gpu-check: building hlo-run failed, see $dir/build-runtime.log" >&2; exit 2; }
+  echo "$dir/build-runtime/bin/hlo-run"
+}
+
+run() {
+  local dir; dir="$(cd "$(dirname "$0")" && pwd)"
+  local xla=0 iterations=100 timeout=300
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --xla) xla=1; shift ;;
+      --iterations) iterations="$2"; shift 2 ;;
+      --timeout) timeout="$2"; shift 2 ;;
+      *) usage ;;
+    esac
+  done
+  local hlo_run; hlo_run="$(find_hlo_run "$dir")"
+  local report="$dir/report.tsv" failed=0 errors=0
+  : > "$report"
+  declare -A xla_us status
+  for module_dir in "$dir"/modules/*/; do
+    local name; name="$(basename "$module_dir")"
+    timeout "$timeout" "$hlo_run" "$module_dir/module.hlo" --manifest "$module_dir/kernels.json" \
+      --bench --iterations "$iterations" --report "$report.$name" > "$module_dir/run.log" 2>&1
+    local code=$?
+    case $code in
+      0) status[$name]=PASS ;;
+      1) status[$name]=FAIL; failed=$((failed + 1)) ;;
+      3) echo "gpu-check: $(tail -1 "$module_dir/run.log")"; exit 3 ;;
+      124) status[$name]=TIMEOUT; errors=$((errors + 1)) ;;
+      2) if grep -q "more than the interpreter's limit" "$module_dir/run.log"; then
+           status[$name]="SKIP(too large)"
+         else
+           status[$name]="ERROR(2)"; errors=$((errors + 1))
+         fi ;;
+      *) status[$name]="ERROR($code)"; errors=$((errors + 1)) ;;
+    esac
+    if [ -f "$report.$name" ]; then
+      sed "s|^[^\t]*|$name|" "$report.$name" >> "$report"; rm -f "$report.$name"
+    else
+      printf '%s\t-\t-\t-\t%s\t-\t-\t-\n' "$name" "${status[$name]}" >> "$report"
+    fi
+    if [ $xla -eq 1 ]; then
+      xla_us[$name]="$(timeout "$timeout" python3 "$dir/xla-reference.py" time \
+        "$module_dir/module.hlo" --platform gpu --iterations "$iterations" 2> /dev/null || echo -)"
+    fi
+  done
+  head -1 "$dir/modules"/*/run.log 2>/dev/null | grep -m1 '^device:' || true
+  {
+    printf 'module\tkernel\temitter\tmax_abs_error\tstatus\tus\tGB/s\t%%_of_copy'
+    [ $xla -eq 1 ] && printf '\txla_module_us'
+    printf '\n'
+    while IFS=$'\t' read -r module kernel emitter error result us gbps percent; do
+      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s' "$module" "$kernel" "$emitter" "$error" \
+        "$result" "$us" "$gbps" "$percent"
+      [ $xla -eq 1 ] && printf '\t%s' "${xla_us[$module]:--}"
+      printf '\n'
+    done < "$report"
+  } | column -t -s $'\t'
+  local total; total=$(ls -d "$dir"/modules/*/ | wc -l)
+  local skipped; skipped=$(cut -f5 "$report" | grep -c '^SKIP')
+  echo "gpu-check: $total modules: $((total - failed - errors - skipped)) passed, $failed failed," \
+       "$errors errors, $skipped skipped" \
+       "(logs: $dir/modules/*/run.log)"
+  [ $failed -eq 0 ] && [ $errors -eq 0 ]
+}
+
+case "$command" in
+  bundle) bundle "$@" ;;
+  run) run "$@" ;;
+  *) usage ;;
+esac
