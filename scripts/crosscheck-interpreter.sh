@@ -22,7 +22,7 @@ pass=0; fail=0; skip=0
 for module in "${modules[@]}"; do
   name="${module#$corpus/}"; name="${name#$here/}"
   dir="$work/$(echo "$name" | tr '/' '_')"
-  if ! "$build/bin/hlo-run" --interpret "$module" --save-dir "$dir/in" > /dev/null 2> "$dir.err"; then
+  if ! timeout 600 "$build/bin/hlo-run" --interpret "$module" --save-dir "$dir/in" > /dev/null 2> "$dir.err"; then
     echo "SKIP  $name: interpreter: $(head -1 "$dir.err")"; skip=$((skip + 1)); continue
   fi
   if ! "$python" "$here/scripts/xla-reference.py" run "$module" --inputs "$dir/in" \

@@ -44,7 +44,7 @@ public:
 private:
   const HloModule &module;
   int64_t maxWhileIterations = 10'000'000;
-  int64_t maxElements = int64_t(1) << 28;
+  int64_t maxElements = int64_t(1) << 26;
 };
 
 /// `error` as `file:line:col: error: ...` pointing at its instruction.

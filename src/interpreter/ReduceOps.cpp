@@ -1,7 +1,7 @@
 //===- ReduceOps.cpp - Ops that apply a computation -----------------------===//
 //
 // reduce (variadic; each output element accumulates its inputs in row-major
-// order of the reduced dimensions), reduce-window (strides, padding, base and
+// order of the reduced dimensions; float sums in double, rounded once), reduce-window (strides, padding, base and
 // window dilation; padding contributes nothing), select-and-scatter and map.
 //
 //===----------------------------------------------------------------------===//
@@ -27,15 +27,25 @@ std::vector<const Shape *> resultLeaves(const Shape &shape) {
 
 /// Accumulators of `count` output elements for `arrays` reductions at once:
 /// acc[element * arrays + k].
+/// A float add reducer sums in double and rounds once at the end: the
+/// reference is the exactly rounded sum, whatever order the GPU adds in
+/// (rounding every step of a long f16 chain loses several bits).
 struct Accumulators {
-  Accumulators(const Operands &inits, int64_t count)
-      : arrays(inits.size()), values(count * inits.size()) {
+  Accumulators(const Operands &inits, int64_t count, const ScalarFunction &reducer)
+      : arrays(inits.size()), values(count * inits.size()),
+        exactSum(arrays == 1 && reducer.isFloatAdd()) {
     for (int64_t element = 0; element < count; ++element)
       for (size_t k = 0; k < arrays; ++k)
         values[element * arrays + k] = loadScalar(*inits[k], 0);
   }
   void accumulate(const ScalarFunction &function, int64_t element,
                   const Operands &inputs, int64_t inputIndex) {
+    if (exactSum) {
+      Scalar x = loadScalar(*inputs[0], inputIndex);
+      values[element].re += x.re;
+      values[element].im += x.im;
+      return;
+    }
     std::vector<Scalar> arguments(2 * arrays);
     for (size_t k = 0; k < arrays; ++k) {
       arguments[k] = values[element * arrays + k];
@@ -51,13 +61,15 @@ struct Accumulators {
     for (size_t k = 0; k < arrays; ++k) {
       Literal output(*leaves[k]);
       for (int64_t element = 0; element < output.elementCount(); ++element)
-        storeScalar(output, element, values[element * arrays + k]);
+        storeScalar(output, element,
+                    roundScalar(values[element * arrays + k], leaves[k]->elementType()));
       outputs.push_back(std::move(output));
     }
     return packLeaves(instructionShape, std::move(outputs));
   }
   size_t arrays;
   std::vector<Scalar> values;
+  bool exactSum;
 };
 
 /// The input position of window element `window` for output `output` in
@@ -125,7 +137,7 @@ Literal evaluateReduce(const HloInstruction &instruction, const Operands &operan
   int64_t outputCount = 1;
   for (int64_t dim : keptDims)
     outputCount *= dim;
-  Accumulators accumulators(inits, outputCount);
+  Accumulators accumulators(inits, outputCount, reducer);
   forEachIndex(inputDims, [&](const std::vector<int64_t> &index, int64_t linear) {
     accumulators.accumulate(reducer, linearIndex(index, outputStrides), inputs, linear);
   });
@@ -140,7 +152,7 @@ Literal evaluateReduceWindow(const HloInstruction &instruction, const Operands &
   const std::vector<int64_t> &inputDims = inputs[0]->shape().dimensions();
   std::vector<int64_t> inputStrides = rowMajorStrides(inputDims);
   const Shape &outputShape = *resultLeaves(instruction.shape())[0];
-  Accumulators accumulators(inits, std::max<int64_t>(outputShape.elementCount(), 0));
+  Accumulators accumulators(inits, std::max<int64_t>(outputShape.elementCount(), 0), reducer);
   forEachIndex(outputShape.dimensions(), [&](const std::vector<int64_t> &output, int64_t outLinear) {
     forEachWindowElement(window, inputDims, inputStrides, output, [&](int64_t input) {
       accumulators.accumulate(reducer, outLinear, inputs, input);

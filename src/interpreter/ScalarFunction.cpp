@@ -19,6 +19,13 @@ ScalarFunction::ScalarFunction(const HloComputation &computation, Evaluator &eva
   }
 }
 
+bool ScalarFunction::isFloatAdd() const {
+  if (!binaryRoot || binaryRoot->opcode() != HloOpcode::Add)
+    return false;
+  PrimitiveType type = binaryRoot->shape().elementType();
+  return isFloatingPoint(type) || isComplex(type);
+}
+
 std::vector<Scalar> ScalarFunction::operator()(const std::vector<Scalar> &arguments) const {
   if (binaryRoot) {
     const Scalar &x = arguments[swapped ? 1 : 0], &y = arguments[swapped ? 0 : 1];

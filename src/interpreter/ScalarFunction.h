@@ -22,6 +22,9 @@ public:
   /// (one per parameter, in parameter order).
   std::vector<Scalar> operator()(const std::vector<Scalar> &arguments) const;
 
+  /// True for `add(p0, p1)` on floating-point or complex scalars.
+  bool isFloatAdd() const;
+
 private:
   const HloComputation &computation;
   Evaluator &evaluator;

@@ -32,7 +32,7 @@ struct RunOptions {
   int iterations = 100;
   int device = 0;
   int64_t maxWhileIterations = 10'000'000;
-  int64_t maxElements = int64_t(1) << 28;
+  int64_t maxElements = int64_t(1) << 26;
 };
 
 /// Exit codes.

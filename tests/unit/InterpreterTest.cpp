@@ -300,6 +300,25 @@ TEST(InterpreterReductions, ReduceRows) {
   EXPECT_EQ(ints(evaluate(text)), (std::vector<int64_t>{16, 25}));
 }
 
+TEST(InterpreterReductions, FloatSumsAreRoundedOnce) {
+  // Adding 1 to 2048 in f16 gives 2048 again: a step-by-step f16 chain
+  // would stop there; the reference is the exact sum rounded once.
+  std::string text = R"(HloModule m
+add {
+  x = f16[] parameter(0)
+  y = f16[] parameter(1)
+  ROOT s = f16[] add(x, y)
+}
+ENTRY e {
+  one = f16[] constant(1)
+  ones = f16[4096] broadcast(one), dimensions={}
+  zero = f16[] constant(0)
+  ROOT r = f16[] reduce(ones, zero), dimensions={0}, to_apply=add
+}
+)";
+  EXPECT_EQ(reals(evaluate(text)), (std::vector<double>{4096}));
+}
+
 TEST(InterpreterReductions, VariadicArgmax) {
   std::string text = R"(HloModule m
 argmax {
