@@ -4,9 +4,9 @@
 // that the runner's GPU path (driver loading, module and kernel lookup,
 // buffer layout, launch arguments, comparison, timing, reports) is tested
 // on machines without a GPU (HLO_RUN_LIBCUDA points hlo-run at it). A
-// "launch" executes no code: it copies the first argument's buffer into the
-// last one, so a module whose output equals its input passes and any other
-// fails. PTX without ".entry" is rejected with a JIT log.
+// "launch" executes no code: it checks that every argument is a buffer it
+// allocated and copies the first argument's buffer into the last one, so a
+// module whose output equals its input passes and any other fails. PTX without ".entry" is rejected with a JIT log.
 //
 //===----------------------------------------------------------------------===//
 #include <cuda.h>
@@ -105,11 +105,11 @@ CUresult cuLaunchKernel(CUfunction function, unsigned, unsigned, unsigned, unsig
                         unsigned, unsigned, CUstream, void **parameters, void **) {
   // hlo-run passes one pointer per buffer; the last one is an output.
   size_t count = reinterpret_cast<std::pair<const std::string, size_t> *>(function)->second;
-  if (count < 2)
-    return CUDA_ERROR_INVALID_VALUE;
   for (size_t i = 0; i < count; ++i)
     if (!allocations.count(*static_cast<CUdeviceptr *>(parameters[i])))
       return CUDA_ERROR_INVALID_VALUE;
+  if (count < 2) // an output alone: nothing to copy
+    return CUDA_SUCCESS;
   CUdeviceptr first = *static_cast<CUdeviceptr *>(parameters[0]);
   CUdeviceptr last = *static_cast<CUdeviceptr *>(parameters[count - 1]);
   std::memcpy(reinterpret_cast<void *>(last), reinterpret_cast<void *>(first),
