@@ -341,9 +341,41 @@ bool evaluateIntegerFastPath(const HloInstruction &instruction, const Operands &
       return false;
   const std::vector<int64_t> &x = operands[0]->intData(), &y = operands[1]->intData();
   std::vector<int64_t> &out = result.intData();
-  for (size_t i = 0; i < out.size(); ++i)
-    out[i] = integerBinary(opcode, type, x[i], y[i]).i;
-  return true;
+  // Wrapping with the width decided once (the common ops of long integer
+  // chains, e.g. hash-based RNG expansions).
+  int width = primitiveBitWidth(type);
+  bool isSigned = isSignedIntegral(type);
+  uint64_t mask = width >= 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
+  auto wrap = [&](uint64_t value) {
+    value &= mask;
+    if (isSigned && width < 64 && ((value >> (width - 1)) & 1))
+      value |= ~mask;
+    return static_cast<int64_t>(value);
+  };
+  auto map = [&](auto f) {
+    for (size_t i = 0; i < out.size(); ++i)
+      out[i] = wrap(f(static_cast<uint64_t>(x[i]), static_cast<uint64_t>(y[i])));
+  };
+  switch (opcode) {
+  case HloOpcode::Add: map([](uint64_t a, uint64_t b) { return a + b; }); return true;
+  case HloOpcode::Subtract: map([](uint64_t a, uint64_t b) { return a - b; }); return true;
+  case HloOpcode::Multiply: map([](uint64_t a, uint64_t b) { return a * b; }); return true;
+  case HloOpcode::And: map([](uint64_t a, uint64_t b) { return a & b; }); return true;
+  case HloOpcode::Or: map([](uint64_t a, uint64_t b) { return a | b; }); return true;
+  case HloOpcode::Xor: map([](uint64_t a, uint64_t b) { return a ^ b; }); return true;
+  case HloOpcode::ShiftLeft:
+    map([&](uint64_t a, uint64_t b) { return (b & mask) >= uint64_t(width) ? 0 : a << (b & mask); });
+    return true;
+  case HloOpcode::ShiftRightLogical:
+    map([&](uint64_t a, uint64_t b) {
+      return (b & mask) >= uint64_t(width) ? 0 : (a & mask) >> (b & mask);
+    });
+    return true;
+  default:
+    for (size_t i = 0; i < out.size(); ++i)
+      out[i] = integerBinary(opcode, type, x[i], y[i]).i;
+    return true;
+  }
 }
 
 /// out[i] = round(f(x[i], y[i])) over whole float arrays.
@@ -523,6 +555,13 @@ Literal evaluateElementwise(const HloInstruction &instruction,
   };
   switch (opcode) {
   case HloOpcode::Select:
+    if (operands[0]->shape().rank() == shape.rank()) {
+      // Same-shaped branches (the common case): copy the chosen element.
+      const std::vector<int64_t> &predicate = operands[0]->intData();
+      for (int64_t i = 0; i < count; ++i)
+        copyElement(result, i, *operands[predicate[i] ? 1 : 2], i);
+      return result;
+    }
     for (int64_t i = 0; i < count; ++i)
       storeScalar(result, i, at(0, i).i ? at(1, i) : at(2, i));
     return result;
@@ -538,6 +577,14 @@ Literal evaluateElementwise(const HloInstruction &instruction,
   }
   case HloOpcode::Convert: {
     PrimitiveType from = operands[0]->shape().elementType();
+    if (isIntegral(from) && isIntegral(resultType) && operands[0]->intData().size() ==
+                                                         result.intData().size()) {
+      // Integer to integer: the low bits, sign- or zero-extended.
+      const std::vector<int64_t> &x = operands[0]->intData();
+      for (size_t i = 0; i < x.size(); ++i)
+        result.intData()[i] = wrapInteger(x[i], resultType);
+      return result;
+    }
     for (int64_t i = 0; i < count; ++i)
       storeScalar(result, i, convertScalar(at(0, i), from, resultType));
     return result;

@@ -132,6 +132,8 @@ Literal evaluateShapeOp(const HloInstruction &instruction, const Operands &opera
       return evaluateBitcastConvert(instruction, *operands[0]);
     return evaluateBitcast(instruction, *operands[0]);
   case HloOpcode::Broadcast: {
+    if (operands[0]->shape().rank() == 0)
+      return filledWith(shape, *operands[0]);
     const std::vector<int64_t> &dims = instruction.dimensions();
     return gatherElements(shape, *operands[0],
                           [&](const std::vector<int64_t> &index, std::vector<int64_t> &source) {
