@@ -70,6 +70,13 @@ ComparisonResult compareArrays(const Literal &expected, const Literal &actual,
   ComparisonResult result;
   PrimitiveType type = expected.shape().elementType();
   result.elements = std::max<int64_t>(expected.elementCount(), 0);
+  if (!expected.shape().compatible(actual.shape())) {
+    result.mismatches = result.elements;
+    result.firstMismatch = "the shapes differ: expected " +
+                           expected.shape().toString(false) + ", got " +
+                           actual.shape().toString(false);
+    return result;
+  }
   bool isFloat = isFloatingPoint(type) || isComplex(type);
   for (int64_t i = 0; i < result.elements; ++i) {
     bool matches;

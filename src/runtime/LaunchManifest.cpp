@@ -90,6 +90,8 @@ public:
     } else {
       return fail(where, "unknown binding \"" + binds + "\"");
     }
+    if (parameter.number < 0)
+      return fail(where, "negative parameter or output number");
     std::optional<PrimitiveType> type = parsePrimitiveTypeName(elementType);
     if (!type || !isArrayType(*type))
       return fail(where, "unknown element type \"" + elementType + "\"");

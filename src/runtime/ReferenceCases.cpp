@@ -98,6 +98,24 @@ std::string moduleModeBlocker(const LaunchManifest &manifest, const HloModule &m
   }
   const Shape &result = entry->resultShape();
   int64_t outputs = result.isTuple() ? result.tupleSize() : 1;
+  // Bindings must match the module (a manifest of another module, or a
+  // stale one, must not be run).
+  for (const KernelSpec &kernel : manifest.kernels)
+    for (const KernelParameter &parameter : kernel.parameters) {
+      Shape logical(parameter.shape.elementType(), parameter.shape.dimensions());
+      const Shape *bound = nullptr;
+      if (parameter.binding == BufferBinding::Parameter)
+        bound = &entry->parameter(parameter.number)->shape();
+      else if (parameter.binding == BufferBinding::Output && parameter.number < outputs)
+        bound = result.isTuple() ? &result.tupleShapes()[parameter.number] : &result;
+      else if (parameter.binding == BufferBinding::Output)
+        return "kernel " + kernel.name + " writes output " +
+               std::to_string(parameter.number) + ", which the entry lacks";
+      if (bound && !bound->compatible(logical))
+        return "kernel " + kernel.name + " binds " + shapeText(logical) + " to " +
+               (parameter.binding == BufferBinding::Parameter ? "parameter " : "output ") +
+               std::to_string(parameter.number) + ", which is " + shapeText(*bound);
+    }
   for (int64_t i = 0; i < outputs; ++i) {
     if (result.isTuple() && result.tupleShapes()[i].isTuple())
       return "output " + std::to_string(i) + " is a nested tuple";
@@ -193,6 +211,12 @@ KernelCase buildKernelCase(const KernelSpec &kernel, const HloModule &module,
     throw std::runtime_error("kernel " + kernel.name + " writes " +
                              std::to_string(outputs.size()) + " outputs, its HLO computes " +
                              std::to_string(result.expected.size()));
+  for (size_t i = 0; i < outputs.size(); ++i)
+    if (!result.expected[i].shape().compatible(
+            Shape(outputs[i]->shape.elementType(), outputs[i]->shape.dimensions())))
+      throw std::runtime_error("kernel " + kernel.name + " output " + std::to_string(i) +
+                               " is " + shapeText(outputs[i]->shape) + ", its HLO computes " +
+                               shapeText(result.expected[i].shape()));
   return result;
 }
 

@@ -213,6 +213,10 @@ ENTRY e {
   LaunchManifest partial = manifest;
   partial.kernels.pop_back();
   EXPECT_EQ(moduleModeBlocker(partial, *module), "output 0 is not written by a kernel");
+  LaunchManifest stale = manifest;
+  stale.kernels[0].parameters[0].shape = Shape(PrimitiveType::F32, {8});
+  EXPECT_EQ(moduleModeBlocker(stale, *module),
+            "kernel x binds f32[8] to parameter 0, which is f32[4]");
   LaunchManifest library = manifest;
   library.notEmitted = {{"cc", "custom-call"}};
   EXPECT_EQ(moduleModeBlocker(library, *module),
