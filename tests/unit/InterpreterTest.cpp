@@ -124,6 +124,20 @@ TEST(InterpreterIntegers, CompareSignedAndUnsigned) {
             (std::vector<int64_t>{1, 0}));
 }
 
+TEST(InterpreterIntegers, SelectAndClampWithScalarOperands) {
+  std::string operands = "p = pred[3] constant({true, false, true})\n"
+                         "a = s32[3] constant({1, 2, 3})\nb = s32[3] constant({-1, -2, -3})\n";
+  EXPECT_EQ(ints(evaluate(module(operands + "ROOT r = s32[3] select(p, a, b)"))),
+            (std::vector<int64_t>{1, -2, 3}));
+  EXPECT_EQ(ints(evaluate(module(operands + "q = pred[] constant(false)\n"
+                                            "ROOT r = s32[3] select(q, a, b)"))),
+            (std::vector<int64_t>{-1, -2, -3}));
+  EXPECT_EQ(ints(evaluate(module("lo = s32[] constant(0)\nhi = s32[] constant(10)\n"
+                                 "x = s32[4] constant({-5, 5, 15, 10})\n"
+                                 "ROOT r = s32[4] clamp(lo, x, hi)"))),
+            (std::vector<int64_t>{0, 5, 10, 10}));
+}
+
 //===-- Floating point ----------------------------------------------------===//
 
 TEST(InterpreterFloats, MaxMinPropagateNaN) {
