@@ -79,6 +79,14 @@ bundle() {
        "$skipped not compiled (listed in $dir/not-compiled.txt)"
 }
 
+# Pads tab-separated columns to a common width (no `column` needed).
+align_columns() {
+  awk -F'\t' '{ rows[NR] = $0; for (i = 1; i <= NF; i++) if (length($i) > width[i]) width[i] = length($i) }
+       END { for (r = 1; r <= NR; r++) { n = split(rows[r], f, "\t"); line = "";
+               for (i = 1; i <= n; i++) line = line sprintf(i < n ? "%-" width[i] "s  " : "%s", f[i]);
+               print line } }'
+}
+
 find_hlo_run() {
   local dir="$1"
   if "$dir/bin/hlo-run" --version > /dev/null 2>&1; then
@@ -146,7 +154,7 @@ run() {
       [ $xla -eq 1 ] && printf '\t%s' "${xla_us[$module]:--}"
       printf '\n'
     done < "$report"
-  } | column -t -s $'\t'
+  } | align_columns
   local total; total=$(ls -d "$dir"/modules/*/ | wc -l)
   local skipped; skipped=$(cut -f5 "$report" | grep -c '^SKIP')
   echo "gpu-check: $total modules: $((total - failed - errors - skipped)) passed, $failed failed," \

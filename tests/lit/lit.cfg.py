@@ -13,6 +13,8 @@ config.test_exec_root = os.path.join(os.path.dirname(config.hlo_bin_dir),
 config.environment["PATH"] = os.pathsep.join(
     [config.hlo_bin_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
 config.substitutions.append(("%hlo-compile", os.path.join(config.hlo_bin_dir, "hlo-compile")))
+config.substitutions.append(("%hlo_build_dir", os.path.dirname(config.hlo_bin_dir)))
+config.substitutions.append(("%hlo_source_dir", config.hlo_source_dir))
 config.substitutions.append(("%hlo-run", os.path.join(config.hlo_bin_dir, "hlo-run")))
 # A CUDA driver stand-in (tests/tools/fake-libcuda.cpp) for hlo-run's GPU
 # path on machines without a GPU.
