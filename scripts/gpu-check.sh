@@ -14,8 +14,8 @@
 #     reference interpreter, times them, and prints one table: module,
 #     kernel, emitter, max error, PASS/FAIL, us, GB/s, % of the device's
 #     copy bandwidth, and with --xla the module's time under XLA (JAX on the
-#     same GPU, whole-module wall time including dispatch). Exits non-zero
-#     if any kernel fails.
+#     same GPU: mean time of one execution of the whole module, executions
+#     queued back to back). Exits non-zero if any kernel fails.
 set -uo pipefail
 
 usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
