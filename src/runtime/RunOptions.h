@@ -1,4 +1,9 @@
 //===- RunOptions.h - hlo-run's command line, parsed -----------*- C++ -*-===//
+//
+// Owns what main.cpp parses out of hlo-run's command line and hands to the
+// two commands, and the process exit codes they return.
+//
+//===----------------------------------------------------------------------===//
 #ifndef HLO_RUNTIME_RUNOPTIONS_H
 #define HLO_RUNTIME_RUNOPTIONS_H
 
