@@ -109,6 +109,13 @@ void forEachWindowElement(const std::vector<WindowDimension> &window,
   });
 }
 
+/// The window attribute; absent (rank 0) means no window dimensions.
+const std::vector<WindowDimension> &windowOf(const HloInstruction &instruction) {
+  static const std::vector<WindowDimension> none;
+  const AttrValue *window = instruction.findAttribute("window");
+  return window ? window->window : none;
+}
+
 /// Variadic reductions take N inputs then N initial values.
 std::pair<Operands, Operands> splitInputsAndInits(const Operands &operands) {
   size_t arrays = operands.size() / 2;
@@ -148,7 +155,7 @@ Literal evaluateReduceWindow(const HloInstruction &instruction, const Operands &
                              Evaluator &evaluator) {
   auto [inputs, inits] = splitInputsAndInits(operands);
   ScalarFunction reducer(*instruction.computationAttr("to_apply"), evaluator);
-  const std::vector<WindowDimension> &window = instruction.findAttribute("window")->window;
+  const std::vector<WindowDimension> &window = windowOf(instruction);
   const std::vector<int64_t> &inputDims = inputs[0]->shape().dimensions();
   std::vector<int64_t> inputStrides = rowMajorStrides(inputDims);
   const Shape &outputShape = *resultLeaves(instruction.shape())[0];
@@ -166,7 +173,7 @@ Literal evaluateSelectAndScatter(const HloInstruction &instruction,
   const Literal &operand = *operands[0], &source = *operands[1];
   ScalarFunction select(*instruction.computationAttr("select"), evaluator);
   ScalarFunction scatter(*instruction.computationAttr("scatter"), evaluator);
-  const std::vector<WindowDimension> &window = instruction.findAttribute("window")->window;
+  const std::vector<WindowDimension> &window = windowOf(instruction);
   const std::vector<int64_t> &inputDims = operand.shape().dimensions();
   std::vector<int64_t> inputStrides = rowMajorStrides(inputDims);
   Literal result = filledWith(instruction.shape(), *operands[2]);

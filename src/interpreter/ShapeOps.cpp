@@ -55,6 +55,8 @@ Literal evaluatePad(const HloInstruction &instruction, const Operands &operands)
   const Literal &operand = *operands[0];
   const Shape &shape = instruction.shape();
   const AttrValue *attr = instruction.findAttribute("padding");
+  if (!attr || static_cast<int64_t>(attr->padding.size()) != shape.rank())
+    fail(instruction, "pad needs one padding entry per dimension");
   Literal result = filledWith(shape, *operands[1]);
   std::vector<int64_t> resultStrides = rowMajorStrides(shape.dimensions());
   std::vector<int64_t> target(shape.rank());
@@ -160,6 +162,8 @@ Literal evaluateShapeOp(const HloInstruction &instruction, const Operands &opera
   }
   case HloOpcode::Slice: {
     const AttrValue *attr = instruction.findAttribute("slice");
+    if (!attr || static_cast<int64_t>(attr->slices.size()) != shape.rank())
+      fail(instruction, "slice needs one range per dimension");
     return gatherElements(shape, *operands[0],
                           [&](const std::vector<int64_t> &index, std::vector<int64_t> &source) {
                             for (size_t d = 0; d < index.size(); ++d)

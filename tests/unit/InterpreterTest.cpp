@@ -376,6 +376,13 @@ TEST(InterpreterReductions, ReduceWindowWithPaddingStrideAndDilation) {
   EXPECT_EQ(ints(evaluate(dilated)), (std::vector<int64_t>{1, 2, 2, 3}));
 }
 
+TEST(InterpreterReductions, RankZeroReduceWindowHasNoWindowAttribute) {
+  std::string text = std::string("HloModule m\n") + kAdd +
+                     "ENTRY e {\n  a = s32[] constant(42)\n  z = s32[] constant(1)\n"
+                     "  ROOT r = s32[] reduce-window(a, z), to_apply=add\n}\n";
+  EXPECT_EQ(ints(evaluate(text)), (std::vector<int64_t>{43}));
+}
+
 TEST(InterpreterReductions, SelectAndScatter) {
   std::string text = std::string("HloModule m\n") + kAdd + R"(ge {
   a = s32[] parameter(0)
