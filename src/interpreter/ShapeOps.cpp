@@ -55,6 +55,8 @@ Literal evaluatePad(const HloInstruction &instruction, const Operands &operands)
   const Literal &operand = *operands[0];
   const Shape &shape = instruction.shape();
   const AttrValue *attr = instruction.findAttribute("padding");
+  if (!attr && shape.rank() == 0)
+    return withShape(operand, shape);
   if (!attr || static_cast<int64_t>(attr->padding.size()) != shape.rank())
     fail(instruction, "pad needs one padding entry per dimension");
   Literal result = filledWith(shape, *operands[1]);
@@ -162,6 +164,8 @@ Literal evaluateShapeOp(const HloInstruction &instruction, const Operands &opera
   }
   case HloOpcode::Slice: {
     const AttrValue *attr = instruction.findAttribute("slice");
+    if (!attr && shape.rank() == 0)
+      return withShape(*operands[0], shape);
     if (!attr || static_cast<int64_t>(attr->slices.size()) != shape.rank())
       fail(instruction, "slice needs one range per dimension");
     return gatherElements(shape, *operands[0],
