@@ -171,6 +171,17 @@ TEST(InterpreterFloats, NarrowTypesRoundEveryResult) {
       "ROOT r = f8e4m3fn[1] multiply(a, b)")))[0]));
 }
 
+TEST(InterpreterFloats, EightBitFormatsRoundToNearestEven) {
+  // f8e5m2 has 2 mantissa bits: between 1 and 2 only 1.25, 1.5, 1.75 exist;
+  // 1.125 is a tie and rounds to the even 1.0, 1.375 to 1.5.
+  EXPECT_EQ(reals(evaluate(module("a = f32[3] constant({1.125, 1.375, 1.1})\n"
+                                  "ROOT r = f8e5m2[3] convert(a)"))),
+            (std::vector<double>{1.0, 1.5, 1.0}));
+  // f8e4m3fn has no infinity: 500, past its largest finite 448, is NaN.
+  EXPECT_TRUE(std::isnan(reals(evaluate(module("a = f32[1] constant({500})\n"
+                                               "ROOT r = f8e4m3fn[1] convert(a)")))[0]));
+}
+
 TEST(InterpreterFloats, UnaryMath) {
   Literal result = evaluate(module("a = f64[4] constant({0, 1, -1, 4})\n"
                                    "ROOT r = f64[4] logistic(a)"));
@@ -562,6 +573,27 @@ ENTRY e {
   Literal argument(Shape(PrimitiveType::F32, {3}));
   argument.realData() = {1, 2, 3};
   EXPECT_EQ(reals(evaluate(text, {argument})), (std::vector<double>{2, 6, 12}));
+}
+
+TEST(InterpreterControlFlow, CallTupleAndGetTupleElement) {
+  std::string text = R"(HloModule m
+swap {
+  x = s32[] parameter(0)
+  y = s32[] parameter(1)
+  ROOT t = (s32[], s32[]) tuple(y, x)
+}
+ENTRY e {
+  a = s32[] constant(1)
+  b = s32[] constant(2)
+  c = (s32[], s32[]) call(a, b), to_apply=swap
+  first = s32[] get-tuple-element(c), index=0
+  ROOT r = (s32[], (s32[], s32[])) tuple(first, c)
+}
+)";
+  Literal result = evaluate(text);
+  ASSERT_EQ(result.tupleElements().size(), 2u);
+  EXPECT_EQ(ints(result.tupleElements()[0]), (std::vector<int64_t>{2}));
+  EXPECT_EQ(ints(result.tupleElements()[1].tupleElements()[1]), (std::vector<int64_t>{1}));
 }
 
 //===-- Errors ------------------------------------------------------------===//
