@@ -27,6 +27,22 @@ Literal::Literal(const Shape &shape) : shapeValue(shape) {
     imags.assign(count, 0.0);
 }
 
+Literal Literal::tuple(std::vector<Literal> elements) {
+  std::vector<Shape> shapes;
+  for (const Literal &element : elements)
+    shapes.push_back(element.shape());
+  Literal result;
+  result.shapeValue = Shape::tuple(std::move(shapes));
+  result.elements = std::move(elements);
+  return result;
+}
+
+Literal Literal::withShape(const Shape &shape) const {
+  Literal result = *this;
+  result.shapeValue = shape;
+  return result;
+}
+
 int64_t Literal::elementCount() const { return shapeValue.elementCount(); }
 
 double Literal::getAsDouble(int64_t i) const {

@@ -24,6 +24,12 @@ public:
   Literal() = default;
   /// A zero-filled array literal of `shape` (or a tuple of those).
   explicit Literal(const Shape &shape);
+  /// A tuple of `elements` (its shape: theirs), built without first
+  /// allocating zero-filled elements.
+  static Literal tuple(std::vector<Literal> elements);
+  /// This array's elements (row-major) under `shape`, which must have the
+  /// same element type and count (reshape, copy, a new layout).
+  Literal withShape(const Shape &shape) const;
 
   const Shape &shape() const { return shapeValue; }
   int64_t elementCount() const;

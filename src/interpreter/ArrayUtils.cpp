@@ -54,21 +54,10 @@ Literal filledWith(const Shape &shape, const Literal &scalar, int64_t index) {
   return result;
 }
 
-Literal withShape(const Literal &array, const Shape &shape) {
-  Literal result(shape);
-  result.intData() = array.intData();
-  result.realData() = array.realData();
-  result.imagData() = array.imagData();
-  return result;
-}
-
 Literal packLeaves(const Shape &shape, std::vector<Literal> leaves) {
   if (!shape.isTuple())
     return std::move(leaves[0]);
-  Literal result(shape);
-  for (size_t i = 0; i < leaves.size(); ++i)
-    result.mutableTupleElements()[i] = std::move(leaves[i]);
-  return result;
+  return Literal::tuple(std::move(leaves));
 }
 
 std::vector<int64_t> physicalOffsets(const Shape &shape) {

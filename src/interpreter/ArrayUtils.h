@@ -90,10 +90,6 @@ inline void copyElement(Literal &dst, int64_t dstIndex, const Literal &src,
 /// `scalar`.
 Literal filledWith(const Shape &shape, const Literal &scalar, int64_t index = 0);
 
-/// `array`'s elements (row-major) under `shape` (same element type and
-/// count).
-Literal withShape(const Literal &array, const Shape &shape);
-
 /// The result of an instruction with one array per output: the array
 /// itself, or a tuple of `leaves` when `shape` is a tuple.
 Literal packLeaves(const Shape &shape, std::vector<Literal> leaves);

@@ -16,13 +16,6 @@ ValuePtr share(Literal literal) {
   return std::make_shared<const Literal>(std::move(literal));
 }
 
-Literal makeTuple(const Shape &shape, const std::vector<ValuePtr> &elements) {
-  Literal result(shape);
-  for (size_t i = 0; i < elements.size(); ++i)
-    result.mutableTupleElements()[i] = *elements[i];
-  return result;
-}
-
 /// The constant's value under the instruction's shape, floats rounded to
 /// their type.
 Literal constantValue(const HloInstruction &instruction) {
@@ -31,7 +24,7 @@ Literal constantValue(const HloInstruction &instruction) {
   const Literal &literal = instruction.literal();
   if (literal.shape().isTuple())
     return literal;
-  Literal result = withShape(literal, instruction.shape());
+  Literal result = literal.withShape(instruction.shape());
   PrimitiveType type = instruction.shape().elementType();
   if (isFloatingPoint(type) || isComplex(type)) {
     for (double &value : result.realData())
@@ -131,11 +124,16 @@ ValuePtr Evaluator::evaluateInstruction(const HloInstruction &instruction,
   switch (opcode) {
   case HloOpcode::Constant:
     return share(constantValue(instruction));
-  case HloOpcode::Tuple:
-    return share(makeTuple(instruction.shape(), operandValues));
+  case HloOpcode::Tuple: {
+    std::vector<Literal> elements;
+    for (const Literal *operand : operands)
+      elements.push_back(*operand);
+    return share(Literal::tuple(std::move(elements)));
+  }
   case HloOpcode::GetTupleElement: {
-    int64_t index = instruction.intAttr("index");
-    return share(operands[0]->tupleElements().at(index));
+    // The element itself, kept alive by its tuple: no copy.
+    const Literal &element = operands[0]->tupleElements().at(instruction.intAttr("index"));
+    return ValuePtr(operandValues[0], &element);
   }
   case HloOpcode::OptimizationBarrier:
   case HloOpcode::AddDependency:

@@ -113,13 +113,13 @@ InputRange inputRangeFor(const HloInstruction &parameter) {
 }
 
 Literal generateInput(const Shape &shape, InputRange range, uint64_t seed) {
-  Literal result(shape);
   if (shape.isTuple()) {
+    std::vector<Literal> elements;
     for (size_t i = 0; i < shape.tupleShapes().size(); ++i)
-      result.mutableTupleElements()[i] =
-          generateInput(shape.tupleShapes()[i], range, seed * 31 + i + 1);
-    return result;
+      elements.push_back(generateInput(shape.tupleShapes()[i], range, seed * 31 + i + 1));
+    return Literal::tuple(std::move(elements));
   }
+  Literal result(shape);
   uint64_t state = seed;
   PrimitiveType type = shape.elementType();
   int64_t count = result.elementCount();

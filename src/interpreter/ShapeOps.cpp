@@ -56,7 +56,7 @@ Literal evaluatePad(const HloInstruction &instruction, const Operands &operands)
   const Shape &shape = instruction.shape();
   const AttrValue *attr = instruction.findAttribute("padding");
   if (!attr && shape.rank() == 0)
-    return withShape(operand, shape);
+    return operand.withShape(shape);
   if (!attr || static_cast<int64_t>(attr->padding.size()) != shape.rank())
     fail(instruction, "pad needs one padding entry per dimension");
   Literal result = filledWith(shape, *operands[1]);
@@ -130,7 +130,7 @@ Literal evaluateShapeOp(const HloInstruction &instruction, const Operands &opera
     return evaluateIota(instruction);
   case HloOpcode::Copy:
   case HloOpcode::Reshape: // row-major order is kept
-    return withShape(*operands[0], shape);
+    return operands[0]->withShape(shape);
   case HloOpcode::Bitcast:
     if (instruction.operand(0)->shape().elementType() != shape.elementType())
       return evaluateBitcastConvert(instruction, *operands[0]);
@@ -165,7 +165,7 @@ Literal evaluateShapeOp(const HloInstruction &instruction, const Operands &opera
   case HloOpcode::Slice: {
     const AttrValue *attr = instruction.findAttribute("slice");
     if (!attr && shape.rank() == 0)
-      return withShape(*operands[0], shape);
+      return operands[0]->withShape(shape);
     if (!attr || static_cast<int64_t>(attr->slices.size()) != shape.rank())
       fail(instruction, "slice needs one range per dimension");
     return gatherElements(shape, *operands[0],
@@ -187,7 +187,7 @@ Literal evaluateShapeOp(const HloInstruction &instruction, const Operands &opera
     const Literal &update = *operands[1];
     std::vector<int64_t> starts = clampedStarts(
         operands, 2, shape.dimensions(), update.shape().dimensions());
-    Literal result = withShape(*operands[0], shape);
+    Literal result = operands[0]->withShape(shape);
     std::vector<int64_t> strides = rowMajorStrides(shape.dimensions());
     std::vector<int64_t> target(shape.rank());
     forEachIndex(update.shape().dimensions(),
