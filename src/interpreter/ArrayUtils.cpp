@@ -19,18 +19,9 @@ ElementClass elementClass(PrimitiveType type) {
   return ElementClass::Float;
 }
 
-int64_t wrapInteger(int64_t value, PrimitiveType type) {
-  if (type == PrimitiveType::Pred)
-    return value != 0;
-  int width = primitiveBitWidth(type);
-  if (width >= 64)
-    return value;
-  uint64_t mask = (uint64_t(1) << width) - 1;
-  uint64_t bits = static_cast<uint64_t>(value) & mask;
-  if (isSignedIntegral(type) && (bits >> (width - 1)))
-    bits |= ~mask;
-  return static_cast<int64_t>(bits);
-}
+IntegerWrap::IntegerWrap(PrimitiveType type)
+    : isPred(type == PrimitiveType::Pred), isSigned(isSignedIntegral(type)),
+      width(isPred ? 1 : primitiveBitWidth(type)), mask(widthMask(width)) {}
 
 std::vector<int64_t> rowMajorStrides(const std::vector<int64_t> &dims) {
   std::vector<int64_t> strides(dims.size(), 1);

@@ -38,9 +38,37 @@ public:
 enum class ElementClass { Pred, Signed, Unsigned, Float, Complex };
 ElementClass elementClass(PrimitiveType type);
 
-/// `value` wrapped to the integer `type` (two's complement, sign- or
-/// zero-extended into 64 bits); pred becomes 0/1.
-int64_t wrapInteger(int64_t value, PrimitiveType type);
+/// The low `width` bits set.
+inline uint64_t widthMask(int width) {
+  return width >= 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
+}
+
+/// Wraps 64-bit values to an integer type (two's complement, sign- or
+/// zero-extended into 64 bits; pred becomes 0/1), the type's width decided
+/// once for loops over whole arrays.
+class IntegerWrap {
+public:
+  explicit IntegerWrap(PrimitiveType type);
+  int64_t operator()(uint64_t value) const {
+    if (isPred)
+      return value != 0;
+    value &= mask;
+    if (isSigned && width < 64 && ((value >> (width - 1)) & 1))
+      value |= ~mask;
+    return static_cast<int64_t>(value);
+  }
+
+private:
+  bool isPred;
+  bool isSigned;
+  int width;
+  uint64_t mask;
+};
+
+/// `value` wrapped to the integer `type` (see IntegerWrap).
+inline int64_t wrapInteger(int64_t value, PrimitiveType type) {
+  return IntegerWrap(type)(static_cast<uint64_t>(value));
+}
 
 /// Row-major strides of `dims`.
 std::vector<int64_t> rowMajorStrides(const std::vector<int64_t> &dims);

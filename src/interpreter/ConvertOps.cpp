@@ -17,15 +17,11 @@ int bitWidth(PrimitiveType type) {
   return type == PrimitiveType::Pred ? 8 : primitiveBitWidth(type);
 }
 
-uint64_t mask(int width) {
-  return width >= 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
-}
-
 uint64_t elementBits(const Literal &literal, int64_t i) {
   PrimitiveType type = literal.shape().elementType();
   if (isFloatingPoint(type))
     return encodeFloatBits(literal.realData()[i], type);
-  return static_cast<uint64_t>(literal.intData()[i]) & mask(bitWidth(type));
+  return static_cast<uint64_t>(literal.intData()[i]) & widthMask(bitWidth(type));
 }
 
 void setElementBits(Literal &literal, int64_t i, uint64_t bits) {
@@ -57,7 +53,7 @@ Literal evaluateBitcastConvert(const HloInstruction &instruction,
     for (int64_t i = 0; i < count; ++i)
       setElementBits(result, i,
                      (elementBits(operand, i / ratio) >> ((i % ratio) * toWidth)) &
-                         mask(toWidth));
+                         widthMask(toWidth));
   } else {
     int64_t ratio = toWidth / fromWidth;
     for (int64_t i = 0; i < count; ++i) {

@@ -26,8 +26,7 @@ int widthOf(PrimitiveType type) {
 
 /// The low `width` bits of an integer value.
 uint64_t lowBits(int64_t value, int width) {
-  return width >= 64 ? static_cast<uint64_t>(value)
-                     : static_cast<uint64_t>(value) & ((uint64_t(1) << width) - 1);
+  return static_cast<uint64_t>(value) & widthMask(width);
 }
 
 /// NaN-propagating max/min with -0 < +0, as the GPU's maximumf/minimumf.
@@ -343,15 +342,9 @@ bool evaluateIntegerFastPath(const HloInstruction &instruction, const Operands &
   std::vector<int64_t> &out = result.intData();
   // Wrapping with the width decided once (the common ops of long integer
   // chains, e.g. hash-based RNG expansions).
+  IntegerWrap wrap(type);
   int width = primitiveBitWidth(type);
-  bool isSigned = isSignedIntegral(type);
-  uint64_t mask = width >= 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1;
-  auto wrap = [&](uint64_t value) {
-    value &= mask;
-    if (isSigned && width < 64 && ((value >> (width - 1)) & 1))
-      value |= ~mask;
-    return static_cast<int64_t>(value);
-  };
+  uint64_t mask = widthMask(width);
   auto map = [&](auto f) {
     for (size_t i = 0; i < out.size(); ++i)
       out[i] = wrap(f(static_cast<uint64_t>(x[i]), static_cast<uint64_t>(y[i])));
@@ -581,8 +574,9 @@ Literal evaluateElementwise(const HloInstruction &instruction,
                                                          result.intData().size()) {
       // Integer to integer: the low bits, sign- or zero-extended.
       const std::vector<int64_t> &x = operands[0]->intData();
+      IntegerWrap wrap(resultType);
       for (size_t i = 0; i < x.size(); ++i)
-        result.intData()[i] = wrapInteger(x[i], resultType);
+        result.intData()[i] = wrap(static_cast<uint64_t>(x[i]));
       return result;
     }
     for (int64_t i = 0; i < count; ++i)
