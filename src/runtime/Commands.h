@@ -7,6 +7,7 @@
 #ifndef HLO_RUNTIME_COMMANDS_H
 #define HLO_RUNTIME_COMMANDS_H
 
+#include "Comparison.h"
 #include "RunOptions.h"
 
 #include "hlo_parser/HloModule.h"
@@ -15,6 +16,17 @@
 #include <map>
 
 namespace hlo::runtime {
+
+/// `value` with `precision` significant digits ("%g").
+std::string formatNumber(double value, int precision = 4);
+
+/// The default tolerance of `type`, with --atol/--rtol applied.
+Tolerance toleranceFor(const RunOptions &options, PrimitiveType type);
+
+/// Compares `actual` with `expected` and prints one line ("  LABEL SHAPE:
+/// max abs error ..., PASS") and, on failure, the first mismatch.
+ComparisonResult reportComparison(const std::string &label, const Literal &expected,
+                                  const Literal &actual, const RunOptions &options);
 
 /// Reads the --input files for the entry's parameters; prints errors.
 bool readInputFiles(const RunOptions &options, const HloModule &module,

@@ -7,7 +7,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
-#include "Comparison.h"
 #include "GpuContext.h"
 #include "ReferenceCases.h"
 
@@ -15,7 +14,6 @@
 
 #include "hlo_parser/HloComputation.h"
 
-#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -36,12 +34,6 @@ bool readFile(const std::string &path, std::string &contents) {
 std::string directoryOf(const std::string &path) {
   size_t slash = path.rfind('/');
   return slash == std::string::npos ? "." : path.substr(0, slash);
-}
-
-std::string formatNumber(double value, int precision = 4) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.*g", precision, value);
-  return text;
 }
 
 /// One kernel's line in the report.
@@ -88,15 +80,6 @@ private:
     return kExitError;
   }
 
-  Tolerance toleranceFor(PrimitiveType type) const {
-    Tolerance tolerance = defaultTolerance(type);
-    if (options.absoluteTolerance)
-      tolerance.absolute = *options.absoluteTolerance;
-    if (options.relativeTolerance)
-      tolerance.relative = *options.relativeTolerance;
-    return tolerance;
-  }
-
   void printKernel(const KernelSpec &kernel) const {
     std::cout << kernel.name << " (" << kernel.emitter << "): grid [" << kernel.grid[0]
               << ", " << kernel.grid[1] << ", " << kernel.grid[2] << "], block ["
@@ -107,17 +90,7 @@ private:
   /// Compares and prints one output; records it in `row`.
   bool checkOutput(const std::string &label, const Literal &expected, const Literal &actual,
                    KernelRow &row) {
-    Tolerance tolerance = toleranceFor(expected.shape().elementType());
-    ComparisonResult result = compareArrays(expected, actual, tolerance);
-    std::cout << "  " << label << " " << expected.shape().toString(false)
-              << ": max abs error " << formatNumber(result.maxAbsoluteError)
-              << ", max rel error " << formatNumber(result.maxRelativeError) << ", "
-              << result.mismatches << " of " << result.elements << " outside (abs "
-              << formatNumber(tolerance.absolute) << ", rel "
-              << formatNumber(tolerance.relative) << ")  "
-              << (result.passed() ? "PASS" : "FAIL") << "\n";
-    if (!result.passed())
-      std::cout << "    first mismatch " << result.firstMismatch << "\n";
+    ComparisonResult result = reportComparison(label, expected, actual, options);
     row.checked = true;
     row.passed = row.passed && result.passed();
     row.maxAbsoluteError = std::max(row.maxAbsoluteError, result.maxAbsoluteError);

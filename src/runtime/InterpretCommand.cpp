@@ -6,7 +6,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
-#include "Comparison.h"
 #include "ReferenceCases.h"
 
 #include "interpreter/Evaluator.h"
@@ -67,19 +66,7 @@ static bool compareWithExpected(const RunOptions &options, size_t index, const L
     std::cout << "  expected output " << index << ": " << error << "  FAIL\n";
     return false;
   }
-  Tolerance tolerance = defaultTolerance(logical.elementType());
-  if (options.absoluteTolerance)
-    tolerance.absolute = *options.absoluteTolerance;
-  if (options.relativeTolerance)
-    tolerance.relative = *options.relativeTolerance;
-  ComparisonResult result = compareArrays(*expected, output, tolerance);
-  std::cout << "  against " << path << ": max abs error " << result.maxAbsoluteError
-            << ", max rel error " << result.maxRelativeError << ", " << result.mismatches
-            << " of " << result.elements << " outside  "
-            << (result.passed() ? "PASS" : "FAIL") << "\n";
-  if (!result.passed())
-    std::cout << "    first mismatch " << result.firstMismatch << "\n";
-  return result.passed();
+  return reportComparison("against " + path, *expected, output, options).passed();
 }
 
 int runInterpreter(const RunOptions &options, const HloModule &module) {
