@@ -3,8 +3,9 @@
 
 #include "ElementBytes.h"
 
+#include "hlo_parser/SourceFile.h"
+
 #include <fstream>
-#include <sstream>
 
 namespace hlo::interp {
 namespace {
@@ -179,14 +180,12 @@ bool writeNpyFile(const std::string &path, const Literal &array, std::string &er
 
 std::optional<Literal> readNpyFile(const std::string &path, const Shape &shape,
                                    std::string &error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  std::shared_ptr<SourceFile> file = SourceFile::read(path, error);
+  if (!file) {
     error = "cannot read '" + path + "'";
     return std::nullopt;
   }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  std::optional<Literal> array = decodeNpy(buffer.str(), shape, error);
+  std::optional<Literal> array = decodeNpy(std::string(file->text()), shape, error);
   if (!array)
     error = path + ": " + error;
   return array;

@@ -13,23 +13,13 @@
 #include "interpreter/Npy.h"
 
 #include "hlo_parser/HloComputation.h"
+#include "hlo_parser/SourceFile.h"
 
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
 namespace hlo::runtime {
 namespace {
-
-bool readFile(const std::string &path, std::string &contents) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return false;
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  contents = buffer.str();
-  return true;
-}
 
 std::string directoryOf(const std::string &path) {
   size_t slash = path.rfind('/');
@@ -293,12 +283,14 @@ private:
 } // namespace
 
 int runGpuCheck(const RunOptions &options, const HloModule &module) {
-  std::string json, error;
-  if (!readFile(options.manifestPath, json)) {
-    std::cerr << "hlo-run: error: cannot read manifest '" << options.manifestPath << "'\n";
+  std::string error;
+  std::shared_ptr<SourceFile> json = SourceFile::read(options.manifestPath, error);
+  if (!json) {
+    std::cerr << "hlo-run: error: manifest: " << error << "\n";
     return kExitError;
   }
-  std::optional<LaunchManifest> manifest = parseLaunchManifest(json, error);
+  std::optional<LaunchManifest> manifest =
+      parseLaunchManifest(std::string(json->text()), error);
   if (!manifest) {
     std::cerr << options.manifestPath << ": error: " << error << "\n";
     return kExitError;
@@ -308,9 +300,9 @@ int runGpuCheck(const RunOptions &options, const HloModule &module) {
     codePath = manifest->codeFile.empty() || manifest->codeFile[0] == '/'
                    ? manifest->codeFile
                    : directoryOf(options.manifestPath) + "/" + manifest->codeFile;
-  std::string code;
-  if (!readFile(codePath, code)) {
-    std::cerr << "hlo-run: error: cannot read the compiled code '" << codePath << "'\n";
+  std::shared_ptr<SourceFile> code = SourceFile::read(codePath, error);
+  if (!code) {
+    std::cerr << "hlo-run: error: compiled code: " << error << "\n";
     return kExitError;
   }
   std::map<int64_t, Literal> given;
@@ -335,7 +327,7 @@ int runGpuCheck(const RunOptions &options, const HloModule &module) {
   if (manifest->gpuArch != gpu->arch())
     std::cout << "note: the code was compiled for " << manifest->gpuArch
               << ", the device is " << gpu->arch() << "\n";
-  if (!gpu->loadCode(code, error)) {
+  if (!gpu->loadCode(std::string(code->text()), error)) {
     std::cerr << "hlo-run: error: " << codePath << ": " << error << "\n";
     return kExitError;
   }
