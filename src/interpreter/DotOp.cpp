@@ -28,23 +28,6 @@ std::vector<int64_t> freeDims(int64_t rank, const std::vector<int64_t> &batch,
   return dims;
 }
 
-/// Every element of `operand` converted to `resultType`, as T.
-template <typename T>
-std::vector<T> convertedValues(const Literal &operand, PrimitiveType resultType) {
-  PrimitiveType type = operand.shape().elementType();
-  std::vector<T> values(std::max<int64_t>(operand.elementCount(), 0));
-  for (size_t i = 0; i < values.size(); ++i) {
-    Scalar x = convertScalar(loadScalar(operand, static_cast<int64_t>(i)), type, resultType);
-    if constexpr (std::is_same_v<T, int64_t>)
-      values[i] = x.i;
-    else if constexpr (std::is_same_v<T, double>)
-      values[i] = x.re;
-    else
-      values[i] = T(x.re, x.im);
-  }
-  return values;
-}
-
 /// The dot as batches of row-by-row products: lhs rows (batch, lhs free
 /// index) and rhs rows (batch, rhs free index), each of `depth` contracted
 /// elements at the given offsets.
@@ -118,23 +101,33 @@ DotGeometry dotGeometry(const HloInstruction &instruction, const Shape &lhsShape
   return geometry;
 }
 
-/// values[base[row] + step[k]] gathered into contiguous rows of `depth`.
+/// operand[base[row] + step[k]], converted to `resultType` as T, gathered
+/// into contiguous rows of step.size() elements.
 template <typename T>
-std::vector<T> packRows(const std::vector<T> &values, const std::vector<int64_t> &base,
-                        const std::vector<int64_t> &step) {
+std::vector<T> packedRows(const Literal &operand, const std::vector<int64_t> &base,
+                          const std::vector<int64_t> &step, PrimitiveType resultType) {
+  PrimitiveType type = operand.shape().elementType();
   std::vector<T> rows(base.size() * step.size());
   for (size_t row = 0; row < base.size(); ++row)
-    for (size_t k = 0; k < step.size(); ++k)
-      rows[row * step.size() + k] = values[base[row] + step[k]];
+    for (size_t k = 0; k < step.size(); ++k) {
+      Scalar x = convertScalar(loadScalar(operand, base[row] + step[k]), type, resultType);
+      T &value = rows[row * step.size() + k];
+      if constexpr (std::is_same_v<T, int64_t>)
+        value = x.i;
+      else if constexpr (std::is_same_v<T, double>)
+        value = x.re;
+      else
+        value = T(x.re, x.im);
+    }
   return rows;
 }
 
 /// Sum of products per output element (batch, lhs row, rhs row), in T.
 template <typename T, typename Add, typename Multiply>
-std::vector<T> contract(const DotGeometry &geometry, const std::vector<T> &lhs,
-                        const std::vector<T> &rhs, Add add, Multiply multiply) {
-  std::vector<T> left = packRows(lhs, geometry.lhsRowBase, geometry.lhsStep);
-  std::vector<T> right = packRows(rhs, geometry.rhsRowBase, geometry.rhsStep);
+std::vector<T> contract(const DotGeometry &geometry, const Literal &lhs, const Literal &rhs,
+                        PrimitiveType resultType, Add add, Multiply multiply) {
+  std::vector<T> left = packedRows<T>(lhs, geometry.lhsRowBase, geometry.lhsStep, resultType);
+  std::vector<T> right = packedRows<T>(rhs, geometry.rhsRowBase, geometry.rhsStep, resultType);
   int64_t depth = geometry.depth;
   std::vector<T> sums;
   sums.reserve(geometry.batches * geometry.lhsRows * geometry.rhsRows);
@@ -161,8 +154,7 @@ Literal evaluateDot(const HloInstruction &instruction, const Operands &operands)
   switch (elementClass(resultType)) {
   case ElementClass::Float: {
     std::vector<double> sums = contract<double>(
-        geometry, convertedValues<double>(lhs, resultType),
-        convertedValues<double>(rhs, resultType),
+        geometry, lhs, rhs, resultType,
         [](double a, double b) { return a + b; }, [](double a, double b) { return a * b; });
     for (size_t i = 0; i < sums.size(); ++i)
       result.realData()[i] = roundToFloatType(sums[i], resultType);
@@ -171,8 +163,7 @@ Literal evaluateDot(const HloInstruction &instruction, const Operands &operands)
   case ElementClass::Complex: {
     using Complex = std::complex<double>;
     std::vector<Complex> sums = contract<Complex>(
-        geometry, convertedValues<Complex>(lhs, resultType),
-        convertedValues<Complex>(rhs, resultType),
+        geometry, lhs, rhs, resultType,
         [](Complex a, Complex b) { return a + b; }, [](Complex a, Complex b) { return a * b; });
     for (size_t i = 0; i < sums.size(); ++i)
       storeScalar(result, static_cast<int64_t>(i),
@@ -181,25 +172,21 @@ Literal evaluateDot(const HloInstruction &instruction, const Operands &operands)
   }
   case ElementClass::Pred: // or of ands
     result.intData() = contract<int64_t>(
-        geometry, convertedValues<int64_t>(lhs, resultType),
-        convertedValues<int64_t>(rhs, resultType),
+        geometry, lhs, rhs, resultType,
         [](int64_t a, int64_t b) { return a | b; }, [](int64_t a, int64_t b) { return a & b; });
     return result;
-  default:
+  default: {
+    IntegerWrap wrap(resultType);
     result.intData() = contract<int64_t>(
-        geometry, convertedValues<int64_t>(lhs, resultType),
-        convertedValues<int64_t>(rhs, resultType),
+        geometry, lhs, rhs, resultType,
         [&](int64_t a, int64_t b) {
-          return wrapInteger(static_cast<int64_t>(static_cast<uint64_t>(a) +
-                                                  static_cast<uint64_t>(b)),
-                             resultType);
+          return wrap(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
         },
         [&](int64_t a, int64_t b) {
-          return wrapInteger(static_cast<int64_t>(static_cast<uint64_t>(a) *
-                                                  static_cast<uint64_t>(b)),
-                             resultType);
+          return wrap(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
         });
     return result;
+  }
   }
 }
 
