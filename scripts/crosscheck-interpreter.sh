@@ -12,10 +12,7 @@ python="${PYTHON:-python3}"
 corpus="$here/../shared/corpus/xla"
 modules=("$@")
 if [ ${#modules[@]} -eq 0 ]; then
-  modules=("$here"/examples/*.hlo)
-  while IFS= read -r file; do modules+=("$corpus/$file"); done < <(
-    awk -F'\t' 'NR > 1 && ($2 == "loop" || $2 == "input_slices" || $2 == "convert" ||
-                ($2 == "dynamic_update_slice" && $4 ~ /^kLoop/)) {print $1}' "$corpus/INDEX.tsv")
+  while IFS= read -r file; do modules+=("$file"); done < <("$here/scripts/gpu-check.sh" modules)
 fi
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
 pass=0; fail=0; skip=0

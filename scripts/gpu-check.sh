@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The GPU check, in two halves.
 #
+# `scripts/gpu-check.sh modules` lists the modules checked by default.
+#
 # Here, where hlo-compile is built:
 #   scripts/gpu-check.sh bundle DIR [--arch sm_90] [MODULE.hlo ...]
 #     Compiles the examples and every corpus module hlo-compile claims (or
@@ -22,8 +24,14 @@ usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
 command="$1"; shift
 
-claimed_modules() {
-  local corpus="$1"
+# The modules checked by default, one path a line: the examples and every
+# corpus module hlo-compile claims (scripts/crosscheck-interpreter.sh uses
+# the same list).
+default_modules() {
+  local root; root="$(cd "$(dirname "$0")/.." && pwd)"
+  local corpus="$root/../shared/corpus/xla"
+  ls "$root"/examples/*.hlo
+  [ -f "$corpus/INDEX.tsv" ] || return 0
   awk -F'\t' 'NR > 1 && ($2 == "loop" || $2 == "input_slices" || $2 == "convert" ||
               ($2 == "dynamic_update_slice" && $4 ~ /^kLoop/)) {print $1}' "$corpus/INDEX.tsv" |
     sed "s|^|$corpus/|"
@@ -45,11 +53,7 @@ bundle() {
     [ -x "$build/bin/$tool" ] || { echo "gpu-check: build $tool first ($build/bin)"; exit 2; }
   done
   if [ ${#modules[@]} -eq 0 ]; then
-    modules=("$root"/examples/*.hlo)
-    local corpus="$root/../shared/corpus/xla"
-    if [ -f "$corpus/INDEX.tsv" ]; then
-      while IFS= read -r module; do modules+=("$module"); done < <(claimed_modules "$corpus")
-    fi
+    while IFS= read -r module; do modules+=("$module"); done < <(default_modules)
   fi
   rm -rf "$dir"; mkdir -p "$dir/modules" "$dir/bin" "$dir/src"
   local compiled=0 skipped=0
@@ -164,6 +168,7 @@ run() {
 }
 
 case "$command" in
+  modules) default_modules ;;
   bundle) bundle "$@" ;;
   run) run "$@" ;;
   *) usage ;;
