@@ -145,7 +145,6 @@ private:
         return kExitError;
     std::string error;
     std::map<std::string, CUdeviceptr> buffers; // "p3", "o0", "b:name"
-    std::map<int64_t, const KernelParameter *> outputParameters;
     std::vector<std::vector<CUdeviceptr>> arguments(manifest.kernels.size());
     for (size_t k = 0; k < manifest.kernels.size(); ++k) {
       for (const KernelParameter &parameter : manifest.kernels[k].parameters) {
@@ -168,8 +167,6 @@ private:
           }
           buffers[key] = pointer;
         }
-        if (parameter.binding == BufferBinding::Output)
-          outputParameters[parameter.number] = &parameter;
         arguments[k].push_back(buffers[key]);
       }
     }
