@@ -1,4 +1,10 @@
-//===- EmitCode.cpp - --emit=llvm|ptx|cubin -------------------------------===//
+//===- EmitCode.cpp - --emit=llvm|ptx|cubin|asm|obj|so --------------------===//
+//
+// Owns the code generation path of the driver: emission, the pipeline for
+// the chosen target, and the launch manifest beside code a runtime can load
+// (PTX, cubin, or the host target's shared object).
+//
+//===----------------------------------------------------------------------===//
 #include "EmitCode.h"
 #include "Manifest.h"
 
@@ -13,6 +19,29 @@
 #include <fmt/core.h>
 
 namespace hlo::driver {
+namespace {
+
+pipeline::OutputKind outputKindFor(const std::string &emit) {
+  if (emit == "ptx")
+    return pipeline::OutputKind::Ptx;
+  if (emit == "cubin")
+    return pipeline::OutputKind::Cubin;
+  if (emit == "asm")
+    return pipeline::OutputKind::Assembly;
+  if (emit == "obj")
+    return pipeline::OutputKind::Object;
+  if (emit == "so")
+    return pipeline::OutputKind::SharedObject;
+  return pipeline::OutputKind::LlvmIr;
+}
+
+/// Code a runtime loads, which the manifest describes.
+bool isLoadable(pipeline::OutputKind kind) {
+  return kind == pipeline::OutputKind::Ptx || kind == pipeline::OutputKind::Cubin ||
+         kind == pipeline::OutputKind::SharedObject;
+}
+
+} // namespace
 
 bool emitCode(const HloModule &module, const Options &options,
               std::string &output, std::string &manifest,
@@ -29,13 +58,17 @@ bool emitCode(const HloModule &module, const Options &options,
   };
 
   pipeline::PipelineOptions pipelineOptions;
+  pipelineOptions.target =
+      options.target == "host" ? pipeline::TargetKind::Host : pipeline::TargetKind::Nvptx;
   pipelineOptions.gpuArch = options.gpuArch;
   pipelineOptions.optLevel = options.optLevel;
   pipelineOptions.cudaPath = options.cudaPath;
   pipelineOptions.printAfterEachPass = options.printAfterEachPass;
   pipelineOptions.dumpDir = options.dumpDir;
   pipelineOptions.timePasses = options.timePasses;
+  pipelineOptions.hostBoundsChecks = options.hostBoundsChecks;
   pipeline::PassDumper dumper(pipelineOptions);
+  pipeline::OutputKind kind = outputKindFor(options.emit);
 
   mlir::MLIRContext context;
   context.disableMultithreading();
@@ -44,7 +77,6 @@ bool emitCode(const HloModule &module, const Options &options,
   if (!emitted)
     return false;
   lap("emission");
-  std::map<std::string, KernelLaunch> launches = collectLaunches(*emitted);
   if (dumper.enabled()) {
     std::string text;
     llvm::raw_string_ostream stream(text);
@@ -57,6 +89,8 @@ bool emitCode(const HloModule &module, const Options &options,
     return false;
   }
   lap("MLIR passes");
+  // The launch of each kernel, as the lowered module has it.
+  std::map<std::string, KernelLaunch> launches = collectLaunches(*emitted);
   llvm::LLVMContext llvmContext;
   auto llvmModule = pipeline::translateToLlvmIr(*emitted, llvmContext,
                                                 pipelineOptions, dumper, error);
@@ -64,35 +98,24 @@ bool emitCode(const HloModule &module, const Options &options,
     diagnostics.error(kNoOffset, error);
     return false;
   }
-  lap("LLVM IR + libdevice + O3");
-  if (options.emit == "llvm") {
-    llvm::raw_string_ostream stream(output);
-    llvmModule->print(stream, nullptr);
-    return true;
-  }
-  std::optional<std::string> ptx =
-      pipeline::emitPtx(*llvmModule, pipelineOptions, error);
-  if (!ptx) {
+  lap(pipelineOptions.target == pipeline::TargetKind::Nvptx ? "LLVM IR + libdevice + opt"
+                                                            : "LLVM IR + opt");
+  std::optional<std::string> code =
+      pipeline::emitOutput(*llvmModule, kind, pipelineOptions, error);
+  if (!code) {
     diagnostics.error(kNoOffset, error);
     return false;
   }
-  lap("NVPTX");
-  // The code file by its name alone: the manifest sits beside it.
-  std::string codeFile = options.output.empty() ? "-" : options.output;
-  codeFile = codeFile.substr(codeFile.find_last_of('/') + 1);
-  manifest = writeManifest(module, launches, options.gpuArch, codeFile);
-  if (options.emit == "ptx") {
-    output = std::move(*ptx);
-    return true;
+  lap(options.emit == "llvm" ? "LLVM IR text"
+      : options.emit == "so"  ? "machine code + link"
+                              : "machine code");
+  if (isLoadable(kind)) {
+    // The code file by its name alone: the manifest sits beside it.
+    std::string codeFile = options.output.empty() ? "-" : options.output;
+    codeFile = codeFile.substr(codeFile.find_last_of('/') + 1);
+    manifest = writeManifest(module, launches, options.gpuArch, options.target, codeFile);
   }
-  std::optional<std::string> cubin =
-      pipeline::runPtxas(*ptx, pipelineOptions, error);
-  if (!cubin) {
-    diagnostics.error(kNoOffset, error);
-    return false;
-  }
-  lap("ptxas");
-  output = std::move(*cubin);
+  output = std::move(*code);
   return true;
 }
 

@@ -5,7 +5,11 @@
 #include "partitioner/ComputationPartitioner.h"
 #include "partitioner/KernelPlan.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "abi/HostKernelAbi.h"
+#include "pipeline/SharedMemoryLayout.h"
+#include "pipeline/host/HostPasses.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 #include <fmt/core.h>
 
@@ -90,7 +94,7 @@ std::string outputBinding(const HloModule &module, const HloInstruction *origin,
 
 std::map<std::string, KernelLaunch> collectLaunches(mlir::ModuleOp emitted) {
   std::map<std::string, KernelLaunch> launches;
-  for (auto function : emitted.getOps<mlir::func::FuncOp>()) {
+  for (auto function : emitted.getOps<mlir::LLVM::LLVMFuncOp>()) {
     auto block = function->getAttrOfType<mlir::DenseI64ArrayAttr>(xla_gpu::kBlockSizeAttr);
     auto grid = function->getAttrOfType<mlir::DenseI64ArrayAttr>(xla_gpu::kGridSizeAttr);
     if (!block || !grid || block.size() != 3 || grid.size() != 3)
@@ -102,6 +106,10 @@ std::map<std::string, KernelLaunch> collectLaunches(mlir::ModuleOp emitted) {
     }
     if (auto emitter = function->getAttrOfType<mlir::StringAttr>(xla_gpu::kEmitterAttr))
       launch.emitter = emitter.str();
+    if (auto bytes =
+            function->getAttrOfType<mlir::IntegerAttr>(pipeline::kSharedMemoryBytesAttr))
+      launch.sharedMemoryBytes = bytes.getInt();
+    launch.concurrentThreads = function->hasAttr(pipeline::kConcurrentThreadsAttr);
     launches[function.getSymName().str()] = launch;
   }
   return launches;
@@ -109,12 +117,16 @@ std::map<std::string, KernelLaunch> collectLaunches(mlir::ModuleOp emitted) {
 
 std::string writeManifest(const HloModule &module,
                           const std::map<std::string, KernelLaunch> &launches,
-                          const std::string &gpuArch,
+                          const std::string &gpuArch, const std::string &target,
                           const std::string &codeFile) {
   KernelPlan plan(module);
+  bool host = target == "host";
   std::string json = "{\n";
-  json += fmt::format("  \"module\": {},\n  \"gpu_arch\": {},\n  \"code\": {},\n",
-                      quoted(module.name()), quoted(gpuArch), quoted(codeFile));
+  json += fmt::format("  \"module\": {},\n  \"gpu_arch\": {},\n  \"target\": {},\n",
+                      quoted(module.name()), quoted(gpuArch), quoted(target));
+  if (host)
+    json += fmt::format("  \"host_abi_version\": {},\n", HLO_HOST_ABI_VERSION);
+  json += fmt::format("  \"code\": {},\n", quoted(codeFile));
   json += "  \"kernels\": [";
   bool firstKernel = true;
   for (const KernelSource &kernel : plan.kernels()) {
@@ -131,9 +143,16 @@ std::string writeManifest(const HloModule &module,
     json += fmt::format("    {{\n      \"name\": {},\n      \"hlo_instruction\": {},\n"
                         "      \"emitter\": {},\n"
                         "      \"grid\": {},\n      \"block\": {},\n"
-                        "      \"shared_memory_bytes\": 0,\n      \"parameters\": [\n",
+                        "      \"shared_memory_bytes\": {},\n",
                         quoted(name), quoted(hloInstruction), quoted(launch->second.emitter),
-                        triple(launch->second.grid), triple(launch->second.block));
+                        triple(launch->second.grid), triple(launch->second.block),
+                        launch->second.sharedMemoryBytes);
+    // The host launcher runs a block's threads one after another unless
+    // they must run concurrently.
+    if (host)
+      json += fmt::format("      \"concurrent_threads\": {},\n",
+                          launch->second.concurrentThreads ? "true" : "false");
+    json += "      \"parameters\": [\n";
     std::vector<std::string> parameters;
     const HloComputation &fused = *kernel.computation;
     // Inputs: the fusion's operands (a bare entry: the module parameters;

@@ -1,11 +1,12 @@
 //===- Manifest.h - The launch manifest (JSON) ------------------*- C++ -*-===//
 //
 // Writes the JSON that tells a runtime how to launch the kernels of a PTX
-// or cubin file without reading hlo-compile's code: per kernel, in
-// execution order, its name, emitter, grid and block, shared memory, and
-// each parameter (what it binds to, shape, element type, bytes, alignment);
-// then the instructions that run between kernels but are not generated
-// (library calls, collectives, ...).
+// or cubin file, or of the host target's shared object, without reading
+// hlo-compile's code: the target, then per kernel, in execution order, its
+// name, emitter, grid and block, shared memory (and on the host whether the
+// block's threads must run concurrently), and each parameter (what it binds
+// to, shape, element type, bytes, alignment); then the instructions that
+// run between kernels but are not generated (library calls, collectives).
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_DRIVER_MANIFEST_H
@@ -25,15 +26,20 @@ struct KernelLaunch {
   std::string emitter;
   std::array<int64_t, 3> grid = {1, 1, 1};
   std::array<int64_t, 3> block = {1, 1, 1};
+  int64_t sharedMemoryBytes = 0;
+  /// Host target: the kernel reaches a barrier or a warp shuffle.
+  bool concurrentThreads = false;
 };
 
-/// The launch of every kernel function in freshly emitted MLIR, by name.
+/// The launch of every kernel function in a module lowered to the LLVM
+/// dialect (either target), by name.
 std::map<std::string, KernelLaunch> collectLaunches(mlir::ModuleOp emitted);
 
-/// The manifest for `module` compiled for `gpuArch` into `codeFile`.
+/// The manifest for `module` compiled for `gpuArch` and `target` ("nvptx"
+/// or "host") into `codeFile`.
 std::string writeManifest(const HloModule &module,
                           const std::map<std::string, KernelLaunch> &launches,
-                          const std::string &gpuArch,
+                          const std::string &gpuArch, const std::string &target,
                           const std::string &codeFile);
 
 } // namespace hlo::driver

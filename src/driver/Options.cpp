@@ -5,14 +5,22 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdio>
 #include <cstdlib>
 
 namespace hlo::driver {
 
 const std::vector<std::string> &knownEmitKinds() {
   static const std::vector<std::string> kinds = {
-      "hlo", "indexing", "fusion-analysis", "mlir", "llvm", "ptx", "cubin"};
+      "hlo", "indexing", "fusion-analysis", "mlir", "llvm",
+      "ptx", "cubin",     // --target=nvptx
+      "asm", "obj", "so"}; // --target=host
   return kinds;
+}
+
+bool isCodeEmitKind(const std::string &emit) {
+  return emit == "llvm" || emit == "ptx" || emit == "cubin" || emit == "asm" ||
+         emit == "obj" || emit == "so";
 }
 
 std::string manifestPathFor(const Options &options) {
@@ -42,8 +50,17 @@ int parseOptions(int argc, char **argv, Options &options) {
   std::string emitHelp = "What to produce:";
   for (const std::string &kind : knownEmitKinds())
     emitHelp += " " + kind;
-  app.add_option("--emit", options.emit, emitHelp)
+  app.add_option("--emit", options.emit,
+                 emitHelp + " (default: ptx for --target=nvptx, so for --target=host)")
       ->check(CLI::IsMember(knownEmitKinds()));
+  app.add_option("--target", options.target,
+                 "Code generation target: nvptx (PTX and cubin for the GPU; default) or "
+                 "host (this CPU: a shared object of the same kernels, which hlo-run "
+                 "launches without a GPU)")
+      ->check(CLI::IsMember({"nvptx", "host"}));
+  app.add_flag("!--no-bounds-checks", options.hostBoundsChecks,
+               "--target=host: do not check memory accesses against their buffers "
+               "(faster; out-of-bounds accesses are then not reported)");
   app.add_option("--indexing", options.indexingDirection,
                  "Direction of the maps printed by --emit=indexing")
       ->check(CLI::IsMember({"output-to-input", "input-to-output"}));
@@ -94,6 +111,17 @@ int parseOptions(int argc, char **argv, Options &options) {
     return app.exit(e);
   }
   options.warningsAsErrors = warningMode == "error";
+  if (options.emit.empty())
+    options.emit = options.target == "host" ? "so" : "ptx";
+  bool hostOnly = options.emit == "asm" || options.emit == "obj" || options.emit == "so";
+  bool nvptxOnly = options.emit == "ptx" || options.emit == "cubin";
+  if ((hostOnly && options.target != "host") || (nvptxOnly && options.target != "nvptx")) {
+    std::fprintf(stderr,
+                 "hlo-compile: error: --emit=%s needs --target=%s (--target=nvptx writes "
+                 "llvm, ptx or cubin; --target=host writes llvm, asm, obj or so)\n",
+                 options.emit.c_str(), hostOnly ? "host" : "nvptx");
+    return 1;
+  }
   options.optLevel = std::stoi(optLevel);
   if (options.cudaPath.empty()) {
     const char *home = std::getenv("CUDA_HOME");

@@ -15,7 +15,15 @@ namespace hlo::driver {
 struct Options {
   std::string input = "-";
   std::string output; // empty: stdout for textual emits
-  std::string emit = "ptx";
+  /// What to produce; empty until parsed: the target's default (ptx for
+  /// nvptx, so for host).
+  std::string emit;
+  /// Code generation target: nvptx (PTX/cubin for the GPU) or host (a
+  /// shared object that hlo-run launches on the CPU).
+  std::string target = "nvptx";
+  /// --target=host: check every memory access (on unless
+  /// --no-bounds-checks).
+  bool hostBoundsChecks = true;
   /// For --emit=indexing: output-to-input or input-to-output.
   std::string indexingDirection = "output-to-input";
   /// Target architecture (sm_75 ... sm_120, with an `a` suffix allowed).
@@ -41,6 +49,10 @@ std::string manifestPathFor(const Options &options);
 
 /// Every --emit value the tool knows.
 const std::vector<std::string> &knownEmitKinds();
+
+/// Whether --emit=`emit` runs the code generation pipeline (llvm, ptx,
+/// cubin, asm, obj, so).
+bool isCodeEmitKind(const std::string &emit);
 
 /// Parses argv. Returns -1 to continue, else the exit code (e.g. after
 /// --help or a usage error, which CLI11 has printed).

@@ -97,8 +97,7 @@ int main(int argc, char **argv) {
     emitted->print(stream);
     stream.flush();
     text += "\n";
-  } else if (options.emit == "llvm" || options.emit == "ptx" ||
-             options.emit == "cubin") {
+  } else if (driver::isCodeEmitKind(options.emit)) {
     bool ok = driver::emitCode(*module, options, text, manifest, diagnostics);
     flushDiagnostics();
     if (!ok)

@@ -2,19 +2,18 @@
 //
 // Owns the order of the MLIR passes (seed 004): simplify, inline the
 // subgraph functions, lower the xla_gpu loops, bufferize into the kernel
-// ABI, convert to LLVM + NVVM (math to libdevice). Upstream passes wherever
-// one does the job.
+// ABI, flatten, vectorize, unroll — shared by every target up to the point
+// where the IR is in upstream dialects (gpu, memref, arith, scf, vector,
+// math) — then the target's conversion to the LLVM dialect (Target.h).
+// Upstream passes wherever one does the job.
 //
 //===----------------------------------------------------------------------===//
 #include "pipeline/Passes.h"
-#include "pipeline/Pipeline.h"
+#include "pipeline/Target.h"
 
-#include "mlir/Conversion/ComplexToLLVM/ComplexToLLVM.h"
 #include "mlir/Conversion/ComplexToStandard/ComplexToStandard.h"
-#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/MathToFuncs/MathToFuncs.h"
 #include "mlir/Conversion/Passes.h"
-#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Bufferization/Transforms/FuncBufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -59,29 +58,6 @@ public:
 private:
   PassDumper &dumper;
 };
-
-/// 32-bit index arithmetic unless some buffer has 2^31 elements or more.
-unsigned indexBitwidthFor(ModuleOp module) {
-  bool large = false;
-  module.walk([&](func::FuncOp function) {
-    for (Type type : function.getArgumentTypes())
-      if (auto shaped = dyn_cast<ShapedType>(type))
-        if (shaped.hasStaticShape() && shaped.getNumElements() >= (int64_t{1} << 31))
-          large = true;
-  });
-  return large ? 64 : 32;
-}
-
-/// Moves the gpu.module's contents to the top level (the LLVM translation
-/// takes a builtin module).
-void unwrapGpuModule(ModuleOp module) {
-  for (auto gpuModule : llvm::make_early_inc_range(module.getOps<gpu::GPUModuleOp>())) {
-    Block &body = gpuModule.getBodyRegion().front();
-    for (Operation &op : llvm::make_early_inc_range(body.getOperations()))
-      op.moveBefore(module.getBody(), module.getBody()->end());
-    gpuModule.erase();
-  }
-}
 
 /// Floats narrower than 16 bits have no LLVM type; their conversions are
 /// not lowered yet. Names the first kernel that uses one.
@@ -208,23 +184,17 @@ bool lowerToLlvmDialect(ModuleOp module, const PipelineOptions &options,
   pm.addPass(createUnrollSmallLoopsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  // 8. LLVM + NVVM.
+  // Math without a single instruction as code; complex as real arithmetic.
   pm.addPass(createConvertMathToFuncs());
   pm.addPass(createConvertComplexToStandardPass());
-  pm.addPass(createSCFToControlFlowPass());
-  ConvertGpuOpsToNVVMOpsOptions nvvm;
-  nvvm.useBarePtrCallConv = true;
-  nvvm.indexBitwidth = indexBitwidthFor(module);
-  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(nvvm));
-  pm.addNestedPass<gpu::GPUModuleOp>(createConvertComplexToLLVMPass());
-  pm.addPass(createReconcileUnrealizedCastsPass());
-  pm.addNestedPass<gpu::GPUModuleOp>(createAnnotateNvvmKernelsPass());
+  // 8. The target's conversion to the LLVM dialect.
+  std::unique_ptr<CodegenTarget> target = createTarget(options);
+  target->addConversionPasses(pm, module);
   if (failed(pm.run(module))) {
     error = "internal error: the MLIR pipeline failed: " + diagnostics;
     return false;
   }
-  unwrapGpuModule(module);
-  return true;
+  return target->finishLlvmDialect(module, error);
 }
 
 } // namespace hlo::pipeline

@@ -1,7 +1,9 @@
 //===- Passes.td - The pipeline's own passes ---------------*- tablegen -*-===//
 //
-// The passes hlo-compile writes itself, where upstream MLIR has none that
-// does the job (seed 004's pipeline); the rest of the pipeline is upstream.
+// The passes hlo-compile writes itself for the part of the pipeline both
+// targets share, where upstream MLIR has none that does the job (seed 004's
+// pipeline); the rest of the pipeline is upstream. Each target's own passes
+// are declared beside it (nvptx/NvptxPasses.td, host/HostPasses.td).
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_PIPELINE_PASSES
@@ -98,16 +100,6 @@ def KernelAbiPass : Pass<"xla-gpu-kernel-abi", "mlir::ModuleOp"> {
     applies.
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect"];
-}
-
-def AnnotateNvvmKernelsPass
-    : Pass<"xla-gpu-annotate-kernels", "mlir::gpu::GPUModuleOp"> {
-  let summary = "Mark kernels for NVVM with their exact launch bounds";
-  let description = [{
-    Every LLVM function that carries `xla_gpu.block_size` becomes an NVVM
-    kernel (`nvvm.kernel`) with `nvvm.reqntid` equal to its block size.
-  }];
-  let dependentDialects = ["mlir::NVVM::NVVMDialect"];
 }
 
 #endif // HLO_PIPELINE_PASSES

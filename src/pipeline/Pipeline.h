@@ -1,9 +1,12 @@
 //===- Pipeline.h - From emitted MLIR to PTX and cubin ----------*- C++ -*-===//
 //
 // The stages after emission (seed 004's pipeline): the MLIR passes down to
-// the LLVM and NVVM dialects (MlirPipeline.cpp), translation to LLVM IR with
-// libdevice linked and optimized (NvptxBackend.cpp), NVPTX code generation,
-// and ptxas for a cubin (Ptxas.cpp).
+// the LLVM dialect (MlirPipeline.cpp: the shared passes, then the target's
+// conversion), translation to optimized LLVM IR (LlvmIr.cpp), and the
+// target's machine code. Two targets (Target.h): NVPTX (nvptx/: NVVM,
+// libdevice, PTX, ptxas for a cubin) and the host CPU (host/: GPU ops as
+// calls into hlo-run's launcher, libm, a shared object), which runs the same
+// kernels without a GPU.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_PIPELINE_PIPELINE_H
@@ -19,8 +22,25 @@
 
 namespace hlo::pipeline {
 
+enum class TargetKind { Nvptx, Host };
+
+/// What the pipeline can write: each target produces some of them.
+enum class OutputKind {
+  LlvmIr,       ///< optimized LLVM IR (both targets)
+  Ptx,          ///< NVPTX assembly
+  Cubin,        ///< ptxas's output
+  Assembly,     ///< host assembly
+  Object,       ///< a host object file
+  SharedObject, ///< a host shared object of kernels (hlo-run loads it)
+};
+bool targetProduces(TargetKind target, OutputKind output);
+/// Binary outputs (cubin, object, shared object).
+bool isBinaryOutput(OutputKind output);
+
 struct PipelineOptions {
-  /// sm_XX or sm_XXa.
+  TargetKind target = TargetKind::Nvptx;
+  /// sm_XX or sm_XXa: the device the kernels are launched for (on the host
+  /// target too: the launch is the GPU build's).
   std::string gpuArch = "sm_90";
   /// LLVM optimization level, 0 to 3.
   int optLevel = 3;
@@ -32,6 +52,9 @@ struct PipelineOptions {
   std::string dumpDir;
   /// --time-passes: the time of every pass and stage on stderr.
   bool timePasses = false;
+  /// Host target: check every memory access against its buffer's bounds
+  /// and report the first one outside (hlo-run names it).
+  bool hostBoundsChecks = true;
 };
 
 /// Where the numbered per-pass dumps go (counts across all stages).
@@ -49,30 +72,28 @@ private:
   int counter = 0;
 };
 
-/// Runs the MLIR passes on an emitted module, leaving the LLVM dialect with
-/// NVVM kernels in the top-level module. False with `error` set on failure.
+/// Runs the MLIR passes on an emitted module, leaving the LLVM dialect of
+/// the target (NVVM kernels, or host functions with the ABI of
+/// abi/HostKernelAbi.h). False with `error` set on failure.
 bool lowerToLlvmDialect(mlir::ModuleOp module, const PipelineOptions &options,
                         PassDumper &dumper, std::string &error);
 
-/// Translates to LLVM IR for NVPTX, links libdevice and optimizes.
+/// Translates to LLVM IR for the target, links what it needs (libdevice)
+/// and optimizes.
 std::unique_ptr<llvm::Module>
 translateToLlvmIr(mlir::ModuleOp module, llvm::LLVMContext &context,
                   const PipelineOptions &options, PassDumper &dumper,
                   std::string &error);
 
-/// NVPTX code generation: the PTX text, or nullopt with `error`.
-std::optional<std::string> emitPtx(llvm::Module &module,
-                                   const PipelineOptions &options,
-                                   std::string &error);
+/// Writes `output` (PTX, cubin, host assembly, object or shared object)
+/// from optimized LLVM IR; nullopt with `error` set on failure.
+std::optional<std::string> emitOutput(llvm::Module &module, OutputKind output,
+                                      const PipelineOptions &options,
+                                      std::string &error);
 
 /// The PTX ISA version to emit: the newest that both LLVM 22 (9.0) and the
 /// toolkit's ptxas (from `ptxas --version`) accept, e.g. "ptx87".
 std::string ptxFeatureFor(const PipelineOptions &options);
-
-/// Assembles PTX into a cubin with the toolkit's ptxas.
-std::optional<std::string> runPtxas(const std::string &ptx,
-                                    const PipelineOptions &options,
-                                    std::string &error);
 
 } // namespace hlo::pipeline
 

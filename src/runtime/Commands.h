@@ -1,7 +1,8 @@
 //===- Commands.h - hlo-run's two commands ---------------------*- C++ -*-===//
 //
-// `--interpret` (the reference interpreter alone) and the GPU check; both
-// take the parsed, verified module and return the process exit code.
+// `--interpret` (the reference interpreter alone) and the kernel check (on
+// a GPU, or on this CPU for host-compiled kernels); both take the parsed,
+// verified module and return the process exit code.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_RUNTIME_COMMANDS_H
@@ -36,7 +37,7 @@ bool readInputFiles(const RunOptions &options, const HloModule &module,
 bool createDirectories(const std::string &path);
 
 int runInterpreter(const RunOptions &options, const HloModule &module);
-int runGpuCheck(const RunOptions &options, const HloModule &module);
+int runKernelCheck(const RunOptions &options, const HloModule &module);
 
 } // namespace hlo::runtime
 

@@ -1,5 +1,8 @@
 //===- GpuContext.cpp - One GPU, its code and buffers ---------------------===//
 #include "GpuContext.h"
+#include "LaunchLimits.h"
+
+#include "hlo_parser/SourceFile.h"
 
 #include <algorithm>
 
@@ -69,7 +72,12 @@ bool GpuContext::check(CUresult result, const char *what, std::string &error) co
   return false;
 }
 
-bool GpuContext::loadCode(const std::string &image, std::string &error) {
+bool GpuContext::loadCode(const std::string &path, std::string &error) {
+  std::shared_ptr<SourceFile> code = SourceFile::read(path, error);
+  return code && loadImage(std::string(code->text()), error);
+}
+
+bool GpuContext::loadImage(const std::string &image, std::string &error) {
   // PTX must be NUL-terminated; the JIT log explains rejected PTX.
   std::string data = image;
   data.push_back('\0');
@@ -87,40 +95,46 @@ bool GpuContext::loadCode(const std::string &image, std::string &error) {
   return true;
 }
 
-bool GpuContext::findKernel(const std::string &kernelName, CUfunction &function,
+bool GpuContext::findKernel(const KernelSpec &kernel, DeviceKernel &handle,
                             std::string &error) {
-  return check(driver->moduleGetFunction(&function, module, kernelName.c_str()),
-               ("finding kernel " + kernelName).c_str(), error);
-}
-
-bool GpuContext::allocate(size_t bytes, CUdeviceptr &pointer, std::string &error) {
-  // Zero-size buffers still get an address.
-  if (!check(driver->memAlloc(&pointer, std::max<size_t>(bytes, 256)), "cuMemAlloc", error))
+  CUfunction function = nullptr;
+  if (!check(driver->moduleGetFunction(&function, module, kernel.name.c_str()),
+             ("finding kernel " + kernel.name).c_str(), error))
     return false;
-  allocations.push_back(pointer);
+  handle = function;
   return true;
 }
 
-bool GpuContext::upload(CUdeviceptr pointer, const std::vector<uint8_t> &bytes,
+bool GpuContext::allocate(size_t bytes, DeviceBuffer &buffer, std::string &error) {
+  // Zero-size buffers still get an address.
+  CUdeviceptr pointer = 0;
+  if (!check(driver->memAlloc(&pointer, std::max<size_t>(bytes, 256)), "cuMemAlloc", error))
+    return false;
+  allocations.push_back(pointer);
+  buffer = pointer;
+  return true;
+}
+
+bool GpuContext::upload(DeviceBuffer pointer, const std::vector<uint8_t> &bytes,
                         std::string &error) {
   return bytes.empty() ||
          check(driver->memcpyHtoD(pointer, bytes.data(), bytes.size()), "cuMemcpyHtoD", error);
 }
 
-bool GpuContext::download(CUdeviceptr pointer, std::vector<uint8_t> &bytes,
+bool GpuContext::download(DeviceBuffer pointer, std::vector<uint8_t> &bytes,
                           std::string &error) {
   return bytes.empty() ||
          check(driver->memcpyDtoH(bytes.data(), pointer, bytes.size()), "cuMemcpyDtoH", error);
 }
 
-bool GpuContext::fill(CUdeviceptr pointer, size_t bytes, unsigned char value,
+bool GpuContext::fill(DeviceBuffer pointer, size_t bytes, unsigned char value,
                       std::string &error) {
   return bytes == 0 || check(driver->memsetD8(pointer, value, bytes), "cuMemsetD8", error);
 }
 
 bool GpuContext::enqueue(CUfunction function, const KernelSpec &kernel,
-                         const std::vector<CUdeviceptr> &buffers, std::string &error) {
-  std::vector<CUdeviceptr> arguments = buffers;
+                         const std::vector<DeviceBuffer> &buffers, std::string &error) {
+  std::vector<CUdeviceptr> arguments(buffers.begin(), buffers.end());
   std::vector<void *> pointers;
   for (CUdeviceptr &argument : arguments)
     pointers.push_back(&argument);
@@ -136,10 +150,38 @@ bool GpuContext::enqueue(CUfunction function, const KernelSpec &kernel,
                ("launching " + kernel.name).c_str(), error);
 }
 
-bool GpuContext::launch(CUfunction function, const KernelSpec &kernel,
-                        const std::vector<CUdeviceptr> &buffers, std::string &error) {
-  return enqueue(function, kernel, buffers, error) &&
-         check(driver->ctxSynchronize(), ("running " + kernel.name).c_str(), error);
+/// Errors that the kernel caused rather than the runner.
+static bool isKernelFault(CUresult result) {
+  switch (result) {
+  case CUDA_ERROR_ILLEGAL_ADDRESS:
+  case CUDA_ERROR_MISALIGNED_ADDRESS:
+  case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+  case CUDA_ERROR_HARDWARE_STACK_ERROR:
+  case CUDA_ERROR_INVALID_PC:
+  case CUDA_ERROR_LAUNCH_FAILED:
+  case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES:
+  case CUDA_ERROR_LAUNCH_TIMEOUT:
+  case CUDA_ERROR_ASSERT:
+    return true;
+  default:
+    return false;
+  }
+}
+
+LaunchResult GpuContext::launch(DeviceKernel handle, const KernelSpec &kernel,
+                                const std::vector<DeviceBuffer> &buffers) {
+  std::string rejected = checkLaunch(kernel, launchLimitsFor(archName), archName);
+  if (!rejected.empty())
+    return {LaunchResult::Fault, "the launch is invalid: " + rejected};
+  std::string error;
+  auto function = static_cast<CUfunction>(handle);
+  if (!enqueue(function, kernel, buffers, error))
+    return {LaunchResult::Error, error};
+  CUresult result = driver->ctxSynchronize();
+  if (result == CUDA_SUCCESS)
+    return {};
+  check(result, ("running " + kernel.name).c_str(), error);
+  return {isKernelFault(result) ? LaunchResult::Fault : LaunchResult::Error, error};
 }
 
 template <typename Work>
@@ -173,16 +215,17 @@ bool GpuContext::timeRepeated(Work work, int warmup, int iterations, double &med
   return true;
 }
 
-bool GpuContext::timeKernel(CUfunction function, const KernelSpec &kernel,
-                            const std::vector<CUdeviceptr> &buffers, int warmup,
+bool GpuContext::timeKernel(DeviceKernel handle, const KernelSpec &kernel,
+                            const std::vector<DeviceBuffer> &buffers, int warmup,
                             int iterations, double &medianMs, std::string &error) {
+  auto function = static_cast<CUfunction>(handle);
   return timeRepeated([&] { return enqueue(function, kernel, buffers, error); }, warmup,
                       iterations, medianMs, error);
 }
 
 bool GpuContext::timeCopy(size_t bytes, int warmup, int iterations, double &medianMs,
                           std::string &error) {
-  CUdeviceptr source = 0, target = 0;
+  DeviceBuffer source = 0, target = 0;
   if (!allocate(bytes, source, error) || !allocate(bytes, target, error) ||
       !fill(source, bytes, 1, error))
     return false;
@@ -190,7 +233,7 @@ bool GpuContext::timeCopy(size_t bytes, int warmup, int iterations, double &medi
       [&] { return check(driver->memcpyDtoD(target, source, bytes), "cuMemcpyDtoD", error); },
       warmup, iterations, medianMs, error);
   // Give the copy buffers back now: a bundle may time many kernels.
-  for (CUdeviceptr pointer : {source, target}) {
+  for (CUdeviceptr pointer : {CUdeviceptr(source), CUdeviceptr(target)}) {
     driver->memFree(pointer);
     allocations.erase(std::find(allocations.begin(), allocations.end(), pointer));
   }

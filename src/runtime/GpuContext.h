@@ -1,16 +1,18 @@
 //===- GpuContext.h - One GPU, its code and buffers ------------*- C++ -*-===//
 //
-// Owns a device's primary context for the run: loading the PTX or cubin,
-// device buffers (freed on destruction), copies, launching a kernel as the
-// manifest describes it, and timing with CUDA events (kernels, and the
-// device-to-device copy that the achieved bandwidth is compared with).
+// Owns a device's primary context for the run, as hlo-run's Device: loading
+// the PTX or cubin, device buffers (freed on destruction), copies,
+// launching a kernel as the manifest describes it (errors the kernel caused,
+// such as an illegal address, are faults), and timing with CUDA events
+// (kernels, and the device-to-device copy that the achieved bandwidth is
+// compared with).
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_RUNTIME_GPUCONTEXT_H
 #define HLO_RUNTIME_GPUCONTEXT_H
 
 #include "CudaDriver.h"
-#include "LaunchManifest.h"
+#include "Device.h"
 
 #include <memory>
 #include <string>
@@ -18,46 +20,48 @@
 
 namespace hlo::runtime {
 
-class GpuContext {
+class GpuContext : public Device {
 public:
   /// Opens device `ordinal`; null with `error` set when there is no driver
   /// or no such device.
   static std::unique_ptr<GpuContext> open(int ordinal, std::string &error);
-  ~GpuContext();
+  ~GpuContext() override;
   GpuContext(const GpuContext &) = delete;
   GpuContext &operator=(const GpuContext &) = delete;
 
   /// "NVIDIA H100 80GB HBM3 (sm_90), driver 13.0".
-  std::string description() const;
+  std::string description() const override;
   /// "sm_90".
-  const std::string &arch() const { return archName; }
+  std::string arch() const override { return archName; }
+  const char *timeDomain() const override { return "GPU"; }
 
-  /// Loads PTX (JIT-compiled by the driver) or a cubin.
-  bool loadCode(const std::string &image, std::string &error);
-  bool findKernel(const std::string &name, CUfunction &function, std::string &error);
+  /// Loads PTX (JIT-compiled by the driver) or a cubin from `path`.
+  bool loadCode(const std::string &path, std::string &error) override;
+  bool findKernel(const KernelSpec &kernel, DeviceKernel &handle,
+                  std::string &error) override;
 
-  bool allocate(size_t bytes, CUdeviceptr &pointer, std::string &error);
-  bool upload(CUdeviceptr pointer, const std::vector<uint8_t> &bytes, std::string &error);
-  bool download(CUdeviceptr pointer, std::vector<uint8_t> &bytes, std::string &error);
-  /// Fills a buffer with a byte (so unwritten outputs are visible).
-  bool fill(CUdeviceptr pointer, size_t bytes, unsigned char value, std::string &error);
+  bool allocate(size_t bytes, DeviceBuffer &buffer, std::string &error) override;
+  bool upload(DeviceBuffer buffer, const std::vector<uint8_t> &bytes,
+              std::string &error) override;
+  bool download(DeviceBuffer buffer, std::vector<uint8_t> &bytes,
+                std::string &error) override;
+  bool fill(DeviceBuffer buffer, size_t bytes, unsigned char value,
+            std::string &error) override;
 
-  /// Launches `kernel` with one pointer argument per buffer and waits.
-  bool launch(CUfunction function, const KernelSpec &kernel,
-              const std::vector<CUdeviceptr> &buffers, std::string &error);
-  /// Median milliseconds of `iterations` launches after `warmup` ones.
-  bool timeKernel(CUfunction function, const KernelSpec &kernel,
-                  const std::vector<CUdeviceptr> &buffers, int warmup, int iterations,
-                  double &medianMs, std::string &error);
-  /// Median milliseconds of a device-to-device copy of `bytes`.
+  LaunchResult launch(DeviceKernel handle, const KernelSpec &kernel,
+                      const std::vector<DeviceBuffer> &buffers) override;
+  bool timeKernel(DeviceKernel handle, const KernelSpec &kernel,
+                  const std::vector<DeviceBuffer> &buffers, int warmup, int iterations,
+                  double &medianMs, std::string &error) override;
   bool timeCopy(size_t bytes, int warmup, int iterations, double &medianMs,
-                std::string &error);
+                std::string &error) override;
 
 private:
   GpuContext() = default;
   bool check(CUresult result, const char *what, std::string &error) const;
+  bool loadImage(const std::string &image, std::string &error);
   bool enqueue(CUfunction function, const KernelSpec &kernel,
-               const std::vector<CUdeviceptr> &buffers, std::string &error);
+               const std::vector<DeviceBuffer> &buffers, std::string &error);
   template <typename Work>
   bool timeRepeated(Work work, int warmup, int iterations, double &medianMs,
                     std::string &error);

@@ -48,6 +48,18 @@ public:
     return true;
   }
 
+  /// An optional boolean member (`out` keeps its value when absent).
+  bool readOptionalBool(const JsonValue &object, const char *key, bool &out,
+                        const std::string &where) {
+    const JsonValue *value = object.find(key);
+    if (!value)
+      return true;
+    if (value->kind() != JsonValue::Kind::Bool)
+      return fail(where, std::string("\"") + key + "\" must be true or false");
+    out = value->boolean();
+    return true;
+  }
+
   bool readTriple(const JsonValue &object, const char *key, std::array<unsigned, 3> &out,
                   const std::string &where) {
     std::vector<int64_t> values;
@@ -127,8 +139,11 @@ public:
         !readString(json, "emitter", kernel.emitter, where, /*required=*/false) ||
         !readTriple(json, "grid", kernel.grid, where) ||
         !readTriple(json, "block", kernel.block, where) ||
-        !readInt(json, "shared_memory_bytes", shared, where))
+        !readInt(json, "shared_memory_bytes", shared, where) ||
+        !readOptionalBool(json, "concurrent_threads", kernel.concurrentThreads, where))
       return false;
+    if (shared < 0 || shared > UINT32_MAX)
+      return fail(where, "\"shared_memory_bytes\" out of range");
     kernel.sharedMemoryBytes = static_cast<unsigned>(shared);
     const JsonValue *parameters = json.find("parameters");
     if (!parameters || !parameters->isArray())
@@ -161,6 +176,20 @@ std::optional<LaunchManifest> parseLaunchManifest(const std::string &json,
   if (!reader.readString(*root, "module", manifest.module, "manifest") ||
       !reader.readString(*root, "gpu_arch", manifest.gpuArch, "manifest") ||
       !reader.readString(*root, "code", manifest.codeFile, "manifest")) {
+    error = reader.error;
+    return std::nullopt;
+  }
+  if (!reader.readString(*root, "target", manifest.target, "manifest", /*required=*/false)) {
+    error = reader.error;
+    return std::nullopt;
+  }
+  if (manifest.target != "nvptx" && manifest.target != "host") {
+    error = "manifest: unknown \"target\" \"" + manifest.target +
+            "\" (expected \"nvptx\" or \"host\")";
+    return std::nullopt;
+  }
+  if (manifest.target == "host" &&
+      !reader.readInt(*root, "host_abi_version", manifest.hostAbiVersion, "manifest")) {
     error = reader.error;
     return std::nullopt;
   }

@@ -1,10 +1,12 @@
 //===- LaunchManifest.h - Reading hlo-compile's manifest -------*- C++ -*-===//
 //
 // Owns the runner's view of the JSON manifest that `hlo-compile
-// --manifest` writes: per kernel, in execution order, its name, the HLO it
-// computes, grid/block/shared memory, and each parameter's direction,
-// binding (module parameter, output, or a named intermediate buffer),
-// shape, element type and layout.
+// --manifest` writes: the target the code is for (nvptx, or host with the
+// version of abi/HostKernelAbi.h), then per kernel, in execution order, its
+// name, the HLO it computes, grid/block/shared memory (on the host, whether
+// the block's threads must run concurrently), and each parameter's
+// direction, binding (module parameter, output, or a named intermediate
+// buffer), shape, element type and layout.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_RUNTIME_LAUNCHMANIFEST_H
@@ -39,12 +41,18 @@ struct KernelSpec {
   std::array<unsigned, 3> grid = {1, 1, 1};
   std::array<unsigned, 3> block = {1, 1, 1};
   unsigned sharedMemoryBytes = 0;
+  /// Host target: the block's threads must run concurrently (barriers,
+  /// warp shuffles). Absent from a manifest: assumed.
+  bool concurrentThreads = true;
   std::vector<KernelParameter> parameters;
 };
 
 struct LaunchManifest {
   std::string module;
   std::string gpuArch;
+  /// "nvptx" (PTX or cubin; the default) or "host" (a shared object).
+  std::string target = "nvptx";
+  int64_t hostAbiVersion = 0;
   std::string codeFile;
   std::vector<KernelSpec> kernels;
   /// Instructions hlo-compile did not generate code for (name, opcode).

@@ -36,6 +36,9 @@ struct RunOptions {
   int warmup = 10;
   int iterations = 100;
   int device = 0;
+  /// Host kernels: host threads the blocks are spread over (0: one per
+  /// hardware thread).
+  unsigned hostThreads = 0;
   int64_t maxWhileIterations = 10'000'000;
   int64_t maxElements = int64_t(1) << 26;
 };

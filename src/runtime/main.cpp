@@ -1,8 +1,9 @@
-//===- main.cpp - hlo-run: check and time compiled HLO on a GPU -----------===//
+//===- main.cpp - hlo-run: check and time compiled HLO ---------------------===//
 //
 // `hlo-run --interpret M.hlo` evaluates a module with the reference
 // interpreter; `hlo-run M.hlo --manifest M.json` runs hlo-compile's kernels
-// on a GPU and checks them against it (--bench also times them). Links no
+// and checks them against it (--bench also times them): on a GPU for PTX or
+// cubin, on this CPU for kernels compiled with --target=host. Links no
 // LLVM: it is copied to GPU machines that have only the NVIDIA driver.
 //
 //===----------------------------------------------------------------------===//
@@ -40,8 +41,8 @@ bool parseInputSpec(const std::string &spec, RunOptions &options) {
 
 int main(int argc, char **argv) {
   CLI::App app{"hlo-run: run an HLO module in the reference interpreter, or run the "
-               "kernels hlo-compile generated for it on a GPU and check them against the "
-               "interpreter"};
+               "kernels hlo-compile generated for it (on a GPU, or on this CPU with "
+               "--target=host) and check them against the interpreter"};
   app.set_version_flag("--version", std::string("hlo-run ") + HLO_COMPILE_VERSION);
   RunOptions options;
   std::vector<std::string> inputSpecs;
@@ -51,9 +52,10 @@ int main(int argc, char **argv) {
   app.add_flag("--interpret", options.interpretOnly,
                "Run the reference interpreter only (no GPU needed)");
   app.add_option("--manifest", options.manifestPath,
-                 "Launch manifest from hlo-compile --manifest (GPU run)");
+                 "Launch manifest from hlo-compile (its \"target\" says where the kernels "
+                 "run: a GPU, or this CPU)");
   app.add_option("--code", options.codePath,
-                 "The .ptx or .cubin (default: the manifest's \"code\", beside it)");
+                 "The .ptx, .cubin or host .so (default: the manifest's \"code\", beside it)");
   app.add_option("--input", inputSpecs, "N=FILE.npy: entry parameter N from a .npy file")
       ->type_name("N=FILE");
   app.add_option("--output-dir", options.outputDir,
@@ -78,6 +80,8 @@ int main(int argc, char **argv) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   app.add_option("--device", options.device, "CUDA device ordinal")->capture_default_str();
+  app.add_option("--host-threads", options.hostThreads,
+                 "Host kernels: threads the blocks run on (default: one per hardware thread)");
   app.add_option("--report", options.reportPath,
                  "Append one TSV row per kernel: module, kernel, emitter, max abs error, "
                  "status, us, GB/s, % of copy bandwidth");
@@ -102,7 +106,7 @@ int main(int argc, char **argv) {
                  : mode == "kernels" ? CheckMode::Kernels
                                      : CheckMode::Auto;
   if (!options.interpretOnly && options.manifestPath.empty()) {
-    std::cerr << "hlo-run: error: give --interpret, or --manifest for a GPU run\n";
+    std::cerr << "hlo-run: error: give --interpret, or --manifest to run compiled kernels\n";
     return kExitError;
   }
 
@@ -121,7 +125,7 @@ int main(int argc, char **argv) {
     return kExitError;
   try {
     return options.interpretOnly ? runInterpreter(options, *module)
-                                 : runGpuCheck(options, *module);
+                                 : runKernelCheck(options, *module);
   } catch (const std::bad_alloc &) {
     std::cerr << "hlo-run: error: out of memory (--max-elements bounds the interpreter's "
                  "arrays)\n";

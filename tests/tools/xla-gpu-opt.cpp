@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "dialect/XlaGpuDialect.h"
 #include "pipeline/Passes.h"
+#include "pipeline/host/HostPasses.h"
+#include "pipeline/nvptx/NvptxPasses.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -21,6 +23,8 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   registry.insert<hlo::xla_gpu::XlaGpuDialect>();
   hlo::pipeline::registerPipelinePasses();
+  hlo::pipeline::registerNvptxPasses();
+  hlo::pipeline::registerHostPasses();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "xla_gpu dialect test driver\n", registry));
 }

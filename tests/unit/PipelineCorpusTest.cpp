@@ -59,10 +59,8 @@ std::string compile(const std::string &file, const std::string &arch) {
       pipeline::translateToLlvmIr(*emitted, llvmContext, options, dumper, error);
   if (!llvmModule)
     return error;
-  std::optional<std::string> ptx = pipeline::emitPtx(*llvmModule, options, error);
-  if (!ptx)
-    return error;
-  if (!pipeline::runPtxas(*ptx, options, error))
+  // The cubin: PTX, then ptxas.
+  if (!pipeline::emitOutput(*llvmModule, pipeline::OutputKind::Cubin, options, error))
     return error;
   return "";
 }

@@ -4,7 +4,7 @@
 // reporting its diagnostics.
 //
 //===----------------------------------------------------------------------===//
-#include "pipeline/Pipeline.h"
+#include "pipeline/nvptx/Ptxas.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"

@@ -3,17 +3,19 @@
 // Owns xla-gpu-annotate-kernels: after the conversion to the LLVM dialect,
 // turns each kernel function into an NVVM kernel with exact launch bounds
 // (`nvvm.reqntid` = the block size the emitter chose; ptxas rejects
-// `.maxntid` next to `.reqntid`, and the exact bound implies the maximum).
+// `.maxntid` next to `.reqntid`, and the exact bound implies the maximum),
+// and records the static shared memory each kernel uses for the manifest.
 //
 //===----------------------------------------------------------------------===//
 #include "dialect/XlaGpuDialect.h"
-#include "pipeline/Passes.h"
+#include "pipeline/SharedMemoryLayout.h"
+#include "pipeline/nvptx/NvptxPasses.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 namespace hlo::pipeline {
 #define GEN_PASS_DEF_ANNOTATENVVMKERNELSPASS
-#include "pipeline/Passes.h.inc"
+#include "pipeline/nvptx/NvptxPasses.h.inc"
 } // namespace hlo::pipeline
 
 using namespace mlir;
@@ -37,6 +39,9 @@ struct AnnotateNvvmKernelsPass
       function->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
                         DenseI32ArrayAttr::get(context, threads));
       function->removeAttr("llvm.emit_c_interface");
+      function->setAttr(kSharedMemoryBytesAttr,
+                        IntegerAttr::get(IntegerType::get(context, 64),
+                                         layoutSharedMemory(function).bytes));
     }
   }
 };

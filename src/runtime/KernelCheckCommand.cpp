@@ -1,14 +1,19 @@
-//===- GpuCheckCommand.cpp - hlo-run's GPU check --------------------------===//
+//===- KernelCheckCommand.cpp - hlo-run's kernel check --------------------===//
 //
-// Loads the compiled code, runs the manifest's kernels on the GPU (the whole
-// module, or each kernel alone when the module cannot run as a unit),
-// compares every output with the interpreter, and with --bench times each
-// kernel against a device-to-device copy of the same traffic.
+// Loads the compiled code on the device its manifest is for (a GPU through
+// the CUDA driver, or this CPU through the host launcher), runs the
+// manifest's kernels (the whole module, or each kernel alone when the
+// module cannot run as a unit), compares every output with the
+// interpreter, and with --bench times each kernel against a copy of the
+// same traffic on the same device. A kernel that faults fails the check.
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 #include "GpuContext.h"
 #include "ReferenceCases.h"
+#include "host/HostDevice.h"
+
+#include "abi/HostKernelAbi.h"
 
 #include "interpreter/Npy.h"
 
@@ -34,11 +39,11 @@ struct KernelRow {
   double microseconds = -1, gigabytesPerSecond = 0, fractionOfCopy = 0;
 };
 
-class GpuCheck {
+class KernelCheck {
 public:
-  GpuCheck(const RunOptions &options, const HloModule &module, const LaunchManifest &manifest,
-           GpuContext &gpu)
-      : options(options), module(module), manifest(manifest), gpu(gpu),
+  KernelCheck(const RunOptions &options, const HloModule &module,
+              const LaunchManifest &manifest, Device &device)
+      : options(options), module(module), manifest(manifest), device(device),
         evaluator(module) {
     evaluator.setMaxWhileIterations(options.maxWhileIterations);
     evaluator.setMaxElements(options.maxElements);
@@ -48,7 +53,7 @@ public:
     std::string error;
     functions.resize(manifest.kernels.size());
     for (size_t k = 0; k < manifest.kernels.size(); ++k)
-      if (!gpu.findKernel(manifest.kernels[k].name, functions[k], error))
+      if (!device.findKernel(manifest.kernels[k], functions[k], error))
         return fail(error);
     rows.resize(manifest.kernels.size());
     for (size_t k = 0; k < manifest.kernels.size(); ++k) {
@@ -58,6 +63,8 @@ public:
     int status = wholeModule ? runModule(given) : runKernels(given);
     if (status != kExitPass && status != kExitMismatch)
       return status;
+    if (faulted)
+      status = kExitMismatch;
     if (!options.reportPath.empty() && !writeReport())
       return kExitError;
     std::cout << (status == kExitPass ? "PASS" : "FAIL") << "\n";
@@ -97,7 +104,24 @@ private:
     return false;
   }
 
-  bool bench(size_t k, const std::vector<CUdeviceptr> &buffers) {
+  /// Runs kernel `k`; false when it did not complete (reported; a fault
+  /// marks the check failed).
+  bool launch(size_t k, const std::vector<DeviceBuffer> &buffers) {
+    LaunchResult result = device.launch(functions[k], manifest.kernels[k], buffers);
+    if (result.ok())
+      return true;
+    if (result.status == LaunchResult::Fault) {
+      std::cout << manifest.kernels[k].name << ": kernel fault: " << result.message << "\n";
+      rows[k].checked = true;
+      rows[k].passed = false;
+      faulted = true;
+    } else {
+      std::cerr << "hlo-run: error: " << result.message << "\n";
+    }
+    return false;
+  }
+
+  bool bench(size_t k, const std::vector<DeviceBuffer> &buffers) {
     if (!options.bench)
       return true;
     const KernelSpec &kernel = manifest.kernels[k];
@@ -108,9 +132,9 @@ private:
     std::string error;
     // A copy of bytes/2 reads and writes `bytes` in all, like the kernel.
     size_t copyBytes = static_cast<size_t>(std::max<int64_t>(bytes / 2, 1));
-    if (!gpu.timeKernel(functions[k], kernel, buffers, options.warmup, options.iterations,
-                        kernelMs, error) ||
-        !gpu.timeCopy(copyBytes, options.warmup, options.iterations, copyMs, error)) {
+    if (!device.timeKernel(functions[k], kernel, buffers, options.warmup, options.iterations,
+                           kernelMs, error) ||
+        !device.timeCopy(copyBytes, options.warmup, options.iterations, copyMs, error)) {
       std::cerr << "hlo-run: error: " << error << "\n";
       return false;
     }
@@ -120,9 +144,10 @@ private:
     double copyGigabytesPerSecond = copyMs > 0 ? 2.0 * copyBytes / (copyMs * 1e-3) / 1e9 : 0;
     row.fractionOfCopy =
         copyGigabytesPerSecond > 0 ? row.gigabytesPerSecond / copyGigabytesPerSecond : 0;
-    std::cout << "  time " << formatNumber(row.microseconds) << " us (median of "
-              << options.iterations << "), " << formatNumber(row.gigabytesPerSecond)
-              << " GB/s over " << formatNumber(bytes / 1e6) << " MB; device copy "
+    std::cout << "  " << device.timeDomain() << " time " << formatNumber(row.microseconds)
+              << " us (median of " << options.iterations << "), "
+              << formatNumber(row.gigabytesPerSecond) << " GB/s over "
+              << formatNumber(bytes / 1e6) << " MB; device copy "
               << formatNumber(copyGigabytesPerSecond) << " GB/s: "
               << formatNumber(100 * row.fractionOfCopy, 3) << "% of copy bandwidth\n";
     return true;
@@ -144,8 +169,8 @@ private:
       if (inputs[i]->shape().isArray() && !save("input_" + std::to_string(i), *inputs[i]))
         return kExitError;
     std::string error;
-    std::map<std::string, CUdeviceptr> buffers; // "p3", "o0", "b:name"
-    std::vector<std::vector<CUdeviceptr>> arguments(manifest.kernels.size());
+    std::map<std::string, DeviceBuffer> buffers; // "p3", "o0", "b:name"
+    std::vector<std::vector<DeviceBuffer>> arguments(manifest.kernels.size());
     for (size_t k = 0; k < manifest.kernels.size(); ++k) {
       for (const KernelParameter &parameter : manifest.kernels[k].parameters) {
         std::string key = parameter.binding == BufferBinding::Parameter
@@ -154,15 +179,15 @@ private:
                               ? "o" + std::to_string(parameter.number)
                               : "b:" + parameter.bufferName;
         if (!buffers.count(key)) {
-          CUdeviceptr pointer = 0;
-          if (!gpu.allocate(parameter.bytes, pointer, error))
+          DeviceBuffer pointer = 0;
+          if (!device.allocate(parameter.bytes, pointer, error))
             return fail(error);
           if (parameter.binding == BufferBinding::Parameter) {
-            if (!gpu.upload(pointer,
-                            toBufferBytes(*inputs.at(parameter.number), parameter.shape),
-                            error))
+            if (!device.upload(pointer,
+                               toBufferBytes(*inputs.at(parameter.number), parameter.shape),
+                               error))
               return fail(error);
-          } else if (!gpu.fill(pointer, parameter.bytes, 0xff, error)) {
+          } else if (!device.fill(pointer, parameter.bytes, 0xff, error)) {
             return fail(error);
           }
           buffers[key] = pointer;
@@ -171,8 +196,8 @@ private:
       }
     }
     for (size_t k = 0; k < manifest.kernels.size(); ++k)
-      if (!gpu.launch(functions[k], manifest.kernels[k], arguments[k], error))
-        return fail(error);
+      if (!launch(k, arguments[k]))
+        return faulted ? kExitMismatch : kExitError;
     bool passed = true;
     for (size_t k = 0; k < manifest.kernels.size(); ++k) {
       printKernel(manifest.kernels[k]);
@@ -180,7 +205,7 @@ private:
         if (parameter.binding != BufferBinding::Output || !parameter.isOutput)
           continue;
         std::vector<uint8_t> bytes(static_cast<size_t>(parameter.bytes));
-        if (!gpu.download(buffers["o" + std::to_string(parameter.number)], bytes, error))
+        if (!device.download(buffers["o" + std::to_string(parameter.number)], bytes, error))
           return fail(error);
         Literal actual = fromBufferBytes(bytes.data(), parameter.shape);
         std::string label = "output " + std::to_string(parameter.number);
@@ -211,31 +236,31 @@ private:
       } catch (const std::exception &failure) {
         return fail(failure.what());
       }
-      std::vector<CUdeviceptr> arguments;
+      std::vector<DeviceBuffer> arguments;
       size_t input = 0, output = 0;
-      std::vector<std::pair<CUdeviceptr, const KernelParameter *>> outputs;
+      std::vector<std::pair<DeviceBuffer, const KernelParameter *>> outputs;
       for (const KernelParameter &parameter : kernel.parameters) {
-        CUdeviceptr pointer = 0;
-        if (!gpu.allocate(parameter.bytes, pointer, error))
+        DeviceBuffer pointer = 0;
+        if (!device.allocate(parameter.bytes, pointer, error))
           return fail(error);
         if (parameter.isOutput) {
-          if (!gpu.fill(pointer, parameter.bytes, 0xff, error))
+          if (!device.fill(pointer, parameter.bytes, 0xff, error))
             return fail(error);
           outputs.emplace_back(pointer, &parameter);
         } else {
           const Literal &value = check.inputs[input];
-          if (!gpu.upload(pointer, toBufferBytes(value, parameter.shape), error) ||
+          if (!device.upload(pointer, toBufferBytes(value, parameter.shape), error) ||
               !save(kernel.name + "_input_" + std::to_string(input), value))
             return error.empty() ? kExitError : fail(error);
           ++input;
         }
         arguments.push_back(pointer);
       }
-      if (!gpu.launch(functions[k], kernel, arguments, error))
-        return fail(error);
+      if (!launch(k, arguments))
+        return faulted ? kExitMismatch : kExitError;
       for (const auto &[pointer, parameter] : outputs) {
         std::vector<uint8_t> bytes(static_cast<size_t>(parameter->bytes));
-        if (!gpu.download(pointer, bytes, error))
+        if (!device.download(pointer, bytes, error))
           return fail(error);
         Literal actual = fromBufferBytes(bytes.data(), parameter->shape);
         passed &= checkOutput("output " + std::to_string(output), check.expected[output],
@@ -271,15 +296,16 @@ private:
   const RunOptions &options;
   const HloModule &module;
   const LaunchManifest &manifest;
-  GpuContext &gpu;
+  Device &device;
   interp::Evaluator evaluator;
-  std::vector<CUfunction> functions;
+  std::vector<DeviceKernel> functions;
   std::vector<KernelRow> rows;
+  bool faulted = false;
 };
 
 } // namespace
 
-int runGpuCheck(const RunOptions &options, const HloModule &module) {
+int runKernelCheck(const RunOptions &options, const HloModule &module) {
   std::string error;
   std::shared_ptr<SourceFile> json = SourceFile::read(options.manifestPath, error);
   if (!json) {
@@ -292,16 +318,18 @@ int runGpuCheck(const RunOptions &options, const HloModule &module) {
     std::cerr << options.manifestPath << ": error: " << error << "\n";
     return kExitError;
   }
+  bool host = manifest->target == "host";
+  if (host && manifest->hostAbiVersion != HLO_HOST_ABI_VERSION) {
+    std::cerr << options.manifestPath << ": error: the kernels were compiled for host ABI "
+              << "version " << manifest->hostAbiVersion << ", this hlo-run implements "
+              << HLO_HOST_ABI_VERSION << " (recompile them)\n";
+    return kExitError;
+  }
   std::string codePath = options.codePath;
   if (codePath.empty())
     codePath = manifest->codeFile.empty() || manifest->codeFile[0] == '/'
                    ? manifest->codeFile
                    : directoryOf(options.manifestPath) + "/" + manifest->codeFile;
-  std::shared_ptr<SourceFile> code = SourceFile::read(codePath, error);
-  if (!code) {
-    std::cerr << "hlo-run: error: compiled code: " << error << "\n";
-    return kExitError;
-  }
   std::map<int64_t, Literal> given;
   if (!readInputFiles(options, module, given) || !createDirectories(options.saveDir))
     return kExitError;
@@ -314,23 +342,29 @@ int runGpuCheck(const RunOptions &options, const HloModule &module) {
     return kExitError;
   }
 
-  std::unique_ptr<GpuContext> gpu = GpuContext::open(options.device, error);
-  if (!gpu) {
-    std::cerr << "hlo-run: " << error
-              << "; nothing was run (--interpret runs the reference interpreter alone)\n";
-    return kExitNoGpu;
+  std::unique_ptr<Device> device;
+  if (host) {
+    device = std::make_unique<HostDevice>(manifest->gpuArch, options.hostThreads);
+  } else {
+    device = GpuContext::open(options.device, error);
+    if (!device) {
+      std::cerr << "hlo-run: " << error
+                << "; nothing was run (--interpret runs the reference interpreter alone; "
+                   "hlo-compile --target=host compiles kernels this CPU runs)\n";
+      return kExitNoGpu;
+    }
   }
-  std::cout << "device: " << gpu->description() << "\n";
-  if (manifest->gpuArch != gpu->arch())
+  std::cout << "device: " << device->description() << "\n";
+  if (!device->arch().empty() && manifest->gpuArch != device->arch())
     std::cout << "note: the code was compiled for " << manifest->gpuArch
-              << ", the device is " << gpu->arch() << "\n";
-  if (!gpu->loadCode(std::string(code->text()), error)) {
+              << ", the device is " << device->arch() << "\n";
+  if (!device->loadCode(codePath, error)) {
     std::cerr << "hlo-run: error: " << codePath << ": " << error << "\n";
     return kExitError;
   }
   if (!wholeModule && options.mode == CheckMode::Auto)
     std::cout << "note: " << blocker << "\n";
-  GpuCheck check(options, module, *manifest, *gpu);
+  KernelCheck check(options, module, *manifest, *device);
   return check.run(wholeModule, given);
 }
 

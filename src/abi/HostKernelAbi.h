@@ -1,0 +1,102 @@
+/*===- HostKernelAbi.h - Host-compiled kernels and their launcher -*- C -*-===//
+//
+// The contract between the kernels `hlo-compile --target=host` writes into a
+// shared object and the CPU launcher of `hlo-run` that runs them. Its own
+// folder (src/abi) because both sides include it: the compiler's host
+// lowering (src/pipeline) emits loads from HloHostThread at these offsets
+// and calls to these functions by name, and hlo-run (src/runtime/host)
+// implements the functions and fills the structure. Plain C, no LLVM.
+//
+// A kernel is exported under its manifest name with the signature
+//
+//   void NAME(void *const *buffers, HloHostThread *thread);
+//
+// and runs one GPU thread: `buffers` holds the kernel's parameters in
+// manifest order (inputs, then outputs), `thread` says which thread of which
+// block it is. Everything else a kernel needs from a GPU comes through the
+// functions below; the shared object references them (and libm) and defines
+// nothing else.
+//
+//===----------------------------------------------------------------------===*/
+#ifndef HLO_ABI_HOSTKERNELABI_H
+#define HLO_ABI_HOSTKERNELABI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bumped whenever this file changes incompatibly; the manifest of a host
+ * build carries it ("host_abi_version"). */
+#define HLO_HOST_ABI_VERSION 1
+
+/* One GPU thread, as the launcher presents it to the kernel. */
+typedef struct HloHostThread {
+  uint32_t threadId[3]; /* threadIdx.{x,y,z} */
+  uint32_t blockId[3];  /* blockIdx.{x,y,z} */
+  uint32_t blockDim[3]; /* blockDim.{x,y,z} */
+  uint32_t gridDim[3];  /* gridDim.{x,y,z} */
+  /* The block's shared memory (the manifest's shared_memory_bytes, filled
+   * with a poison pattern before the block starts). */
+  void *sharedMemory;
+  /* The launcher's state for this block; opaque to kernels. */
+  void *block;
+} HloHostThread;
+
+typedef void (*HloHostKernel)(void *const *buffers, HloHostThread *thread);
+
+/* Byte offsets the compiler loads the ids from. */
+#define HLO_HOST_THREAD_ID_OFFSET offsetof(HloHostThread, threadId)
+#define HLO_HOST_BLOCK_ID_OFFSET offsetof(HloHostThread, blockId)
+#define HLO_HOST_BLOCK_DIM_OFFSET offsetof(HloHostThread, blockDim)
+#define HLO_HOST_GRID_DIM_OFFSET offsetof(HloHostThread, gridDim)
+#define HLO_HOST_SHARED_MEMORY_OFFSET offsetof(HloHostThread, sharedMemory)
+
+/* __syncthreads(): returns when every thread of the block has reached a
+ * barrier. A barrier that not all threads reach is a fault. */
+void __hlo_host_barrier(HloHostThread *thread);
+
+/* Shuffle modes, as PTX's shfl.sync (and gpu.shuffle) name them. */
+enum HloHostShuffleMode {
+  HLO_HOST_SHUFFLE_UP = 0,
+  HLO_HOST_SHUFFLE_DOWN = 1,
+  HLO_HOST_SHUFFLE_XOR = 2,
+  HLO_HOST_SHUFFLE_IDX = 3
+};
+
+/* PTX's `shfl.sync.MODE.b32 d|p, a, b, c, membermask`, on up to 64 bits:
+ * waits for the warp's other non-exited lanes in `memberMask`, then returns
+ * the value of the source lane computed from `laneOffset` (b) and
+ * `clampAndSegmentMask` (c: clamp in bits 0-4, segment mask in bits 8-12),
+ * or the caller's own value when that lane is out of range; `*inRange` is
+ * the predicate p. A lane that runs a shuffle outside its member mask, lanes
+ * of one warp that disagree on mode or mask, and reading a lane that has
+ * exited are faults. */
+uint64_t __hlo_host_shuffle(HloHostThread *thread, uint64_t value, uint32_t mode,
+                            uint32_t laneOffset, uint32_t clampAndSegmentMask,
+                            uint32_t memberMask, uint8_t *inRange);
+
+/* What an out-of-bounds access was. */
+enum HloHostAccessKind {
+  HLO_HOST_ACCESS_LOAD = 0,
+  HLO_HOST_ACCESS_STORE = 1,
+  HLO_HOST_ACCESS_ATOMIC = 2
+};
+/* Which memory: a kernel parameter (>= 0, its position in `buffers`), or: */
+#define HLO_HOST_BUFFER_SHARED (-1) /* the block's shared memory */
+#define HLO_HOST_BUFFER_OTHER (-2)  /* any other memory (a callee's argument, a local) */
+
+/* Called by a kernel compiled with bounds checks (the default) instead of
+ * an access whose index `index` in dimension `dimension` is outside
+ * [0, extent) (a vector access: its last element). Does not return: the
+ * launch stops with a fault naming the buffer, index and thread. */
+void __hlo_host_out_of_bounds(HloHostThread *thread, uint32_t access, int32_t buffer,
+                              uint32_t dimension, int64_t index, int64_t extent);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* HLO_ABI_HOSTKERNELABI_H */

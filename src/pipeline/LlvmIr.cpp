@@ -1,0 +1,139 @@
+//===- LlvmIr.cpp - LLVM dialect to optimized LLVM IR and machine code ----===//
+//
+// Owns the target-independent half of code generation: translating the
+// LLVM dialect to LLVM IR, the LLVM optimization pipeline at -O0..-O3 with
+// the target machine's pass callbacks, and emitting assembly or an object
+// through a target machine; which target does what is asked of the
+// CodegenTarget (Target.h).
+//
+//===----------------------------------------------------------------------===//
+#include "pipeline/Target.h"
+
+#include "mlir/Target/LLVMIR/Export.h"
+
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+
+namespace hlo::pipeline {
+
+bool targetProduces(TargetKind target, OutputKind output) {
+  switch (output) {
+  case OutputKind::LlvmIr:
+    return true;
+  case OutputKind::Ptx:
+  case OutputKind::Cubin:
+    return target == TargetKind::Nvptx;
+  case OutputKind::Assembly:
+  case OutputKind::Object:
+  case OutputKind::SharedObject:
+    return target == TargetKind::Host;
+  }
+  return false;
+}
+
+bool isBinaryOutput(OutputKind output) {
+  return output == OutputKind::Cubin || output == OutputKind::Object ||
+         output == OutputKind::SharedObject;
+}
+
+std::unique_ptr<CodegenTarget> createTarget(const PipelineOptions &options) {
+  return options.target == TargetKind::Host ? createHostTarget(options)
+                                            : createNvptxTarget(options);
+}
+
+llvm::CodeGenOptLevel codeGenOptLevel(int optLevel) {
+  return optLevel >= 3   ? llvm::CodeGenOptLevel::Aggressive
+         : optLevel == 2 ? llvm::CodeGenOptLevel::Default
+         : optLevel == 1 ? llvm::CodeGenOptLevel::Less
+                         : llvm::CodeGenOptLevel::None;
+}
+
+std::string printLlvmModule(const llvm::Module &module) {
+  std::string text;
+  llvm::raw_string_ostream stream(text);
+  module.print(stream, nullptr);
+  return text;
+}
+
+std::optional<std::string> emitWithTargetMachine(llvm::Module &module,
+                                                 llvm::TargetMachine &machine,
+                                                 bool assembly, std::string &error) {
+  std::string code;
+  {
+    llvm::raw_string_ostream stream(code);
+    llvm::buffer_ostream buffered(stream);
+    llvm::legacy::PassManager codegen;
+    if (machine.addPassesToEmitFile(codegen, buffered, nullptr,
+                                    assembly ? llvm::CodeGenFileType::AssemblyFile
+                                             : llvm::CodeGenFileType::ObjectFile)) {
+      error = "internal error: the target machine cannot emit " +
+              std::string(assembly ? "assembly" : "an object file");
+      return std::nullopt;
+    }
+    codegen.run(module);
+  }
+  return code;
+}
+
+std::unique_ptr<llvm::Module>
+translateToLlvmIr(mlir::ModuleOp module, llvm::LLVMContext &context,
+                  const PipelineOptions &options, PassDumper &dumper,
+                  std::string &error) {
+  std::unique_ptr<CodegenTarget> target = createTarget(options);
+  mlir::DialectRegistry registry;
+  target->registerTranslations(registry);
+  module.getContext()->appendDialectRegistry(registry);
+
+  std::unique_ptr<llvm::TargetMachine> machine = target->createTargetMachine(error);
+  if (!machine)
+    return nullptr;
+  std::unique_ptr<llvm::Module> llvmModule =
+      mlir::translateModuleToLLVMIR(module, context, "kernels");
+  if (!llvmModule) {
+    error = "internal error: translation to LLVM IR failed";
+    return nullptr;
+  }
+  if (!target->prepareLlvmIr(*llvmModule, *machine, dumper, error))
+    return nullptr;
+
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager cgscc;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PassBuilder builder(machine.get());
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(cgscc);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, cgscc, modules);
+  llvm::OptimizationLevel level = options.optLevel >= 3   ? llvm::OptimizationLevel::O3
+                                  : options.optLevel == 2 ? llvm::OptimizationLevel::O2
+                                  : options.optLevel == 1 ? llvm::OptimizationLevel::O1
+                                                          : llvm::OptimizationLevel::O0;
+  llvm::ModulePassManager passes = builder.buildPerModuleDefaultPipeline(level);
+  passes.run(*llvmModule, modules);
+  if (llvm::verifyModule(*llvmModule, &llvm::errs())) {
+    error = "internal error: the optimized LLVM IR does not verify";
+    return nullptr;
+  }
+  if (dumper.enabled())
+    dumper.dump("llvm-O" + std::to_string(options.optLevel), printLlvmModule(*llvmModule));
+  return llvmModule;
+}
+
+std::optional<std::string> emitOutput(llvm::Module &module, OutputKind output,
+                                      const PipelineOptions &options,
+                                      std::string &error) {
+  if (!targetProduces(options.target, output)) {
+    error = "internal error: this target does not produce that output";
+    return std::nullopt;
+  }
+  if (output == OutputKind::LlvmIr)
+    return printLlvmModule(module);
+  return createTarget(options)->emit(module, output, error);
+}
+
+} // namespace hlo::pipeline

@@ -1,0 +1,72 @@
+//===- Target.h - What differs between code generation targets -*- C++ -*-===//
+//
+// The pipeline is one list of MLIR passes up to the point where the IR is in
+// upstream dialects (gpu, memref, arith, scf, vector, math, complex); from
+// there each target converts to the LLVM dialect its own way, translates to
+// LLVM IR and writes machine code. CodegenTarget is that split, one
+// implementation per subfolder: nvptx/ (NVVM, libdevice, PTX, ptxas) and
+// host/ (the host CPU: runtime calls for GPU ops, libm, a shared object).
+// An op that later emitters add reaches both targets for free as long as it
+// is lowered to upstream gpu/memref ops before the split.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HLO_PIPELINE_TARGET_H
+#define HLO_PIPELINE_TARGET_H
+
+#include "pipeline/Pipeline.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/CodeGen.h"
+
+namespace llvm {
+class TargetMachine;
+} // namespace llvm
+
+namespace hlo::pipeline {
+
+class CodegenTarget {
+public:
+  virtual ~CodegenTarget() = default;
+
+  /// Appends the passes from the shared pipeline's output to the LLVM
+  /// dialect (with this target's intrinsics or runtime calls).
+  virtual void addConversionPasses(mlir::PassManager &pm,
+                                   mlir::ModuleOp module) const = 0;
+  /// What is left after the passes, e.g. moving kernels out of a gpu.module
+  /// for translation. False with `error` set on failure.
+  virtual bool finishLlvmDialect(mlir::ModuleOp module, std::string &error) const {
+    return true;
+  }
+  /// Registers the dialect translations this target's LLVM dialect needs.
+  virtual void registerTranslations(mlir::DialectRegistry &registry) const = 0;
+  /// The target machine for this target and the options.
+  virtual std::unique_ptr<llvm::TargetMachine>
+  createTargetMachine(std::string &error) const = 0;
+  /// Fix-ups of the translated LLVM IR before optimization (triple, data
+  /// layout, libraries to link). False with `error` set on failure.
+  virtual bool prepareLlvmIr(llvm::Module &module, llvm::TargetMachine &machine,
+                             PassDumper &dumper, std::string &error) const = 0;
+  /// Writes `kind` (one this target produces) from optimized LLVM IR.
+  virtual std::optional<std::string> emit(llvm::Module &module, OutputKind kind,
+                                          std::string &error) const = 0;
+};
+
+std::unique_ptr<CodegenTarget> createNvptxTarget(const PipelineOptions &options);
+std::unique_ptr<CodegenTarget> createHostTarget(const PipelineOptions &options);
+std::unique_ptr<CodegenTarget> createTarget(const PipelineOptions &options);
+
+/// LLVM's code generation level for -O0 ... -O3.
+llvm::CodeGenOptLevel codeGenOptLevel(int optLevel);
+
+/// The textual LLVM IR of `module` (for --v and --dump-dir).
+std::string printLlvmModule(const llvm::Module &module);
+
+/// Machine code for `module` through `machine` (assembly or an object
+/// file), or nullopt with `error` set.
+std::optional<std::string> emitWithTargetMachine(llvm::Module &module,
+                                                 llvm::TargetMachine &machine,
+                                                 bool assembly, std::string &error);
+
+} // namespace hlo::pipeline
+
+#endif // HLO_PIPELINE_TARGET_H

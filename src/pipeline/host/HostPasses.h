@@ -1,0 +1,39 @@
+//===- HostPasses.h - The host target's own passes --------------*- C++ -*-===//
+//
+// Declarations and registration of the passes in HostPasses.td, and the
+// attribute names they share.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HLO_PIPELINE_HOST_HOSTPASSES_H
+#define HLO_PIPELINE_HOST_HOSTPASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace hlo::pipeline {
+
+/// On the trailing argument of every function after
+/// xla-gpu-lower-gpu-to-host: the `HloHostThread *` of the running thread.
+inline constexpr llvm::StringLiteral kHostThreadArgAttr = "xla_gpu.host_thread";
+/// On an exported host kernel whose block's threads must run concurrently
+/// (it reaches a barrier or a warp shuffle).
+inline constexpr llvm::StringLiteral kConcurrentThreadsAttr =
+    "xla_gpu.concurrent_threads";
+
+/// Names of the runtime interface (abi/HostKernelAbi.h).
+inline constexpr llvm::StringLiteral kBarrierFunction = "__hlo_host_barrier";
+inline constexpr llvm::StringLiteral kShuffleFunction = "__hlo_host_shuffle";
+inline constexpr llvm::StringLiteral kOutOfBoundsFunction = "__hlo_host_out_of_bounds";
+
+#define GEN_PASS_DECL
+#define GEN_PASS_REGISTRATION
+#include "pipeline/host/HostPasses.h.inc"
+
+} // namespace hlo::pipeline
+
+#endif // HLO_PIPELINE_HOST_HOSTPASSES_H

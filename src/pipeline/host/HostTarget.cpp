@@ -1,0 +1,111 @@
+//===- HostTarget.cpp - The host CPU target -------------------------------===//
+//
+// Owns the host target: the conversion of the shared pipeline's output to
+// LLVM for this machine's CPU (the passes of HostPasses.td around
+// upstream's float emulation, math-to-libm and scf-to-cf), and machine code
+// for it: assembly, an object file, or the shared object of kernels that
+// hlo-run's CPU launcher loads. Generic CPU code (x86-64 without
+// extensions, or the architecture's baseline) so that the output does not
+// depend on the machine that compiled it.
+//
+//===----------------------------------------------------------------------===//
+#include "pipeline/Target.h"
+#include "pipeline/host/HostPasses.h"
+#include "pipeline/host/SharedObjectLinker.h"
+
+#include "mlir/Conversion/MathToLibm/MathToLibm.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <mutex>
+
+namespace hlo::pipeline {
+namespace {
+
+class HostTarget : public CodegenTarget {
+public:
+  explicit HostTarget(const PipelineOptions &options) : options(options) {}
+
+  void addConversionPasses(mlir::PassManager &pm, mlir::ModuleOp module) const override {
+    pm.addPass(createLowerGpuToHostRuntimePass());
+    if (options.hostBoundsChecks)
+      pm.addPass(createCheckHostAccessesPass());
+    pm.addPass(createLegalizeHostFloatsPass());
+    mlir::arith::ArithEmulateUnsupportedFloatsOptions emulate;
+    emulate.sourceTypeStrs = {"bf16", "f16"};
+    emulate.targetTypeStr = "f32";
+    pm.addPass(mlir::arith::createArithEmulateUnsupportedFloats(emulate));
+    mlir::arith::ArithExpandOpsPassOptions expand;
+    expand.includeBf16 = true;
+    pm.addPass(mlir::arith::createArithExpandOpsPass(expand));
+    pm.addPass(mlir::createConvertMathToLibmPass());
+    pm.addPass(mlir::createSCFToControlFlowPass());
+    pm.addPass(createConvertToHostLlvmPass());
+    pm.addPass(mlir::createReconcileUnrealizedCastsPass());
+    pm.addPass(createHostKernelAbiPass());
+  }
+
+  void registerTranslations(mlir::DialectRegistry &registry) const override {
+    mlir::registerBuiltinDialectTranslation(registry);
+    mlir::registerLLVMDialectTranslation(registry);
+  }
+
+  std::unique_ptr<llvm::TargetMachine>
+  createTargetMachine(std::string &error) const override {
+    static std::once_flag once;
+    std::call_once(once, [] {
+      llvm::InitializeNativeTarget();
+      llvm::InitializeNativeTargetAsmPrinter();
+    });
+    llvm::Triple triple(llvm::sys::getProcessTriple());
+    const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+    if (!target)
+      return nullptr;
+    std::string cpu = triple.getArch() == llvm::Triple::x86_64 ? "x86-64" : "generic";
+    llvm::TargetOptions targetOptions;
+    return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
+        triple, cpu, "", targetOptions, llvm::Reloc::PIC_, std::nullopt,
+        codeGenOptLevel(options.optLevel)));
+  }
+
+  bool prepareLlvmIr(llvm::Module &module, llvm::TargetMachine &machine,
+                     PassDumper &dumper, std::string &error) const override {
+    module.setTargetTriple(machine.getTargetTriple());
+    module.setDataLayout(machine.createDataLayout());
+    if (dumper.enabled())
+      dumper.dump("llvm-translate", printLlvmModule(module));
+    return true;
+  }
+
+  std::optional<std::string> emit(llvm::Module &module, OutputKind kind,
+                                  std::string &error) const override {
+    std::unique_ptr<llvm::TargetMachine> machine = createTargetMachine(error);
+    if (!machine)
+      return std::nullopt;
+    std::optional<std::string> code = emitWithTargetMachine(
+        module, *machine, /*assembly=*/kind == OutputKind::Assembly, error);
+    if (!code || kind != OutputKind::SharedObject)
+      return code;
+    return linkSharedObject(*code, error);
+  }
+
+private:
+  const PipelineOptions &options;
+};
+
+} // namespace
+
+std::unique_ptr<CodegenTarget> createHostTarget(const PipelineOptions &options) {
+  return std::make_unique<HostTarget>(options);
+}
+
+} // namespace hlo::pipeline

@@ -1,0 +1,138 @@
+//===- LegalizeHostFloats.cpp - f16/bf16 without host arithmetic ----------===//
+//
+// Owns xla-gpu-legalize-host-floats: math on f16/bf16 computed in f32, and
+// the conversions the host's compiler runtime lacks (f64 -> bf16, bf16 ->
+// f64) written as conversions it has, with the rounding of a direct one.
+//
+//===----------------------------------------------------------------------===//
+#include "pipeline/host/HostPasses.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace hlo::pipeline {
+#define GEN_PASS_DEF_LEGALIZEHOSTFLOATSPASS
+#include "pipeline/host/HostPasses.h.inc"
+} // namespace hlo::pipeline
+
+using namespace mlir;
+
+namespace hlo::pipeline {
+namespace {
+
+bool isNarrowFloat(Type type) {
+  Type element = getElementTypeOrSelf(type);
+  return element.isF16() || element.isBF16();
+}
+
+/// `type` with its element type replaced (scalars and vectors).
+Type withElementType(Type type, Type element) {
+  if (auto vector = dyn_cast<VectorType>(type))
+    return vector.clone(element);
+  return element;
+}
+
+Value constantLike(OpBuilder &b, Location loc, Type type, int64_t value) {
+  Type element = getElementTypeOrSelf(type);
+  TypedAttr scalar = b.getIntegerAttr(element, value);
+  if (auto vector = dyn_cast<VectorType>(type))
+    return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(vector, scalar));
+  return arith::ConstantOp::create(b, loc, scalar);
+}
+
+/// A math op on f16/bf16 values: its operands extended to f32, the op in
+/// f32, float results truncated back.
+void promoteToF32(Operation *op) {
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  Type f32 = b.getF32Type();
+  IRMapping mapping;
+  for (Value operand : op->getOperands())
+    if (isNarrowFloat(operand.getType()))
+      mapping.map(operand, arith::ExtFOp::create(
+                               b, loc, withElementType(operand.getType(), f32), operand));
+  Operation *wide = b.clone(*op, mapping);
+  for (auto [narrow, result] : llvm::zip(op->getResults(), wide->getResults())) {
+    if (!isNarrowFloat(narrow.getType()))
+      continue;
+    result.setType(withElementType(narrow.getType(), f32));
+    narrow.replaceAllUsesWith(arith::TruncFOp::create(b, loc, narrow.getType(), result));
+  }
+  for (auto [narrow, result] : llvm::zip(op->getResults(), wide->getResults()))
+    if (!narrow.use_empty())
+      narrow.replaceAllUsesWith(result);
+  op->erase();
+}
+
+/// f64 -> bf16 rounded once: to f32 with round-to-odd (truncate, then set
+/// the lowest bit if anything was lost), which keeps enough information for
+/// the final round-to-nearest-even to f32's 8-bit-mantissa neighbour to be
+/// the correctly rounded result.
+void truncateThroughOddF32(arith::TruncFOp truncate) {
+  OpBuilder b(truncate);
+  Location loc = truncate.getLoc();
+  Value x = truncate.getIn();
+  Type type = x.getType();
+  Type f32Type = withElementType(type, b.getF32Type());
+  Type i32Type = withElementType(type, b.getI32Type());
+  Value nearest = arith::TruncFOp::create(b, loc, f32Type, x);
+  Value back = arith::ExtFOp::create(b, loc, type, nearest);
+  // Exact (or NaN, which compares unordered): the nearest f32 is the value.
+  Value exact = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UEQ, back, x);
+  Value awayFromZero = arith::CmpFOp::create(
+      b, loc, arith::CmpFPredicate::OGT, math::AbsFOp::create(b, loc, back),
+      math::AbsFOp::create(b, loc, x));
+  Value bits = arith::BitcastOp::create(b, loc, i32Type, nearest);
+  Value truncated = arith::SelectOp::create(
+      b, loc, awayFromZero, arith::SubIOp::create(b, loc, bits, constantLike(b, loc, i32Type, 1)),
+      bits);
+  Value odd = arith::OrIOp::create(b, loc, truncated, constantLike(b, loc, i32Type, 1));
+  Value rounded = arith::SelectOp::create(b, loc, exact, bits, odd);
+  Value f32Value = arith::BitcastOp::create(b, loc, f32Type, rounded);
+  truncate.replaceAllUsesWith(
+      arith::TruncFOp::create(b, loc, truncate.getType(), f32Value).getResult());
+  truncate.erase();
+}
+
+/// bf16 -> f64 through f32 (both steps exact).
+void extendThroughF32(arith::ExtFOp extend) {
+  OpBuilder b(extend);
+  Location loc = extend.getLoc();
+  Type f32Type = withElementType(extend.getIn().getType(), b.getF32Type());
+  Value f32Value = arith::ExtFOp::create(b, loc, f32Type, extend.getIn());
+  extend.replaceAllUsesWith(
+      arith::ExtFOp::create(b, loc, extend.getType(), f32Value).getResult());
+  extend.erase();
+}
+
+struct LegalizeHostFloatsPass
+    : impl::LegalizeHostFloatsPassBase<LegalizeHostFloatsPass> {
+  void runOnOperation() override {
+    SmallVector<Operation *> mathOps;
+    SmallVector<arith::TruncFOp> truncations;
+    SmallVector<arith::ExtFOp> extensions;
+    getOperation().walk([&](Operation *op) {
+      if (isa_and_nonnull<math::MathDialect>(op->getDialect()) &&
+          (llvm::any_of(op->getOperandTypes(), isNarrowFloat) ||
+           llvm::any_of(op->getResultTypes(), isNarrowFloat)))
+        mathOps.push_back(op);
+      auto f64 = [](Value value) { return getElementTypeOrSelf(value.getType()).isF64(); };
+      auto bf16 = [](Value value) { return getElementTypeOrSelf(value.getType()).isBF16(); };
+      if (auto truncate = dyn_cast<arith::TruncFOp>(op))
+        if (f64(truncate.getIn()) && bf16(truncate.getOut()))
+          truncations.push_back(truncate);
+      if (auto extend = dyn_cast<arith::ExtFOp>(op))
+        if (bf16(extend.getIn()) && f64(extend.getOut()))
+          extensions.push_back(extend);
+    });
+    for (Operation *op : mathOps)
+      promoteToF32(op);
+    for (arith::TruncFOp truncate : truncations)
+      truncateThroughOddF32(truncate);
+    for (arith::ExtFOp extend : extensions)
+      extendThroughF32(extend);
+  }
+};
+
+} // namespace
+} // namespace hlo::pipeline

@@ -1,0 +1,266 @@
+//===- LowerGpuToHostRuntime.cpp - gpu ops for the host CPU ---------------===//
+//
+// Owns xla-gpu-lower-gpu-to-host: the thread record argument threaded
+// through every function, and each gpu dialect op as a read of that record
+// (abi/HostKernelAbi.h) or a call into hlo-run's launcher.
+//
+//===----------------------------------------------------------------------===//
+#include "abi/HostKernelAbi.h"
+#include "pipeline/host/HostPasses.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace hlo::pipeline {
+#define GEN_PASS_DEF_LOWERGPUTOHOSTRUNTIMEPASS
+#include "pipeline/host/HostPasses.h.inc"
+} // namespace hlo::pipeline
+
+using namespace mlir;
+
+namespace hlo::pipeline {
+namespace {
+
+constexpr int64_t kWarpSize = 32;
+
+/// Moves everything out of gpu.module ops into `module`: on the host,
+/// kernels are ordinary functions.
+void unwrapGpuModules(ModuleOp module) {
+  for (auto gpuModule : llvm::make_early_inc_range(module.getOps<gpu::GPUModuleOp>())) {
+    Block &body = gpuModule.getBodyRegion().front();
+    for (Operation &op : llvm::make_early_inc_range(body.getOperations()))
+      op.moveBefore(module.getBody(), module.getBody()->end());
+    gpuModule.erase();
+  }
+}
+
+/// The thread record argument of the function around `op`.
+Value threadRecordOf(Operation *op) {
+  auto function = op->getParentOfType<func::FuncOp>();
+  unsigned count = function.getNumArguments();
+  return function.getArgument(count - 1);
+}
+
+/// Emits the ids of the running thread from its record.
+class ThreadRecordReader {
+public:
+  ThreadRecordReader(OpBuilder &b, Location loc, Value record)
+      : b(b), loc(loc), record(record) {}
+
+  /// Field `offset` + 4 * `dimension` (a uint32_t) as an index.
+  Value read(size_t offset, gpu::Dimension dimension) {
+    Type i8 = b.getI8Type();
+    auto pointer = LLVM::LLVMPointerType::get(b.getContext());
+    int32_t byteOffset =
+        static_cast<int32_t>(offset + 4 * static_cast<unsigned>(dimension));
+    Value address = LLVM::GEPOp::create(b, loc, pointer, i8, record,
+                                        ArrayRef<LLVM::GEPArg>{byteOffset});
+    // The record of a thread does not change while the thread runs.
+    Value value = LLVM::LoadOp::create(b, loc, b.getI32Type(), address, /*alignment=*/4,
+                                       /*isVolatile=*/false, /*isNonTemporal=*/false,
+                                       /*isInvariant=*/true);
+    return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), value);
+  }
+
+  /// threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z):
+  /// the thread's position in its block, which warps are cut from.
+  Value linearThreadId() {
+    Value x = read(HLO_HOST_THREAD_ID_OFFSET, gpu::Dimension::x);
+    Value y = read(HLO_HOST_THREAD_ID_OFFSET, gpu::Dimension::y);
+    Value z = read(HLO_HOST_THREAD_ID_OFFSET, gpu::Dimension::z);
+    Value dx = read(HLO_HOST_BLOCK_DIM_OFFSET, gpu::Dimension::x);
+    Value dy = read(HLO_HOST_BLOCK_DIM_OFFSET, gpu::Dimension::y);
+    Value zy = arith::AddIOp::create(b, loc, y, arith::MulIOp::create(b, loc, dy, z));
+    return arith::AddIOp::create(b, loc, x, arith::MulIOp::create(b, loc, dx, zy));
+  }
+
+  Value threadsPerBlock() {
+    Value dx = read(HLO_HOST_BLOCK_DIM_OFFSET, gpu::Dimension::x);
+    Value dy = read(HLO_HOST_BLOCK_DIM_OFFSET, gpu::Dimension::y);
+    Value dz = read(HLO_HOST_BLOCK_DIM_OFFSET, gpu::Dimension::z);
+    return arith::MulIOp::create(b, loc, dx, arith::MulIOp::create(b, loc, dy, dz));
+  }
+
+private:
+  OpBuilder &b;
+  Location loc;
+  Value record;
+};
+
+/// Declares (once) a runtime function in `module`.
+func::FuncOp declareRuntimeFunction(ModuleOp module, StringRef name, FunctionType type) {
+  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+    return existing;
+  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+  auto function = func::FuncOp::create(b, module.getLoc(), name, type);
+  function.setPrivate();
+  return function;
+}
+
+Value constantI32(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIntOp::create(b, loc, b.getI32Type(), value);
+}
+
+int32_t shuffleModeCode(gpu::ShuffleMode mode) {
+  switch (mode) {
+  case gpu::ShuffleMode::UP:
+    return HLO_HOST_SHUFFLE_UP;
+  case gpu::ShuffleMode::DOWN:
+    return HLO_HOST_SHUFFLE_DOWN;
+  case gpu::ShuffleMode::XOR:
+    return HLO_HOST_SHUFFLE_XOR;
+  case gpu::ShuffleMode::IDX:
+    return HLO_HOST_SHUFFLE_IDX;
+  }
+  return HLO_HOST_SHUFFLE_IDX;
+}
+
+struct LowerGpuToHostRuntimePass
+    : impl::LowerGpuToHostRuntimePassBase<LowerGpuToHostRuntimePass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    unwrapGpuModules(module);
+    addThreadRecordArguments(module);
+    SmallVector<Operation *> gpuOps;
+    module.walk([&](Operation *op) {
+      if (isa_and_nonnull<gpu::GPUDialect>(op->getDialect()))
+        gpuOps.push_back(op);
+    });
+    for (Operation *op : gpuOps)
+      if (failed(lowerGpuOp(module, op)))
+        return signalPassFailure();
+  }
+
+  /// The trailing thread record argument of every function with a body,
+  /// passed along by calls between them.
+  void addThreadRecordArguments(ModuleOp module) {
+    MLIRContext *context = module.getContext();
+    auto pointer = LLVM::LLVMPointerType::get(context);
+    auto marker = DictionaryAttr::get(
+        context, {NamedAttribute(StringAttr::get(context, kHostThreadArgAttr),
+                                 UnitAttr::get(context))});
+    llvm::SmallPtrSet<Operation *, 16> withRecord;
+    for (auto function : module.getOps<func::FuncOp>()) {
+      if (function.isExternal())
+        continue;
+      (void)function.insertArgument(function.getNumArguments(), pointer, marker,
+                                    function.getLoc());
+      withRecord.insert(function);
+    }
+    module.walk([&](func::CallOp call) {
+      Operation *callee = SymbolTable::lookupNearestSymbolFrom(call, call.getCalleeAttr());
+      if (withRecord.contains(callee))
+        call.getOperandsMutable().append(threadRecordOf(call));
+    });
+  }
+
+  LogicalResult lowerGpuOp(ModuleOp module, Operation *op) {
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    Value record = threadRecordOf(op);
+    ThreadRecordReader reader(b, loc, record);
+    Value replacement;
+    if (auto id = dyn_cast<gpu::ThreadIdOp>(op)) {
+      replacement = reader.read(HLO_HOST_THREAD_ID_OFFSET, id.getDimension());
+    } else if (auto id = dyn_cast<gpu::BlockIdOp>(op)) {
+      replacement = reader.read(HLO_HOST_BLOCK_ID_OFFSET, id.getDimension());
+    } else if (auto dim = dyn_cast<gpu::BlockDimOp>(op)) {
+      replacement = reader.read(HLO_HOST_BLOCK_DIM_OFFSET, dim.getDimension());
+    } else if (auto dim = dyn_cast<gpu::GridDimOp>(op)) {
+      replacement = reader.read(HLO_HOST_GRID_DIM_OFFSET, dim.getDimension());
+    } else if (auto id = dyn_cast<gpu::GlobalIdOp>(op)) {
+      Value block = reader.read(HLO_HOST_BLOCK_ID_OFFSET, id.getDimension());
+      Value size = reader.read(HLO_HOST_BLOCK_DIM_OFFSET, id.getDimension());
+      Value thread = reader.read(HLO_HOST_THREAD_ID_OFFSET, id.getDimension());
+      replacement = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, block, size), thread);
+    } else if (isa<gpu::LaneIdOp>(op)) {
+      replacement = arith::RemUIOp::create(
+          b, loc, reader.linearThreadId(), arith::ConstantIndexOp::create(b, loc, kWarpSize));
+    } else if (isa<gpu::SubgroupIdOp>(op)) {
+      replacement = arith::DivUIOp::create(
+          b, loc, reader.linearThreadId(), arith::ConstantIndexOp::create(b, loc, kWarpSize));
+    } else if (isa<gpu::SubgroupSizeOp>(op)) {
+      replacement = arith::ConstantIndexOp::create(b, loc, kWarpSize);
+    } else if (isa<gpu::NumSubgroupsOp>(op)) {
+      replacement = arith::CeilDivUIOp::create(
+          b, loc, reader.threadsPerBlock(), arith::ConstantIndexOp::create(b, loc, kWarpSize));
+    } else if (isa<gpu::BarrierOp>(op)) {
+      auto type = FunctionType::get(b.getContext(), {record.getType()}, {});
+      declareRuntimeFunction(module, kBarrierFunction, type);
+      func::CallOp::create(b, loc, kBarrierFunction, TypeRange(), ValueRange{record});
+      op->erase();
+      return success();
+    } else if (auto shuffle = dyn_cast<gpu::ShuffleOp>(op)) {
+      return lowerShuffle(module, b, shuffle, record);
+    } else {
+      return op->emitError() << "the host target cannot run '"
+                             << op->getName().getStringRef() << "'";
+    }
+    if (replacement.getType() != op->getResult(0).getType())
+      replacement = arith::IndexCastOp::create(b, loc, op->getResult(0).getType(), replacement);
+    op->getResult(0).replaceAllUsesWith(replacement);
+    op->erase();
+    return success();
+  }
+
+  /// `gpu.shuffle MODE %value, %offset, %width` as convert-gpu-to-nvvm
+  /// lowers it (the first `width` lanes are the member mask; the clamp is
+  /// `32 - width` for up and `width - 1` otherwise, no segments), calling
+  /// the launcher's shfl.sync.
+  LogicalResult lowerShuffle(ModuleOp module, OpBuilder &b, gpu::ShuffleOp shuffle,
+                             Value record) {
+    Location loc = shuffle.getLoc();
+    Type valueType = shuffle.getValue().getType();
+    if (!valueType.isIntOrFloat() || valueType.getIntOrFloatBitWidth() > 64)
+      return shuffle.emitError()
+             << "the host target shuffles scalars of up to 64 bits, not " << valueType;
+    MLIRContext *context = b.getContext();
+    Type i8 = b.getI8Type(), i32 = b.getI32Type(), i64 = b.getI64Type();
+    auto pointer = LLVM::LLVMPointerType::get(context);
+    auto type = FunctionType::get(context, {pointer, i64, i32, i32, i32, i32, pointer}, {i64});
+    declareRuntimeFunction(module, kShuffleFunction, type);
+
+    unsigned bits = valueType.getIntOrFloatBitWidth();
+    Type bitsType = b.getIntegerType(bits);
+    Value value = shuffle.getValue();
+    if (!isa<IntegerType>(valueType))
+      value = arith::BitcastOp::create(b, loc, bitsType, value);
+    if (bits < 64)
+      value = arith::ExtUIOp::create(b, loc, i64, value);
+
+    Value width = shuffle.getWidth();
+    Value leadingInactive = arith::SubIOp::create(b, loc, constantI32(b, loc, 32), width);
+    Value memberMask =
+        arith::ShRUIOp::create(b, loc, constantI32(b, loc, -1), leadingInactive);
+    Value clamp = shuffle.getMode() == gpu::ShuffleMode::UP
+                      ? leadingInactive
+                      : Value(arith::SubIOp::create(b, loc, width, constantI32(b, loc, 1)));
+
+    // The in-range predicate comes back through a byte on the stack.
+    auto function = shuffle->getParentOfType<func::FuncOp>();
+    OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
+    Value one = LLVM::ConstantOp::create(entry, loc, i32, entry.getI32IntegerAttr(1));
+    Value slot = LLVM::AllocaOp::create(entry, loc, pointer, i8, one, /*alignment=*/1);
+
+    Value result =
+        func::CallOp::create(b, loc, kShuffleFunction, TypeRange{i64},
+                             ValueRange{record, value,
+                                        constantI32(b, loc, shuffleModeCode(shuffle.getMode())),
+                                        shuffle.getOffset(), clamp, memberMask, slot})
+            .getResult(0);
+    if (bits < 64)
+      result = arith::TruncIOp::create(b, loc, bitsType, result);
+    if (!isa<IntegerType>(valueType))
+      result = arith::BitcastOp::create(b, loc, valueType, result);
+    Value inRange = LLVM::LoadOp::create(b, loc, i8, slot);
+    inRange = arith::TruncIOp::create(b, loc, b.getI1Type(), inRange);
+    shuffle.getShuffleResult().replaceAllUsesWith(result);
+    shuffle.getValid().replaceAllUsesWith(inRange);
+    shuffle.erase();
+    return success();
+  }
+};
+
+} // namespace
+} // namespace hlo::pipeline

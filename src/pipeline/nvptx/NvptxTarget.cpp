@@ -1,0 +1,240 @@
+//===- NvptxTarget.cpp - The NVPTX target ---------------------------------===//
+//
+// Owns everything NVPTX-specific after the shared MLIR passes: the
+// conversion to the LLVM and NVVM dialects (thread ids, barriers and
+// shuffles as NVVM intrinsics, math as libdevice calls), linking the
+// libdevice functions the kernels call (then internalized so that O3 drops
+// the rest), the `nvvm-reflect-ftz` flag, the target machine, and PTX for
+// the newest PTX ISA the toolkit's ptxas takes (a cubin through ptxas).
+//
+//===----------------------------------------------------------------------===//
+#include "pipeline/Target.h"
+#include "pipeline/nvptx/NvptxPasses.h"
+#include "pipeline/nvptx/Ptxas.h"
+
+#include "mlir/Conversion/ComplexToLLVM/ComplexToLLVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <cstdio>
+#include <map>
+#include <mutex>
+
+namespace hlo::pipeline {
+namespace {
+
+constexpr const char *kTriple = "nvptx64-nvidia-cuda";
+
+void initializeNvptx() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+}
+
+/// Links the libdevice functions `module` calls; they become internal so
+/// that the optimizer inlines them and drops the rest.
+bool linkLibdevice(llvm::Module &module, const PipelineOptions &options,
+                   std::string &error) {
+  bool needed = false;
+  for (const llvm::Function &function : module)
+    needed |= function.isDeclaration() && function.getName().starts_with("__nv_");
+  if (!needed)
+    return true;
+  std::string path = options.cudaPath + "/nvvm/libdevice/libdevice.10.bc";
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer) {
+    error = "cannot read libdevice at " + path + " (set --cuda-path or CUDA_HOME)";
+    return false;
+  }
+  auto libdevice = llvm::parseBitcodeFile(buffer.get()->getMemBufferRef(),
+                                          module.getContext());
+  if (!libdevice) {
+    error = "cannot parse " + path + ": " + llvm::toString(libdevice.takeError());
+    return false;
+  }
+  (*libdevice)->setTargetTriple(module.getTargetTriple());
+  (*libdevice)->setDataLayout(module.getDataLayout());
+  if (llvm::Linker::linkModules(
+          module, std::move(*libdevice), llvm::Linker::LinkOnlyNeeded,
+          [](llvm::Module &linked, const llvm::StringSet<> &names) {
+            for (llvm::Function &function : linked)
+              if (!function.isDeclaration() && names.contains(function.getName()))
+                function.setLinkage(llvm::GlobalValue::InternalLinkage);
+          })) {
+    error = "linking libdevice failed";
+    return false;
+  }
+  return true;
+}
+
+/// (major, minor) of the toolkit's ptxas, from `ptxas --version`.
+std::optional<std::pair<int, int>> ptxasRelease(const std::string &cudaPath) {
+  std::string ptxas = cudaPath + "/bin/ptxas";
+  if (!llvm::sys::fs::can_execute(ptxas))
+    return std::nullopt;
+  llvm::SmallString<128> output;
+  if (llvm::sys::fs::createTemporaryFile("hlo-compile-ptxas", "txt", output))
+    return std::nullopt;
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, output.str(),
+                                                output.str()};
+  llvm::StringRef arguments[] = {ptxas, "--version"};
+  int status = llvm::sys::ExecuteAndWait(ptxas, arguments, std::nullopt, redirects);
+  auto text = llvm::MemoryBuffer::getFile(output);
+  llvm::sys::fs::remove(output);
+  if (status != 0 || !text)
+    return std::nullopt;
+  llvm::StringRef version = (*text)->getBuffer();
+  size_t at = version.find("release ");
+  if (at == llvm::StringRef::npos)
+    return std::nullopt;
+  int major = 0, minor = 0;
+  if (std::sscanf(version.data() + at + 8, "%d.%d", &major, &minor) != 2)
+    return std::nullopt;
+  return std::make_pair(major, minor);
+}
+
+} // namespace
+
+std::string ptxFeatureFor(const PipelineOptions &options) {
+  // PTX ISA per CUDA release (NVIDIA's release notes); LLVM 22 emits up
+  // to 9.0.
+  constexpr int kLlvmNewest = 90;
+  static std::map<std::string, int> cache;
+  auto cached = cache.find(options.cudaPath);
+  if (cached == cache.end()) {
+    int isa = kLlvmNewest;
+    if (std::optional<std::pair<int, int>> release =
+            ptxasRelease(options.cudaPath)) {
+      auto [major, minor] = *release;
+      static const std::map<std::pair<int, int>, int> kIsaOfRelease = {
+          {{11, 8}, 78}, {{12, 0}, 80}, {{12, 1}, 81}, {{12, 2}, 82},
+          {{12, 3}, 83}, {{12, 4}, 84}, {{12, 5}, 85}, {{12, 6}, 85},
+          {{12, 8}, 87}, {{12, 9}, 88}, {{13, 0}, 90}};
+      auto known = kIsaOfRelease.upper_bound({major, minor});
+      if (known != kIsaOfRelease.begin())
+        isa = std::min(kLlvmNewest, std::prev(known)->second);
+    }
+    cached = cache.emplace(options.cudaPath, isa).first;
+  }
+  return "ptx" + std::to_string(cached->second);
+}
+
+namespace {
+
+/// 32-bit index arithmetic unless some buffer has 2^31 elements or more.
+unsigned indexBitwidthFor(mlir::ModuleOp module) {
+  bool large = false;
+  module.walk([&](mlir::func::FuncOp function) {
+    for (mlir::Type type : function.getArgumentTypes())
+      if (auto shaped = mlir::dyn_cast<mlir::ShapedType>(type))
+        if (shaped.hasStaticShape() && shaped.getNumElements() >= (int64_t{1} << 31))
+          large = true;
+  });
+  return large ? 64 : 32;
+}
+
+class NvptxTarget : public CodegenTarget {
+public:
+  explicit NvptxTarget(const PipelineOptions &options) : options(options) {}
+
+  void addConversionPasses(mlir::PassManager &pm, mlir::ModuleOp module) const override {
+    pm.addPass(mlir::createSCFToControlFlowPass());
+    mlir::ConvertGpuOpsToNVVMOpsOptions nvvm;
+    nvvm.useBarePtrCallConv = true;
+    nvvm.indexBitwidth = indexBitwidthFor(module);
+    pm.addNestedPass<mlir::gpu::GPUModuleOp>(mlir::createConvertGpuOpsToNVVMOps(nvvm));
+    pm.addNestedPass<mlir::gpu::GPUModuleOp>(mlir::createConvertComplexToLLVMPass());
+    pm.addPass(mlir::createReconcileUnrealizedCastsPass());
+    pm.addNestedPass<mlir::gpu::GPUModuleOp>(createAnnotateNvvmKernelsPass());
+  }
+
+  /// Moves the gpu.module's contents to the top level (the LLVM translation
+  /// takes a builtin module).
+  bool finishLlvmDialect(mlir::ModuleOp module, std::string &error) const override {
+    for (auto gpuModule :
+         llvm::make_early_inc_range(module.getOps<mlir::gpu::GPUModuleOp>())) {
+      mlir::Block &body = gpuModule.getBodyRegion().front();
+      for (mlir::Operation &op : llvm::make_early_inc_range(body.getOperations()))
+        op.moveBefore(module.getBody(), module.getBody()->end());
+      gpuModule.erase();
+    }
+    return true;
+  }
+
+  void registerTranslations(mlir::DialectRegistry &registry) const override {
+    mlir::registerBuiltinDialectTranslation(registry);
+    mlir::registerLLVMDialectTranslation(registry);
+    mlir::registerNVVMDialectTranslation(registry);
+  }
+
+  std::unique_ptr<llvm::TargetMachine>
+  createTargetMachine(std::string &error) const override {
+    initializeNvptx();
+    llvm::Triple triple(kTriple);
+    const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+    if (!target)
+      return nullptr;
+    llvm::TargetOptions targetOptions;
+    return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
+        triple, options.gpuArch, "+" + ptxFeatureFor(options), targetOptions,
+        llvm::Reloc::PIC_, std::nullopt, codeGenOptLevel(options.optLevel)));
+  }
+
+  bool prepareLlvmIr(llvm::Module &module, llvm::TargetMachine &machine,
+                     PassDumper &dumper, std::string &error) const override {
+    module.setTargetTriple(llvm::Triple(kTriple));
+    module.setDataLayout(machine.createDataLayout());
+    if (dumper.enabled())
+      dumper.dump("llvm-translate", printLlvmModule(module));
+    if (!linkLibdevice(module, options, error))
+      return false;
+    // Flush-to-zero off, as XLA compiles by default.
+    module.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", uint32_t{0});
+    if (dumper.enabled())
+      dumper.dump("llvm-link-libdevice", printLlvmModule(module));
+    return true;
+  }
+
+  std::optional<std::string> emit(llvm::Module &module, OutputKind kind,
+                                  std::string &error) const override {
+    std::unique_ptr<llvm::TargetMachine> machine = createTargetMachine(error);
+    if (!machine)
+      return std::nullopt;
+    std::optional<std::string> ptx =
+        emitWithTargetMachine(module, *machine, /*assembly=*/true, error);
+    if (!ptx || kind == OutputKind::Ptx)
+      return ptx;
+    return runPtxas(*ptx, options, error);
+  }
+
+private:
+  const PipelineOptions &options;
+};
+
+} // namespace
+
+std::unique_ptr<CodegenTarget> createNvptxTarget(const PipelineOptions &options) {
+  return std::make_unique<NvptxTarget>(options);
+}
+
+} // namespace hlo::pipeline

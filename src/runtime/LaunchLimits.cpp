@@ -1,0 +1,64 @@
+//===- LaunchLimits.cpp - What a launch may ask of a GPU ------------------===//
+#include "LaunchLimits.h"
+
+#include <cstdlib>
+
+namespace hlo::runtime {
+
+LaunchLimits launchLimitsFor(const std::string &arch) {
+  LaunchLimits limits;
+  int capability = arch.rfind("sm_", 0) == 0 ? std::atoi(arch.c_str() + 3) : 0;
+  // The most shared memory per block (CUDA's programming guide, compute
+  // capabilities table), by architecture.
+  switch (capability) {
+  case 75:
+    limits.sharedMemoryPerBlock = 64 * 1024;
+    break;
+  case 80:
+  case 87:
+    limits.sharedMemoryPerBlock = 163 * 1024;
+    break;
+  case 86:
+  case 89:
+  case 120:
+  case 121:
+    limits.sharedMemoryPerBlock = 99 * 1024;
+    break;
+  case 90:
+  case 100:
+  case 101:
+  case 103:
+  case 110:
+    limits.sharedMemoryPerBlock = 227 * 1024;
+    break;
+  default:
+    break;
+  }
+  return limits;
+}
+
+std::string checkLaunch(const KernelSpec &kernel, const LaunchLimits &limits,
+                        const std::string &arch) {
+  static const char *axes[] = {"x", "y", "z"};
+  int64_t threads = 1;
+  for (int i = 0; i < 3; ++i) {
+    threads *= kernel.block[i];
+    if (kernel.block[i] > limits.block[i])
+      return "block " + std::string(axes[i]) + " of " + std::to_string(kernel.block[i]) +
+             " exceeds the limit of " + std::to_string(limits.block[i]);
+    if (kernel.grid[i] > limits.grid[i])
+      return "grid " + std::string(axes[i]) + " of " + std::to_string(kernel.grid[i]) +
+             " exceeds the limit of " + std::to_string(limits.grid[i]);
+  }
+  if (threads > limits.threadsPerBlock)
+    return "a block of " + std::to_string(threads) + " threads exceeds the limit of " +
+           std::to_string(limits.threadsPerBlock);
+  if (kernel.sharedMemoryBytes > limits.sharedMemoryPerBlock)
+    return std::to_string(kernel.sharedMemoryBytes) +
+           " bytes of shared memory exceed the limit of " +
+           std::to_string(limits.sharedMemoryPerBlock) + " per block on " +
+           (arch.empty() ? std::string("this device") : arch);
+  return "";
+}
+
+} // namespace hlo::runtime

@@ -1,0 +1,384 @@
+//===- BlockRunner.cpp - One block of GPU threads on a host thread --------===//
+#include "host/BlockRunner.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+
+namespace hlo::runtime {
+namespace {
+
+constexpr unsigned kWarpSize = 32;
+/// Each fiber's stack (reserved, committed as touched).
+constexpr size_t kFiberStackBytes = 256 * 1024;
+/// The poison pattern of fresh shared memory (NaN for every float type).
+constexpr uint8_t kSharedMemoryPoison = 0xff;
+
+BlockRunner &runnerOf(HloHostThread *thread) {
+  return *static_cast<BlockRunner *>(thread->block);
+}
+
+const char *accessName(uint32_t access) {
+  switch (access) {
+  case HLO_HOST_ACCESS_LOAD:
+    return "load";
+  case HLO_HOST_ACCESS_STORE:
+    return "store";
+  default:
+    return "atomic update";
+  }
+}
+
+std::string hex(uint32_t value) {
+  char text[16];
+  std::snprintf(text, sizeof text, "0x%08x", value);
+  return text;
+}
+
+} // namespace
+
+BlockRunner::BlockRunner() = default;
+
+BlockRunner::~BlockRunner() {
+  for (ThreadState &thread : threads)
+    destroyFiber(thread.context);
+  destroyFiber(scheduler);
+}
+
+size_t BlockRunner::indexOf(const HloHostThread *thread) const {
+  const auto &[x, y, z] = thread->threadId;
+  return x + size_t(launch->block[0]) * (y + size_t(launch->block[1]) * z);
+}
+
+BlockRunner::ThreadState &BlockRunner::stateOf(HloHostThread *thread) {
+  return threads[indexOf(thread)];
+}
+
+std::string BlockRunner::describeThread(const HloHostThread &thread) const {
+  char text[128];
+  std::snprintf(text, sizeof text, "thread (%u, %u, %u) of block (%u, %u, %u)",
+                thread.threadId[0], thread.threadId[1], thread.threadId[2], blockId[0],
+                blockId[1], blockId[2]);
+  return text;
+}
+
+bool BlockRunner::run(const GridLaunch &grid, std::array<uint32_t, 3> id) {
+  launch = &grid;
+  blockId = id;
+  faulted = false;
+  message.clear();
+  if (grid.sharedMemoryBytes > 0) {
+    if (sharedMemory.size() < grid.sharedMemoryBytes)
+      sharedMemory.resize(grid.sharedMemoryBytes);
+    std::memset(sharedMemory.data(), kSharedMemoryPoison, grid.sharedMemoryBytes);
+  }
+  sequential = !grid.concurrentThreads;
+  return sequential ? runSequential() : runConcurrent();
+}
+
+bool BlockRunner::runSequential() {
+  HloHostThread &record = sequentialRecord;
+  record = HloHostThread{};
+  for (int i = 0; i < 3; ++i) {
+    record.blockId[i] = blockId[i];
+    record.blockDim[i] = launch->block[i];
+    record.gridDim[i] = launch->grid[i];
+  }
+  record.sharedMemory = sharedMemory.data();
+  record.block = this;
+  // A fault jumps back here from inside the kernel (kernels hold nothing
+  // that needs unwinding).
+  if (setjmp(sequentialAbort) != 0)
+    return false;
+  for (uint32_t z = 0; z < launch->block[2]; ++z)
+    for (uint32_t y = 0; y < launch->block[1]; ++y)
+      for (uint32_t x = 0; x < launch->block[0]; ++x) {
+        record.threadId[0] = x;
+        record.threadId[1] = y;
+        record.threadId[2] = z;
+        launch->kernel(launch->buffers, &record);
+      }
+  return true;
+}
+
+void BlockRunner::prepareThreads(size_t count) {
+  if (threads.size() < count)
+    threads.resize(count);
+  while (stacks.size() < count) {
+    stacks.push_back(std::make_unique<FiberStack>(kFiberStackBytes));
+    if (!stacks.back()->valid()) {
+      stacks.pop_back();
+      return;
+    }
+  }
+}
+
+void BlockRunner::fiberEntry(void *argument) {
+  auto &state = *static_cast<ThreadState *>(argument);
+  BlockRunner &runner = runnerOf(&state.record);
+  runner.launch->kernel(runner.launch->buffers, &state.record);
+  state.status = Status::Exited;
+  // Lanes of this warp waiting in a shuffle no longer wait for this one.
+  size_t index = runner.indexOf(&state.record);
+  size_t warpBase = index - index % kWarpSize;
+  size_t warpEnd = std::min(warpBase + kWarpSize, runner.threads.size());
+  for (size_t i = warpBase; i < warpEnd && !runner.faulted; ++i)
+    if (runner.threads[i].status == Status::AtShuffle)
+      runner.tryCompleteShuffle(runner.threads[i]);
+  switchFiber(state.context, runner.scheduler); // never resumed
+  __builtin_trap();
+}
+
+bool BlockRunner::runConcurrent() {
+  size_t count = size_t(launch->block[0]) * launch->block[1] * launch->block[2];
+  prepareThreads(count);
+  if (stacks.size() < count) {
+    schedulerFault("cannot reserve stacks for " + std::to_string(count) + " threads");
+    return false;
+  }
+  for (size_t i = 0; i < count; ++i) {
+    ThreadState &state = threads[i];
+    state.record = HloHostThread{};
+    state.record.threadId[0] = static_cast<uint32_t>(i % launch->block[0]);
+    state.record.threadId[1] = static_cast<uint32_t>(i / launch->block[0] % launch->block[1]);
+    state.record.threadId[2] =
+        static_cast<uint32_t>(i / (size_t(launch->block[0]) * launch->block[1]));
+    for (int d = 0; d < 3; ++d) {
+      state.record.blockId[d] = blockId[d];
+      state.record.blockDim[d] = launch->block[d];
+      state.record.gridDim[d] = launch->grid[d];
+    }
+    state.record.sharedMemory = sharedMemory.data();
+    state.record.block = this;
+    state.status = Status::Ready;
+    makeFiber(state.context, *stacks[i], &BlockRunner::fiberEntry, &state);
+  }
+  while (true) {
+    for (size_t i = 0; i < count; ++i) {
+      if (threads[i].status != Status::Ready)
+        continue;
+      switchFiber(scheduler, threads[i].context);
+      if (faulted)
+        return false;
+    }
+    size_t ready = 0, atBarrier = 0, exited = 0;
+    for (size_t i = 0; i < count; ++i) {
+      Status status = threads[i].status;
+      ready += status == Status::Ready;
+      atBarrier += status == Status::AtBarrier;
+      exited += status == Status::Exited;
+    }
+    if (exited == count)
+      return true;
+    if (ready > 0)
+      continue; // made ready by a shuffle that completed behind the sweep
+    if (atBarrier == count) {
+      for (size_t i = 0; i < count; ++i)
+        threads[i].status = Status::Ready;
+      continue;
+    }
+    schedulerFault(deadlockReport());
+    return false;
+  }
+}
+
+std::string BlockRunner::deadlockReport() const {
+  size_t count = size_t(launch->block[0]) * launch->block[1] * launch->block[2];
+  size_t atBarrier = 0, atShuffle = 0, exited = 0;
+  const ThreadState *firstExited = nullptr, *firstBarrier = nullptr, *firstShuffle = nullptr;
+  for (size_t i = 0; i < count; ++i) {
+    const ThreadState &state = threads[i];
+    if (state.status == Status::AtBarrier) {
+      ++atBarrier;
+      firstBarrier = firstBarrier ? firstBarrier : &state;
+    } else if (state.status == Status::AtShuffle) {
+      ++atShuffle;
+      firstShuffle = firstShuffle ? firstShuffle : &state;
+    } else if (state.status == Status::Exited) {
+      ++exited;
+      firstExited = firstExited ? firstExited : &state;
+    }
+  }
+  char text[160];
+  std::snprintf(text, sizeof text, "of %zu threads, %zu wait at a barrier, %zu in a warp "
+                "shuffle, %zu exited", count, atBarrier, atShuffle, exited);
+  std::string report;
+  if (atBarrier > 0 && atShuffle == 0)
+    report = "a barrier not all threads of the block reach (" + std::string(text) +
+             "; e.g. " + describeThread(firstExited->record) + " exited, " +
+             describeThread(firstBarrier->record) + " waits)";
+  else
+    report = "the block's threads wait for each other forever (" + std::string(text) +
+             (firstShuffle ? "; e.g. " + describeThread(firstShuffle->record) +
+                                 " waits in a shuffle with member mask " +
+                                 hex(firstShuffle->shuffle.memberMask)
+                           : std::string()) +
+             ")";
+  return report;
+}
+
+void BlockRunner::fault(HloHostThread *thread, std::string what) {
+  message = describeThread(*thread) + ": " + std::move(what);
+  faulted = true;
+  if (sequential)
+    std::longjmp(sequentialAbort, 1);
+  ThreadState &state = stateOf(thread);
+  state.status = Status::Faulted;
+  switchFiber(state.context, scheduler); // never resumed
+  __builtin_trap();
+}
+
+void BlockRunner::schedulerFault(std::string what) {
+  char text[64];
+  std::snprintf(text, sizeof text, "block (%u, %u, %u): ", blockId[0], blockId[1], blockId[2]);
+  message = text + std::move(what);
+  faulted = true;
+}
+
+void BlockRunner::barrier(HloHostThread *thread) {
+  if (sequential)
+    fault(thread, "reached a barrier, but the manifest says the kernel's threads need not "
+                  "run concurrently (\"concurrent_threads\": false)");
+  ThreadState &state = stateOf(thread);
+  state.status = Status::AtBarrier;
+  switchFiber(state.context, scheduler);
+}
+
+uint64_t BlockRunner::shuffle(HloHostThread *thread, uint64_t value, uint32_t mode,
+                              uint32_t laneOffset, uint32_t clampAndSegmentMask,
+                              uint32_t memberMask, uint8_t *inRange) {
+  if (sequential)
+    fault(thread, "ran a warp shuffle, but the manifest says the kernel's threads need not "
+                  "run concurrently (\"concurrent_threads\": false)");
+  size_t index = indexOf(thread);
+  unsigned lane = index % kWarpSize;
+  if (!(memberMask >> lane & 1))
+    fault(thread, "ran a warp shuffle with member mask " + hex(memberMask) +
+                      ", which does not include its own lane " + std::to_string(lane));
+  ThreadState &state = threads[index];
+  state.shuffle = {value, mode, laneOffset, clampAndSegmentMask, memberMask, 0, false};
+  state.status = Status::AtShuffle;
+  tryCompleteShuffle(state);
+  if (state.status == Status::AtShuffle)
+    switchFiber(state.context, scheduler);
+  *inRange = state.shuffle.inRange;
+  return state.shuffle.result;
+}
+
+void BlockRunner::tryCompleteShuffle(ThreadState &requester) {
+  size_t index = indexOf(&requester.record);
+  size_t warpBase = index - index % kWarpSize;
+  size_t lanes = std::min<size_t>(kWarpSize, threads.size() - warpBase);
+  size_t count = size_t(launch->block[0]) * launch->block[1] * launch->block[2];
+  lanes = std::min(lanes, count - warpBase);
+  const ShuffleRequest &request = requester.shuffle;
+  uint32_t mask = request.memberMask;
+  for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+    if (!(mask >> lane & 1))
+      continue;
+    if (lane >= lanes)
+      fault(&requester.record,
+            "ran a warp shuffle with member mask " + hex(mask) + ", which names lane " +
+                std::to_string(lane) + " of a warp that has only " + std::to_string(lanes) +
+                " threads");
+    const ThreadState &other = threads[warpBase + lane];
+    if (other.status == Status::Exited)
+      continue;
+    if (other.status != Status::AtShuffle)
+      return; // still on its way
+    if (other.shuffle.memberMask != mask || other.shuffle.mode != request.mode)
+      fault(&requester.record,
+            "ran a warp shuffle that lane " + std::to_string(lane) +
+                " runs with another mode or member mask (" + hex(other.shuffle.memberMask) +
+                " vs " + hex(mask) + ")");
+  }
+  // Everyone is here: PTX's shfl.sync, for each participating lane.
+  uint64_t results[kWarpSize];
+  bool inRange[kWarpSize];
+  for (unsigned lane = 0; lane < lanes; ++lane) {
+    const ThreadState &state = threads[warpBase + lane];
+    if (!(mask >> lane & 1) || state.status != Status::AtShuffle)
+      continue;
+    const ShuffleRequest &own = state.shuffle;
+    int b = static_cast<int>(own.laneOffset & 31);
+    int clamp = static_cast<int>(own.clampAndSegmentMask & 31);
+    int segmentMask = static_cast<int>(own.clampAndSegmentMask >> 8 & 31);
+    int self = static_cast<int>(lane);
+    int maxLane = (self & segmentMask) | (clamp & ~segmentMask);
+    int minLane = self & segmentMask;
+    int source = self;
+    bool valid = false;
+    switch (own.mode) {
+    case HLO_HOST_SHUFFLE_UP:
+      source = self - b;
+      valid = source >= maxLane;
+      break;
+    case HLO_HOST_SHUFFLE_DOWN:
+      source = self + b;
+      valid = source <= maxLane;
+      break;
+    case HLO_HOST_SHUFFLE_XOR:
+      source = self ^ b;
+      valid = source <= maxLane;
+      break;
+    default:
+      source = minLane | (b & ~segmentMask);
+      valid = source <= maxLane;
+      break;
+    }
+    if (!valid)
+      source = self;
+    if (static_cast<size_t>(source) >= lanes || !(mask >> source & 1) ||
+        threads[warpBase + source].status != Status::AtShuffle)
+      fault(&requester.record,
+            "lane " + std::to_string(lane) + " of a warp shuffle reads lane " +
+                std::to_string(source) + ", which " +
+                (static_cast<size_t>(source) >= lanes ? "the block does not have"
+                 : !(mask >> source & 1) ? "is not in the member mask " + hex(mask)
+                                         : std::string("has exited")));
+    results[lane] = threads[warpBase + source].shuffle.value;
+    inRange[lane] = valid;
+  }
+  for (unsigned lane = 0; lane < lanes; ++lane) {
+    ThreadState &state = threads[warpBase + lane];
+    if (!(mask >> lane & 1) || state.status != Status::AtShuffle)
+      continue;
+    state.shuffle.result = results[lane];
+    state.shuffle.inRange = inRange[lane];
+    state.status = Status::Ready;
+  }
+}
+
+void BlockRunner::outOfBounds(HloHostThread *thread, uint32_t access, int32_t buffer,
+                              uint32_t dimension, int64_t index, int64_t extent) {
+  std::string where = buffer >= 0 ? "kernel parameter " + std::to_string(buffer)
+                      : buffer == HLO_HOST_BUFFER_SHARED ? std::string("shared memory")
+                                                         : std::string("memory");
+  fault(thread, "out-of-bounds " + std::string(accessName(access)) + " of " + where +
+                    ": index " + std::to_string(index) + " in dimension " +
+                    std::to_string(dimension) + " of extent " + std::to_string(extent));
+}
+
+} // namespace hlo::runtime
+
+// The runtime interface the kernels' shared objects reference.
+extern "C" {
+
+void __hlo_host_barrier(HloHostThread *thread) {
+  hlo::runtime::runnerOf(thread).barrier(thread);
+}
+
+uint64_t __hlo_host_shuffle(HloHostThread *thread, uint64_t value, uint32_t mode,
+                            uint32_t laneOffset, uint32_t clampAndSegmentMask,
+                            uint32_t memberMask, uint8_t *inRange) {
+  return hlo::runtime::runnerOf(thread).shuffle(thread, value, mode, laneOffset,
+                                                clampAndSegmentMask, memberMask, inRange);
+}
+
+void __hlo_host_out_of_bounds(HloHostThread *thread, uint32_t access, int32_t buffer,
+                              uint32_t dimension, int64_t index, int64_t extent) {
+  hlo::runtime::runnerOf(thread).outOfBounds(thread, access, buffer, dimension, index,
+                                             extent);
+}
+
+} // extern "C"

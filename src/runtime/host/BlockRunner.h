@@ -1,0 +1,115 @@
+//===- BlockRunner.h - One block of GPU threads on a host thread -*- C++ -*-===//
+//
+// Owns running the threads of one block of a host-compiled kernel on the
+// calling host thread, and the kernel-facing side of the runtime interface
+// (abi/HostKernelAbi.h: barrier, shuffle, out-of-bounds report), which
+// calls back into the runner of the block the calling thread belongs to.
+//
+// Threads of a kernel without barriers or shuffles run one after another
+// on the host thread's own stack. Otherwise each thread runs on a fiber;
+// the scheduler resumes every ready thread in order until it blocks or
+// exits, releases a barrier once every thread of the block waits at one,
+// and completes a shuffle as soon as every lane of its member mask has
+// arrived or exited. When nothing can run and not everything has exited,
+// the block is deadlocked: that is a fault, with each thread's state.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HLO_RUNTIME_HOST_BLOCKRUNNER_H
+#define HLO_RUNTIME_HOST_BLOCKRUNNER_H
+
+#include "host/Fiber.h"
+
+#include "abi/HostKernelAbi.h"
+
+#include <array>
+#include <csetjmp>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace hlo::runtime {
+
+/// What every block of one launch shares.
+struct GridLaunch {
+  HloHostKernel kernel = nullptr;
+  void *const *buffers = nullptr;
+  std::array<uint32_t, 3> grid = {1, 1, 1};
+  std::array<uint32_t, 3> block = {1, 1, 1};
+  size_t sharedMemoryBytes = 0;
+  /// The block's threads must run concurrently (fibers).
+  bool concurrentThreads = true;
+};
+
+class BlockRunner {
+public:
+  BlockRunner();
+  ~BlockRunner();
+  BlockRunner(const BlockRunner &) = delete;
+  BlockRunner &operator=(const BlockRunner &) = delete;
+
+  /// Runs block `blockId` of `launch`. False on a fault, described by
+  /// faultMessage().
+  bool run(const GridLaunch &launch, std::array<uint32_t, 3> blockId);
+  const std::string &faultMessage() const { return message; }
+
+  // The runtime interface, for the threads of the running block.
+  void barrier(HloHostThread *thread);
+  uint64_t shuffle(HloHostThread *thread, uint64_t value, uint32_t mode, uint32_t laneOffset,
+                   uint32_t clampAndSegmentMask, uint32_t memberMask, uint8_t *inRange);
+  [[noreturn]] void outOfBounds(HloHostThread *thread, uint32_t access, int32_t buffer,
+                                uint32_t dimension, int64_t index, int64_t extent);
+
+private:
+  enum class Status : uint8_t { Ready, AtBarrier, AtShuffle, Exited, Faulted };
+
+  struct ShuffleRequest {
+    uint64_t value = 0;
+    uint32_t mode = 0, laneOffset = 0, clampAndSegmentMask = 0, memberMask = 0;
+    uint64_t result = 0;
+    bool inRange = false;
+  };
+
+  struct ThreadState {
+    HloHostThread record{};
+    FiberContext context;
+    Status status = Status::Ready;
+    ShuffleRequest shuffle;
+  };
+
+  bool runSequential();
+  bool runConcurrent();
+  void prepareThreads(size_t count);
+  static void fiberEntry(void *argument);
+
+  /// The thread state of `thread` (concurrent mode).
+  ThreadState &stateOf(HloHostThread *thread);
+  size_t indexOf(const HloHostThread *thread) const;
+  /// Completes the shuffle that `requester` waits in, if every lane of its
+  /// member mask has arrived or exited.
+  void tryCompleteShuffle(ThreadState &requester);
+  /// Records a fault of `thread` and leaves it for good (never returns).
+  [[noreturn]] void fault(HloHostThread *thread, std::string what);
+  /// Records a fault the scheduler found (no thread to leave).
+  void schedulerFault(std::string what);
+  std::string describeThread(const HloHostThread &thread) const;
+  std::string deadlockReport() const;
+
+  const GridLaunch *launch = nullptr;
+  std::array<uint32_t, 3> blockId = {0, 0, 0};
+  std::vector<uint8_t> sharedMemory;
+  bool sequential = true;
+  // Sequential mode: one record, and where a fault jumps back to.
+  HloHostThread sequentialRecord{};
+  std::jmp_buf sequentialAbort;
+  // Concurrent mode.
+  std::vector<ThreadState> threads;
+  std::vector<std::unique_ptr<FiberStack>> stacks;
+  FiberContext scheduler;
+  bool faulted = false;
+  std::string message;
+};
+
+} // namespace hlo::runtime
+
+#endif // HLO_RUNTIME_HOST_BLOCKRUNNER_H

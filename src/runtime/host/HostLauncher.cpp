@@ -1,0 +1,80 @@
+//===- HostLauncher.cpp - A kernel's grid on the host CPU -----------------===//
+#include "host/HostLauncher.h"
+
+#include "LaunchLimits.h"
+#include "host/BlockRunner.h"
+#include "host/KernelCrashHandler.h"
+
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+namespace hlo::runtime {
+
+HostLauncher::HostLauncher(unsigned hostThreads)
+    : threadCount(hostThreads ? hostThreads
+                              : std::max(1u, std::thread::hardware_concurrency())) {
+  for (unsigned i = 0; i < threadCount; ++i)
+    runners.push_back(std::make_unique<BlockRunner>());
+}
+
+HostLauncher::~HostLauncher() = default;
+
+LaunchResult HostLauncher::launch(HloHostKernel kernel, const KernelSpec &spec,
+                                  const std::vector<void *> &buffers,
+                                  const std::string &arch) {
+  std::string rejected = checkLaunch(spec, launchLimitsFor(arch), arch);
+  if (!rejected.empty())
+    return {LaunchResult::Fault, "the launch is invalid: " + rejected};
+  GridLaunch grid;
+  grid.kernel = kernel;
+  grid.buffers = buffers.data();
+  for (int i = 0; i < 3; ++i) {
+    grid.grid[i] = spec.grid[i];
+    grid.block[i] = spec.block[i];
+  }
+  grid.sharedMemoryBytes = spec.sharedMemoryBytes;
+  grid.concurrentThreads = spec.concurrentThreads;
+
+  uint64_t blocks = uint64_t(spec.grid[0]) * spec.grid[1] * spec.grid[2];
+  std::atomic<uint64_t> next{0};
+  std::atomic<bool> stop{false};
+  std::mutex faultMutex;
+  uint64_t faultBlock = UINT64_MAX;
+  std::string faultMessage;
+  // Blocks are taken in increasing order; after a fault no new block starts
+  // but those already running finish, so the fault reported is that of the
+  // lowest block that faults, whatever the timing.
+  auto work = [&](BlockRunner &runner) {
+    KernelCrashScope crashScope(spec.name);
+    while (!stop.load(std::memory_order_relaxed)) {
+      uint64_t block = next.fetch_add(1, std::memory_order_relaxed);
+      if (block >= blocks)
+        return;
+      std::array<uint32_t, 3> id = {
+          static_cast<uint32_t>(block % spec.grid[0]),
+          static_cast<uint32_t>(block / spec.grid[0] % spec.grid[1]),
+          static_cast<uint32_t>(block / (uint64_t(spec.grid[0]) * spec.grid[1]))};
+      if (runner.run(grid, id))
+        continue;
+      stop = true;
+      std::lock_guard<std::mutex> lock(faultMutex);
+      if (block < faultBlock) {
+        faultBlock = block;
+        faultMessage = runner.faultMessage();
+      }
+    }
+  };
+  unsigned workers = static_cast<unsigned>(std::min<uint64_t>(threadCount, blocks));
+  std::vector<std::thread> helpers;
+  for (unsigned i = 1; i < workers; ++i)
+    helpers.emplace_back(work, std::ref(*runners[i]));
+  work(*runners[0]);
+  for (std::thread &helper : helpers)
+    helper.join();
+  if (faultBlock != UINT64_MAX)
+    return {LaunchResult::Fault, faultMessage};
+  return {};
+}
+
+} // namespace hlo::runtime
