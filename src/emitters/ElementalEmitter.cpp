@@ -246,7 +246,7 @@ SmallVector<Value> FunctionBodyEmitter::emitUncached(const HloInstruction *inst,
     Value parameter = parameters[inst->parameterNumber()];
     if (scalarParameters)
       return {parameter};
-    return {tensor::ExtractOp::create(b, parameter, indices)};
+    return {tensor::ExtractOp::create(b, parameter, bufferIndices(inst->shape(), indices))};
   }
   if (inst->opcode() == HloOpcode::Constant)
     return emitConstant(inst, indices);
@@ -803,7 +803,7 @@ bool ElementalEmitter::emitSubgraphFunctions(EmissionError &error) {
       error = {parameter, "unsupported: tuple-shaped fusion parameter"};
       return false;
     }
-    parameterTypes.push_back(tensorType(parameter->shape(), context));
+    parameterTypes.push_back(bufferTensorType(parameter->shape(), context));
   }
   // Declare all functions first, so that calls can refer to any of them.
   for (const Subgraph &subgraph : partitioned.subgraphs()) {

@@ -115,9 +115,9 @@ bool LoopEmitter::emitEntryFunction(ModuleOp module, const std::string &name,
   MLIRContext *context = module.getContext();
   SmallVector<Type> inputs, outputTypes;
   for (const HloInstruction *parameter : fused.parameters())
-    inputs.push_back(tensorType(parameter->shape(), context));
+    inputs.push_back(bufferTensorType(parameter->shape(), context));
   for (const Output &output : outputs)
-    outputTypes.push_back(tensorType(*output.shape, context));
+    outputTypes.push_back(bufferTensorType(*output.shape, context));
   SmallVector<Type> arguments = inputs;
   arguments.append(outputTypes);
   OpBuilder builder(context);
@@ -202,7 +202,8 @@ bool LoopEmitter::emitEntryFunction(ModuleOp module, const std::string &name,
           values = elemental.callSubgraph(b, *subgraph, parameters, indices);
         } else if (output.root->opcode() == HloOpcode::Parameter) {
           values.push_back(tensor::ExtractOp::create(
-              b, parameters[output.root->parameterNumber()], indices));
+              b, parameters[output.root->parameterNumber()],
+              bufferIndices(output.root->shape(), indices)));
         } else {
           error = {output.root, "unsupported: " +
                                     std::string(opcodeName(output.root->opcode())) +
@@ -210,8 +211,9 @@ bool LoopEmitter::emitEntryFunction(ModuleOp module, const std::string &name,
           return false;
         }
       }
-      updated.push_back(tensor::InsertOp::create(
-          b, values[output.index], loop.getIterArgs()[slot], indices));
+      updated.push_back(tensor::InsertOp::create(b, values[output.index],
+                                                 loop.getIterArgs()[slot],
+                                                 bufferIndices(*output.shape, indices)));
     }
     xla_gpu::YieldOp::create(b, updated);
     b.setInsertionPointAfter(loop);

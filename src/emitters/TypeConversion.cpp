@@ -51,4 +51,28 @@ RankedTensorType tensorType(const Shape &shape, MLIRContext *context) {
                                elementType(shape.elementType(), context));
 }
 
+namespace {
+
+/// Logical dimension numbers, major to minor.
+std::vector<int64_t> physicalOrder(const Shape &shape) {
+  std::vector<int64_t> minorToMajor = shape.layoutOrDefault().minorToMajor;
+  return std::vector<int64_t>(minorToMajor.rbegin(), minorToMajor.rend());
+}
+
+} // namespace
+
+RankedTensorType bufferTensorType(const Shape &shape, MLIRContext *context) {
+  std::vector<int64_t> dims;
+  for (int64_t d : physicalOrder(shape))
+    dims.push_back(shape.dimensions()[d]);
+  return RankedTensorType::get(dims, elementType(shape.elementType(), context));
+}
+
+llvm::SmallVector<Value> bufferIndices(const Shape &shape, ValueRange indices) {
+  llvm::SmallVector<Value> physical;
+  for (int64_t d : physicalOrder(shape))
+    physical.push_back(indices[d]);
+  return physical;
+}
+
 } // namespace hlo
