@@ -24,13 +24,9 @@ namespace {
 /// Pure calls may be inlined; the loop's body may receive inlined code.
 struct XlaGpuInlinerInterface : public DialectInlinerInterface {
   using DialectInlinerInterface::DialectInlinerInterface;
-  /// Seed 004: a subgraph function called from more than one place stays
-  /// a function (inlining it everywhere can grow the code exponentially,
-  /// e.g. multi-output fusions whose roots share operands).
-  /// The pipeline marks such functions with kSharedFunctionAttr.
-  bool isLegalToInline(Operation *call, Operation *callable, bool) const final {
-    return !isa<PureCallOp>(call) || !callable->hasAttr(kSharedFunctionAttr);
-  }
+  /// The pipeline inlines subgraphs itself (xla-gpu-inline-subgraphs, which
+  /// merges equal calls first); upstream's inliner may inline any of them.
+  bool isLegalToInline(Operation *, Operation *, bool) const final { return true; }
   bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
     return true;
   }

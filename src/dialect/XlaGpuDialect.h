@@ -39,9 +39,6 @@ namespace hlo::xla_gpu {
 inline constexpr llvm::StringLiteral kBlockSizeAttr = "xla_gpu.block_size";
 inline constexpr llvm::StringLiteral kGridSizeAttr = "xla_gpu.grid_size";
 inline constexpr llvm::StringLiteral kEmitterAttr = "xla_gpu.emitter";
-/// On a subgraph function with more than one caller: pure_calls to it are
-/// not inlined (seed 004).
-inline constexpr llvm::StringLiteral kSharedFunctionAttr = "xla_gpu.shared";
 
 } // namespace hlo::xla_gpu
 

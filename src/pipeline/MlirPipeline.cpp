@@ -148,8 +148,7 @@ bool lowerToLlvmDialect(ModuleOp module, const PipelineOptions &options,
   // 1. Simplify; 2. inline the subgraph functions and drop them.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  pm.addPass(createMarkSharedFunctionsPass());
-  pm.addPass(createInlinerPass());
+  pm.addPass(createInlineSubgraphsPass());
   pm.addPass(createSymbolDCEPass());
   // 3. The xla_gpu loops to scf.
   pm.addPass(createLowerXlaGpuLoopsPass());

@@ -24,15 +24,21 @@ def LowerXlaGpuLoopsPass : Pass<"xla-gpu-lower-loops", "mlir::ModuleOp"> {
                            "mlir::scf::SCFDialect"];
 }
 
-def MarkSharedFunctionsPass
-    : Pass<"xla-gpu-mark-shared-functions", "mlir::ModuleOp"> {
-  let summary = "Keep subgraph functions with several callers outlined";
+def InlineSubgraphsPass : Pass<"xla-gpu-inline-subgraphs", "mlir::ModuleOp"> {
+  let summary = "Inline subgraph functions into their kernels, merging equal calls";
   let description = [{
-    Marks every function that `xla_gpu.pure_call`s reach from more than one
-    call site with `xla_gpu.shared`, which the dialect's inliner interface
-    refuses to inline (seed 004: inlining them everywhere can grow the code
-    exponentially).
+    For each function no `xla_gpu.pure_call` names (the kernels), inlines
+    the pure_calls level by level with CSE before each level: calls of the
+    same callee with the same arguments are one value, so each distinct
+    call is inlined, and computed, once. Code and work stay linear in the
+    distinct calls where bottom-up inlining grows exponentially in code and
+    keeping shared callees outlined (seed 004) grows exponentially in work.
+    A kernel past `max-ops` operations keeps its remaining calls.
   }];
+  let options = [
+    Option<"maxOps", "max-ops", "int64_t", "500000",
+           "Operations a kernel may grow to by inlining">
+  ];
 }
 
 def MarkKernelOutputsWritablePass
