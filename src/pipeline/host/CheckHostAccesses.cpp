@@ -133,24 +133,28 @@ struct CheckHostAccessesPass
         b, loc, allInside, arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1));
     auto report = scf::IfOp::create(b, loc, outside, /*withElseRegion=*/false);
     OpBuilder then = report.getThenBodyBuilder();
-    // The first dimension outside its extent.
     Type i32 = then.getI32Type(), i64 = then.getI64Type();
-    Value dimension = arith::ConstantIntOp::create(then, loc, i32, 0);
-    Value index = arith::IndexCastOp::create(then, loc, i64, lastIndices.back());
-    Value extent = arith::IndexCastOp::create(then, loc, i64, extents.back());
-    for (int d = static_cast<int>(access.indices.size()) - 1; d >= 0; --d) {
-      Value dimensionHere = arith::ConstantIntOp::create(then, loc, i32, d);
-      Value indexHere = arith::IndexCastOp::create(then, loc, i64, lastIndices[d]);
-      Value extentHere = arith::IndexCastOp::create(then, loc, i64, extents[d]);
-      dimension = arith::SelectOp::create(then, loc, inside[d], dimension, dimensionHere);
-      index = arith::SelectOp::create(then, loc, inside[d], index, indexHere);
-      extent = arith::SelectOp::create(then, loc, inside[d], extent, extentHere);
+    Value kind = arith::ConstantIntOp::create(then, loc, i32, access.kind);
+    Value buffer = arith::ConstantIntOp::create(then, loc, i32, bufferCode(access.memref));
+    // The first dimension outside its extent: start from the last, let
+    // each earlier one that fails take over.
+    int last = static_cast<int>(access.indices.size()) - 1;
+    Value dimension = arith::ConstantIntOp::create(then, loc, i32, last);
+    Value index = arith::IndexCastOp::create(then, loc, i64, lastIndices[last]);
+    Value extent = arith::IndexCastOp::create(then, loc, i64, extents[last]);
+    for (int d = last - 1; d >= 0; --d) {
+      Value failsHere = arith::XOrIOp::create(
+          then, loc, inside[d], arith::ConstantIntOp::create(then, loc, then.getI1Type(), 1));
+      dimension = arith::SelectOp::create(
+          then, loc, failsHere, arith::ConstantIntOp::create(then, loc, i32, d), dimension);
+      index = arith::SelectOp::create(
+          then, loc, failsHere, arith::IndexCastOp::create(then, loc, i64, lastIndices[d]),
+          index);
+      extent = arith::SelectOp::create(
+          then, loc, failsHere, arith::IndexCastOp::create(then, loc, i64, extents[d]), extent);
     }
-    func::CallOp::create(
-        then, loc, kOutOfBoundsFunction, TypeRange(),
-        ValueRange{record, arith::ConstantIntOp::create(then, loc, i32, access.kind),
-                   arith::ConstantIntOp::create(then, loc, i32, bufferCode(access.memref)),
-                   dimension, index, extent});
+    func::CallOp::create(then, loc, kOutOfBoundsFunction, TypeRange(),
+                         ValueRange{record, kind, buffer, dimension, index, extent});
   }
 };
 

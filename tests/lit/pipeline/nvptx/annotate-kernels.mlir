@@ -1,0 +1,25 @@
+// RUN: xla-gpu-opt %s --pass-pipeline="builtin.module(gpu.module(xla-gpu-annotate-kernels))" | FileCheck %s
+
+// Kernels get nvvm.kernel, their exact block size, and the static shared
+// memory they use (the workgroup globals they take the address of, laid
+// out as SharedMemoryLayout.h says: 16-byte aligned in module order); other
+// functions are left alone.
+gpu.module @kernels {
+  llvm.mlir.global private @tile() {addr_space = 3 : i32} : !llvm.array<32 x array<33 x f32>>
+  llvm.mlir.global private @flag() {addr_space = 3 : i32} : i32
+  llvm.func @k() attributes {llvm.emit_c_interface, xla_gpu.block_size = array<i64: 128, 1, 1>} {
+    llvm.return
+  }
+  llvm.func @tiled() attributes {xla_gpu.block_size = array<i64: 32, 8, 1>} {
+    %t = llvm.mlir.addressof @tile : !llvm.ptr<3>
+    %f = llvm.mlir.addressof @flag : !llvm.ptr<3>
+    llvm.return
+  }
+  llvm.func @helper() {
+    llvm.return
+  }
+}
+// CHECK:     llvm.func @k() attributes {nvvm.kernel, nvvm.reqntid = array<i32: 128, 1, 1>, xla_gpu.block_size = array<i64: 128, 1, 1>, xla_gpu.shared_memory_bytes = 0 : i64}
+// 32 * 33 * 4 = 4224 bytes, then the i32 at 4224: 4228 bytes.
+// CHECK:     llvm.func @tiled() attributes {nvvm.kernel, nvvm.reqntid = array<i32: 32, 8, 1>, xla_gpu.block_size = array<i64: 32, 8, 1>, xla_gpu.shared_memory_bytes = 4228 : i64}
+// CHECK:     llvm.func @helper() {
