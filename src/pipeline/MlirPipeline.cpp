@@ -115,8 +115,13 @@ void PassDumper::dump(llvm::StringRef pass, llvm::StringRef text) {
   }
 }
 
-bool lowerToLlvmDialect(ModuleOp module, const PipelineOptions &options,
-                        PassDumper &dumper, std::string &error) {
+namespace {
+
+/// Runs what `addPasses` adds to a pass manager set up with the options'
+/// dumps and timing, then the target's last step.
+template <typename AddPasses>
+bool runPipeline(ModuleOp module, const PipelineOptions &options, PassDumper &dumper,
+                 std::string &error, AddPasses addPasses) {
   MLIRContext *context = module.getContext();
   if (std::optional<std::string> unsupported = findUnsupportedFloat(module)) {
     error = *unsupported;
@@ -144,7 +149,20 @@ bool lowerToLlvmDialect(ModuleOp module, const PipelineOptions &options,
     pm.addInstrumentation(std::make_unique<DumpAfterEachPass>(dumper));
   if (options.timePasses)
     pm.enableTiming();
+  std::unique_ptr<CodegenTarget> target = createTarget(options);
+  addPasses(pm);
+  // 8. The target's conversion to the LLVM dialect.
+  target->addConversionPasses(pm, module);
+  if (failed(pm.run(module))) {
+    error = "internal error: the MLIR pipeline failed: " + diagnostics;
+    return false;
+  }
+  return target->finishLlvmDialect(module, error);
+}
 
+/// The passes every target shares, from the emitters' output to the split
+/// point.
+void addSharedPasses(PassManager &pm) {
   // 1. Simplify; 2. inline the subgraph functions and drop them.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -186,14 +204,18 @@ bool lowerToLlvmDialect(ModuleOp module, const PipelineOptions &options,
   // Math without a single instruction as code; complex as real arithmetic.
   pm.addPass(createConvertMathToFuncs());
   pm.addPass(createConvertComplexToStandardPass());
-  // 8. The target's conversion to the LLVM dialect.
-  std::unique_ptr<CodegenTarget> target = createTarget(options);
-  target->addConversionPasses(pm, module);
-  if (failed(pm.run(module))) {
-    error = "internal error: the MLIR pipeline failed: " + diagnostics;
-    return false;
-  }
-  return target->finishLlvmDialect(module, error);
+}
+
+} // namespace
+
+bool lowerToLlvmDialect(ModuleOp module, const PipelineOptions &options,
+                        PassDumper &dumper, std::string &error) {
+  return runPipeline(module, options, dumper, error, addSharedPasses);
+}
+
+bool lowerFromSplitPoint(ModuleOp module, const PipelineOptions &options,
+                         PassDumper &dumper, std::string &error) {
+  return runPipeline(module, options, dumper, error, [](PassManager &) {});
 }
 
 } // namespace hlo::pipeline

@@ -78,6 +78,12 @@ private:
 bool lowerToLlvmDialect(mlir::ModuleOp module, const PipelineOptions &options,
                         PassDumper &dumper, std::string &error);
 
+/// Runs only the target's conversion on a module already at the split point
+/// of Target.h (upstream dialects; kernels are functions with
+/// `xla_gpu.block_size`, buffers memrefs): for kernels written by hand.
+bool lowerFromSplitPoint(mlir::ModuleOp module, const PipelineOptions &options,
+                         PassDumper &dumper, std::string &error);
+
 /// Translates to LLVM IR for the target, links what it needs (libdevice)
 /// and optimizes.
 std::unique_ptr<llvm::Module>
