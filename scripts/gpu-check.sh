@@ -29,7 +29,7 @@ command="$1"; shift
 # the same list).
 default_modules() {
   local root; root="$(cd "$(dirname "$0")/.." && pwd)"
-  local corpus="$root/../shared/corpus/xla"
+  local corpus="${HLO_CORPUS_DIR:-$root/../shared/corpus}/xla"
   ls "$root"/examples/*.hlo
   [ -f "$corpus/INDEX.tsv" ] || return 0
   awk -F'\t' 'NR > 1 && ($2 == "loop" || $2 == "input_slices" || $2 == "convert" ||
