@@ -18,9 +18,16 @@
 #     copy bandwidth, and with --xla the module's time under XLA (JAX on the
 #     same GPU: mean time of one execution of the whole module, executions
 #     queued back to back). Exits non-zero if any kernel fails.
+#
+# Here, without a GPU:
+#   scripts/gpu-check.sh host DIR [--arch sm_90] [--iterations N]
+#                        [--timeout S] [MODULE.hlo ...]
+#     The same for the host target: compiles the modules for this CPU into
+#     DIR and runs them here; the same table, its times CPU times (cpu_us,
+#     cpu_GB/s, % of memcpy).
 set -uo pipefail
 
-usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
 command="$1"; shift
 
@@ -40,13 +47,16 @@ default_modules() {
 bundle() {
   [ $# -ge 1 ] || usage
   local dir="$1"; shift
-  local arch=sm_90 modules=()
+  local arch=sm_90 target=nvptx modules=()
   while [ $# -gt 0 ]; do
     case "$1" in
       --arch) arch="$2"; shift 2 ;;
+      --target) target="$2"; shift 2 ;;
       *) modules+=("$1"); shift ;;
     esac
   done
+  local code=kernels.ptx
+  [ "$target" = host ] && code=kernels.so
   local root; root="$(cd "$(dirname "$0")/.." && pwd)"
   local build="${BUILD_DIR:-$root/build}"
   for tool in hlo-compile hlo-run; do
@@ -56,6 +66,7 @@ bundle() {
     while IFS= read -r module; do modules+=("$module"); done < <(default_modules)
   fi
   rm -rf "$dir"; mkdir -p "$dir/modules" "$dir/bin" "$dir/src"
+  echo "$target" > "$dir/target"
   local compiled=0 skipped=0
   : > "$dir/not-compiled.txt"
   for module in "${modules[@]}"; do
@@ -63,8 +74,8 @@ bundle() {
     local out="$dir/modules/$name"
     mkdir -p "$out"
     cp "$module" "$out/module.hlo"
-    if "$build/bin/hlo-compile" "$module" -w --gpu-arch "$arch" -o "$out/kernels.ptx" \
-         --manifest "$out/kernels.json" 2> "$out/compile.log"; then
+    if "$build/bin/hlo-compile" "$module" -w --gpu-arch "$arch" --target "$target" \
+         -o "$out/$code" --manifest "$out/kernels.json" 2> "$out/compile.log"; then
       compiled=$((compiled + 1))
     else
       echo "$name: $(grep -m1 'error:' "$out/compile.log")" >> "$dir/not-compiled.txt"
@@ -77,9 +88,9 @@ bundle() {
   # hlo-run's sources, to rebuild it where the binary does not start.
   cp "$root/CMakeLists.txt" "$dir/src/"
   mkdir -p "$dir/src/src" "$dir/src/third_party"
-  cp -r "$root/src/hlo_parser" "$root/src/interpreter" "$root/src/runtime" "$dir/src/src/"
+  cp -r "$root/src/abi" "$root/src/hlo_parser" "$root/src/interpreter" "$root/src/runtime" "$dir/src/src/"
   [ -d /usr/include/CLI ] && cp -r /usr/include/CLI "$dir/src/third_party/"
-  echo "gpu-check: bundled $compiled modules for $arch in $dir ($(du -sh "$dir" | cut -f1));" \
+  echo "gpu-check: bundled $compiled modules for $arch$([ "$target" = host ] && echo " (host target)") in $dir ($(du -sh "$dir" | cut -f1));" \
        "$skipped not compiled (listed in $dir/not-compiled.txt)"
 }
 
@@ -116,6 +127,11 @@ run() {
       *) usage ;;
     esac
   done
+  local host=0
+  [ "$(cat "$dir/target" 2>/dev/null)" = host ] && host=1
+  if [ $host -eq 1 ] && [ $xla -eq 1 ]; then
+    echo "gpu-check: --xla times XLA on a GPU; a host bundle runs on this CPU"; exit 2
+  fi
   local hlo_run; hlo_run="$(find_hlo_run "$dir")"
   local report="$dir/report.tsv" failed=0 errors=0
   : > "$report"
@@ -149,7 +165,11 @@ run() {
   done
   head -1 "$dir/modules"/*/run.log 2>/dev/null | grep -m1 '^device:' || true
   {
-    printf 'module\tkernel\temitter\tmax_abs_error\tstatus\tus\tGB/s\t%%_of_copy'
+    if [ $host -eq 1 ]; then
+      printf 'module\tkernel\temitter\tmax_abs_error\tstatus\tcpu_us\tcpu_GB/s\t%%_of_memcpy'
+    else
+      printf 'module\tkernel\temitter\tmax_abs_error\tstatus\tus\tGB/s\t%%_of_copy'
+    fi
     [ $xla -eq 1 ] && printf '\txla_module_us'
     printf '\n'
     while IFS=$'\t' read -r module kernel emitter error result us gbps percent; do
@@ -167,9 +187,26 @@ run() {
   [ $failed -eq 0 ] && [ $errors -eq 0 ]
 }
 
+# The host target: bundle for this CPU, then run here.
+host() {
+  [ $# -ge 1 ] || usage
+  local dir="$1"; shift
+  local bundle_args=() run_args=()
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --arch) bundle_args+=("$1" "$2"); shift 2 ;;
+      --iterations|--timeout) run_args+=("$1" "$2"); shift 2 ;;
+      *) bundle_args+=("$1"); shift ;;
+    esac
+  done
+  bundle "$dir" --target host "${bundle_args[@]}" || exit $?
+  bash "$dir/gpu-check.sh" run "${run_args[@]}"
+}
+
 case "$command" in
   modules) default_modules ;;
   bundle) bundle "$@" ;;
   run) run "$@" ;;
+  host) host "$@" ;;
   *) usage ;;
 esac
