@@ -1,0 +1,64 @@
+//===- ExternalTool.cpp - Running a tool over temporary files -------------===//
+#include "pipeline/ExternalTool.h"
+
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace hlo::pipeline {
+
+std::optional<std::string> runExternalTool(const std::string &program,
+                                           llvm::ArrayRef<std::string> arguments,
+                                           const std::string &input,
+                                           llvm::StringRef inputSuffix,
+                                           llvm::StringRef outputSuffix,
+                                           const std::string &what, std::string &error) {
+  llvm::SmallString<128> inputPath, outputPath, logPath;
+  if (llvm::sys::fs::createTemporaryFile("hlo-compile", inputSuffix, inputPath) ||
+      llvm::sys::fs::createTemporaryFile("hlo-compile", outputSuffix, outputPath) ||
+      llvm::sys::fs::createTemporaryFile("hlo-compile", "log", logPath)) {
+    error = "cannot create temporary files for " + what;
+    return std::nullopt;
+  }
+  llvm::scope_exit cleanup([&] {
+    llvm::sys::fs::remove(inputPath);
+    llvm::sys::fs::remove(outputPath);
+    llvm::sys::fs::remove(logPath);
+  });
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream file(inputPath, ec, llvm::sys::fs::OF_None);
+    file << input;
+    file.close();
+    if (ec || file.has_error()) {
+      error = "cannot write " + inputPath.str().str() + " for " + what;
+      return std::nullopt;
+    }
+  }
+  std::vector<std::string> expanded = {program};
+  for (const std::string &argument : arguments)
+    expanded.push_back(argument == kToolInput    ? inputPath.str().str()
+                       : argument == kToolOutput ? outputPath.str().str()
+                                                 : argument);
+  std::vector<llvm::StringRef> references(expanded.begin(), expanded.end());
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, logPath.str(), logPath.str()};
+  std::string message;
+  int status = llvm::sys::ExecuteAndWait(program, references, std::nullopt, redirects, 0, 0,
+                                         &message);
+  if (status != 0) {
+    auto log = llvm::MemoryBuffer::getFile(logPath);
+    error = what + " failed" + (message.empty() ? "" : " (" + message + ")") + ":\n" +
+            (log ? (*log)->getBuffer().str() : std::string());
+    return std::nullopt;
+  }
+  auto output = llvm::MemoryBuffer::getFile(outputPath, /*IsText=*/false);
+  if (!output || (*output)->getBufferSize() == 0) {
+    error = what + " wrote no output";
+    return std::nullopt;
+  }
+  return (*output)->getBuffer().str();
+}
+
+} // namespace hlo::pipeline
