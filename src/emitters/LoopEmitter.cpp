@@ -69,9 +69,13 @@ LoopEmitter::LoopEmitter(const HloComputation &fusedComputation,
   int64_t threads = std::min(kMaxThreadsPerBlock, n);
   launch.threads[0] = threads;
   int64_t blocks = (n + threads - 1) / threads;
-  // Past the x-dimension limit, the grid becomes x * y.
+  // Past the x-dimension limit the grid becomes x * y, past y's x * y * z
+  // (the block id is (z * Y + y) * X + x). An array's size fits in 64 bits
+  // (the verifier), so x * y * z always suffices.
   launch.blocks[0] = std::min(blocks, device.blockDimLimitX);
-  launch.blocks[1] = (blocks + launch.blocks[0] - 1) / launch.blocks[0];
+  int64_t rows = (blocks + launch.blocks[0] - 1) / launch.blocks[0];
+  launch.blocks[1] = std::min(rows, device.blockDimLimitYZ);
+  launch.blocks[2] = (rows + launch.blocks[1] - 1) / launch.blocks[1];
 }
 
 IndexingMap LoopEmitter::threadIdToOutputIndexing(const std::vector<int64_t> &outputDims,
@@ -79,11 +83,16 @@ IndexingMap LoopEmitter::threadIdToOutputIndexing(const std::vector<int64_t> &ou
   int64_t count = 1;
   for (int64_t dim : outputDims)
     count *= dim;
-  bool splitGrid = launch.blocks[1] > 1;
+  bool gridY = launch.blocks[1] > 1 || launch.blocks[2] > 1;
+  bool gridZ = launch.blocks[2] > 1;
   AffineExpr threadId = getAffineDimExpr(0, context);
   AffineExpr blockId = getAffineDimExpr(1, context);
-  if (splitGrid)
-    blockId = getAffineDimExpr(2, context) * launch.blocks[0] + blockId;
+  if (gridY) {
+    AffineExpr row = getAffineDimExpr(2, context);
+    if (gridZ)
+      row = getAffineDimExpr(3, context) * launch.blocks[1] + row;
+    blockId = row * launch.blocks[0] + blockId;
+  }
   AffineExpr vector = getAffineSymbolExpr(0, context);
   AffineExpr linear =
       (blockId * launch.threads[0] + threadId) * unroll + vector;
@@ -97,12 +106,16 @@ IndexingMap LoopEmitter::threadIdToOutputIndexing(const std::vector<int64_t> &ou
   std::vector<IndexingVar> dims = {
       {Interval{0, launch.threads[0] - 1}, "th_x"},
       {Interval{0, launch.blocks[0] - 1}, "bl_x"}};
-  if (splitGrid)
+  if (gridY)
     dims.push_back({Interval{0, launch.blocks[1] - 1}, "bl_y"});
+  if (gridZ)
+    dims.push_back({Interval{0, launch.blocks[2] - 1}, "bl_z"});
   std::vector<IndexingVar> ranges = {{Interval{0, unroll - 1}, "vector_index"}};
   IndexingMap map(AffineMap::get(dims.size(), 1, results, context), dims,
                   ranges, {});
-  if (launch.blocks[0] * launch.blocks[1] * launch.threads[0] * unroll > count)
+  __int128 launched = (__int128)launch.blocks[0] * launch.blocks[1] * launch.blocks[2] *
+                     launch.threads[0] * unroll;
+  if (launched > count)
     map.addConstraint(linear, Interval{0, std::max<int64_t>(count, 1) - 1});
   map.simplify();
   return map;
@@ -144,9 +157,12 @@ bool LoopEmitter::emitEntryFunction(ModuleOp module, const std::string &name,
   Value blockId = withBound(gpu::BlockIdOp::create(b, gpu::Dimension::x),
                             launch.blocks[0]);
   SmallVector<Value> gridIds = {threadId, blockId};
-  if (launch.blocks[1] > 1)
+  if (launch.blocks[1] > 1 || launch.blocks[2] > 1)
     gridIds.push_back(withBound(gpu::BlockIdOp::create(b, gpu::Dimension::y),
                                 launch.blocks[1]));
+  if (launch.blocks[2] > 1)
+    gridIds.push_back(withBound(gpu::BlockIdOp::create(b, gpu::Dimension::z),
+                                launch.blocks[2]));
   ValueRange parameters = entry->getArguments().take_front(inputs.size());
   ValueRange outputArgs = entry->getArguments().drop_front(inputs.size());
   // Outputs of one shape share a loop; each shape gets its own.

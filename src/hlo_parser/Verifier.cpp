@@ -102,6 +102,7 @@ public:
   bool check();
 
 private:
+  bool checkShapeSize();
   bool checkElementwise();
   bool checkBroadcast();
   bool checkReshape();
@@ -817,8 +818,53 @@ bool Checker::checkReducePrecision() {
   return checkElementwise();
 }
 
+/// Decimal text of a 128-bit count.
+std::string toDecimal(__int128 value) {
+  if (value == 0)
+    return "0";
+  std::string digits;
+  for (; value > 0; value /= 10)
+    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(value % 10)));
+  return digits;
+}
+
+/// XLA's ShapeUtil::ValidateShapeSize: the size of every array in the result
+/// must fit in int64 bytes (and so its element count).
+bool Checker::checkShapeSize() {
+  std::vector<const Shape *> leaves = {&inst.shape()};
+  while (!leaves.empty()) {
+    const Shape *shape = leaves.back();
+    leaves.pop_back();
+    if (shape->isTuple()) {
+      for (const Shape &element : shape->tupleShapes())
+        leaves.push_back(&element);
+      continue;
+    }
+    if (!shape->isArray() || hasUnbounded(*shape))
+      continue;
+    __int128 bytes = std::max(primitiveByteWidth(shape->elementType()), 1);
+    for (int64_t dim : shape->dimensions()) {
+      bytes *= dim;
+      if (bytes > INT64_MAX)
+        break;
+    }
+    if (bytes > INT64_MAX) {
+      __int128 full = std::max(primitiveByteWidth(shape->elementType()), 1);
+      for (int64_t dim : shape->dimensions())
+        full = full > ((__int128)1 << 100) ? full : full * dim;
+      return fail(shape->toString(false) + " is " +
+                  (full > ((__int128)1 << 100) ? std::string("over 2^100")
+                                               : toDecimal(full)) +
+                  " bytes: an array's size must fit in 64 bits (at most 2^63 - 1 bytes)");
+    }
+  }
+  return true;
+}
+
 bool Checker::check() {
   HloOpcode opcode = inst.opcode();
+  if (!checkShapeSize())
+    return false;
   if (inst.asyncWrappedOpcode())
     return true; // async sugar: the wrapped op's shapes live in the tuple.
   switch (opcode) {

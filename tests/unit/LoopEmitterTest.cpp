@@ -78,3 +78,38 @@ TEST(LoopEmitter, SplitsTheGridPastTheBlockLimit) {
             std::string::npos)
       << map;
 }
+
+// Past the y limit too, the grid becomes x * y * z; every output element is
+// still written by exactly one (thread, block, vector index) of the domain.
+TEST(LoopEmitter, SplitsTheGridIntoThreeDimensionsPastTheYLimit) {
+  auto module = parse("fused {\n p = f32[7,1000] parameter(0)\n"
+                      " ROOT e = f32[7,1000] exponential(p)\n}\n");
+  GpuDeviceInfo device = deviceInfoForArch("sm_90").value();
+  device.blockDimLimitX = 4; // 55 blocks of 128 threads needed
+  device.blockDimLimitYZ = 3;
+  LoopEmitter loop(*module->entry(), device);
+  const auto &launch = loop.launchDimensions();
+  EXPECT_EQ(launch.blocks[0], 4);
+  EXPECT_EQ(launch.blocks[1], 3);
+  EXPECT_EQ(launch.blocks[2], 5);
+  mlir::MLIRContext context;
+  IndexingMap map = loop.threadIdToOutputIndexing({7, 1000}, &context);
+  std::vector<int> written(7 * 1000, 0);
+  int64_t unroll = loop.unrollFactor();
+  for (int64_t z = 0; z < launch.blocks[2]; ++z)
+    for (int64_t y = 0; y < launch.blocks[1]; ++y)
+      for (int64_t x = 0; x < launch.blocks[0]; ++x)
+        for (int64_t t = 0; t < launch.threads[0]; ++t)
+          for (int64_t v = 0; v < unroll; ++v) {
+            if (!map.isInDomain({t, x, y, z}, {v}))
+              continue;
+            std::vector<int64_t> index = map.evaluate({t, x, y, z}, {v});
+            ASSERT_GE(index[0], 0);
+            ASSERT_LT(index[0], 7);
+            ASSERT_GE(index[1], 0);
+            ASSERT_LT(index[1], 1000);
+            ++written[index[0] * 1000 + index[1]];
+          }
+  for (size_t i = 0; i < written.size(); ++i)
+    ASSERT_EQ(written[i], 1) << "element " << i;
+}
