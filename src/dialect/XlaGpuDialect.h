@@ -39,6 +39,9 @@ namespace hlo::xla_gpu {
 inline constexpr llvm::StringLiteral kBlockSizeAttr = "xla_gpu.block_size";
 inline constexpr llvm::StringLiteral kGridSizeAttr = "xla_gpu.grid_size";
 inline constexpr llvm::StringLiteral kEmitterAttr = "xla_gpu.emitter";
+/// The kernel's position in the module's KernelPlan (the manifest's
+/// order), whatever its symbol name.
+inline constexpr llvm::StringLiteral kKernelIndexAttr = "xla_gpu.kernel_index";
 
 } // namespace hlo::xla_gpu
 

@@ -90,7 +90,7 @@ bool emitCode(const HloModule &module, const Options &options,
   }
   lap("MLIR passes");
   // The launch of each kernel, as the lowered module has it.
-  std::map<std::string, KernelLaunch> launches = collectLaunches(*emitted);
+  std::map<int64_t, KernelLaunch> launches = collectLaunches(*emitted);
   llvm::LLVMContext llvmContext;
   auto llvmModule = pipeline::translateToLlvmIr(*emitted, llvmContext,
                                                 pipelineOptions, dumper, error);

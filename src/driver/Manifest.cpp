@@ -92,14 +92,16 @@ std::string outputBinding(const HloModule &module, const HloInstruction *origin,
 
 } // namespace
 
-std::map<std::string, KernelLaunch> collectLaunches(mlir::ModuleOp emitted) {
-  std::map<std::string, KernelLaunch> launches;
+std::map<int64_t, KernelLaunch> collectLaunches(mlir::ModuleOp emitted) {
+  std::map<int64_t, KernelLaunch> launches;
   for (auto function : emitted.getOps<mlir::LLVM::LLVMFuncOp>()) {
     auto block = function->getAttrOfType<mlir::DenseI64ArrayAttr>(xla_gpu::kBlockSizeAttr);
     auto grid = function->getAttrOfType<mlir::DenseI64ArrayAttr>(xla_gpu::kGridSizeAttr);
-    if (!block || !grid || block.size() != 3 || grid.size() != 3)
+    auto index = function->getAttrOfType<mlir::IntegerAttr>(xla_gpu::kKernelIndexAttr);
+    if (!block || !grid || !index || block.size() != 3 || grid.size() != 3)
       continue;
     KernelLaunch launch;
+    launch.name = function.getSymName().str();
     for (int i = 0; i < 3; ++i) {
       launch.block[i] = block[i];
       launch.grid[i] = grid[i];
@@ -110,13 +112,13 @@ std::map<std::string, KernelLaunch> collectLaunches(mlir::ModuleOp emitted) {
             function->getAttrOfType<mlir::IntegerAttr>(pipeline::kSharedMemoryBytesAttr))
       launch.sharedMemoryBytes = bytes.getInt();
     launch.concurrentThreads = function->hasAttr(pipeline::kConcurrentThreadsAttr);
-    launches[function.getSymName().str()] = launch;
+    launches[index.getInt()] = launch;
   }
   return launches;
 }
 
 std::string writeManifest(const HloModule &module,
-                          const std::map<std::string, KernelLaunch> &launches,
+                          const std::map<int64_t, KernelLaunch> &launches,
                           const std::string &gpuArch, const std::string &target,
                           const std::string &codeFile) {
   KernelPlan plan(module);
@@ -129,11 +131,12 @@ std::string writeManifest(const HloModule &module,
   json += fmt::format("  \"code\": {},\n", quoted(codeFile));
   json += "  \"kernels\": [";
   bool firstKernel = true;
-  for (const KernelSource &kernel : plan.kernels()) {
-    std::string name = symbolNameFor(kernel.name);
-    auto launch = launches.find(name);
+  for (size_t k = 0; k < plan.kernels().size(); ++k) {
+    const KernelSource &kernel = plan.kernels()[k];
+    auto launch = launches.find(static_cast<int64_t>(k));
     if (launch == launches.end())
       continue;
+    const std::string &name = launch->second.name;
     json += firstKernel ? "\n" : ",\n";
     firstKernel = false;
     // The HLO the kernel computes: a fusion or wrapped instruction by name,

@@ -23,6 +23,8 @@
 namespace hlo::driver {
 
 struct KernelLaunch {
+  /// The kernel's symbol (its name in the PTX or shared object).
+  std::string name;
   std::string emitter;
   std::array<int64_t, 3> grid = {1, 1, 1};
   std::array<int64_t, 3> block = {1, 1, 1};
@@ -32,13 +34,13 @@ struct KernelLaunch {
 };
 
 /// The launch of every kernel function in a module lowered to the LLVM
-/// dialect (either target), by name.
-std::map<std::string, KernelLaunch> collectLaunches(mlir::ModuleOp emitted);
+/// dialect (either target), by the kernel's index in the KernelPlan.
+std::map<int64_t, KernelLaunch> collectLaunches(mlir::ModuleOp emitted);
 
 /// The manifest for `module` compiled for `gpuArch` and `target` ("nvptx"
 /// or "host") into `codeFile`.
 std::string writeManifest(const HloModule &module,
-                          const std::map<std::string, KernelLaunch> &launches,
+                          const std::map<int64_t, KernelLaunch> &launches,
                           const std::string &gpuArch, const std::string &target,
                           const std::string &codeFile);
 

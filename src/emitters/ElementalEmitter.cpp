@@ -748,7 +748,7 @@ func::FuncOp ElementalEmitter::scalarFunction(const HloComputation &computation,
   OpBuilder builder(context);
   builder.setInsertionPointToEnd(module.getBody());
   ImplicitLocOpBuilder b(builder.getUnknownLoc(), builder);
-  auto function = func::FuncOp::create(b, symbolNameFor(computation.name()),
+  auto function = func::FuncOp::create(b, namer.claim(computation.name()),
                                        FunctionType::get(context, inputs, results));
   function.setPrivate();
   scalarFunctions[&computation] = function;
@@ -810,7 +810,7 @@ bool ElementalEmitter::emitSubgraphFunctions(EmissionError &error) {
     SmallVector<Type> inputs = parameterTypes;
     inputs.append(firstArrayShape(subgraph.root->shape()).rank(), b.getIndexType());
     SmallVector<Type> results = elementTypesOf(subgraph.root->shape(), context);
-    auto function = func::FuncOp::create(b, subgraph.name,
+    auto function = func::FuncOp::create(b, namer.claim(subgraph.name),
                                          FunctionType::get(context, inputs, results));
     function.setPrivate();
     functions[&subgraph] = function;

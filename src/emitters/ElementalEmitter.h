@@ -15,6 +15,7 @@
 #ifndef HLO_EMITTERS_ELEMENTALEMITTER_H
 #define HLO_EMITTERS_ELEMENTALEMITTER_H
 
+#include "emitters/SymbolNamer.h"
 #include "partitioner/ComputationPartitioner.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -34,8 +35,9 @@ struct EmissionError {
 
 class ElementalEmitter {
 public:
-  ElementalEmitter(mlir::ModuleOp module, const PartitionedComputation &partitioned)
-      : module(module), partitioned(partitioned) {}
+  ElementalEmitter(mlir::ModuleOp module, const PartitionedComputation &partitioned,
+                   SymbolNamer &namer)
+      : module(module), partitioned(partitioned), namer(namer) {}
 
   /// Emits every subgraph function (and the scalar functions they call).
   bool emitSubgraphFunctions(EmissionError &error);
@@ -58,6 +60,7 @@ private:
 
   mlir::ModuleOp module;
   const PartitionedComputation &partitioned;
+  SymbolNamer &namer;
   std::map<const Subgraph *, mlir::func::FuncOp> functions;
   std::map<const HloComputation *, mlir::func::FuncOp> scalarFunctions;
 };

@@ -4,6 +4,7 @@
 #include "analysis/FusionAnalysis.h"
 #include "dialect/XlaGpuDialect.h"
 #include "emitters/LoopEmitter.h"
+#include "emitters/SymbolNamer.h"
 #include "partitioner/KernelPlan.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -33,7 +34,7 @@ namespace {
 bool emitFusion(ModuleOp module, const std::string &name,
                 const HloComputation &fused, const HloInstruction *fusion,
                 const HloInstruction *origin, const GpuDeviceInfo &device,
-                EmissionError &error) {
+                SymbolNamer &namer, EmissionError &error) {
   FusionAnalysis analysis = analyzeFusion(fused, fusion, device);
   bool loopLike = analysis.kind == EmitterKind::Loop ||
                   analysis.kind == EmitterKind::Concatenate;
@@ -44,7 +45,7 @@ bool emitFusion(ModuleOp module, const std::string &name,
     return false;
   }
   PartitionedComputation partitioned(fused, module.getContext());
-  ElementalEmitter elemental(module, partitioned);
+  ElementalEmitter elemental(module, partitioned, namer);
   if (!elemental.emitSubgraphFunctions(error))
     return false;
   LoopEmitter loop(fused, device);
@@ -79,23 +80,51 @@ OwningOpRef<ModuleOp> emitModuleFusions(const HloModule &module,
     return nullptr;
 
   OwningOpRef<ModuleOp> result = ModuleOp::create(UnknownLoc::get(&context));
-  for (const KernelSource &kernel : plan.kernels()) {
+  // Kernels claim their names first; every function name is unique.
+  SymbolNamer namer;
+  std::vector<std::string> kernelNames;
+  for (const KernelSource &kernel : plan.kernels())
+    kernelNames.push_back(namer.claim(kernel.name));
+  // What the MLIR verifier says, reported at the kernel it concerns.
+  std::string verifierMessages;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diagnostic) {
+    verifierMessages += (verifierMessages.empty() ? "" : "; ") + diagnostic.str();
+    return success();
+  });
+  for (size_t k = 0; k < plan.kernels().size(); ++k) {
+    const KernelSource &kernel = plan.kernels()[k];
     EmissionError error;
+    Block &body = result->getBodyRegion().front();
+    Operation *last = body.empty() ? nullptr : &body.back();
     bool ok = kernel.computation && !kernel.computation->isDeclaration();
     if (!ok)
       error = {kernel.origin, "fusion calls a computation that is not defined"};
     else
-      ok = emitFusion(*result, symbolNameFor(kernel.name), *kernel.computation,
-                      kernel.fusion, kernel.origin, device, error);
+      ok = emitFusion(*result, kernelNames[k], *kernel.computation, kernel.fusion,
+                      kernel.origin, device, namer, error);
     if (!ok) {
       diagnostics.error(error.instruction ? error.instruction->sourceOffset()
                                           : kNoOffset,
                         error.message);
       return nullptr;
     }
+    result->lookupSymbol(kernelNames[k])
+        ->setAttr(xla_gpu::kKernelIndexAttr,
+                  IntegerAttr::get(IntegerType::get(&context, 64), static_cast<int64_t>(k)));
+    // The functions this kernel added must verify on their own.
+    for (Operation &op : llvm::make_range(
+             last ? std::next(Block::iterator(last)) : body.begin(), body.end()))
+      if (failed(verify(&op))) {
+        diagnostics.error(kernel.origin ? kernel.origin->sourceOffset() : kNoOffset,
+                          "internal error: the MLIR emitted for '" +
+                              (kernel.origin ? kernel.origin->name() : kernel.name) +
+                              "' does not verify: " + verifierMessages);
+        return nullptr;
+      }
   }
   if (failed(verify(*result))) {
-    diagnostics.error(kNoOffset, "internal error: the emitted MLIR does not verify");
+    diagnostics.error(kNoOffset,
+                      "internal error: the emitted MLIR does not verify: " + verifierMessages);
     return nullptr;
   }
   return result;

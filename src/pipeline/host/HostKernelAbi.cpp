@@ -163,7 +163,8 @@ struct HostKernelAbiPass : impl::HostKernelAbiPassBase<HostKernelAbiPass> {
       kernel.setSymName(name + ".thread");
       LLVM::LLVMFuncOp exported = createExportedKernel(module, kernel, name);
       for (StringRef attribute :
-           {xla_gpu::kBlockSizeAttr, xla_gpu::kGridSizeAttr, xla_gpu::kEmitterAttr}) {
+           {xla_gpu::kBlockSizeAttr, xla_gpu::kGridSizeAttr, xla_gpu::kEmitterAttr,
+            xla_gpu::kKernelIndexAttr}) {
         if (Attribute value = kernel->getAttr(attribute))
           exported->setAttr(attribute, value);
         kernel->removeAttr(attribute);
