@@ -49,7 +49,8 @@ bool computeFusionOutputToInputIndexing(const HloComputation &computation,
                                         int64_t outputIndex,
                                         MLIRContext *context,
                                         IndexingMapSets &maps,
-                                        std::string &error) {
+                                        std::string &error,
+                                        const HloInstruction **failedAt) {
   maps.assign(computation.parameterCount(), {});
   std::vector<Value> leaves = rootLeaves(computation);
   if (outputIndex < 0 || outputIndex >= static_cast<int64_t>(leaves.size())) {
@@ -86,8 +87,11 @@ bool computeFusionOutputToInputIndexing(const HloComputation &computation,
         continue;
       }
       IndexingMapSets opMaps;
-      if (!computeOutputToInputIndexing(*inst, output, context, opMaps, error))
+      if (!computeOutputToInputIndexing(*inst, output, context, opMaps, error)) {
+        if (failedAt)
+          *failedAt = inst;
         return false;
+      }
       for (int64_t operand = 0; operand < inst->operandCount(); ++operand) {
         const HloInstruction *producer = inst->operand(operand);
         // Tuple-shaped operands (a tuple or a multi-output op) are read
@@ -110,7 +114,8 @@ bool computeFusionInputToOutputIndexing(const HloComputation &computation,
                                         int64_t parameterNumber,
                                         MLIRContext *context,
                                         IndexingMapSets &maps,
-                                        std::string &error) {
+                                        std::string &error,
+                                        const HloInstruction **failedAt) {
   std::vector<Value> leaves = rootLeaves(computation);
   maps.assign(leaves.size(), {});
   const HloInstruction *parameter = computation.parameter(parameterNumber);
@@ -146,8 +151,11 @@ bool computeFusionInputToOutputIndexing(const HloComputation &computation,
             continue;
           IndexingMapSets opMaps;
           if (!computeInputToOutputIndexing(*user, operand, context, opMaps,
-                                            error))
+                                            error)) {
+            if (failedAt)
+              *failedAt = user;
             return false;
+          }
           for (int64_t userOutput = 0;
                userOutput < static_cast<int64_t>(opMaps.size()); ++userOutput)
             for (const IndexingMap &fromInput : found->second)

@@ -17,18 +17,22 @@ namespace hlo {
 
 /// Maps from output `outputIndex` of `computation`'s root (a tuple root's
 /// element, or a multi-output op's output) to each parameter, by number.
+/// On failure `error` says why and `failedAt` (if given) is the
+/// instruction of the computation that has no indexing rule.
 bool computeFusionOutputToInputIndexing(const HloComputation &computation,
                                         int64_t outputIndex,
                                         mlir::MLIRContext *context,
                                         IndexingMapSets &maps,
-                                        std::string &error);
+                                        std::string &error,
+                                        const HloInstruction **failedAt = nullptr);
 
 /// Maps from parameter `parameterNumber` to each root output.
 bool computeFusionInputToOutputIndexing(const HloComputation &computation,
                                         int64_t parameterNumber,
                                         mlir::MLIRContext *context,
                                         IndexingMapSets &maps,
-                                        std::string &error);
+                                        std::string &error,
+                                        const HloInstruction **failedAt = nullptr);
 
 /// Number of outputs of a computation's root (tuple elements, or 1).
 int64_t rootOutputCount(const HloComputation &computation);

@@ -33,16 +33,18 @@ bool emitIndexing(const HloModule &module, bool inputToOutput,
     return false;
   }
   std::string error;
+  // The instruction without an indexing rule, where the error points.
+  const HloInstruction *failedAt = root;
   int64_t outputs = fused ? rootOutputCount(*fused) : outputCount(*root);
   if (!inputToOutput) {
     for (int64_t output = 0; output < outputs; ++output) {
       IndexingMapSets sets;
-      bool ok = fused ? computeFusionOutputToInputIndexing(*fused, output,
-                                                           &context, sets, error)
+      bool ok = fused ? computeFusionOutputToInputIndexing(*fused, output, &context, sets,
+                                                           error, &failedAt)
                       : computeOutputToInputIndexing(*root, output, &context,
                                                      sets, error);
       if (!ok) {
-        diagnostics.error(root->sourceOffset(), error);
+        diagnostics.error(failedAt->sourceOffset(), error);
         return false;
       }
       if (outputs > 1)
@@ -53,12 +55,12 @@ bool emitIndexing(const HloModule &module, bool inputToOutput,
   }
   for (int64_t operand = 0; operand < root->operandCount(); ++operand) {
     IndexingMapSets sets;
-    bool ok = fused ? computeFusionInputToOutputIndexing(*fused, operand,
-                                                         &context, sets, error)
+    bool ok = fused ? computeFusionInputToOutputIndexing(*fused, operand, &context, sets,
+                                                         error, &failedAt)
                     : computeInputToOutputIndexing(*root, operand, &context,
                                                    sets, error);
     if (!ok) {
-      diagnostics.error(root->sourceOffset(), error);
+      diagnostics.error(failedAt->sourceOffset(), error);
       return false;
     }
     out += "operand " + std::to_string(operand) + ":\n";
