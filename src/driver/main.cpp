@@ -64,7 +64,10 @@ int main(int argc, char **argv) {
     diagnostics.setWarningPolicy(WarningPolicy::Error);
   else if (options.noWarnings)
     diagnostics.setWarningPolicy(WarningPolicy::Ignore);
-  std::unique_ptr<HloModule> module = parseHloModule(file, diagnostics);
+  // Undefined computations are declarations for printing alone.
+  ParseOptions parseOptions;
+  parseOptions.allowUndefinedComputations = options.emit == "hlo";
+  std::unique_ptr<HloModule> module = parseHloModule(file, diagnostics, parseOptions);
   if (module && options.verify)
     verifyModule(*module, diagnostics);
   size_t printed = 0;

@@ -320,6 +320,8 @@ bool ParserImpl::resolveComputationReferences(HloModule &module) {
         value.computations.push_back(it->second);
         continue;
       }
+      if (!options.allowUndefinedComputations)
+        return error(offset, "computation '" + name + "' is not defined in this module");
       // Like a `declare` in LLVM IR: printable and verifiable, but nothing
       // that needs its body can be compiled.
       HloComputation *&declaration = declarations[name];
@@ -635,8 +637,9 @@ static std::string moduleNameFromPath(const std::string &path) {
 }
 
 std::unique_ptr<HloModule> parseHloModule(std::shared_ptr<const SourceFile> file,
-                                          DiagnosticEngine &diagnostics) {
-  ParserImpl parser(file->text(), diagnostics);
+                                          DiagnosticEngine &diagnostics,
+                                          ParseOptions options) {
+  ParserImpl parser(file->text(), diagnostics, options);
   std::unique_ptr<HloModule> module =
       parser.parseModule(moduleNameFromPath(file->name()));
   if (!module || parser.failed)
@@ -647,10 +650,11 @@ std::unique_ptr<HloModule> parseHloModule(std::shared_ptr<const SourceFile> file
 
 std::unique_ptr<HloModule> parseHloModuleText(std::string_view text,
                                               std::string &errors,
-                                              std::string name) {
+                                              std::string name,
+                                              ParseOptions options) {
   auto file = std::make_shared<SourceFile>(std::move(name), std::string(text));
   DiagnosticEngine diagnostics(file);
-  std::unique_ptr<HloModule> module = parseHloModule(file, diagnostics);
+  std::unique_ptr<HloModule> module = parseHloModule(file, diagnostics, options);
   errors = diagnostics.rendered();
   return module;
 }

@@ -20,15 +20,25 @@
 
 namespace hlo {
 
+struct ParseOptions {
+  /// A computation that is referenced but not defined (XLA's C++ tests
+  /// often prepend such helpers) becomes an external declaration, with a
+  /// warning, instead of an error: for printing and analysing such files;
+  /// anything that needs its body reports it.
+  bool allowUndefinedComputations = false;
+};
+
 /// Parses a whole module; null on error (the engine holds the diagnostics).
 std::unique_ptr<HloModule> parseHloModule(std::shared_ptr<const SourceFile> file,
-                                          DiagnosticEngine &diagnostics);
+                                          DiagnosticEngine &diagnostics,
+                                          ParseOptions options = {});
 
 /// Convenience for tests and tools: parses `text` named `name`; on failure
 /// returns null and puts the rendered diagnostics in `errors`.
 std::unique_ptr<HloModule> parseHloModuleText(std::string_view text,
                                               std::string &errors,
-                                              std::string name = "<text>");
+                                              std::string name = "<text>",
+                                              ParseOptions options = {});
 
 /// Parses a lone shape such as `f32[2,<=3]{1,0:T(2,128)}` or a tuple.
 std::optional<Shape> parseShapeText(std::string_view text, std::string &error);

@@ -10,6 +10,7 @@
 
 #include "HloModule.h"
 #include "Lexer.h"
+#include "Parser.h"
 #include "SourceFile.h"
 
 #include <optional>
@@ -21,8 +22,9 @@ namespace hlo {
 
 class ParserImpl {
 public:
-  ParserImpl(std::string_view text, DiagnosticEngine &diagnostics)
-      : lexer(text), diags(diagnostics) {
+  ParserImpl(std::string_view text, DiagnosticEngine &diagnostics,
+             ParseOptions options = {})
+      : lexer(text), diags(diagnostics), options(options) {
     advance();
   }
 
@@ -146,6 +148,7 @@ public:
     std::vector<std::pair<std::string, uint32_t>> names;
   };
   std::vector<PendingComputationRef> pendingComputationRefs;
+  ParseOptions options;
   // Per-computation state.
   /// Keys view the instructions' own names.
   std::unordered_map<std::string_view, HloInstruction *> instructionsByName;

@@ -44,7 +44,7 @@ std::vector<IndexRow> indexRows() {
 std::unique_ptr<HloModule> load(const std::string &file) {
   std::string errors;
   return parseHloModuleText(testing_utils::readFile(kCorpus / "xla" / file),
-                            errors, file);
+                            errors, file, testing_utils::corpusParseOptions());
 }
 
 /// The fusion a test means: the entry root if it is a fusion, else the

@@ -213,7 +213,8 @@ TEST(IndexingMapProperty, SimplifyPreservesEveryMapTheAnalysisProduces) {
     std::stringstream buffer;
     buffer << stream.rdbuf();
     std::string errors;
-    auto module = parseHloModuleText(buffer.str(), errors, path.string());
+    auto module = parseHloModuleText(buffer.str(), errors, path.string(),
+                                     testing_utils::corpusParseOptions());
     if (!module)
       continue;
     const HloInstruction *root = module->entry()->root();

@@ -175,16 +175,29 @@ ENTRY main {
             std::string::npos);
 }
 
-TEST(Parser, UndefinedComputationIsAWarnedDeclaration) {
-  std::string errors;
-  auto module = parseHloModuleText(R"(
+constexpr const char *kCallsUndefined = R"(
 ENTRY e {
   p = f32[4] parameter(0)
   c = f32[] constant(0)
   ROOT r = f32[] reduce(p, c), dimensions={0}, to_apply=scalar_add
 }
-)",
-                                   errors, "test.hlo");
+)";
+
+TEST(Parser, UndefinedComputationIsAnError) {
+  std::string errors;
+  auto module = parseHloModuleText(kCallsUndefined, errors, "test.hlo");
+  EXPECT_EQ(module, nullptr);
+  EXPECT_NE(errors.find("test.hlo:5:57: error: computation 'scalar_add' is not defined in "
+                        "this module"),
+            std::string::npos)
+      << errors;
+}
+
+TEST(Parser, UndefinedComputationCanBeAWarnedDeclaration) {
+  std::string errors;
+  ParseOptions options;
+  options.allowUndefinedComputations = true;
+  auto module = parseHloModuleText(kCallsUndefined, errors, "test.hlo", options);
   ASSERT_NE(module, nullptr);
   EXPECT_NE(errors.find("test.hlo:5:57: warning: computation 'scalar_add' is "
                         "not defined in this module"),
