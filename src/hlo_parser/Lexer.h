@@ -54,7 +54,9 @@ struct Token {
 
 class Lexer {
 public:
-  explicit Lexer(std::string_view source) : source(source) {}
+  /// A UTF-8 byte-order mark at the start is skipped.
+  explicit Lexer(std::string_view source)
+      : source(source), pos(source.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0) {}
 
   /// Lexes and returns the next token.
   Token next();

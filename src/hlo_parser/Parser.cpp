@@ -39,6 +39,14 @@ static bool isNameToken(const Token &token) {
 
 std::unique_ptr<HloModule> ParserImpl::parseModule(std::string defaultName) {
   auto module = std::make_unique<HloModule>(std::move(defaultName));
+  // HLO is text: a NUL byte means a binary file was given.
+  size_t nul = lexer.buffer().find('\0');
+  if (nul != std::string_view::npos) {
+    error(static_cast<uint32_t>(nul),
+          "this is not HLO text: it holds binary data (a NUL byte at offset " +
+              std::to_string(nul) + ")");
+    return nullptr;
+  }
   if (tok.kind == TokenKind::Error) {
     errorHere(lexer.errorMessage());
     return nullptr;

@@ -2,7 +2,10 @@
 #include "SourceFile.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
+#include <sys/stat.h>
 #include <iostream>
 #include <iterator>
 #include <sstream>
@@ -30,15 +33,22 @@ std::shared_ptr<SourceFile> SourceFile::read(const std::string &path,
                 std::istreambuf_iterator<char>());
     return std::make_shared<SourceFile>("<stdin>", std::move(text));
   }
+  struct stat status;
+  if (::stat(path.c_str(), &status) == 0 && S_ISDIR(status.st_mode)) {
+    error = "cannot read '" + path + "': it is a directory";
+    return nullptr;
+  }
+  errno = 0;
   std::ifstream stream(path, std::ios::binary);
   if (!stream) {
-    error = "cannot open '" + path + "'";
+    error = "cannot open '" + path + "': " +
+            (errno ? std::strerror(errno) : "unknown error");
     return nullptr;
   }
   std::ostringstream buffer;
   buffer << stream.rdbuf();
   if (stream.bad()) {
-    error = "cannot read '" + path + "'";
+    error = "cannot read '" + path + "': " + (errno ? std::strerror(errno) : "I/O error");
     return nullptr;
   }
   return std::make_shared<SourceFile>(path, buffer.str());
@@ -94,6 +104,13 @@ std::string formatDiagnostic(const SourceFile *file, uint32_t offset,
   out += message;
   out += '\n';
   std::string_view text = file->lineText(line);
+  // A line of binary data is not echoed to a terminal.
+  bool printable = std::none_of(text.begin(), text.end(), [](char c) {
+    auto byte = static_cast<unsigned char>(c);
+    return (byte < 0x20 && c != '\t') || byte == 0x7f;
+  });
+  if (!printable)
+    return out;
   out += text;
   out += '\n';
   for (int i = 0; i + 1 < column && i < static_cast<int>(text.size()); ++i)
@@ -107,8 +124,10 @@ void DiagnosticEngine::report(uint32_t offset, Severity severity,
   if (severity == Severity::Warning) {
     if (warnings == WarningPolicy::Ignore)
       return;
-    if (warnings == WarningPolicy::Error)
+    if (warnings == WarningPolicy::Error) {
       severity = Severity::Error;
+      message += " [-Werror]";
+    }
   }
   if (severity == Severity::Error)
     ++errorCount;
