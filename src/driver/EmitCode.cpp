@@ -43,20 +43,13 @@ bool isLoadable(pipeline::OutputKind kind) {
 
 } // namespace
 
-bool emitCode(const HloModule &module, const Options &options,
-              std::string &output, std::string &manifest,
-              DiagnosticEngine &diagnostics) {
-  using Clock = std::chrono::steady_clock;
-  auto started = Clock::now();
-  auto lap = [&](const char *stage) {
-    if (!options.timePasses)
-      return;
-    auto now = Clock::now();
-    fmt::print(stderr, "hlo-compile: {:<24} {:8.2f} ms\n", stage,
-               std::chrono::duration<double, std::milli>(now - started).count());
-    started = now;
-  };
+bool writesManifest(const std::string &emit) {
+  return emit == "ptx" || emit == "cubin" || emit == "so";
+}
 
+bool emitCode(const HloModule &module, const Options &options, const std::string &codeFile,
+              StageTimer &timer, std::string &output, std::string &manifest,
+              DiagnosticEngine &diagnostics) {
   pipeline::PipelineOptions pipelineOptions;
   pipelineOptions.target =
       options.target == "host" ? pipeline::TargetKind::Host : pipeline::TargetKind::Nvptx;
@@ -67,8 +60,14 @@ bool emitCode(const HloModule &module, const Options &options,
   pipelineOptions.dumpDir = options.dumpDir;
   pipelineOptions.timePasses = options.timePasses;
   pipelineOptions.hostBoundsChecks = options.hostBoundsChecks;
+  pipelineOptions.ptxVersion = options.ptxVersion;
+  pipelineOptions.lineInfo = options.lineInfo;
   pipeline::PassDumper dumper(pipelineOptions);
-  pipeline::OutputKind kind = outputKindFor(options.emit);
+  bool host = pipelineOptions.target == pipeline::TargetKind::Host;
+  auto fail = [&](const std::string &error) {
+    diagnostics.error(kNoOffset, error);
+    return false;
+  };
 
   mlir::MLIRContext context;
   context.disableMultithreading();
@@ -76,45 +75,70 @@ bool emitCode(const HloModule &module, const Options &options,
                                    context, diagnostics);
   if (!emitted)
     return false;
-  lap("emission");
-  if (dumper.enabled()) {
+  timer.lap("emission");
+  if (dumper.enabled() || options.emit == "mlir") {
     std::string text;
     llvm::raw_string_ostream stream(text);
     emitted->print(stream);
     dumper.dump("emission", text);
+    if (options.emit == "mlir") {
+      output = text + "\n";
+      return true;
+    }
   }
   std::string error;
-  if (!pipeline::lowerToLlvmDialect(*emitted, pipelineOptions, dumper, error)) {
-    diagnostics.error(kNoOffset, error);
-    return false;
-  }
-  lap("MLIR passes");
+  if (!pipeline::lowerToLlvmDialect(*emitted, pipelineOptions, dumper, error))
+    return fail(error);
+  timer.lap("MLIR passes");
   // The launch of each kernel, as the lowered module has it.
   std::map<int64_t, KernelLaunch> launches = collectLaunches(*emitted);
   llvm::LLVMContext llvmContext;
   auto llvmModule = pipeline::translateToLlvmIr(*emitted, llvmContext,
                                                 pipelineOptions, dumper, error);
-  if (!llvmModule) {
-    diagnostics.error(kNoOffset, error);
-    return false;
-  }
-  lap(pipelineOptions.target == pipeline::TargetKind::Nvptx ? "LLVM IR + libdevice + opt"
-                                                            : "LLVM IR + opt");
+  if (!llvmModule)
+    return fail(error);
+  timer.lap(std::string(host ? "LLVM IR, " : "LLVM IR, libdevice, ") + "-O" +
+            std::to_string(options.optLevel));
+
+  pipeline::OutputKind kind = outputKindFor(options.emit);
+  // The machine code the final step starts from, dumped as text.
+  pipeline::OutputKind first = kind == pipeline::OutputKind::Cubin ? pipeline::OutputKind::Ptx
+                               : kind == pipeline::OutputKind::SharedObject
+                                   ? pipeline::OutputKind::Object
+                                   : kind;
   std::optional<std::string> code =
-      pipeline::emitOutput(*llvmModule, kind, pipelineOptions, error);
-  if (!code) {
-    diagnostics.error(kNoOffset, error);
-    return false;
+      pipeline::emitOutput(*llvmModule, first, pipelineOptions, error);
+  if (!code)
+    return fail(error);
+  switch (first) {
+  case pipeline::OutputKind::LlvmIr:
+    timer.lap("LLVM IR text");
+    break;
+  case pipeline::OutputKind::Ptx:
+    timer.lap("PTX (NVPTX back end)");
+    dumper.dump("ptx", *code, ".ptx");
+    break;
+  case pipeline::OutputKind::Assembly:
+    timer.lap("host assembly");
+    dumper.dump("asm", *code, ".s");
+    break;
+  default:
+    timer.lap("host object code");
+    break;
   }
-  lap(options.emit == "llvm" ? "LLVM IR text"
-      : options.emit == "so"  ? "machine code + link"
-                              : "machine code");
-  if (isLoadable(kind)) {
-    // The code file by its name alone: the manifest sits beside it.
-    std::string codeFile = options.output.empty() ? "-" : options.output;
-    codeFile = codeFile.substr(codeFile.find_last_of('/') + 1);
+  if (kind == pipeline::OutputKind::Cubin) {
+    code = pipeline::assembleCubin(*code, pipelineOptions, error);
+    if (!code)
+      return fail(error);
+    timer.lap("ptxas");
+  } else if (kind == pipeline::OutputKind::SharedObject) {
+    code = pipeline::linkHostSharedObject(*code, error);
+    if (!code)
+      return fail(error);
+    timer.lap("system linker (shared object)");
+  }
+  if (isLoadable(kind))
     manifest = writeManifest(module, launches, options.gpuArch, options.target, codeFile);
-  }
   output = std::move(*code);
   return true;
 }

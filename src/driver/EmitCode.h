@@ -1,13 +1,15 @@
-//===- EmitCode.h - --emit=llvm|ptx|cubin -----------------------*- C++ -*-===//
+//===- EmitCode.h - --emit=mlir|llvm|ptx|cubin|asm|obj|so -------*- C++ -*-===//
 //
-// The driver's code-generation path: emission, the MLIR pipeline, LLVM,
-// PTX and cubin, with the pipeline options taken from the command line.
+// The driver's code-generation path: emission, the MLIR pipeline for the
+// chosen target, LLVM, machine code (PTX, cubin; host assembly, object,
+// shared object), with the pipeline options taken from the command line.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_DRIVER_EMITCODE_H
 #define HLO_DRIVER_EMITCODE_H
 
 #include "Options.h"
+#include "StageTimer.h"
 
 #include "hlo_parser/HloModule.h"
 #include "hlo_parser/SourceFile.h"
@@ -16,12 +18,16 @@
 
 namespace hlo::driver {
 
-/// Compiles `module` to what `options.emit` names (llvm, ptx, cubin);
-/// false after reporting an error through `diagnostics`.
-/// `manifest` receives the launch manifest's JSON (for ptx and cubin).
-bool emitCode(const HloModule &module, const Options &options,
-              std::string &output, std::string &manifest,
+/// Compiles `module` to what `options.emit` names (mlir, llvm, ptx, cubin,
+/// asm, obj, so); false after reporting an error through `diagnostics`.
+/// For code a runtime loads (ptx, cubin, so), `manifest` receives the
+/// launch manifest, whose "code" is `codeFile` (none if empty).
+bool emitCode(const HloModule &module, const Options &options, const std::string &codeFile,
+              StageTimer &timer, std::string &output, std::string &manifest,
               DiagnosticEngine &diagnostics);
+
+/// Whether --emit=`emit` writes code a runtime loads, with a manifest.
+bool writesManifest(const std::string &emit);
 
 } // namespace hlo::driver
 

@@ -128,7 +128,9 @@ std::string writeManifest(const HloModule &module,
                       quoted(module.name()), quoted(gpuArch), quoted(target));
   if (host)
     json += fmt::format("  \"host_abi_version\": {},\n", HLO_HOST_ABI_VERSION);
-  json += fmt::format("  \"code\": {},\n", quoted(codeFile));
+  // The code file, relative to the manifest; none when it went to stdout.
+  if (!codeFile.empty())
+    json += fmt::format("  \"code\": {},\n", quoted(codeFile));
   json += "  \"kernels\": [";
   bool firstKernel = true;
   for (size_t k = 0; k < plan.kernels().size(); ++k) {

@@ -1,12 +1,14 @@
 //===- Options.cpp - hlo-compile command-line options ---------------------===//
 #include "Options.h"
 
-#include "analysis/DeviceInfo.h"
+#include "pipeline/Pipeline.h"
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 
 namespace hlo::driver {
 
@@ -23,18 +25,38 @@ bool isCodeEmitKind(const std::string &emit) {
          emit == "obj" || emit == "so";
 }
 
-std::string manifestPathFor(const Options &options) {
-  if (!options.manifestPath.empty())
-    return options.manifestPath;
-  if (options.output.empty() || options.output == "-")
-    return "";
-  std::string path = options.output;
-  size_t slash = path.find_last_of('/');
-  size_t dot = path.find_last_of('.');
-  if (dot != std::string::npos && (slash == std::string::npos || dot > slash))
-    path.erase(dot);
-  return path + ".json";
+namespace {
+
+int usageError(const std::string &message) {
+  std::fprintf(stderr, "hlo-compile: error: %s\n", message.c_str());
+  return kExitUsage;
 }
+
+std::string join(const std::vector<std::string> &values) {
+  std::string text;
+  for (size_t i = 0; i < values.size(); ++i)
+    text += (i ? ", " : "") + values[i];
+  return text;
+}
+
+/// What -o FILE's extension asks for, as nvcc and clang read it.
+std::string emitForExtension(const std::string &output) {
+  static const std::map<std::string, std::string> kEmitOf = {
+      {".ptx", "ptx"}, {".cubin", "cubin"}, {".ll", "llvm"}, {".mlir", "mlir"},
+      {".hlo", "hlo"}, {".so", "so"},       {".o", "obj"},   {".s", "asm"}};
+  size_t slash = output.find_last_of('/');
+  size_t dot = output.find_last_of('.');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash))
+    return "";
+  auto found = kEmitOf.find(output.substr(dot));
+  return found == kEmitOf.end() ? "" : found->second;
+}
+
+bool isHostOnlyEmit(const std::string &emit) {
+  return emit == "asm" || emit == "obj" || emit == "so";
+}
+
+} // namespace
 
 int parseOptions(int argc, char **argv, Options &options) {
   CLI::App app{"hlo-compile: compile XLA HLO text to PTX and cubin for "
@@ -46,7 +68,9 @@ int parseOptions(int argc, char **argv, Options &options) {
   app.add_option("input", options.input, "HLO text file ('-' = stdin)")
       ->required();
   app.add_option("-o,--output", options.output,
-                 "Output file ('-' = stdout; default: stdout)");
+                 "Output file ('-' = stdout; default: stdout); its extension (.ptx, "
+                 ".cubin, .ll, .mlir, .hlo, .so, .o, .s) chooses --emit and, for host "
+                 "outputs, --target when they are not given");
   std::string emitHelp = "What to produce:";
   for (const std::string &kind : knownEmitKinds())
     emitHelp += " " + kind;
@@ -64,15 +88,18 @@ int parseOptions(int argc, char **argv, Options &options) {
   app.add_option("--indexing", options.indexingDirection,
                  "Direction of the maps printed by --emit=indexing")
       ->check(CLI::IsMember({"output-to-input", "input-to-output"}));
+  std::vector<std::string> architectures = pipeline::nvptxArchitectures();
   app.add_option("--gpu-arch", options.gpuArch,
-                 "Target GPU architecture, sm_75 ... sm_120 (default sm_90; "
-                 "also -arch)")
-      ->check([](const std::string &arch) {
-        return hlo::deviceInfoForArch(arch)
-                   ? std::string()
-                   : "expected an architecture sm_75 ... sm_120, not '" +
-                         arch + "'";
-      });
+                 "Target GPU architecture (default sm_90; also -arch): " +
+                     join(architectures));
+  std::vector<std::string> versions = pipeline::ptxVersions();
+  app.add_option("--ptx-version", options.ptxVersion,
+                 "PTX ISA version to write, for older drivers (default: the newest both "
+                 "LLVM and the toolkit's ptxas take): " +
+                     join(versions));
+  app.add_flag("--lineinfo,--generate-line-info", options.lineInfo,
+               "PTX line tables (.file/.loc) mapping the code to the HLO file, as "
+               "nvcc's -lineinfo (also -lineinfo)");
   app.add_flag("!--no-verify", options.verify,
                "Skip the HLO verifier (shape rules)");
   app.add_flag("-w", options.noWarnings, "Suppress all warnings");
@@ -89,13 +116,14 @@ int parseOptions(int argc, char **argv, Options &options) {
   app.add_flag("--time-passes", options.timePasses,
                "Print the time of every pass and stage to stderr");
   app.add_option("--manifest", options.manifestPath,
-                 "Launch manifest (JSON) path for ptx/cubin (default: the "
-                 "output with extension .json)");
+                 "Launch manifest (JSON) for ptx, cubin and so (default: beside a -o "
+                 "file, with the extension .json; none for stdout)");
   std::string warningMode;
   app.add_option("-W", warningMode, "-Werror: treat warnings as errors")
       ->check(CLI::IsMember({"error"}));
-  // nvcc/clang spell the architecture `-arch sm_90` or `-arch=sm_90`;
-  // CLI11 has no multi-letter single-dash options, so rewrite it.
+  // nvcc/clang spell the architecture `-arch sm_90` or `-arch=sm_90`, and
+  // line tables `-lineinfo`; CLI11 has no multi-letter single-dash
+  // options, so rewrite them.
   std::vector<std::string> arguments;
   for (int i = argc - 1; i >= 1; --i) {
     std::string argument = argv[i];
@@ -103,29 +131,62 @@ int parseOptions(int argc, char **argv, Options &options) {
       argument = "--gpu-arch";
     else if (argument.rfind("-arch=", 0) == 0)
       argument = "--gpu-arch=" + argument.substr(6);
+    else if (argument == "-lineinfo")
+      argument = "--lineinfo";
     arguments.push_back(argument); // CLI11 takes them last first
   }
   try {
     app.parse(arguments);
   } catch (const CLI::ParseError &e) {
-    return app.exit(e);
+    // --help and --version exit 0; anything else is a usage error.
+    int code = app.exit(e);
+    return code == 0 ? kExitSuccess : kExitUsage;
   }
   options.warningsAsErrors = warningMode == "error";
+  if (std::find(architectures.begin(), architectures.end(), options.gpuArch) ==
+      architectures.end())
+    return usageError("unsupported GPU architecture '" + options.gpuArch +
+                      "'; hlo-compile compiles for those of LLVM's NVPTX target from sm_75 "
+                      "on: " + join(architectures));
+  if (!options.ptxVersion.empty()) {
+    if (std::find(versions.begin(), versions.end(), options.ptxVersion) == versions.end())
+      return usageError("unknown PTX ISA version '" + options.ptxVersion +
+                        "'; LLVM's NVPTX target writes: " + join(versions));
+    std::string minimum = pipeline::minimumPtxVersion(options.gpuArch);
+    auto number = [](const std::string &version) { return std::stod(version); };
+    if (!minimum.empty() && number(options.ptxVersion) < number(minimum))
+      return usageError("PTX ISA " + options.ptxVersion + " has no " + options.gpuArch +
+                        "; it needs PTX ISA " + minimum + " or newer");
+  }
+  // What to emit, and for which target, from -o's extension unless given.
+  if (!app.count("--emit"))
+    options.emit = emitForExtension(options.output);
+  if (!app.count("--target") && isHostOnlyEmit(options.emit))
+    options.target = "host";
   if (options.emit.empty())
     options.emit = options.target == "host" ? "so" : "ptx";
-  bool hostOnly = options.emit == "asm" || options.emit == "obj" || options.emit == "so";
+  bool hostOnly = isHostOnlyEmit(options.emit);
   bool nvptxOnly = options.emit == "ptx" || options.emit == "cubin";
-  if ((hostOnly && options.target != "host") || (nvptxOnly && options.target != "nvptx")) {
-    std::fprintf(stderr,
-                 "hlo-compile: error: --emit=%s needs --target=%s (--target=nvptx writes "
-                 "llvm, ptx or cubin; --target=host writes llvm, asm, obj or so)\n",
-                 options.emit.c_str(), hostOnly ? "host" : "nvptx");
-    return 1;
-  }
+  if ((hostOnly && options.target != "host") || (nvptxOnly && options.target != "nvptx"))
+    return usageError("--emit=" + options.emit + " needs --target=" +
+                      (hostOnly ? "host" : "nvptx") +
+                      " (--target=nvptx writes llvm, ptx or cubin; --target=host writes llvm, "
+                      "asm, obj or so)");
   options.optLevel = std::stoi(optLevel);
   if (options.cudaPath.empty()) {
     const char *home = std::getenv("CUDA_HOME");
     options.cudaPath = home && *home ? home : "/usr/local/cuda";
+  }
+  // PTX must suit the toolkit's ptxas too (when there is one); every ptxas
+  // since CUDA 12.0 takes these, so they need no probe.
+  static const std::vector<std::string> kEveryPtxas = {"sm_75", "sm_80", "sm_86", "sm_87",
+                                                       "sm_89", "sm_90", "sm_90a"};
+  if (nvptxOnly && std::find(kEveryPtxas.begin(), kEveryPtxas.end(), options.gpuArch) ==
+                       kEveryPtxas.end()) {
+    std::vector<std::string> ptxas = pipeline::ptxasArchitectures(options.cudaPath);
+    if (!ptxas.empty() && std::find(ptxas.begin(), ptxas.end(), options.gpuArch) == ptxas.end())
+      return usageError("the toolkit's ptxas (" + options.cudaPath + "/bin/ptxas) does not take " +
+                        options.gpuArch + "; it takes: " + join(ptxas));
   }
   return -1;
 }

@@ -1,7 +1,10 @@
 //===- Options.h - hlo-compile command-line options -------------*- C++ -*-===//
 //
 // Owns the command-line surface of hlo-compile (CLI11): what can be asked
-// for, its defaults, and which `--emit` kinds this build implements.
+// for, its defaults (what to emit and for which target follow from the
+// output's extension, as with nvcc's -o x.cubin), the checks on values
+// (architectures and PTX versions LLVM's NVPTX target knows), and the exit
+// codes.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_DRIVER_OPTIONS_H
@@ -38,14 +41,14 @@ struct Options {
   bool printAfterEachPass = false;
   std::string dumpDir;
   bool timePasses = false;
+  /// --ptx-version: the PTX ISA to write ("8.4"); empty: the newest.
+  std::string ptxVersion;
+  /// -lineinfo: PTX line tables mapping the code back to the HLO file.
+  bool lineInfo = false;
   /// --manifest: where the launch manifest goes (default: beside -o, with
   /// the extension .json; none when writing to stdout).
   std::string manifestPath;
 };
-
-/// Where the manifest goes: --manifest, else the output path with its
-/// extension replaced by .json; empty when the output is stdout.
-std::string manifestPathFor(const Options &options);
 
 /// Every --emit value the tool knows.
 const std::vector<std::string> &knownEmitKinds();
@@ -54,8 +57,16 @@ const std::vector<std::string> &knownEmitKinds();
 /// cubin, asm, obj, so).
 bool isCodeEmitKind(const std::string &emit);
 
+/// Exit codes of hlo-compile.
+inline constexpr int kExitSuccess = 0;
+/// An error in the input or in compiling it (reported as file:line:col).
+inline constexpr int kExitError = 1;
+/// A usage error: unknown or malformed options, values out of range,
+/// options that contradict each other.
+inline constexpr int kExitUsage = 2;
+
 /// Parses argv. Returns -1 to continue, else the exit code (e.g. after
-/// --help or a usage error, which CLI11 has printed).
+/// --help, or a usage error, which has been printed).
 int parseOptions(int argc, char **argv, Options &options);
 
 } // namespace hlo::driver

@@ -1,53 +1,35 @@
 //===- main.cpp - The hlo-compile driver ----------------------------------===//
 //
 // Reads HLO text, parses and verifies it, and produces what --emit asks for.
-// Every error is a `file:line:col: error: ...` diagnostic and exit code 1.
+// Errors in the input or in compiling it are `file:line:col: error: ...`
+// diagnostics with exit code 1; usage errors exit with 2 (Options.h). A
+// failed run leaves no output behind (OutputFiles.h).
 //
 //===----------------------------------------------------------------------===//
-#include "EmitFusionAnalysis.h"
-#include "emitters/FusionEmitter.h"
-
-#include "mlir/IR/MLIRContext.h"
-#include "llvm/Support/raw_ostream.h"
 #include "EmitCode.h"
+#include "EmitFusionAnalysis.h"
 #include "EmitIndexing.h"
 #include "Options.h"
+#include "OutputFiles.h"
+#include "StageTimer.h"
 
+#include "emitters/FusionEmitter.h"
 #include "hlo_parser/Parser.h"
 #include "hlo_parser/Printer.h"
 #include "hlo_parser/Verifier.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 
 #include <fmt/core.h>
 
-#include <algorithm>
-#include <cstdio>
-#include <fstream>
 #include <iostream>
 
 using namespace hlo;
 
-static int fail(const std::string &message) {
+static int fail(const std::string &message, int code = driver::kExitError) {
   fmt::print(stderr, "hlo-compile: error: {}\n", message);
-  return 1;
-}
-
-static bool writeOutput(const std::string &path, const std::string &text,
-                        std::string &error) {
-  if (path.empty() || path == "-") {
-    std::cout << text;
-    std::cout.flush();
-    return static_cast<bool>(std::cout);
-  }
-  std::ofstream stream(path, std::ios::binary);
-  stream << text;
-  stream.close();
-  if (!stream) {
-    error = "cannot write '" + path + "'";
-    return false;
-  }
-  return true;
+  return code;
 }
 
 int main(int argc, char **argv) {
@@ -55,10 +37,26 @@ int main(int argc, char **argv) {
   driver::Options options;
   if (int code = driver::parseOptions(argc, argv, options); code >= 0)
     return code;
-  std::string readError;
-  std::shared_ptr<SourceFile> file = SourceFile::read(options.input, readError);
+  driver::StageTimer timer(options.timePasses);
+  timer.lap("options");
+  driver::OutputFiles outputs(options, driver::writesManifest(options.emit));
+  std::string error;
+  if (!outputs.validate(error))
+    return fail(error, driver::kExitUsage);
+  // From here on a failure leaves no output behind, stale or partial.
+  auto failed = [&](int code = driver::kExitError) {
+    outputs.removeStale();
+    return code;
+  };
+  if (!options.dumpDir.empty())
+    if (std::error_code ec = llvm::sys::fs::create_directories(options.dumpDir))
+      return failed(fail("cannot create the --dump-dir '" + options.dumpDir +
+                         "': " + ec.message()));
+
+  std::shared_ptr<SourceFile> file = SourceFile::read(options.input, error);
   if (!file)
-    return fail(readError);
+    return failed(fail(error));
+  timer.lap("read " + file->name());
   DiagnosticEngine diagnostics(file);
   if (options.warningsAsErrors)
     diagnostics.setWarningPolicy(WarningPolicy::Error);
@@ -68,8 +66,11 @@ int main(int argc, char **argv) {
   ParseOptions parseOptions;
   parseOptions.allowUndefinedComputations = options.emit == "hlo";
   std::unique_ptr<HloModule> module = parseHloModule(file, diagnostics, parseOptions);
-  if (module && options.verify)
+  timer.lap("parse");
+  if (module && options.verify) {
     verifyModule(*module, diagnostics);
+    timer.lap("verify");
+  }
   size_t printed = 0;
   auto flushDiagnostics = [&]() {
     std::cerr << diagnostics.rendered().substr(printed);
@@ -77,51 +78,32 @@ int main(int argc, char **argv) {
   };
   flushDiagnostics();
   if (!module || diagnostics.hasErrors())
-    return 1;
+    return failed();
 
   std::string text, manifest;
+  bool ok = true;
   if (options.emit == "hlo") {
     text = printModule(*module);
   } else if (options.emit == "indexing") {
-    bool ok = driver::emitIndexing(
-        *module, options.indexingDirection == "input-to-output", text,
-        diagnostics);
-    flushDiagnostics();
-    if (!ok)
-      return 1;
-  } else if (options.emit == "mlir") {
-    mlir::MLIRContext context;
-    auto emitted = emitModuleFusions(*module, *deviceInfoForArch(options.gpuArch),
-                                     context, diagnostics);
-    flushDiagnostics();
-    if (!emitted)
-      return 1;
-    llvm::raw_string_ostream stream(text);
-    emitted->print(stream);
-    stream.flush();
-    text += "\n";
-  } else if (driver::isCodeEmitKind(options.emit)) {
-    bool ok = driver::emitCode(*module, options, text, manifest, diagnostics);
-    flushDiagnostics();
-    if (!ok)
-      return 1;
+    ok = driver::emitIndexing(*module, options.indexingDirection == "input-to-output", text,
+                              diagnostics);
   } else if (options.emit == "fusion-analysis") {
-    bool ok = driver::emitFusionAnalysis(
-        *module, *deviceInfoForArch(options.gpuArch), text, diagnostics);
-    flushDiagnostics();
-    if (!ok)
-      return 1;
+    ok = driver::emitFusionAnalysis(*module, *deviceInfoForArch(options.gpuArch), text,
+                                    diagnostics);
+  } else {
+    // mlir, llvm, ptx, cubin, asm, obj, so.
+    ok = driver::emitCode(*module, options, outputs.codePathForManifest(), timer, text,
+                          manifest, diagnostics);
   }
+  if (!driver::isCodeEmitKind(options.emit) && options.emit != "mlir")
+    timer.lap(options.emit);
+  flushDiagnostics();
   // -Werror: a warning is an error too, and nothing is written.
-  if (diagnostics.hasErrors())
-    return 1;
-  std::string writeError;
-  if (!writeOutput(options.output, text, writeError))
-    return fail(writeError);
-  if (!manifest.empty()) {
-    std::string path = driver::manifestPathFor(options);
-    if (!path.empty() && !writeOutput(path, manifest, writeError))
-      return fail(writeError);
-  }
-  return 0;
+  if (!ok || diagnostics.hasErrors())
+    return failed();
+  if (!outputs.write(text, manifest, error))
+    return failed(fail(error));
+  timer.lap("write");
+  timer.finish();
+  return driver::kExitSuccess;
 }

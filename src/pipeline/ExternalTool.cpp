@@ -61,4 +61,23 @@ std::optional<std::string> runExternalTool(const std::string &program,
   return (*output)->getBuffer().str();
 }
 
+std::optional<std::string> captureToolOutput(const std::string &program,
+                                             llvm::ArrayRef<std::string> arguments) {
+  if (!llvm::sys::fs::can_execute(program))
+    return std::nullopt;
+  llvm::SmallString<128> outputPath;
+  if (llvm::sys::fs::createTemporaryFile("hlo-compile-tool", "txt", outputPath))
+    return std::nullopt;
+  llvm::scope_exit cleanup([&] { llvm::sys::fs::remove(outputPath); });
+  std::vector<llvm::StringRef> references = {program};
+  references.insert(references.end(), arguments.begin(), arguments.end());
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, outputPath.str(),
+                                                outputPath.str()};
+  int status = llvm::sys::ExecuteAndWait(program, references, std::nullopt, redirects);
+  auto text = llvm::MemoryBuffer::getFile(outputPath);
+  if (status != 0 || !text)
+    return std::nullopt;
+  return (*text)->getBuffer().str();
+}
+
 } // namespace hlo::pipeline

@@ -32,6 +32,10 @@ std::optional<std::string> runExternalTool(const std::string &program,
                                            llvm::StringRef outputSuffix,
                                            const std::string &what, std::string &error);
 
+/// What `program arguments...` prints (stdout and stderr), if it exits 0.
+std::optional<std::string> captureToolOutput(const std::string &program,
+                                             llvm::ArrayRef<std::string> arguments);
+
 } // namespace hlo::pipeline
 
 #endif // HLO_PIPELINE_EXTERNALTOOL_H

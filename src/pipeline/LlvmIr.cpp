@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "pipeline/Target.h"
+#include "pipeline/host/SharedObjectLinker.h"
+#include "pipeline/nvptx/Ptxas.h"
 
 #include "mlir/Target/LLVMIR/Export.h"
 
@@ -134,6 +136,17 @@ std::optional<std::string> emitOutput(llvm::Module &module, OutputKind output,
   if (output == OutputKind::LlvmIr)
     return printLlvmModule(module);
   return createTarget(options)->emit(module, output, error);
+}
+
+std::optional<std::string> assembleCubin(const std::string &ptx,
+                                         const PipelineOptions &options,
+                                         std::string &error) {
+  return runPtxas(ptx, options, error);
+}
+
+std::optional<std::string> linkHostSharedObject(const std::string &object,
+                                                std::string &error) {
+  return linkSharedObject(object, error);
 }
 
 } // namespace hlo::pipeline

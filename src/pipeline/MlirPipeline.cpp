@@ -93,7 +93,8 @@ std::optional<std::string> findUnsupportedFloat(ModuleOp module) {
 
 } // namespace
 
-void PassDumper::dump(llvm::StringRef pass, llvm::StringRef text) {
+void PassDumper::dump(llvm::StringRef pass, llvm::StringRef text,
+                      llvm::StringRef extension) {
   ++counter;
   if (options.printAfterEachPass) {
     llvm::errs() << "// -----// IR after " << pass << " (" << counter
@@ -105,11 +106,10 @@ void PassDumper::dump(llvm::StringRef pass, llvm::StringRef text) {
     for (char &c : name)
       if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_')
         c = '_';
-    bool isLlvm = pass.starts_with("llvm");
+    if (extension.empty())
+      extension = pass.starts_with("llvm") ? ".ll" : ".mlir";
     std::error_code ec;
-    llvm::raw_fd_ostream file(options.dumpDir + "/" + name +
-                                  (isLlvm ? ".ll" : ".mlir"),
-                              ec);
+    llvm::raw_fd_ostream file(options.dumpDir + "/" + name + extension.str(), ec);
     if (!ec)
       file << text;
   }

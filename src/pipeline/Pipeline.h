@@ -19,6 +19,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace hlo::pipeline {
 
@@ -55,14 +56,21 @@ struct PipelineOptions {
   /// Host target: check every memory access against its buffer's bounds
   /// and report the first one outside (hlo-run names it).
   bool hostBoundsChecks = true;
+  /// NVPTX: the PTX ISA to write ("8.4"); empty: the newest that both LLVM
+  /// and the toolkit's ptxas take.
+  std::string ptxVersion;
+  /// -lineinfo: line tables (PTX .file/.loc) mapping the code back to the
+  /// HLO file, as nvcc's -lineinfo.
+  bool lineInfo = false;
 };
 
 /// Where the numbered per-pass dumps go (counts across all stages).
 class PassDumper {
 public:
   explicit PassDumper(const PipelineOptions &options) : options(options) {}
-  /// Prints or writes `text` as the IR after `pass`.
-  void dump(llvm::StringRef pass, llvm::StringRef text);
+  /// Prints or writes `text` as the IR after `pass`; its file gets
+  /// `extension` (default: .ll for LLVM IR, else .mlir).
+  void dump(llvm::StringRef pass, llvm::StringRef text, llvm::StringRef extension = "");
   bool enabled() const {
     return options.printAfterEachPass || !options.dumpDir.empty();
   }
@@ -96,6 +104,28 @@ translateToLlvmIr(mlir::ModuleOp module, llvm::LLVMContext &context,
 std::optional<std::string> emitOutput(llvm::Module &module, OutputKind output,
                                       const PipelineOptions &options,
                                       std::string &error);
+
+/// ptxas on PTX: a cubin (what emitOutput does for OutputKind::Cubin, as a
+/// step of its own).
+std::optional<std::string> assembleCubin(const std::string &ptx,
+                                         const PipelineOptions &options,
+                                         std::string &error);
+
+/// The system linker on a host object file: the shared object (what
+/// emitOutput does for OutputKind::SharedObject, as a step of its own).
+std::optional<std::string> linkHostSharedObject(const std::string &object,
+                                                std::string &error);
+
+/// The GPU architectures hlo-compile compiles for: those LLVM's NVPTX target
+/// knows, from sm_75 on, in order ("sm_75", ..., "sm_90a", ...).
+std::vector<std::string> nvptxArchitectures();
+/// The PTX ISA versions LLVM's NVPTX target writes ("3.2" ... "9.0").
+std::vector<std::string> ptxVersions();
+/// The oldest PTX ISA that has `arch` ("7.8" for sm_90); empty if unknown.
+std::string minimumPtxVersion(const std::string &arch);
+/// The architectures the toolkit's ptxas at `cudaPath` takes (from
+/// `ptxas --help`); empty when there is no ptxas there.
+std::vector<std::string> ptxasArchitectures(const std::string &cudaPath);
 
 /// The PTX ISA version to emit: the newest that both LLVM 22 (9.0) and the
 /// toolkit's ptxas (from `ptxas --version`) accept, e.g. "ptx87".

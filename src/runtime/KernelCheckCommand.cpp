@@ -326,8 +326,13 @@ int runKernelCheck(const RunOptions &options, const HloModule &module) {
     return kExitError;
   }
   std::string codePath = options.codePath;
+  if (codePath.empty() && manifest->codeFile.empty()) {
+    std::cerr << options.manifestPath << ": error: the manifest names no code file (it was "
+              << "written to the standard output): give --code\n";
+    return kExitError;
+  }
   if (codePath.empty())
-    codePath = manifest->codeFile.empty() || manifest->codeFile[0] == '/'
+    codePath = manifest->codeFile[0] == '/'
                    ? manifest->codeFile
                    : directoryOf(options.manifestPath) + "/" + manifest->codeFile;
   std::map<int64_t, Literal> given;

@@ -175,7 +175,7 @@ std::optional<LaunchManifest> parseLaunchManifest(const std::string &json,
   const JsonValue *kernels = root->find("kernels");
   if (!reader.readString(*root, "module", manifest.module, "manifest") ||
       !reader.readString(*root, "gpu_arch", manifest.gpuArch, "manifest") ||
-      !reader.readString(*root, "code", manifest.codeFile, "manifest")) {
+      !reader.readString(*root, "code", manifest.codeFile, "manifest", /*required=*/false)) {
     error = reader.error;
     return std::nullopt;
   }

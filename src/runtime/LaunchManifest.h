@@ -53,6 +53,8 @@ struct LaunchManifest {
   /// "nvptx" (PTX or cubin; the default) or "host" (a shared object).
   std::string target = "nvptx";
   int64_t hostAbiVersion = 0;
+  /// The code file, relative to the manifest's directory; empty when the
+  /// code went to stdout.
   std::string codeFile;
   std::vector<KernelSpec> kernels;
   /// Instructions hlo-compile did not generate code for (name, opcode).

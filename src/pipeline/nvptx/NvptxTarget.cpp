@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "pipeline/Target.h"
 #include "pipeline/nvptx/NvptxPasses.h"
+#include "pipeline/ExternalTool.h"
 #include "pipeline/nvptx/Ptxas.h"
 
 #include "mlir/Conversion/ComplexToLLVM/ComplexToLLVM.h"
@@ -24,6 +25,7 @@
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Linker/Linker.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -89,33 +91,115 @@ bool linkLibdevice(llvm::Module &module, const PipelineOptions &options,
 
 /// (major, minor) of the toolkit's ptxas, from `ptxas --version`.
 std::optional<std::pair<int, int>> ptxasRelease(const std::string &cudaPath) {
-  std::string ptxas = cudaPath + "/bin/ptxas";
-  if (!llvm::sys::fs::can_execute(ptxas))
+  std::optional<std::string> version =
+      captureToolOutput(cudaPath + "/bin/ptxas", {"--version"});
+  if (!version)
     return std::nullopt;
-  llvm::SmallString<128> output;
-  if (llvm::sys::fs::createTemporaryFile("hlo-compile-ptxas", "txt", output))
-    return std::nullopt;
-  std::optional<llvm::StringRef> redirects[] = {std::nullopt, output.str(),
-                                                output.str()};
-  llvm::StringRef arguments[] = {ptxas, "--version"};
-  int status = llvm::sys::ExecuteAndWait(ptxas, arguments, std::nullopt, redirects);
-  auto text = llvm::MemoryBuffer::getFile(output);
-  llvm::sys::fs::remove(output);
-  if (status != 0 || !text)
-    return std::nullopt;
-  llvm::StringRef version = (*text)->getBuffer();
-  size_t at = version.find("release ");
-  if (at == llvm::StringRef::npos)
+  size_t at = version->find("release ");
+  if (at == std::string::npos)
     return std::nullopt;
   int major = 0, minor = 0;
-  if (std::sscanf(version.data() + at + 8, "%d.%d", &major, &minor) != 2)
+  if (std::sscanf(version->c_str() + at + 8, "%d.%d", &major, &minor) != 2)
     return std::nullopt;
   return std::make_pair(major, minor);
 }
 
+/// "9.0" for "ptx90".
+std::string ptxVersionText(llvm::StringRef feature) {
+  llvm::StringRef digits = feature.drop_front(3);
+  return digits.drop_back().str() + "." + digits.take_back().str();
+}
+
+/// The capability number of "sm_90a" (90); 0 for other names.
+int capabilityOf(llvm::StringRef arch) {
+  int capability = 0;
+  if (!arch.consume_front("sm_"))
+    return 0;
+  while (!arch.empty() && (arch.back() == 'a' || arch.back() == 'f'))
+    arch = arch.drop_back();
+  return arch.getAsInteger(10, capability) ? 0 : capability;
+}
+
+std::unique_ptr<llvm::MCSubtargetInfo> nvptxSubtargetInfo() {
+  initializeNvptx();
+  std::string error;
+  llvm::Triple triple(kTriple);
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return nullptr;
+  return std::unique_ptr<llvm::MCSubtargetInfo>(
+      target->createMCSubtargetInfo(triple, "", ""));
+}
+
 } // namespace
 
+std::vector<std::string> nvptxArchitectures() {
+  std::vector<std::string> names;
+  if (std::unique_ptr<llvm::MCSubtargetInfo> info = nvptxSubtargetInfo())
+    for (const llvm::SubtargetSubTypeKV &cpu : info->getAllProcessorDescriptions())
+      if (capabilityOf(cpu.Key) >= 75)
+        names.push_back(cpu.Key);
+  std::sort(names.begin(), names.end(), [](const std::string &a, const std::string &b) {
+    return std::make_pair(capabilityOf(a), a) < std::make_pair(capabilityOf(b), b);
+  });
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+std::vector<std::string> ptxVersions() {
+  std::vector<std::string> versions;
+  if (std::unique_ptr<llvm::MCSubtargetInfo> info = nvptxSubtargetInfo())
+    for (const llvm::SubtargetFeatureKV &feature : info->getAllProcessorFeatures()) {
+      llvm::StringRef key(feature.Key);
+      if (key.starts_with("ptx") && key.size() == 5)
+        versions.push_back(ptxVersionText(key));
+    }
+  return versions;
+}
+
+std::string minimumPtxVersion(const std::string &arch) {
+  // The PTX ISA that introduced each target (NVIDIA's PTX ISA notes).
+  static const std::map<std::string, std::string> kIntroduced = {
+      {"sm_75", "6.3"},   {"sm_80", "7.0"},   {"sm_86", "7.1"},   {"sm_87", "7.4"},
+      {"sm_88", "9.0"},   {"sm_89", "7.8"},   {"sm_90", "7.8"},   {"sm_90a", "8.0"},
+      {"sm_100", "8.6"},  {"sm_100a", "8.6"}, {"sm_100f", "8.8"}, {"sm_101", "8.6"},
+      {"sm_101a", "8.6"}, {"sm_101f", "8.8"}, {"sm_103", "8.8"},  {"sm_103a", "8.8"},
+      {"sm_103f", "8.8"}, {"sm_110", "9.0"},  {"sm_110a", "9.0"}, {"sm_110f", "9.0"},
+      {"sm_120", "8.7"},  {"sm_120a", "8.7"}, {"sm_120f", "8.8"}, {"sm_121", "8.8"},
+      {"sm_121a", "8.8"}, {"sm_121f", "8.8"}};
+  auto found = kIntroduced.find(arch);
+  return found == kIntroduced.end() ? "" : found->second;
+}
+
+std::vector<std::string> ptxasArchitectures(const std::string &cudaPath) {
+  static std::map<std::string, std::vector<std::string>> cache;
+  auto cached = cache.find(cudaPath);
+  if (cached != cache.end())
+    return cached->second;
+  std::vector<std::string> names;
+  // `ptxas --help` lists --gpu-name's values as 'compute_90','sm_90',...
+  if (std::optional<std::string> help = captureToolOutput(cudaPath + "/bin/ptxas", {"--help"}))
+    for (size_t at = help->find("'sm_"); at != std::string::npos;
+         at = help->find("'sm_", at + 1)) {
+      size_t end = help->find('\'', at + 1);
+      if (end == std::string::npos)
+        break;
+      names.push_back(help->substr(at + 1, end - at - 1));
+    }
+  std::sort(names.begin(), names.end(), [](const std::string &a, const std::string &b) {
+    return std::make_pair(capabilityOf(a), a) < std::make_pair(capabilityOf(b), b);
+  });
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  cache[cudaPath] = names;
+  return names;
+}
+
 std::string ptxFeatureFor(const PipelineOptions &options) {
+  if (!options.ptxVersion.empty()) {
+    std::string digits = options.ptxVersion;
+    digits.erase(std::remove(digits.begin(), digits.end(), '.'), digits.end());
+    return "ptx" + digits;
+  }
   // PTX ISA per CUDA release (NVIDIA's release notes); LLVM 22 emits up
   // to 9.0.
   constexpr int kLlvmNewest = 90;

@@ -1,0 +1,158 @@
+//===- OutputFiles.cpp - Where hlo-compile's results go -------------------===//
+#include "OutputFiles.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <iostream>
+#include <unistd.h>
+
+namespace hlo::driver {
+namespace {
+
+namespace fs = llvm::sys::fs;
+namespace path = llvm::sys::path;
+
+/// A path that names (or will name) a regular file: it does not exist yet,
+/// or it is a regular file (not a device, a directory or a FIFO).
+bool isRegularFilePath(const std::string &file) {
+  fs::file_status status;
+  if (fs::status(file, status))
+    return true; // does not exist yet
+  return fs::is_regular_file(status);
+}
+
+std::string absolute(const std::string &file) {
+  llvm::SmallString<256> result(file);
+  fs::make_absolute(result);
+  path::remove_dots(result, /*remove_dot_dot=*/true);
+  return result.str().str();
+}
+
+/// `file` relative to directory `base` (both absolute).
+std::string relativeTo(const std::string &file, const std::string &base) {
+  llvm::SmallVector<llvm::StringRef> fileParts(path::begin(file), path::end(file));
+  llvm::SmallVector<llvm::StringRef> baseParts(path::begin(base), path::end(base));
+  size_t common = 0;
+  while (common < fileParts.size() && common < baseParts.size() &&
+         fileParts[common] == baseParts[common])
+    ++common;
+  if (common == 0)
+    return file; // different roots
+  llvm::SmallString<256> result;
+  for (size_t i = common; i < baseParts.size(); ++i)
+    path::append(result, "..");
+  for (size_t i = common; i < fileParts.size(); ++i)
+    path::append(result, fileParts[i]);
+  return result.str().str();
+}
+
+/// Writes `text` to `file` whole: a temporary file beside it, renamed.
+bool writeWhole(const std::string &file, const std::string &text, std::string &error) {
+  if (!isRegularFilePath(file)) {
+    // A device or FIFO (e.g. /dev/null): written in place.
+    std::error_code ec;
+    llvm::raw_fd_ostream stream(file, ec, fs::OF_None);
+    if (!ec)
+      stream << text;
+    if (ec || stream.has_error()) {
+      error = "cannot write '" + file + "': " + (ec ? ec : stream.error()).message();
+      stream.clear_error();
+      return false;
+    }
+    return true;
+  }
+  llvm::SmallString<256> model(file);
+  model += ".tmp-%%%%%%";
+  int fd = -1;
+  llvm::SmallString<256> temporary;
+  if (std::error_code ec = fs::createUniqueFile(model, fd, temporary)) {
+    error = "cannot write '" + file + "': " + ec.message();
+    return false;
+  }
+  {
+    llvm::raw_fd_ostream stream(fd, /*shouldClose=*/true);
+    stream << text;
+    stream.close();
+    if (stream.has_error()) {
+      error = "cannot write '" + file + "': " + stream.error().message();
+      stream.clear_error();
+      fs::remove(temporary);
+      return false;
+    }
+  }
+  if (std::error_code ec = fs::rename(temporary, file)) {
+    error = "cannot write '" + file + "': " + ec.message();
+    fs::remove(temporary);
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+OutputFiles::OutputFiles(const Options &options, bool writesManifest) {
+  if (!options.output.empty() && options.output != "-")
+    output = options.output;
+  if (!writesManifest)
+    return;
+  if (!options.manifestPath.empty()) {
+    manifest = options.manifestPath;
+  } else if (!output.empty() && isRegularFilePath(output)) {
+    manifest = output;
+    size_t slash = manifest.find_last_of('/');
+    size_t dot = manifest.find_last_of('.');
+    if (dot != std::string::npos && (slash == std::string::npos || dot > slash))
+      manifest.erase(dot);
+    manifest += ".json";
+  }
+}
+
+bool OutputFiles::validate(std::string &error) const {
+  if (!output.empty() && !manifest.empty() && absolute(output) == absolute(manifest)) {
+    error = "-o and --manifest name the same file '" + output + "'";
+    return false;
+  }
+  return true;
+}
+
+std::string OutputFiles::codePathForManifest() const {
+  if (output.empty())
+    return "";
+  std::string directory = path::parent_path(absolute(manifest)).str();
+  return relativeTo(absolute(output), directory);
+}
+
+bool OutputFiles::write(const std::string &text, const std::string &manifestText,
+                        std::string &error) const {
+  if (output.empty() && isatty(STDOUT_FILENO) &&
+      std::any_of(text.begin(), text.end(), [](char c) { return c == '\0'; })) {
+    // As LLVM's tools do: binary output would garble the terminal.
+    error = "not writing binary output to a terminal: give -o FILE, or redirect";
+    return false;
+  }
+  if (output.empty()) {
+    std::cout << text;
+    std::cout.flush();
+    if (!std::cout) {
+      error = "cannot write to the standard output";
+      return false;
+    }
+  } else if (!writeWhole(output, text, error)) {
+    return false;
+  }
+  return manifest.empty() || manifestText.empty() || writeWhole(manifest, manifestText, error);
+}
+
+void OutputFiles::removeStale() const {
+  for (const std::string &file : {output, manifest}) {
+    fs::file_status status;
+    if (!file.empty() && !fs::status(file, status) && fs::is_regular_file(status))
+      fs::remove(file);
+  }
+}
+
+} // namespace hlo::driver

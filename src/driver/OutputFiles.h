@@ -1,0 +1,52 @@
+//===- OutputFiles.h - Where hlo-compile's results go -----------*- C++ -*-===//
+//
+// Owns the files a run writes, as clang and nvcc users expect them:
+//  - the output goes to `-o FILE`, or stdout for `-o -` (and by default);
+//  - the launch manifest goes where --manifest says, else beside a regular
+//    output file (its extension replaced by .json), never beside stdout or
+//    a device such as /dev/null;
+//  - the manifest's "code" is the output's path relative to the manifest's
+//    own directory (absent when the code went to stdout);
+//  - each file is written whole (a temporary file renamed into place) or
+//    not at all, and a run that fails removes what an earlier run left at
+//    its output paths, so no stale result survives an error.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HLO_DRIVER_OUTPUTFILES_H
+#define HLO_DRIVER_OUTPUTFILES_H
+
+#include "Options.h"
+
+#include <string>
+
+namespace hlo::driver {
+
+class OutputFiles {
+public:
+  OutputFiles(const Options &options, bool writesManifest);
+
+  /// Checks the paths before any work; false with `error` set (e.g. -o and
+  /// --manifest naming one file).
+  bool validate(std::string &error) const;
+
+  /// Where the manifest goes; empty when none is written.
+  const std::string &manifestPath() const { return manifest; }
+  /// The manifest's "code" entry: the output relative to the manifest's
+  /// directory; empty when the output is stdout.
+  std::string codePathForManifest() const;
+
+  /// Writes the output (and the manifest, if any); false with `error` set.
+  bool write(const std::string &text, const std::string &manifestText,
+             std::string &error) const;
+  /// After a failed run: removes regular files left at the output and
+  /// manifest paths by an earlier run.
+  void removeStale() const;
+
+private:
+  std::string output;   // empty: stdout
+  std::string manifest; // empty: none
+};
+
+} // namespace hlo::driver
+
+#endif // HLO_DRIVER_OUTPUTFILES_H
