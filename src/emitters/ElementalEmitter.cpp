@@ -47,6 +47,8 @@ public:
 
   /// The element(s) of `inst` at `indices`; empty on error.
   SmallVector<Value> emit(const HloInstruction *inst, ValueRange indices);
+  /// emit() with the builder already at `inst`'s location.
+  SmallVector<Value> emitAt(const HloInstruction *inst, ValueRange indices);
 
   EmissionError error;
 
@@ -227,6 +229,16 @@ SmallVector<Value> FunctionBodyEmitter::callScalar(const HloComputation &computa
 
 SmallVector<Value> FunctionBodyEmitter::emit(const HloInstruction *inst,
                                              ValueRange indices) {
+  // The ops built for `inst` carry its place in the HLO text.
+  Location outer = b.getLoc();
+  b.setLoc(parent.locations.of(inst));
+  SmallVector<Value> values = emitAt(inst, indices);
+  b.setLoc(outer);
+  return values;
+}
+
+SmallVector<Value> FunctionBodyEmitter::emitAt(const HloInstruction *inst,
+                                               ValueRange indices) {
   // An instruction read twice at the same indices in the same block is
   // emitted once.
   CacheKey key{inst, b.getInsertionBlock(),
@@ -747,7 +759,7 @@ func::FuncOp ElementalEmitter::scalarFunction(const HloComputation &computation,
   SmallVector<Type> results = elementTypesOf(computation.root()->shape(), context);
   OpBuilder builder(context);
   builder.setInsertionPointToEnd(module.getBody());
-  ImplicitLocOpBuilder b(builder.getUnknownLoc(), builder);
+  ImplicitLocOpBuilder b(locations.of(computation.root()), builder);
   auto function = func::FuncOp::create(b, namer.claim(computation.name()),
                                        FunctionType::get(context, inputs, results));
   function.setPrivate();
@@ -796,7 +808,7 @@ bool ElementalEmitter::emitSubgraphFunctions(EmissionError &error) {
   const HloComputation &computation = partitioned.computation();
   OpBuilder builder(context);
   builder.setInsertionPointToEnd(module.getBody());
-  ImplicitLocOpBuilder b(builder.getUnknownLoc(), builder);
+  ImplicitLocOpBuilder b(locations.of(computation.root()), builder);
   SmallVector<Type> parameterTypes;
   for (const HloInstruction *parameter : computation.parameters()) {
     if (!parameter->shape().isArray()) {
@@ -810,6 +822,7 @@ bool ElementalEmitter::emitSubgraphFunctions(EmissionError &error) {
     SmallVector<Type> inputs = parameterTypes;
     inputs.append(firstArrayShape(subgraph.root->shape()).rank(), b.getIndexType());
     SmallVector<Type> results = elementTypesOf(subgraph.root->shape(), context);
+    b.setLoc(locations.of(subgraph.root));
     auto function = func::FuncOp::create(b, namer.claim(subgraph.name),
                                          FunctionType::get(context, inputs, results));
     function.setPrivate();

@@ -15,6 +15,7 @@
 #ifndef HLO_EMITTERS_ELEMENTALEMITTER_H
 #define HLO_EMITTERS_ELEMENTALEMITTER_H
 
+#include "emitters/SourceLocations.h"
 #include "emitters/SymbolNamer.h"
 #include "partitioner/ComputationPartitioner.h"
 
@@ -36,8 +37,8 @@ struct EmissionError {
 class ElementalEmitter {
 public:
   ElementalEmitter(mlir::ModuleOp module, const PartitionedComputation &partitioned,
-                   SymbolNamer &namer)
-      : module(module), partitioned(partitioned), namer(namer) {}
+                   SymbolNamer &namer, const SourceLocations &locations)
+      : module(module), partitioned(partitioned), namer(namer), locations(locations) {}
 
   /// Emits every subgraph function (and the scalar functions they call).
   bool emitSubgraphFunctions(EmissionError &error);
@@ -61,6 +62,7 @@ private:
   mlir::ModuleOp module;
   const PartitionedComputation &partitioned;
   SymbolNamer &namer;
+  const SourceLocations &locations;
   std::map<const Subgraph *, mlir::func::FuncOp> functions;
   std::map<const HloComputation *, mlir::func::FuncOp> scalarFunctions;
 };

@@ -4,6 +4,7 @@
 #include "analysis/FusionAnalysis.h"
 #include "dialect/XlaGpuDialect.h"
 #include "emitters/LoopEmitter.h"
+#include "emitters/SourceLocations.h"
 #include "emitters/SymbolNamer.h"
 #include "partitioner/KernelPlan.h"
 
@@ -34,7 +35,8 @@ namespace {
 bool emitFusion(ModuleOp module, const std::string &name,
                 const HloComputation &fused, const HloInstruction *fusion,
                 const HloInstruction *origin, const GpuDeviceInfo &device,
-                SymbolNamer &namer, EmissionError &error) {
+                SymbolNamer &namer, const SourceLocations &locations,
+                EmissionError &error) {
   FusionAnalysis analysis = analyzeFusion(fused, fusion, device);
   bool loopLike = analysis.kind == EmitterKind::Loop ||
                   analysis.kind == EmitterKind::Concatenate;
@@ -45,11 +47,12 @@ bool emitFusion(ModuleOp module, const std::string &name,
     return false;
   }
   PartitionedComputation partitioned(fused, module.getContext());
-  ElementalEmitter elemental(module, partitioned, namer);
+  ElementalEmitter elemental(module, partitioned, namer, locations);
   if (!elemental.emitSubgraphFunctions(error))
     return false;
   LoopEmitter loop(fused, device);
-  if (!loop.emitEntryFunction(module, name, partitioned, elemental, error))
+  if (!loop.emitEntryFunction(module, name, partitioned, elemental, locations.of(origin),
+                              error))
     return false;
   module.lookupSymbol(name)->setAttr(
       xla_gpu::kEmitterAttr,
@@ -82,6 +85,7 @@ OwningOpRef<ModuleOp> emitModuleFusions(const HloModule &module,
   OwningOpRef<ModuleOp> result = ModuleOp::create(UnknownLoc::get(&context));
   // Kernels claim their names first; every function name is unique.
   SymbolNamer namer;
+  SourceLocations locations(module.source().get(), &context);
   std::vector<std::string> kernelNames;
   for (const KernelSource &kernel : plan.kernels())
     kernelNames.push_back(namer.claim(kernel.name));
@@ -101,7 +105,7 @@ OwningOpRef<ModuleOp> emitModuleFusions(const HloModule &module,
       error = {kernel.origin, "fusion calls a computation that is not defined"};
     else
       ok = emitFusion(*result, kernelNames[k], *kernel.computation, kernel.fusion,
-                      kernel.origin, device, namer, error);
+                      kernel.origin, device, namer, locations, error);
     if (!ok) {
       diagnostics.error(error.instruction ? error.instruction->sourceOffset()
                                           : kNoOffset,

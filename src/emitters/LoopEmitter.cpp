@@ -123,7 +123,7 @@ IndexingMap LoopEmitter::threadIdToOutputIndexing(const std::vector<int64_t> &ou
 
 bool LoopEmitter::emitEntryFunction(ModuleOp module, const std::string &name,
                                     const PartitionedComputation &partitioned,
-                                    ElementalEmitter &elemental,
+                                    ElementalEmitter &elemental, Location location,
                                     EmissionError &error) {
   MLIRContext *context = module.getContext();
   SmallVector<Type> inputs, outputTypes;
@@ -135,7 +135,7 @@ bool LoopEmitter::emitEntryFunction(ModuleOp module, const std::string &name,
   arguments.append(outputTypes);
   OpBuilder builder(context);
   builder.setInsertionPointToEnd(module.getBody());
-  ImplicitLocOpBuilder b(builder.getUnknownLoc(), builder);
+  ImplicitLocOpBuilder b(location, builder);
   auto function = func::FuncOp::create(
       b, name, FunctionType::get(context, arguments, outputTypes));
   function->setAttr(xla_gpu::kBlockSizeAttr,

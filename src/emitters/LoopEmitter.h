@@ -39,9 +39,11 @@ public:
 
   /// Emits `func.func @name(params..., outputs...) -> outputs` into
   /// `module`; the subgraph functions must have been emitted by `elemental`.
+  /// Its ops are at `location` (the fusion's, in the HLO text).
   bool emitEntryFunction(mlir::ModuleOp module, const std::string &name,
                          const PartitionedComputation &partitioned,
-                         ElementalEmitter &elemental, EmissionError &error);
+                         ElementalEmitter &elemental, mlir::Location location,
+                         EmissionError &error);
 
 private:
   /// An output of the fusion: a root, or one output of a multi-output root.

@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Pass/PassInstrumentation.h"
@@ -153,6 +154,15 @@ bool runPipeline(ModuleOp module, const PipelineOptions &options, PassDumper &du
   addPasses(pm);
   // 8. The target's conversion to the LLVM dialect.
   target->addConversionPasses(pm, module);
+  // -lineinfo: debug scopes so that the ops' HLO locations become line
+  // tables (.file/.loc in PTX, as nvcc's -lineinfo).
+  if (options.lineInfo) {
+    LLVM::DIScopeForLLVMFuncOpPassOptions scopes;
+    scopes.emissionKind = options.target == TargetKind::Nvptx
+                              ? LLVM::DIEmissionKind::DebugDirectivesOnly
+                              : LLVM::DIEmissionKind::LineTablesOnly;
+    pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass(scopes));
+  }
   if (failed(pm.run(module))) {
     error = "internal error: the MLIR pipeline failed: " + diagnostics;
     return false;

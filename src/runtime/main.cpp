@@ -91,7 +91,12 @@ int main(int argc, char **argv) {
   app.add_option("--max-elements", options.maxElements,
                  "Interpreter: report arrays larger than this instead of allocating them")
       ->capture_default_str();
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    // --help and --version exit 0; a usage error exits as bad input does.
+    return app.exit(e) == 0 ? kExitPass : kExitError;
+  }
 
   for (const std::string &spec : inputSpecs)
     if (!parseInputSpec(spec, options)) {
