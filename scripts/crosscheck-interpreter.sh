@@ -2,7 +2,8 @@
 # Checks hlo-run's reference interpreter against XLA's own CPU backend (via
 # JAX) on the same inputs: the examples and every corpus module hlo-compile
 # claims. Prints one line per module and a summary. Needs a Python with jax
-# (PYTHON=/path/to/python, default python3); development aid, not CI.
+# (PYTHON=/path/to/python, default python3); development aid, not CI. Exits
+# 1 if a module disagrees, 2 if nothing could be checked.
 #
 #   scripts/crosscheck-interpreter.sh [BUILD_DIR] [MODULE.hlo ...]
 set -uo pipefail
@@ -39,4 +40,8 @@ for module in "${modules[@]}"; do
   fi
 done
 echo "interpreter vs XLA CPU: $pass passed, $fail failed, $skip skipped"
+if [ "$pass" -eq 0 ] && [ "$fail" -eq 0 ]; then
+  echo "crosscheck: checked nothing (is jax installed for $python?)" >&2
+  exit 2
+fi
 [ "$fail" -eq 0 ]
