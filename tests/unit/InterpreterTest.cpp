@@ -36,10 +36,13 @@ Literal evaluate(const std::string &text, std::vector<Literal> arguments = {}) {
 }
 
 /// The error message of evaluating `text` ("" if it succeeds).
-std::string evaluationError(const std::string &text, int64_t maxWhileIterations = 1000) {
+std::string evaluationError(const std::string &text, int64_t maxWhileIterations = 1000,
+                            ParseOptions options = {}) {
   std::string errors;
-  std::unique_ptr<HloModule> module = parseHloModuleText(text, errors);
+  std::unique_ptr<HloModule> module = parseHloModuleText(text, errors, "<text>", options);
   EXPECT_NE(module, nullptr) << errors;
+  if (!module)
+    return "parse error: " + errors;
   Evaluator evaluator(*module);
   evaluator.setMaxWhileIterations(maxWhileIterations);
   try {
@@ -628,11 +631,15 @@ ENTRY e {
 }
 
 TEST(InterpreterErrors, UndefinedComputationIsAnErrorNotACrash) {
-  // XLA's C++ tests prepend helpers such as scalar_add; the parser accepts
-  // the reference as a declaration, the interpreter must refuse to call it.
-  std::string error = evaluationError(module(
-      "a = f32[4] constant({1, 2, 3, 4})\nz = f32[] constant(0)\n"
-      "ROOT r = f32[] reduce(a, z), dimensions={0}, to_apply=scalar_add"));
+  // XLA's C++ tests prepend helpers such as scalar_add; a parser that
+  // accepts the reference as a declaration leaves the interpreter to
+  // refuse calling it.
+  ParseOptions declarations;
+  declarations.allowUndefinedComputations = true;
+  std::string error = evaluationError(
+      module("a = f32[4] constant({1, 2, 3, 4})\nz = f32[] constant(0)\n"
+             "ROOT r = f32[] reduce(a, z), dimensions={0}, to_apply=scalar_add"),
+      1000, declarations);
   EXPECT_NE(error.find("calls computation 'scalar_add', which is declared but not defined"),
             std::string::npos)
       << error;
