@@ -92,7 +92,8 @@ OwningOpRef<ModuleOp> emitModuleFusions(const HloModule &module,
   // What the MLIR verifier says, reported at the kernel it concerns.
   std::string verifierMessages;
   ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diagnostic) {
-    verifierMessages += (verifierMessages.empty() ? "" : "; ") + diagnostic.str();
+    verifierMessages += (verifierMessages.empty() ? "" : "; ") +
+                        SourceLocations::prefixOf(diagnostic.getLocation()) + diagnostic.str();
     return success();
   });
   for (size_t k = 0; k < plan.kernels().size(); ++k) {

@@ -16,6 +16,8 @@
 #include "mlir/IR/Location.h"
 #include "mlir/IR/MLIRContext.h"
 
+#include <string>
+
 namespace hlo {
 
 class SourceLocations {
@@ -29,6 +31,21 @@ public:
       return mlir::UnknownLoc::get(context);
     auto [line, column] = file->lineAndColumn(instruction->sourceOffset());
     return mlir::FileLineColLoc::get(context, file->name(), line, column);
+  }
+
+  /// "file:line:col: " for a location that holds one (fused or not), else
+  /// "": where an MLIR diagnostic about emitted IR points in the HLO.
+  static std::string prefixOf(mlir::Location location) {
+    std::string prefix;
+    location->walk([&](mlir::Location inner) {
+      if (auto position = mlir::dyn_cast<mlir::FileLineColLoc>(inner)) {
+        prefix = position.getFilename().str() + ":" + std::to_string(position.getLine()) +
+                 ":" + std::to_string(position.getColumn()) + ": ";
+        return mlir::WalkResult::interrupt();
+      }
+      return mlir::WalkResult::advance();
+    });
+    return prefix;
   }
 
 private:

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "pipeline/Passes.h"
+#include "emitters/SourceLocations.h"
 #include "pipeline/Target.h"
 
 #include "mlir/Conversion/ComplexToStandard/ComplexToStandard.h"
@@ -141,8 +142,9 @@ bool runPipeline(ModuleOp module, const PipelineOptions &options, PassDumper &du
 
   std::string diagnostics;
   llvm::raw_string_ostream stream(diagnostics);
+  // Emitted ops carry their HLO instruction's file:line:col: say where.
   ScopedDiagnosticHandler handler(context, [&](Diagnostic &diagnostic) {
-    stream << diagnostic.str() << "\n";
+    stream << SourceLocations::prefixOf(diagnostic.getLocation()) << diagnostic.str() << "\n";
     return success();
   });
   PassManager pm(context);
