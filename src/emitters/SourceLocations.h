@@ -13,6 +13,7 @@
 #include "hlo_parser/HloInstruction.h"
 #include "hlo_parser/SourceFile.h"
 
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/MLIRContext.h"
 
