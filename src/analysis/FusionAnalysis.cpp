@@ -11,47 +11,27 @@ namespace hlo {
 
 namespace {
 
-const char *kindPrefix(EmitterKind kind) {
-  switch (kind) {
-  case EmitterKind::Loop:
-    return "kLoop";
-  case EmitterKind::Reduction:
-    return "kReduction";
-  case EmitterKind::Transpose:
-    return "kTranspose";
-  case EmitterKind::Scatter:
-    return "kScatter";
-  case EmitterKind::Concatenate:
-    return "kConcatenate";
-  case EmitterKind::Sort:
-    return "kSort";
-  case EmitterKind::Library:
-    return "kLibrary";
-  }
-  return "";
-}
-
 /// A library kind named by the fusion instruction, if any.
-std::optional<std::string> libraryKind(const HloInstruction *fusion,
-                                       const std::vector<const HloInstruction *> &roots) {
+std::optional<FusionVariant> libraryKind(const HloInstruction *fusion,
+                                         const std::vector<const HloInstruction *> &roots) {
   // As in XLA, the fusion backend config (not the HLO fusion kind) names
   // the library kinds. A dot inside a loop fusion is emitted elementally.
   if (fusion) {
     std::string_view config = fusion->textAttr("backend_config");
     if (config.find("__custom_fusion") != std::string_view::npos ||
         config.find("custom_fusion_config") != std::string_view::npos)
-      return std::string("custom fusion");
+      return FusionVariant::CustomFusion;
     if (config.find("__triton") != std::string_view::npos)
-      return std::string("Triton");
+      return FusionVariant::Triton;
     if (config.find("__cudnn") != std::string_view::npos)
-      return std::string("cuDNN");
+      return FusionVariant::Cudnn;
   }
   for (const HloInstruction *root : roots) {
     switch (root->opcode()) {
     case HloOpcode::Convolution:
-      return std::string("cuDNN (convolution)");
+      return FusionVariant::CudnnConvolution;
     case HloOpcode::CustomCall:
-      return std::string("custom call");
+      return FusionVariant::CustomCall;
     default:
       break;
     }
@@ -76,8 +56,8 @@ bool useConcatenateFusion(const std::vector<const HloInstruction *> &roots,
 
 /// The scatter emitter distributes the sorted indices over threads when
 /// there are many more update slices than SMs.
-std::string scatterVariant(const HloInstruction &scatter,
-                           const GpuDeviceInfo &device) {
+FusionVariant scatterVariant(const HloInstruction &scatter,
+                             const GpuDeviceInfo &device) {
   int64_t n = (scatter.operandCount() - 1) / 2;
   const Shape &indices = scatter.operand(n)->shape();
   int64_t indexVectorDim = scatter.intAttr("index_vector_dim");
@@ -88,8 +68,51 @@ std::string scatterVariant(const HloInstruction &scatter,
   bool sorted = scatter.boolAttr("indices_are_sorted");
   bool unique = scatter.boolAttr("unique_indices");
   if (sorted && !unique && slices > 4 * device.smCount)
-    return "ScatterWithDistributedIndices";
-  return "ScatterWithDistributedUpdates";
+    return FusionVariant::ScatterWithDistributedIndices;
+  return FusionVariant::ScatterWithDistributedUpdates;
+}
+
+FusionVariant reductionVariant(ReductionKind kind) {
+  switch (kind) {
+  case ReductionKind::Row:
+    return FusionVariant::RowReduction;
+  case ReductionKind::MultiRow:
+    return FusionVariant::MultiRowReduction;
+  case ReductionKind::Column:
+    return FusionVariant::ColumnReduction;
+  case ReductionKind::SmallColumn:
+    return FusionVariant::SmallColumnReduction;
+  }
+  return FusionVariant::RowReduction;
+}
+
+int64_t bitsOf(PrimitiveType type) {
+  return type == PrimitiveType::Pred ? 8 : primitiveBitWidth(type);
+}
+
+/// The narrowest parameter and output element types, and whether a
+/// reduce root's hero reads complex values.
+FusionElementBits fusionElementBits(const HloComputation &computation,
+                                    const FusionAnalysis &analysis) {
+  FusionElementBits bits;
+  for (const HloInstruction *parameter : computation.parameters())
+    if (parameter->shape().isArray())
+      bits.smallestInput = std::min(bits.smallestInput, bitsOf(parameter->shape().elementType()));
+  for (const HloInstruction *root : analysis.roots) {
+    const Shape &shape = root->shape();
+    if (shape.isTuple()) {
+      for (const Shape &element : shape.tupleShapes())
+        if (element.isArray())
+          bits.smallestOutput = std::min(bits.smallestOutput, bitsOf(element.elementType()));
+    } else if (shape.isArray()) {
+      bits.smallestOutput = std::min(bits.smallestOutput, bitsOf(shape.elementType()));
+    }
+  }
+  for (const HloInstruction *hero : analysis.heroes)
+    for (const HloInstruction *operand : hero->operands())
+      if (operand->shape().isArray() && isComplex(operand->shape().elementType()))
+        bits.complexHeroOperand = true;
+  return bits;
 }
 
 const HloInstruction *skipBitcast(const HloInstruction *inst) {
@@ -104,8 +127,99 @@ startIndices(const HloInstruction &inst, int64_t first) {
 
 } // namespace
 
+const char *emitterKindName(EmitterKind kind) {
+  switch (kind) {
+  case EmitterKind::Loop:
+    return "kLoop";
+  case EmitterKind::Reduction:
+    return "kReduction";
+  case EmitterKind::Transpose:
+    return "kTranspose";
+  case EmitterKind::Scatter:
+    return "kScatter";
+  case EmitterKind::Concatenate:
+    return "kConcatenate";
+  case EmitterKind::Sort:
+    return "kSort";
+  case EmitterKind::Library:
+    return "kLibrary";
+  }
+  return "";
+}
+
+const char *fusionVariantName(FusionVariant variant) {
+  switch (variant) {
+  case FusionVariant::Loop:
+    return "LoopFusion";
+  case FusionVariant::InPlaceDynamicUpdateSlice:
+    return "InPlaceDynamicUpdateSliceFusion";
+  case FusionVariant::RowReduction:
+    return "RowReductionFusion";
+  case FusionVariant::MultiRowReduction:
+    return "MultiRowReductionFusion";
+  case FusionVariant::ColumnReduction:
+    return "ColumnReductionFusion";
+  case FusionVariant::SmallColumnReduction:
+    return "SmallColumnReductionFusion";
+  case FusionVariant::Transpose:
+    return "TransposeFusion";
+  case FusionVariant::PackedTranspose:
+    return "PackedTranspose";
+  case FusionVariant::ScatterWithDistributedUpdates:
+    return "ScatterWithDistributedUpdates";
+  case FusionVariant::ScatterWithDistributedIndices:
+    return "ScatterWithDistributedIndices";
+  case FusionVariant::Concatenate:
+    return "ConcatenateFusion";
+  case FusionVariant::Sort:
+    return "";
+  case FusionVariant::CustomFusion:
+    return "custom fusion";
+  case FusionVariant::Triton:
+    return "Triton";
+  case FusionVariant::Cudnn:
+    return "cuDNN";
+  case FusionVariant::CudnnConvolution:
+    return "cuDNN (convolution)";
+  case FusionVariant::CustomCall:
+    return "custom call";
+  }
+  return "";
+}
+
+EmitterKind emitterKindOf(FusionVariant variant) {
+  switch (variant) {
+  case FusionVariant::Loop:
+  case FusionVariant::InPlaceDynamicUpdateSlice:
+    return EmitterKind::Loop;
+  case FusionVariant::RowReduction:
+  case FusionVariant::MultiRowReduction:
+  case FusionVariant::ColumnReduction:
+  case FusionVariant::SmallColumnReduction:
+    return EmitterKind::Reduction;
+  case FusionVariant::Transpose:
+  case FusionVariant::PackedTranspose:
+    return EmitterKind::Transpose;
+  case FusionVariant::ScatterWithDistributedUpdates:
+  case FusionVariant::ScatterWithDistributedIndices:
+    return EmitterKind::Scatter;
+  case FusionVariant::Concatenate:
+    return EmitterKind::Concatenate;
+  case FusionVariant::Sort:
+    return EmitterKind::Sort;
+  case FusionVariant::CustomFusion:
+  case FusionVariant::Triton:
+  case FusionVariant::Cudnn:
+  case FusionVariant::CudnnConvolution:
+  case FusionVariant::CustomCall:
+    return EmitterKind::Library;
+  }
+  return EmitterKind::Loop;
+}
+
 std::string FusionAnalysis::kindString() const {
-  return std::string(kindPrefix(kind)) + (variant.empty() ? "" : "/" + variant);
+  std::string name = fusionVariantName(variant);
+  return std::string(emitterKindName(kind)) + (name.empty() ? "" : "/" + name);
 }
 
 bool areReductionsMultiOutputCompatible(const HloInstruction &a,
@@ -178,9 +292,9 @@ FusionAnalysis analyzeFusion(const HloComputation &computation,
   analysis.roots = getFusionRoots(computation);
   for (const HloInstruction *root : analysis.roots)
     analysis.heroes.push_back(&findNonTrivialHero(*root));
-  if (std::optional<std::string> library = libraryKind(fusion, analysis.roots)) {
-    analysis.kind = EmitterKind::Library;
-    analysis.variant = *library;
+  analysis.elementBits = fusionElementBits(computation, analysis);
+  if (std::optional<FusionVariant> library = libraryKind(fusion, analysis.roots)) {
+    analysis.setVariant(*library);
     return analysis;
   }
   // Reduction.
@@ -213,10 +327,10 @@ FusionAnalysis analyzeFusion(const HloComputation &computation,
       }
     }
     if (valid) {
-      analysis.kind = EmitterKind::Reduction;
       analysis.reduction = getReductionDimensions(*firstReduce);
-      analysis.variant = reductionKindName(
-          chooseReductionKind(*analysis.reduction, *firstReduce));
+      analysis.reductionTiling =
+          computeReductionTiling(*analysis.reduction, analysis.elementBits, device);
+      analysis.setVariant(reductionVariant(analysis.reductionTiling->kind));
       return analysis;
     }
   }
@@ -239,35 +353,32 @@ FusionAnalysis analyzeFusion(const HloComputation &computation,
     for (const HloInstruction *root : others)
       consistent &= isBitcastCompatible(root->shape(), input);
     if (consistent) {
-      analysis.kind = EmitterKind::Transpose;
       analysis.transpose = transpose;
-      analysis.variant = transpose->packed ? "PackedTranspose" : "TransposeFusion";
+      analysis.setVariant(transpose->packed ? FusionVariant::PackedTranspose
+                                            : FusionVariant::Transpose);
       return analysis;
     }
   }
   if (analysis.roots.size() == 1 &&
       analysis.roots[0]->opcode() == HloOpcode::Sort) {
-    analysis.kind = EmitterKind::Sort;
+    analysis.setVariant(FusionVariant::Sort);
     return analysis;
   }
   auto loop = [&]() {
-    analysis.kind = EmitterKind::Loop;
     analysis.inPlaceDynamicUpdateSlice = canEmitDynamicUpdateSliceInPlace(computation);
-    analysis.variant = analysis.inPlaceDynamicUpdateSlice
-                           ? "InPlaceDynamicUpdateSliceFusion"
-                           : "LoopFusion";
+    analysis.setVariant(analysis.inPlaceDynamicUpdateSlice
+                            ? FusionVariant::InPlaceDynamicUpdateSlice
+                            : FusionVariant::Loop);
     return analysis;
   };
   if (analysis.roots.size() > 1)
     return loop();
   if (analysis.roots[0]->opcode() == HloOpcode::Scatter) {
-    analysis.kind = EmitterKind::Scatter;
-    analysis.variant = scatterVariant(*analysis.roots[0], device);
+    analysis.setVariant(scatterVariant(*analysis.roots[0], device));
     return analysis;
   }
   if (useConcatenateFusion(analysis.roots, analysis.heroes)) {
-    analysis.kind = EmitterKind::Concatenate;
-    analysis.variant = "ConcatenateFusion";
+    analysis.setVariant(FusionVariant::Concatenate);
     return analysis;
   }
   return loop();

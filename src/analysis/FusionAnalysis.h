@@ -16,6 +16,7 @@
 
 #include "analysis/DeviceInfo.h"
 #include "analysis/ReductionAnalysis.h"
+#include "analysis/ReductionTiling.h"
 #include "analysis/TransposeAnalysis.h"
 #include "hlo_parser/HloComputation.h"
 
@@ -35,19 +36,56 @@ enum class EmitterKind {
   Library, // custom / Triton / cuDNN / cuBLAS: not handled by an emitter
 };
 
+/// The emitter (or, for Library, what XLA would use) within a kind.
+enum class FusionVariant {
+  Loop,
+  InPlaceDynamicUpdateSlice,
+  RowReduction,
+  MultiRowReduction,
+  ColumnReduction,
+  SmallColumnReduction,
+  Transpose,
+  PackedTranspose,
+  ScatterWithDistributedUpdates,
+  ScatterWithDistributedIndices,
+  Concatenate,
+  Sort,
+  CustomFusion,
+  Triton,
+  Cudnn,
+  CudnnConvolution,
+  CustomCall,
+};
+
+/// "kLoop", "kReduction", ... (XLA's spelling).
+const char *emitterKindName(EmitterKind kind);
+/// XLA's class name for the variant ("RowReductionFusion", "LoopFusion",
+/// "PackedTranspose", ...), or the library ("Triton", "custom call", ...);
+/// empty for Sort.
+const char *fusionVariantName(FusionVariant variant);
+/// The kind a variant belongs to.
+EmitterKind emitterKindOf(FusionVariant variant);
+
 struct FusionAnalysis {
   EmitterKind kind = EmitterKind::Loop;
-  /// The emitter class, e.g. "RowReductionFusion", "PackedTranspose",
-  /// "InPlaceDynamicUpdateSliceFusion"; for Library, what XLA would use.
-  std::string variant;
+  FusionVariant variant = FusionVariant::Loop;
   std::vector<const HloInstruction *> roots;
   std::vector<const HloInstruction *> heroes;
   std::optional<TransposeDescription> transpose;
   std::optional<ReductionDimensions> reduction;
+  /// Reduction kind: the chosen variant's launch figures.
+  std::optional<ReductionTiling> reductionTiling;
+  /// The narrowest types read and written (vector sizes depend on them).
+  FusionElementBits elementBits;
   bool inPlaceDynamicUpdateSlice = false;
 
   /// "kReduction/RowReductionFusion", "kLoop/LoopFusion", ...
   std::string kindString() const;
+  /// Sets the variant and the kind it belongs to.
+  void setVariant(FusionVariant value) {
+    variant = value;
+    kind = emitterKindOf(value);
+  }
 };
 
 /// Analyses `computation` as a fusion. `fusion` is the fusion instruction

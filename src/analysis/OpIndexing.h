@@ -49,6 +49,12 @@ IndexingMap reshapeOutputToInput(const std::vector<int64_t> &inputDims,
                                  const std::vector<int64_t> &outputDims,
                                  mlir::MLIRContext *context);
 
+/// The map from an index of `from` to the index of `to` that holds the
+/// same element when both shapes view one buffer (a bitcast): through the
+/// physical (layout) order of each. Same element counts required.
+IndexingMap bitcastIndexingMap(const Shape &from, const Shape &to,
+                               mlir::MLIRContext *context);
+
 } // namespace hlo
 
 #endif // HLO_ANALYSIS_OPINDEXING_H

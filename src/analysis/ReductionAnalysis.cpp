@@ -48,28 +48,12 @@ std::array<int64_t, 3> partitionByMiddle(const Shape &shape,
   return values;
 }
 
-bool isPowerOfTwo(int64_t value) { return value > 0 && (value & (value - 1)) == 0; }
-
 } // namespace
 
 std::string ReductionDimensions::toString() const {
   return std::string(isRowReduction ? "row" : "col") + "[" +
          std::to_string(dimensions[0]) + ", " + std::to_string(dimensions[1]) +
          ", " + std::to_string(dimensions[2]) + "]";
-}
-
-const char *reductionKindName(ReductionKind kind) {
-  switch (kind) {
-  case ReductionKind::Row:
-    return "RowReductionFusion";
-  case ReductionKind::MultiRow:
-    return "MultiRowReductionFusion";
-  case ReductionKind::Column:
-    return "ColumnReductionFusion";
-  case ReductionKind::SmallColumn:
-    return "SmallColumnReductionFusion";
-  }
-  return "";
 }
 
 ReductionDimensions getReductionDimensions(const HloInstruction &reduce) {
@@ -135,42 +119,6 @@ bool isRealReductionHero(const HloInstruction &root,
   if (!isReductionFromOrToContiguousDimensions(hero))
     return false;
   return &root == &hero || isReductionRaceFree(getReductionDimensions(hero));
-}
-
-int64_t reductionVectorSize(const ReductionDimensions &dims,
-                            const HloInstruction &hero) {
-  int64_t minor = dims.dimensions[2];
-  if (minor % 2 != 0)
-    return 1;
-  int64_t smallestBits = 64;
-  for (const HloInstruction *operand : hero.operands()) {
-    PrimitiveType type = operand->shape().elementType();
-    if (isComplex(type))
-      return 1;
-    int64_t bits = type == PrimitiveType::Pred ? 8 : primitiveBitWidth(type);
-    smallestBits = std::min(smallestBits, bits);
-  }
-  if (smallestBits >= 64)
-    return 1;
-  if (smallestBits >= 32)
-    return 2;
-  return minor % 4 == 0 ? 4 : 2;
-}
-
-ReductionKind chooseReductionKind(const ReductionDimensions &dims,
-                                  const HloInstruction &hero) {
-  if (dims.isRowReduction) {
-    // Several rows per warp when a power-of-two row is shorter than a
-    // (vectorized) warp.
-    int64_t vector = reductionVectorSize(dims, hero);
-    int64_t reduced = dims.dimensions[2];
-    if (isPowerOfTwo(reduced) && reduced < kWarpSize * vector)
-      return ReductionKind::MultiRow;
-    return ReductionKind::Row;
-  }
-  if (kWarpSize % dims.dimensions[2] == 0)
-    return ReductionKind::SmallColumn;
-  return ReductionKind::Column;
 }
 
 } // namespace hlo

@@ -4,7 +4,8 @@
 // [major reduced, kept, minor reduced]; column: [major kept, reduced, minor
 // kept]) computed in the layout's physical order, whether the unnested
 // emitter beats the elemental loop, whether a non-root reduce is race
-// free, and which variant (row, multi-row, column, small column) applies.
+// free, and the variants (row, multi-row, column, small column; ReductionTiling.h
+// chooses one and computes its launch figures).
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_ANALYSIS_REDUCTIONANALYSIS_H
@@ -30,7 +31,6 @@ struct ReductionDimensions {
 };
 
 enum class ReductionKind { Row, MultiRow, Column, SmallColumn };
-const char *reductionKindName(ReductionKind kind); // "RowReductionFusion", ...
 
 /// The 3-D normal form of a reduce (its first input's layout decides).
 ReductionDimensions getReductionDimensions(const HloInstruction &reduce);
@@ -44,13 +44,6 @@ bool isReductionRaceFree(const ReductionDimensions &dimensions);
 
 /// `hero` is a reduce the reduction emitter handles for this root.
 bool isRealReductionHero(const HloInstruction &root, const HloInstruction &hero);
-
-/// Vector size of the row/column emitters (1, 2 or 4).
-int64_t reductionVectorSize(const ReductionDimensions &dimensions,
-                            const HloInstruction &hero);
-
-ReductionKind chooseReductionKind(const ReductionDimensions &dimensions,
-                                  const HloInstruction &hero);
 
 } // namespace hlo
 

@@ -79,6 +79,14 @@ IndexingMap bitcastMap(const Shape &from, const Shape &to,
       toLogical(to, context)));
 }
 
+} // namespace
+
+IndexingMap bitcastIndexingMap(const Shape &from, const Shape &to, MLIRContext *context) {
+  return bitcastMap(from, to, context);
+}
+
+namespace {
+
 bool checkBitcast(const HloInstruction &inst, std::string &error) {
   const Shape &input = inst.operand(0)->shape();
   const Shape &output = inst.shape();

@@ -1,7 +1,7 @@
 //===- XlaGpuDialect.cpp - The emitters' dialect --------------------------===//
 //
 // Registration, the indexing-map attribute's syntax, and the custom syntax
-// and verifiers of apply_indexing and loop; pure_call may be inlined.
+// and verifiers of the ops (XlaGpuOps.td); pure_call may be inlined.
 //
 //===----------------------------------------------------------------------===//
 #include "dialect/XlaGpuDialect.h"
@@ -258,6 +258,108 @@ LogicalResult LoopOp::verify() {
   for (auto [init, result] : llvm::zip(getInits(), getResults()))
     if (init.getType() != result.getType())
       return emitOpError("iter_args and results must have the same types");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// SyncThreadsOp
+//===----------------------------------------------------------------------===//
+
+ParseResult SyncThreadsOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::UnresolvedOperand> tiles;
+  SmallVector<Type> types;
+  if (parser.parseOperandList(tiles) || parser.parseOptionalAttrDict(result.attributes))
+    return failure();
+  if (!tiles.empty() && (parser.parseColon() || parser.parseTypeList(types)))
+    return failure();
+  if (parser.resolveOperands(tiles, types, parser.getCurrentLocation(), result.operands))
+    return failure();
+  result.addTypes(types);
+  return success();
+}
+
+void SyncThreadsOp::print(OpAsmPrinter &printer) {
+  if (!getTiles().empty())
+    printer << ' ' << getTiles();
+  printer.printOptionalAttrDict((*this)->getAttrs());
+  if (!getTiles().empty())
+    printer << " : " << getTiles().getTypes();
+}
+
+LogicalResult SyncThreadsOp::verify() {
+  if (!llvm::equal(getTiles().getTypes(), getResultTypes()))
+    return emitOpError("results must have the types of the tiles");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ShuffleReduceOp
+//===----------------------------------------------------------------------===//
+
+ParseResult ShuffleReduceOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::UnresolvedOperand> operands;
+  SmallVector<Type> types;
+  int64_t maxDistance = 0;
+  FlatSymbolRefAttr combiner;
+  if (parser.parseOperandList(operands, OpAsmParser::Delimiter::Paren) ||
+      parser.parseKeyword("to") || parser.parseInteger(maxDistance) ||
+      parser.parseKeyword("combiner") || parser.parseEqual() ||
+      parser.parseAttribute(combiner, "combiner", result.attributes) ||
+      parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
+      parser.parseTypeList(types) ||
+      parser.resolveOperands(operands, types, parser.getCurrentLocation(),
+                             result.operands))
+    return failure();
+  result.addAttribute("max_distance", parser.getBuilder().getI64IntegerAttr(maxDistance));
+  result.addTypes(types);
+  return success();
+}
+
+void ShuffleReduceOp::print(OpAsmPrinter &printer) {
+  printer << '(' << getOperands() << ") to " << getMaxDistance() << " combiner=";
+  printer.printAttributeWithoutType(getCombinerAttr());
+  printer.printOptionalAttrDict((*this)->getAttrs(), {"max_distance", "combiner"});
+  printer << " : " << getOperands().getTypes();
+}
+
+LogicalResult ShuffleReduceOp::verify() {
+  int64_t distance = getMaxDistance();
+  if (distance < 1 || distance > 16 || (distance & (distance - 1)) != 0)
+    return emitOpError("max distance must be a power of two from 1 to 16, not ")
+           << distance;
+  if (getOperands().empty())
+    return emitOpError("needs at least one value");
+  if (!llvm::equal(getOperands().getTypes(), getResultTypes()))
+    return emitOpError("results must have the types of the operands");
+  return success();
+}
+
+LogicalResult ShuffleReduceOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  auto combiner = symbols.lookupNearestSymbolFrom<func::FuncOp>(*this, getCombinerAttr());
+  if (!combiner)
+    return emitOpError("combiner '") << getCombiner() << "' does not exist";
+  SmallVector<Type> inputs(getOperands().getTypes());
+  inputs.append(getOperands().getTypes().begin(), getOperands().getTypes().end());
+  FunctionType type = combiner.getFunctionType();
+  if (!llvm::equal(type.getInputs(), inputs) ||
+      !llvm::equal(type.getResults(), getOperands().getTypes()))
+    return emitOpError("combiner ") << type << " does not combine the values' types";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// PredicatedInsertOp, PredicatedExtractOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult PredicatedInsertOp::verify() {
+  if (static_cast<int64_t>(getIndices().size()) != getDest().getType().getRank())
+    return emitOpError("expects ") << getDest().getType().getRank() << " indices";
+  return success();
+}
+
+LogicalResult PredicatedExtractOp::verify() {
+  if (static_cast<int64_t>(getIndices().size()) != getSrc().getType().getRank())
+    return emitOpError("expects ") << getSrc().getType().getRank() << " indices";
   return success();
 }
 

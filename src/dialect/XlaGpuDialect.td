@@ -2,7 +2,9 @@
 //
 // The dialect the emitters produce and the pipeline lowers (seed 004):
 // indexing maps as attributes, loops over a map's domain, indexing applied
-// to index values, and side-effect-free calls between subgraph functions.
+// to index values, side-effect-free calls between subgraph functions, and
+// the cooperation of a block's threads (shared tiles, barriers, warp
+// shuffle reductions, predicated accesses).
 // Everything else comes from upstream dialects (func, arith, math, scf,
 // tensor, vector, gpu, complex).
 //

@@ -95,4 +95,112 @@ def XlaGpu_LoopOp : XlaGpu_Op<"loop", [
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// Cooperation between threads (the reduction and transpose heroes)
+//===----------------------------------------------------------------------===//
+
+def XlaGpu_AllocateSharedOp : XlaGpu_Op<"allocate_shared",
+    [MemoryEffects<[MemAlloc]>]> {
+  let summary = "A tile of shared memory for the block";
+  let description = [{
+    A statically shaped tensor that lives in the block's shared memory:
+    every thread of the block sees the same tile. Its contents are
+    undefined until written; threads read what others wrote only after a
+    `sync_threads`. Each op is a tile of its own (never merged).
+
+      %tile = xla_gpu.allocate_shared : tensor<32x33xf32>
+  }];
+  let results = (outs AnyStaticShapeTensor:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+}
+
+def XlaGpu_SyncThreadsOp : XlaGpu_Op<"sync_threads",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Waits for every thread of the block (a barrier)";
+  let description = [{
+    Returns when all threads of the block have reached it; the results are
+    the shared tiles given, now holding what every thread wrote before the
+    barrier. All threads must reach it.
+
+      %tiles:2 = xla_gpu.sync_threads %a, %b : tensor<8x33xf32>, tensor<8x33xi32>
+  }];
+  let arguments = (ins Variadic<AnyStaticShapeTensor>:$tiles);
+  let results = (outs Variadic<AnyStaticShapeTensor>:$results);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let builders = [OpBuilder<(ins "::mlir::ValueRange":$tiles), [{
+    build($_builder, $_state, tiles.getTypes(), tiles);
+  }]>];
+}
+
+def XlaGpu_ShuffleReduceOp : XlaGpu_Op<"shuffle_reduce",
+    [Pure, DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
+  let summary = "Reduces values across the lanes of a warp";
+  let description = [{
+    A tree reduction through warp shuffles: for distance = `max_distance`,
+    `max_distance` / 2, ..., 1, each lane combines its values with those of
+    the lane `distance` above it using the combiner (a function taking the
+    accumulators then the values, returning the accumulators). Afterwards
+    lane i holds the combination of lanes i .. i + 2 * max_distance - 1, so
+    with `to 16` lane 0 holds the whole warp's. All lanes of the warp must
+    take part.
+
+      %sum, %index = xla_gpu.shuffle_reduce(%a, %i) to 16 combiner=@argmax : f32, i32
+  }];
+  let arguments = (ins Variadic<AnyType>:$operands, I64Attr:$max_distance,
+                       FlatSymbolRefAttr:$combiner);
+  let results = (outs Variadic<AnyType>:$results);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let builders = [OpBuilder<(ins "::mlir::func::FuncOp":$combiner,
+                                 "::mlir::ValueRange":$operands,
+                                 "int64_t":$maxDistance), [{
+    build($_builder, $_state, operands.getTypes(), operands,
+          $_builder.getI64IntegerAttr(maxDistance),
+          ::mlir::FlatSymbolRefAttr::get(combiner.getSymNameAttr()));
+  }]>];
+}
+
+def XlaGpu_PredicatedInsertOp : XlaGpu_Op<"predicated_insert",
+    [Pure, TypesMatchWith<"the result is the destination's type", "dest", "result", "$_self">,
+     TypesMatchWith<"the value is an element of the destination", "dest", "value",
+                    "::llvm::cast<::mlir::TensorType>($_self).getElementType()">]> {
+  let summary = "Inserts an element if a condition holds";
+  let description = [{
+    `tensor.insert` when `condition` is true, else the destination
+    unchanged: how the threads that own an output element write it.
+
+      %out = xla_gpu.predicated_insert %v into %t[%i, %j] if %c : tensor<17x19xf32>
+  }];
+  let arguments = (ins I1:$condition, AnyType:$value, AnyRankedTensor:$dest,
+                       Variadic<Index>:$indices);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $value `into` $dest `[` $indices `]` `if` $condition attr-dict `:` type($dest)
+  }];
+  let hasVerifier = 1;
+}
+
+def XlaGpu_PredicatedExtractOp : XlaGpu_Op<"predicated_extract",
+    [Pure, TypesMatchWith<"the result is an element of the source", "src", "result",
+                          "::llvm::cast<::mlir::TensorType>($_self).getElementType()">,
+     TypesMatchWith<"the fallback is an element of the source", "src", "fallback",
+                    "::llvm::cast<::mlir::TensorType>($_self).getElementType()">]> {
+  let summary = "Extracts an element if a condition holds, else a fallback";
+  let description = [{
+    `tensor.extract` when `condition` is true, else `fallback` (the
+    reduction's init for threads that read no partial result); the element
+    is not read when the condition is false.
+
+      %v = xla_gpu.predicated_extract %t[%i, %j] if %c else %init : tensor<8x33xf32>
+  }];
+  let arguments = (ins I1:$condition, AnyType:$fallback, AnyRankedTensor:$src,
+                       Variadic<Index>:$indices);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = [{
+    $src `[` $indices `]` `if` $condition `else` $fallback attr-dict `:` type($src)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // HLO_DIALECT_XLAGPUOPS_TD

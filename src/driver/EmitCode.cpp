@@ -71,10 +71,12 @@ bool emitCode(const HloModule &module, const Options &options, const std::string
 
   mlir::MLIRContext context;
   context.disableMultithreading();
-  auto emitted = emitModuleFusions(module, *deviceInfoForArch(options.gpuArch),
-                                   context, diagnostics);
-  if (!emitted)
+  KernelPlan plan(module);
+  std::optional<EmittedModule> emittedKernels = emitKernels(
+      module, plan, *deviceInfoForArch(options.gpuArch), context, diagnostics);
+  if (!emittedKernels)
     return false;
+  mlir::OwningOpRef<mlir::ModuleOp> &emitted = emittedKernels->module;
   timer.lap("emission");
   if (dumper.enabled() || options.emit == "mlir") {
     std::string text;
@@ -90,8 +92,10 @@ bool emitCode(const HloModule &module, const Options &options, const std::string
   if (!pipeline::lowerToLlvmDialect(*emitted, pipelineOptions, dumper, error))
     return fail(error);
   timer.lap("MLIR passes");
-  // The launch of each kernel, as the lowered module has it.
-  std::map<int64_t, KernelLaunch> launches = collectLaunches(*emitted);
+  // Each kernel's code must be what its emitter's launch record says.
+  std::string mismatch = checkLaunchRecords(emittedKernels->launches, *emitted);
+  if (!mismatch.empty())
+    return fail(mismatch);
   llvm::LLVMContext llvmContext;
   auto llvmModule = pipeline::translateToLlvmIr(*emitted, llvmContext,
                                                 pipelineOptions, dumper, error);
@@ -138,7 +142,8 @@ bool emitCode(const HloModule &module, const Options &options, const std::string
     timer.lap("system linker (shared object)");
   }
   if (isLoadable(kind))
-    manifest = writeManifest(module, launches, options.gpuArch, options.target, codeFile);
+    manifest = abi::printLaunchManifest(buildManifest(
+        module, plan, emittedKernels->launches, options.gpuArch, options.target, codeFile));
   output = std::move(*code);
   return true;
 }

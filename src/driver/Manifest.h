@@ -1,48 +1,41 @@
-//===- Manifest.h - The launch manifest (JSON) ------------------*- C++ -*-===//
+//===- Manifest.h - The launch manifest from the emitters' records -*- C++ -*-===//
 //
-// Writes the JSON that tells a runtime how to launch the kernels of a PTX
-// or cubin file, or of the host target's shared object, without reading
-// hlo-compile's code: the target, then per kernel, in execution order, its
-// name, emitter, grid and block, shared memory (and on the host whether the
-// block's threads must run concurrently), and each parameter (what it binds
-// to, shape, element type, bytes, alignment); then the instructions that
-// run between kernels but are not generated (library calls, collectives).
+// Fills the launch manifest (abi/LaunchManifest.h, the schema hlo-run
+// reads) for a module compiled into a code file: per kernel of the
+// KernelPlan, in execution order, the emitter's launch record (name,
+// emitter, grid, block, shared memory, whether threads synchronize), checked
+// against what the pipeline made of the kernel, and each parameter's
+// binding, shape and layout; then what runs between kernels that is not
+// generated.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_DRIVER_MANIFEST_H
 #define HLO_DRIVER_MANIFEST_H
 
-#include "hlo_parser/HloModule.h"
+#include "abi/LaunchManifest.h"
+#include "analysis/KernelPlan.h"
+#include "emitters/EmitterBase.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
-#include <array>
-#include <map>
 #include <string>
+#include <vector>
 
 namespace hlo::driver {
 
-struct KernelLaunch {
-  /// The kernel's symbol (its name in the PTX or shared object).
-  std::string name;
-  std::string emitter;
-  std::array<int64_t, 3> grid = {1, 1, 1};
-  std::array<int64_t, 3> block = {1, 1, 1};
-  int64_t sharedMemoryBytes = 0;
-  /// Host target: the kernel reaches a barrier or a warp shuffle.
-  bool concurrentThreads = false;
-};
+/// Checks each launch record against the kernel the pipeline lowered to
+/// the LLVM dialect (its launch attributes and the shared memory it
+/// allocates): an emitter whose record disagrees with its code is an
+/// internal error. Returns the first mismatch, or "".
+std::string checkLaunchRecords(const std::vector<KernelLaunchRecord> &records,
+                               mlir::ModuleOp lowered);
 
-/// The launch of every kernel function in a module lowered to the LLVM
-/// dialect (either target), by the kernel's index in the KernelPlan.
-std::map<int64_t, KernelLaunch> collectLaunches(mlir::ModuleOp emitted);
-
-/// The manifest for `module` compiled for `gpuArch` and `target` ("nvptx"
-/// or "host") into `codeFile`.
-std::string writeManifest(const HloModule &module,
-                          const std::map<int64_t, KernelLaunch> &launches,
-                          const std::string &gpuArch, const std::string &target,
-                          const std::string &codeFile);
+/// The manifest for `module` (planned as `plan`) compiled for `gpuArch`
+/// and `target` ("nvptx" or "host") into `codeFile`.
+abi::LaunchManifest buildManifest(const HloModule &module, const KernelPlan &plan,
+                                  const std::vector<KernelLaunchRecord> &records,
+                                  const std::string &gpuArch, const std::string &target,
+                                  const std::string &codeFile);
 
 } // namespace hlo::driver
 

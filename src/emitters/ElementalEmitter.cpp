@@ -41,9 +41,9 @@ class FunctionBodyEmitter {
 public:
   FunctionBodyEmitter(ElementalEmitter &parent, ImplicitLocOpBuilder &b,
                       const Subgraph *subgraph, ValueRange parameters,
-                      bool scalarParameters)
+                      bool scalarParameters, ValueRange injectedValues = {})
       : parent(parent), b(b), subgraph(subgraph), parameters(parameters),
-        scalarParameters(scalarParameters) {}
+        scalarParameters(scalarParameters), injectedValues(injectedValues) {}
 
   /// The element(s) of `inst` at `indices`; empty on error.
   SmallVector<Value> emit(const HloInstruction *inst, ValueRange indices);
@@ -147,9 +147,14 @@ private:
 
   ElementalEmitter &parent;
   ImplicitLocOpBuilder &b;
+  /// The scope whose members are emitted here (a subgraph or an
+  /// epilogue); null in an entry function, where only what roots no
+  /// subgraph is emitted in place.
   const Subgraph *subgraph;
   ValueRange parameters;
   bool scalarParameters;
+  /// An epilogue's hero values.
+  ValueRange injectedValues;
 };
 
 SmallVector<Value> FunctionBodyEmitter::applyMap(const IndexingMap &map,
@@ -254,6 +259,8 @@ SmallVector<Value> FunctionBodyEmitter::emitAt(const HloInstruction *inst,
 
 SmallVector<Value> FunctionBodyEmitter::emitUncached(const HloInstruction *inst,
                                                      ValueRange indices) {
+  if (subgraph && subgraph->injected == inst)
+    return SmallVector<Value>(injectedValues.begin(), injectedValues.end());
   if (inst->opcode() == HloOpcode::Parameter) {
     Value parameter = parameters[inst->parameterNumber()];
     if (scalarParameters)
@@ -263,7 +270,8 @@ SmallVector<Value> FunctionBodyEmitter::emitUncached(const HloInstruction *inst,
   if (inst->opcode() == HloOpcode::Constant)
     return emitConstant(inst, indices);
   const Subgraph *owner = parent.partitioned.subgraphOf(inst);
-  if (subgraph && owner && owner != subgraph && owner->root == inst) {
+  bool inScope = subgraph && subgraph->contains(inst);
+  if (!inScope && owner && owner->root == inst) {
     // Another subgraph's value: call its function.
     return parent.callSubgraph(b, *owner, parameters, indices);
   }
@@ -764,6 +772,7 @@ func::FuncOp ElementalEmitter::scalarFunction(const HloComputation &computation,
                                        FunctionType::get(context, inputs, results));
   function.setPrivate();
   scalarFunctions[&computation] = function;
+  scalarFunctionOrder.push_back(function);
   Block *entry = function.addEntryBlock();
   b.setInsertionPointToStart(entry);
   FunctionBodyEmitter body(*this, b, /*subgraph=*/nullptr, entry->getArguments(),
@@ -789,13 +798,46 @@ func::FuncOp ElementalEmitter::scalarFunction(const HloComputation &computation,
   return function;
 }
 
+func::FuncOp ElementalEmitter::functionFor(const Subgraph &subgraph) {
+  auto it = functions.find(&subgraph);
+  if (it != functions.end())
+    return it->second;
+  MLIRContext *context = module.getContext();
+  const HloComputation &computation = partitioned.computation();
+  SmallVector<Type> inputs;
+  for (const HloInstruction *parameter : computation.parameters())
+    inputs.push_back(bufferTensorType(parameter->shape(), context));
+  inputs.append(firstArrayShape(subgraph.root->shape()).rank(), IndexType::get(context));
+  if (subgraph.injected)
+    inputs.append(elementTypesOf(subgraph.injected->shape(), context));
+  SmallVector<Type> results = elementTypesOf(subgraph.root->shape(), context);
+  OpBuilder builder(context);
+  builder.setInsertionPointToEnd(module.getBody());
+  auto function = func::FuncOp::create(builder, locations.of(subgraph.root),
+                                       namer.claim(subgraph.name),
+                                       FunctionType::get(context, inputs, results));
+  function.setPrivate();
+  functions[&subgraph] = function;
+  pending.push_back(&subgraph);
+  return function;
+}
+
 SmallVector<Value> ElementalEmitter::callSubgraph(ImplicitLocOpBuilder &b,
                                                  const Subgraph &subgraph,
                                                  ValueRange parameters,
-                                                 ValueRange indices) const {
-  func::FuncOp callee = functionFor(subgraph);
+                                                 ValueRange indices) {
+  return callEpilogue(b, subgraph, parameters, indices, {});
+}
+
+SmallVector<Value> ElementalEmitter::callEpilogue(ImplicitLocOpBuilder &b,
+                                                 const Subgraph &epilogue,
+                                                 ValueRange parameters,
+                                                 ValueRange rootIndices,
+                                                 ValueRange heroValues) {
+  func::FuncOp callee = functionFor(epilogue);
   SmallVector<Value> operands(parameters.begin(), parameters.end());
-  operands.append(indices.begin(), indices.end());
+  operands.append(rootIndices.begin(), rootIndices.end());
+  operands.append(heroValues.begin(), heroValues.end());
   auto call = xla_gpu::PureCallOp::create(
       b, callee.getFunctionType().getResults(),
       FlatSymbolRefAttr::get(callee.getSymNameAttr()), operands, ArrayAttr(),
@@ -803,51 +845,77 @@ SmallVector<Value> ElementalEmitter::callSubgraph(ImplicitLocOpBuilder &b,
   return SmallVector<Value>(call.getResults().begin(), call.getResults().end());
 }
 
-bool ElementalEmitter::emitSubgraphFunctions(EmissionError &error) {
-  MLIRContext *context = module.getContext();
+SmallVector<Value> ElementalEmitter::emitValue(ImplicitLocOpBuilder &b,
+                                              const HloInstruction &instruction,
+                                              ValueRange parameters, ValueRange indices,
+                                              EmissionError &error) {
+  FunctionBodyEmitter body(*this, b, /*subgraph=*/nullptr, parameters,
+                           /*scalarParameters=*/false);
+  SmallVector<Value> values = body.emit(&instruction, indices);
+  if (values.empty())
+    error = body.error.instruction
+                ? body.error
+                : EmissionError{&instruction,
+                                "unsupported: " + std::string(opcodeName(instruction.opcode()))};
+  return values;
+}
+
+bool ElementalEmitter::emitFunctionBody(const Subgraph &subgraph, func::FuncOp function,
+                                        EmissionError &error) {
+  OpBuilder builder(module.getContext());
+  ImplicitLocOpBuilder b(function.getLoc(), builder);
+  Block *entry = function.addEntryBlock();
+  b.setInsertionPointToStart(entry);
   const HloComputation &computation = partitioned.computation();
-  OpBuilder builder(context);
-  builder.setInsertionPointToEnd(module.getBody());
-  ImplicitLocOpBuilder b(locations.of(computation.root()), builder);
-  SmallVector<Type> parameterTypes;
-  for (const HloInstruction *parameter : computation.parameters()) {
+  for (const HloInstruction *parameter : computation.parameters())
     if (!parameter->shape().isArray()) {
       error = {parameter, "unsupported: tuple-shaped fusion parameter"};
       return false;
     }
-    parameterTypes.push_back(bufferTensorType(parameter->shape(), context));
+  ValueRange arguments = entry->getArguments();
+  size_t parameterCount = computation.parameters().size();
+  size_t indexCount = firstArrayShape(subgraph.root->shape()).rank();
+  FunctionBodyEmitter body(*this, b, &subgraph, arguments.take_front(parameterCount),
+                           /*scalarParameters=*/false,
+                           arguments.drop_front(parameterCount + indexCount));
+  SmallVector<Value> values =
+      body.emit(subgraph.root, arguments.slice(parameterCount, indexCount));
+  if (values.empty()) {
+    error = body.error.instruction
+                ? body.error
+                : EmissionError{subgraph.root,
+                                "unsupported: " + std::string(opcodeName(subgraph.root->opcode()))};
+    return false;
   }
-  // Declare all functions first, so that calls can refer to any of them.
-  for (const Subgraph &subgraph : partitioned.subgraphs()) {
-    SmallVector<Type> inputs = parameterTypes;
-    inputs.append(firstArrayShape(subgraph.root->shape()).rank(), b.getIndexType());
-    SmallVector<Type> results = elementTypesOf(subgraph.root->shape(), context);
-    b.setLoc(locations.of(subgraph.root));
-    auto function = func::FuncOp::create(b, namer.claim(subgraph.name),
-                                         FunctionType::get(context, inputs, results));
-    function.setPrivate();
-    functions[&subgraph] = function;
-  }
-  for (const Subgraph &subgraph : partitioned.subgraphs()) {
-    func::FuncOp function = functions[&subgraph];
-    Block *entry = function.addEntryBlock();
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(entry);
-    ValueRange arguments = entry->getArguments();
-    FunctionBodyEmitter body(*this, b, &subgraph,
-                             arguments.take_front(parameterTypes.size()),
-                             /*scalarParameters=*/false);
-    SmallVector<Value> values =
-        body.emit(subgraph.root, arguments.drop_front(parameterTypes.size()));
-    if (values.empty()) {
-      error = body.error.instruction
-                  ? body.error
-                  : EmissionError{subgraph.root, "unsupported: " +
-                                                     std::string(opcodeName(
-                                                         subgraph.root->opcode()))};
+  func::ReturnOp::create(b, values);
+  return true;
+}
+
+void ElementalEmitter::moveFunctionsToEnd() {
+  Block *body = module.getBody();
+  auto moveToEnd = [&](func::FuncOp function) { function->moveBefore(body, body->end()); };
+  for (const Subgraph &subgraph : partitioned.subgraphs())
+    if (auto it = functions.find(&subgraph); it != functions.end())
+      moveToEnd(it->second);
+  for (const Subgraph &epilogue : partitioned.epilogues())
+    if (auto it = functions.find(&epilogue); it != functions.end())
+      moveToEnd(it->second);
+  for (func::FuncOp function : scalarFunctionOrder)
+    moveToEnd(function);
+}
+
+bool ElementalEmitter::emitPendingFunctions(EmissionError &error) {
+  const HloComputation &computation = partitioned.computation();
+  for (const HloInstruction *parameter : computation.parameters())
+    if (!parameter->shape().isArray()) {
+      error = {parameter, "unsupported: tuple-shaped fusion parameter"};
       return false;
     }
-    func::ReturnOp::create(b, values);
+  while (!pending.empty()) {
+    const Subgraph *subgraph = pending.back();
+    pending.pop_back();
+    if (!emitFunctionBody(*subgraph, functions.at(subgraph), error))
+      return false;
   }
   return true;
 }

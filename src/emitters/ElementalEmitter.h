@@ -9,7 +9,12 @@
 // with xla_gpu.pure_call, index transformations go through the indexing
 // maps (xla_gpu.apply_indexing), and reduce, reduce-window and dot become
 // serial scf.for loops. Reducers and mapped computations become scalar
-// functions.
+// functions. Functions are emitted on demand: a subgraph's when something
+// first calls it, so subgraphs an emitter computes otherwise (a reduction
+// hero) cost nothing. Epilogues (partitioner) are functions of the root's
+// indices and the hero's value:
+//
+//   func.func private @f__epilogue__r(%p0, ..., %i0, ..., %hero) -> (elt..)
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_EMITTERS_ELEMENTALEMITTER_H
@@ -40,31 +45,54 @@ public:
                    SymbolNamer &namer, const SourceLocations &locations)
       : module(module), partitioned(partitioned), namer(namer), locations(locations) {}
 
-  /// Emits every subgraph function (and the scalar functions they call).
-  bool emitSubgraphFunctions(EmissionError &error);
-  /// The function emitted for `subgraph`.
-  mlir::func::FuncOp functionFor(const Subgraph &subgraph) const {
-    return functions.at(&subgraph);
-  }
+  /// The function of `subgraph` (or epilogue), declared on first use; its
+  /// body follows in emitPendingFunctions().
+  mlir::func::FuncOp functionFor(const Subgraph &subgraph);
   /// Calls the function of `subgraph` (xla_gpu.pure_call) with the
   /// fusion's parameters and the element's indices.
   llvm::SmallVector<mlir::Value> callSubgraph(mlir::ImplicitLocOpBuilder &b,
                                               const Subgraph &subgraph,
                                               mlir::ValueRange parameters,
-                                              mlir::ValueRange indices) const;
-
-private:
-  friend class FunctionBodyEmitter;
+                                              mlir::ValueRange indices);
+  /// Calls an epilogue with the root's indices and the hero's values.
+  llvm::SmallVector<mlir::Value> callEpilogue(mlir::ImplicitLocOpBuilder &b,
+                                              const Subgraph &epilogue,
+                                              mlir::ValueRange parameters,
+                                              mlir::ValueRange rootIndices,
+                                              mlir::ValueRange heroValues);
+  /// The value(s) of `instruction` at `indices`, in a kernel's entry
+  /// function: a parameter's element, a constant, or a call of the
+  /// subgraph it roots (an instruction rooting none is emitted in place).
+  /// Empty on error.
+  llvm::SmallVector<mlir::Value> emitValue(mlir::ImplicitLocOpBuilder &b,
+                                           const HloInstruction &instruction,
+                                           mlir::ValueRange parameters,
+                                           mlir::ValueRange indices,
+                                           EmissionError &error);
   /// The scalar function for a reducer / mapped computation, created once.
   mlir::func::FuncOp scalarFunction(const HloComputation &computation,
                                     EmissionError &error);
+  /// Emits the bodies of the functions declared so far, and of those they
+  /// call in turn.
+  bool emitPendingFunctions(EmissionError &error);
+  /// Moves the functions emitted so far to the end of the module in a
+  /// reader's order, whatever order they were needed in: subgraphs as the
+  /// partition lists them, epilogues, then reducers and mapped functions.
+  void moveFunctionsToEnd();
+
+private:
+  friend class FunctionBodyEmitter;
+  bool emitFunctionBody(const Subgraph &subgraph, mlir::func::FuncOp function,
+                        EmissionError &error);
 
   mlir::ModuleOp module;
   const PartitionedComputation &partitioned;
   SymbolNamer &namer;
   const SourceLocations &locations;
   std::map<const Subgraph *, mlir::func::FuncOp> functions;
+  std::vector<const Subgraph *> pending;
   std::map<const HloComputation *, mlir::func::FuncOp> scalarFunctions;
+  std::vector<mlir::func::FuncOp> scalarFunctionOrder;
 };
 
 /// Element types of an instruction's result (one per tuple element).

@@ -3,16 +3,17 @@
 
 #include "analysis/FusionAnalysis.h"
 #include "dialect/XlaGpuDialect.h"
-#include "emitters/LoopEmitter.h"
+#include "emitters/EmitterFactory.h"
 #include "emitters/SourceLocations.h"
 #include "emitters/SymbolNamer.h"
-#include "partitioner/KernelPlan.h"
+#include "analysis/KernelPlan.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Verifier.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -27,47 +28,13 @@ void loadEmitterDialects(MLIRContext &context) {
   context.loadDialect<xla_gpu::XlaGpuDialect, func::FuncDialect,
                       arith::ArithDialect, math::MathDialect, scf::SCFDialect,
                       tensor::TensorDialect, complex::ComplexDialect,
-                      gpu::GPUDialect>();
+                      gpu::GPUDialect, vector::VectorDialect>();
 }
 
-namespace {
-
-bool emitFusion(ModuleOp module, const std::string &name,
-                const HloComputation &fused, const HloInstruction *fusion,
-                const HloInstruction *origin, const GpuDeviceInfo &device,
-                SymbolNamer &namer, const SourceLocations &locations,
-                EmissionError &error) {
-  FusionAnalysis analysis = analyzeFusion(fused, fusion, device);
-  bool loopLike = analysis.kind == EmitterKind::Loop ||
-                  analysis.kind == EmitterKind::Concatenate;
-  if (!loopLike) {
-    error = {origin,
-             "unsupported: " + analysis.kindString() +
-                 " fusions need an emitter that is not implemented yet"};
-    return false;
-  }
-  PartitionedComputation partitioned(fused, module.getContext());
-  ElementalEmitter elemental(module, partitioned, namer, locations);
-  if (!elemental.emitSubgraphFunctions(error))
-    return false;
-  LoopEmitter loop(fused, device);
-  if (!loop.emitEntryFunction(module, name, partitioned, elemental, locations.of(origin),
-                              error))
-    return false;
-  module.lookupSymbol(name)->setAttr(
-      xla_gpu::kEmitterAttr,
-      StringAttr::get(module.getContext(), analysis.kindString()));
-  return true;
-}
-
-} // namespace
-
-OwningOpRef<ModuleOp> emitModuleFusions(const HloModule &module,
-                                        const GpuDeviceInfo &device,
-                                        MLIRContext &context,
-                                        DiagnosticEngine &diagnostics) {
+std::optional<EmittedModule> emitKernels(const HloModule &module, const KernelPlan &plan,
+                            const GpuDeviceInfo &device, MLIRContext &context,
+                            DiagnosticEngine &diagnostics) {
   loadEmitterDialects(context);
-  KernelPlan plan(module);
   for (const HloInstruction *instruction : plan.notEmitted())
     diagnostics.warning(instruction->sourceOffset(),
                         "no kernel emitted for " +
@@ -80,9 +47,11 @@ OwningOpRef<ModuleOp> emitModuleFusions(const HloModule &module,
                       "unsupported: " +
                           std::string(opcodeName(instruction->opcode())));
   if (!plan.unsupported().empty())
-    return nullptr;
+    return std::nullopt;
 
-  OwningOpRef<ModuleOp> result = ModuleOp::create(UnknownLoc::get(&context));
+  EmittedModule emitted;
+  emitted.module = ModuleOp::create(UnknownLoc::get(&context));
+  ModuleOp result = *emitted.module;
   // Kernels claim their names first; every function name is unique.
   SymbolNamer namer;
   SourceLocations locations(module.source().get(), &context);
@@ -96,43 +65,56 @@ OwningOpRef<ModuleOp> emitModuleFusions(const HloModule &module,
                         SourceLocations::prefixOf(diagnostic.getLocation()) + diagnostic.str();
     return success();
   });
+  auto report = [&](const EmissionError &error) {
+    diagnostics.error(error.instruction ? error.instruction->sourceOffset() : kNoOffset,
+                      error.message);
+    return std::nullopt;
+  };
   for (size_t k = 0; k < plan.kernels().size(); ++k) {
     const KernelSource &kernel = plan.kernels()[k];
-    EmissionError error;
-    Block &body = result->getBodyRegion().front();
+    if (!kernel.computation || kernel.computation->isDeclaration())
+      return report({kernel.origin, "fusion calls a computation that is not defined"});
+    Block &body = result.getBodyRegion().front();
     Operation *last = body.empty() ? nullptr : &body.back();
-    bool ok = kernel.computation && !kernel.computation->isDeclaration();
-    if (!ok)
-      error = {kernel.origin, "fusion calls a computation that is not defined"};
-    else
-      ok = emitFusion(*result, kernelNames[k], *kernel.computation, kernel.fusion,
-                      kernel.origin, device, namer, locations, error);
-    if (!ok) {
-      diagnostics.error(error.instruction ? error.instruction->sourceOffset()
-                                          : kNoOffset,
-                        error.message);
-      return nullptr;
-    }
-    result->lookupSymbol(kernelNames[k])
+    FusionAnalysis analysis = analyzeFusion(*kernel.computation, kernel.fusion, device);
+    std::string unsupported;
+    std::unique_ptr<EmitterBase> emitter =
+        createEmitter(analysis, *kernel.computation, device, unsupported);
+    if (!emitter)
+      return report({kernel.origin, unsupported});
+    EmissionError error;
+    KernelLaunchRecord record;
+    if (!emitter->emit(result, kernelNames[k], namer, locations, locations.of(kernel.origin),
+                       record, error))
+      return report(error);
+    result.lookupSymbol(kernelNames[k])
         ->setAttr(xla_gpu::kKernelIndexAttr,
                   IntegerAttr::get(IntegerType::get(&context, 64), static_cast<int64_t>(k)));
+    emitted.launches.push_back(record);
     // The functions this kernel added must verify on their own.
     for (Operation &op : llvm::make_range(
              last ? std::next(Block::iterator(last)) : body.begin(), body.end()))
-      if (failed(verify(&op))) {
-        diagnostics.error(kernel.origin ? kernel.origin->sourceOffset() : kNoOffset,
-                          "internal error: the MLIR emitted for '" +
-                              (kernel.origin ? kernel.origin->name() : kernel.name) +
-                              "' does not verify: " + verifierMessages);
-        return nullptr;
-      }
+      if (failed(verify(&op)))
+        return report({kernel.origin, "internal error: the MLIR emitted for '" +
+                                          (kernel.origin ? kernel.origin->name() : kernel.name) +
+                                          "' does not verify: " + verifierMessages});
   }
-  if (failed(verify(*result))) {
-    diagnostics.error(kNoOffset,
-                      "internal error: the emitted MLIR does not verify: " + verifierMessages);
+  if (failed(verify(result)))
+    return report({nullptr, "internal error: the emitted MLIR does not verify: " +
+                                verifierMessages});
+  return emitted;
+}
+
+OwningOpRef<ModuleOp> emitModuleFusions(const HloModule &module,
+                                        const GpuDeviceInfo &device,
+                                        MLIRContext &context,
+                                        DiagnosticEngine &diagnostics) {
+  KernelPlan plan(module);
+  std::optional<EmittedModule> emitted =
+      emitKernels(module, plan, device, context, diagnostics);
+  if (!emitted)
     return nullptr;
-  }
-  return result;
+  return std::move(emitted->module);
 }
 
 } // namespace hlo

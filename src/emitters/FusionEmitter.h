@@ -2,29 +2,46 @@
 //
 // Turns each kernel of an HLO module's KernelPlan (its fusions, the
 // instructions wrapped into fusions of their own, or a bare fused entry)
-// into MLIR: the subgraph functions and the entry function of the fusion's
-// emitter. Fusions whose emitter is not implemented yet are reported by
-// kind; ops no emitter handles are reported by name; library calls get a
-// warning that no kernel is emitted for them.
+// into MLIR with the emitter the factory picks (EmitterFactory.h), and
+// returns each kernel's launch record for the manifest. Fusions whose
+// emitter is not implemented yet are reported by kind; ops no emitter
+// handles are reported by name; library calls get a warning that no kernel
+// is emitted for them.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_EMITTERS_FUSIONEMITTER_H
 #define HLO_EMITTERS_FUSIONEMITTER_H
 
 #include "analysis/DeviceInfo.h"
-#include "emitters/ElementalEmitter.h"
+#include "analysis/KernelPlan.h"
+#include "emitters/EmitterBase.h"
 #include "hlo_parser/HloModule.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
+
+#include <vector>
 
 namespace hlo {
 
 /// Loads every dialect the emitters produce.
 void loadEmitterDialects(mlir::MLIRContext &context);
 
-/// Emits all fusions of `module`; null on error (reported through
-/// `diagnostics` at the failing instruction).
+struct EmittedModule {
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  /// One per kernel of the plan, in its order.
+  std::vector<KernelLaunchRecord> launches;
+};
+
+/// Emits all kernels of `plan` (made from `module`); nullopt on error
+/// (reported through `diagnostics` at the failing instruction).
+std::optional<EmittedModule> emitKernels(const HloModule &module, const KernelPlan &plan,
+                                         const GpuDeviceInfo &device,
+                                         mlir::MLIRContext &context,
+                                         DiagnosticEngine &diagnostics);
+
+/// emitKernels() with a plan of its own, for callers that need only the
+/// MLIR; null on error.
 mlir::OwningOpRef<mlir::ModuleOp>
 emitModuleFusions(const HloModule &module, const GpuDeviceInfo &device,
                   mlir::MLIRContext &context, DiagnosticEngine &diagnostics);

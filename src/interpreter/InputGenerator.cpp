@@ -7,6 +7,7 @@
 #include "hlo_parser/HloComputation.h"
 
 #include <cmath>
+#include <optional>
 
 namespace hlo::interp {
 namespace {
@@ -92,9 +93,116 @@ Use useOf(const HloInstruction &value, int depth) {
   return use;
 }
 
+/// The identity of output `index` of `reducer`, if it is a plain add,
+/// multiply, and, or, xor, maximum or minimum of its parameters.
+std::optional<double> reducerIdentity(const HloComputation &reducer, int64_t index,
+                                      PrimitiveType type) {
+  if (reducer.isDeclaration())
+    return std::nullopt;
+  const HloInstruction *root = reducer.root();
+  int64_t arity = reducer.parameterCount() / 2;
+  if (root->opcode() == HloOpcode::Tuple) {
+    if (index >= root->operandCount())
+      return std::nullopt;
+    root = root->operand(index);
+  }
+  auto isParameter = [&](const HloInstruction *operand, int64_t number) {
+    return operand->opcode() == HloOpcode::Parameter && operand->parameterNumber() == number;
+  };
+  if (root->operandCount() != 2 ||
+      !((isParameter(root->operand(0), index) && isParameter(root->operand(1), index + arity)) ||
+        (isParameter(root->operand(1), index) && isParameter(root->operand(0), index + arity))))
+    return std::nullopt;
+  bool isFloat = isFloatingPoint(type);
+  int bits = primitiveBitWidth(type);
+  bool isUnsigned = isUnsignedIntegral(type) || type == PrimitiveType::Pred;
+  double lowest = isFloat ? -INFINITY
+                  : isUnsigned ? 0.0
+                               : -std::ldexp(1.0, bits - 1);
+  double highest = isFloat ? INFINITY
+                   : type == PrimitiveType::Pred ? 1.0
+                   : isUnsigned ? std::ldexp(1.0, bits) - 1
+                                : std::ldexp(1.0, bits - 1) - 1;
+  // Extremes of 64-bit integers are not doubles: leave those random.
+  bool exact = isFloat || bits < 53;
+  switch (root->opcode()) {
+  case HloOpcode::Maximum:
+  case HloOpcode::Minimum:
+    if (!exact)
+      return std::nullopt;
+    break;
+  case HloOpcode::And:
+    if (!exact && isUnsigned)
+      return std::nullopt;
+    break;
+  default:
+    break;
+  }
+  switch (root->opcode()) {
+  case HloOpcode::Add:
+  case HloOpcode::Or:
+  case HloOpcode::Xor:
+    return 0.0;
+  case HloOpcode::Multiply:
+    return 1.0;
+  case HloOpcode::And:
+    return type == PrimitiveType::Pred || isUnsigned ? highest : -1.0;
+  case HloOpcode::Maximum:
+    return lowest;
+  case HloOpcode::Minimum:
+    return highest;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// The identity `value` must be when it is a reduction's init (HLO requires
+/// it: a reduction may apply its init any number of times).
+std::optional<double> identityOfInitUse(const HloInstruction &value, int depth) {
+  if (depth > 8 || !value.shape().isArray())
+    return std::nullopt;
+  for (const HloInstruction *user : value.users()) {
+    for (int64_t i = 0; i < user->operandCount(); ++i) {
+      if (user->operand(i) != &value)
+        continue;
+      switch (user->opcode()) {
+      case HloOpcode::Reduce:
+      case HloOpcode::ReduceWindow: {
+        int64_t arity = user->operandCount() / 2;
+        const HloComputation *reducer = user->computationAttr("to_apply");
+        if (i >= arity && reducer)
+          if (auto identity = reducerIdentity(*reducer, i - arity, value.shape().elementType()))
+            return identity;
+        break;
+      }
+      case HloOpcode::Fusion:
+      case HloOpcode::Call: {
+        const HloComputation *called = user->opcode() == HloOpcode::Fusion
+                                           ? user->fusedComputation()
+                                           : user->computationAttr("to_apply");
+        if (called && i < called->parameterCount())
+          if (auto identity = identityOfInitUse(*called->parameter(i), depth + 1))
+            return identity;
+        break;
+      }
+      default:
+        // Through conversions and data movement (an init converted to the
+        // reducer's type).
+        if (passesThrough(user->opcode()))
+          if (auto identity = identityOfInitUse(*user, depth + 1))
+            return identity;
+        break;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 } // namespace
 
 InputRange inputRangeFor(const HloInstruction &parameter) {
+  if (std::optional<double> identity = identityOfInitUse(parameter, 0))
+    return {*identity, *identity};
   PrimitiveType type = parameter.shape().isArray() ? parameter.shape().elementType()
                                                    : PrimitiveType::F32;
   switch (useOf(parameter, 0)) {
@@ -123,6 +231,15 @@ Literal generateInput(const Shape &shape, InputRange range, uint64_t seed) {
   uint64_t state = seed;
   PrimitiveType type = shape.elementType();
   int64_t count = result.elementCount();
+  if (range.low == range.high) { // one value (a reduction's identity)
+    for (int64_t i = 0; i < count; ++i) {
+      if (isFloatingPoint(type) || isComplex(type))
+        result.realData()[i] = range.low;
+      else
+        result.intData()[i] = wrapInteger(static_cast<int64_t>(range.low), type);
+    }
+    return result;
+  }
   if (type == PrimitiveType::Pred) {
     for (int64_t i = 0; i < count; ++i)
       result.intData()[i] = splitmix64(state) >> 63;

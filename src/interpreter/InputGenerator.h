@@ -3,6 +3,8 @@
 // Owns the seeded inputs that hlo-run feeds a module when no .npy is given:
 // a fixed generator (splitmix64, so every platform and libstdc++ gives the
 // same bytes) and a value range chosen from how the parameter is used:
+// the reducer's identity for a reduction's init (HLO lets a reduction apply
+// its init any number of times, so only the identity gives one answer),
 // positive for log/sqrt/rsqrt/pow bases/divisors, small non-negative for
 // indices, [-1, 1] floats and [-20, 20] integers otherwise.
 //
@@ -27,7 +29,8 @@ struct InputRange {
 InputRange inputRangeFor(const HloInstruction &parameter);
 
 /// An array (or tuple) of `shape` with values uniform in `range` (integers:
-/// in [ceil(low), floor(high)]; pred: 0/1) from `seed`.
+/// in [ceil(low), floor(high)]; pred: 0/1; every element `low` when low ==
+/// high) from `seed`.
 Literal generateInput(const Shape &shape, InputRange range, uint64_t seed);
 
 } // namespace hlo::interp

@@ -25,6 +25,41 @@ bool operandMaps(const HloInstruction &user, const HloInstruction &operand,
   return !maps.empty();
 }
 
+/// The instructions on the paths from `hero` (excluded) to `root`, in
+/// the computation's (topological) order.
+Subgraph makeEpilogue(const HloComputation &computation,
+                      const EpilogueSpecification &specification) {
+  std::set<const HloInstruction *> aboveRoot;
+  std::vector<const HloInstruction *> stack = {specification.root};
+  while (!stack.empty()) {
+    const HloInstruction *inst = stack.back();
+    stack.pop_back();
+    if (inst == specification.hero || !aboveRoot.insert(inst).second)
+      continue;
+    for (const HloInstruction *operand : inst->operands())
+      stack.push_back(operand);
+  }
+  std::set<const HloInstruction *> belowHero = {specification.hero};
+  Subgraph epilogue;
+  epilogue.root = specification.root;
+  epilogue.injected = specification.hero;
+  epilogue.name = symbolNameFor(computation.name() + "__epilogue__" +
+                                specification.root->name());
+  for (const auto &owned : computation.instructions()) {
+    const HloInstruction *inst = owned.get();
+    bool fromHero = std::any_of(inst->operands().begin(), inst->operands().end(),
+                                [&](const HloInstruction *operand) {
+                                  return belowHero.count(operand) > 0;
+                                });
+    if (!fromHero)
+      continue;
+    belowHero.insert(inst);
+    if (aboveRoot.count(inst))
+      epilogue.add(inst);
+  }
+  return epilogue;
+}
+
 bool isIdentity(const IndexingMap &map) {
   return !map.isUndefined() && map.getAffineMap().isIdentity() &&
          map.getSymbolCount() == 0 && map.getConstraints().empty();
@@ -46,9 +81,15 @@ bool isSubgraphLeaf(const HloInstruction &instruction) {
 
 PartitionedComputation::PartitionedComputation(
     const HloComputation &computation, mlir::MLIRContext *context,
-    const std::set<const HloInstruction *> &extraRoots)
+    const std::set<const HloInstruction *> &extraRoots,
+    const std::vector<EpilogueSpecification> &epilogues)
     : computationValue(&computation) {
   std::set<const HloInstruction *> forced(extraRoots.begin(), extraRoots.end());
+  for (const EpilogueSpecification &epilogue : epilogues) {
+    if (!isSubgraphLeaf(*epilogue.hero))
+      forced.insert(epilogue.hero);
+    epilogueList.push_back(makeEpilogue(computation, epilogue));
+  }
   for (const HloInstruction *root : getFusionRoots(computation))
     forced.insert(root);
   const auto &instructions = computation.instructions();
@@ -136,7 +177,7 @@ PartitionedComputation::PartitionedComputation(
           continue;
         size_t index = membership[it->second];
         membership[inst] = index;
-        subgraphList[index].instructions.push_back(inst);
+        subgraphList[index].add(inst);
       }
       return;
     }
@@ -155,14 +196,28 @@ PartitionedComputation::subgraphRootedAt(const HloInstruction *instruction) cons
   return subgraph && subgraph->root == instruction ? subgraph : nullptr;
 }
 
+const Subgraph *PartitionedComputation::epilogueFor(const HloInstruction *hero,
+                                                    const HloInstruction *root) const {
+  for (const Subgraph &epilogue : epilogueList)
+    if (epilogue.injected == hero && epilogue.root == root)
+      return &epilogue;
+  return nullptr;
+}
+
 std::string PartitionedComputation::toString() const {
   std::string out;
-  for (const Subgraph &subgraph : subgraphList) {
+  auto print = [&](const Subgraph &subgraph) {
     out += subgraph.name + ": %" + subgraph.root->name() + " <-";
+    if (subgraph.injected)
+      out += " [%" + subgraph.injected->name() + "]";
     for (const HloInstruction *inst : subgraph.instructions)
       out += " %" + inst->name();
     out += "\n";
-  }
+  };
+  for (const Subgraph &subgraph : subgraphList)
+    print(subgraph);
+  for (const Subgraph &epilogue : epilogueList)
+    print(epilogue);
   return out;
 }
 

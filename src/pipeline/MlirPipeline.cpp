@@ -1,7 +1,9 @@
 //===- MlirPipeline.cpp - Emitted MLIR down to the LLVM dialect -----------===//
 //
-// Owns the order of the MLIR passes (seed 004): simplify, inline the
-// subgraph functions, lower the xla_gpu loops, bufferize into the kernel
+// Owns the order of the MLIR passes (seed 004): simplify, lower the
+// threads' cooperation (shuffles, predicated accesses), inline the
+// subgraph functions, lower the xla_gpu loops, shared tiles and barriers,
+// bufferize into the kernel
 // ABI, flatten, vectorize, unroll — shared by every target up to the point
 // where the IR is in upstream dialects (gpu, memref, arith, scf, vector,
 // math) — then the target's conversion to the LLVM dialect (Target.h).
@@ -175,9 +177,14 @@ bool runPipeline(ModuleOp module, const PipelineOptions &options, PassDumper &du
 /// The passes every target shares, from the emitters' output to the split
 /// point.
 void addSharedPasses(PassManager &pm) {
-  // 1. Simplify; 2. inline the subgraph functions and drop them.
+  // 1. Simplify; the threads' cooperation as scf and gpu ops (the
+  // combiners' calls are inlined next); 2. inline the subgraph functions
+  // and drop them.
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  pm.addPass(createLowerShuffleReducePass());
+  pm.addPass(createLowerPredicatedInsertPass());
+  pm.addPass(createLowerPredicatedExtractPass());
   pm.addPass(createInlineSubgraphsPass());
   pm.addPass(createSymbolDCEPass());
   // 3. The xla_gpu loops to scf.
@@ -193,6 +200,10 @@ void addSharedPasses(PassManager &pm) {
   // the read-only subgraph functions with `noAnalysisFuncFilter` would be
   // much faster on modules with thousands of shared functions, but crashes
   // in LLVM 22's insertTensorCopies.)
+  // Shared tiles and barriers last at the tensor level, so that no tensor
+  // rewrite moves an access across a barrier.
+  pm.addPass(createLowerAllocateSharedPass());
+  pm.addPass(createLowerSyncThreadsPass());
   pm.addPass(createMarkKernelOutputsWritablePass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;

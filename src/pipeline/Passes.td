@@ -24,6 +24,72 @@ def LowerXlaGpuLoopsPass : Pass<"xla-gpu-lower-loops", "mlir::ModuleOp"> {
                            "mlir::scf::SCFDialect"];
 }
 
+def LowerShuffleReducePass
+    : Pass<"xla-gpu-lower-shuffle-reduce", "mlir::ModuleOp"> {
+  let summary = "xla_gpu.shuffle_reduce as gpu.shuffle and calls of the combiner";
+  let description = [{
+    Each `shuffle_reduce ... to N` becomes log2(N) + 1 steps: every value is
+    shuffled down by N, N / 2, ..., 1 lanes (width 32) and combined with the
+    lane's own through an `xla_gpu.pure_call` of the combiner (inlined
+    afterwards). Values are shuffled as 32-bit words: narrower integers and
+    floats are widened, 64-bit ones split in two, complex numbers part by
+    part, so both targets only see 32-bit `gpu.shuffle`s. The shuffles'
+    width is the warp, or the kernel's block (`xla_gpu.block_size`) when it
+    has fewer than 32 threads: lanes that do not exist are not named.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::gpu::GPUDialect",
+                           "mlir::complex::ComplexDialect"];
+}
+
+def LowerPredicatedInsertPass
+    : Pass<"xla-gpu-lower-predicated-insert", "mlir::ModuleOp"> {
+  let summary = "xla_gpu.predicated_insert as scf.if around tensor.insert";
+  let description = [{
+    `predicated_insert %v into %t[%i] if %c` becomes an `scf.if %c` that
+    yields `tensor.insert %v into %t[%i]`, and `%t` otherwise.
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::tensor::TensorDialect"];
+}
+
+def LowerPredicatedExtractPass
+    : Pass<"xla-gpu-lower-predicated-extract", "mlir::ModuleOp"> {
+  let summary = "xla_gpu.predicated_extract as scf.if around tensor.extract";
+  let description = [{
+    `predicated_extract %t[%i] if %c else %f` becomes an `scf.if %c` that
+    yields `tensor.extract %t[%i]`, and `%f` otherwise: the element is only
+    read where the condition holds.
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect", "mlir::tensor::TensorDialect"];
+}
+
+def LowerAllocateSharedPass
+    : Pass<"xla-gpu-lower-allocate-shared", "mlir::ModuleOp"> {
+  let summary = "xla_gpu.allocate_shared as a workgroup memref.global";
+  let description = [{
+    Each `allocate_shared : tensor<...>` becomes a private, uninitialized
+    `memref.global` in the GPU workgroup address space (one per op), read in
+    its function with `memref.get_global` and seen as a tensor through
+    `bufferization.to_tensor restrict writable`, so that one-shot
+    bufferization writes the tile in place. Both targets place workgroup
+    globals in the block's shared memory. Runs just before bufferization.
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect",
+                           "mlir::bufferization::BufferizationDialect",
+                           "mlir::gpu::GPUDialect"];
+}
+
+def LowerSyncThreadsPass
+    : Pass<"xla-gpu-lower-sync-threads", "mlir::ModuleOp"> {
+  let summary = "xla_gpu.sync_threads as gpu.barrier";
+  let description = [{
+    A `sync_threads` becomes a `gpu.barrier`; its results are the tiles it
+    was given (the barrier orders the accesses to them once they are
+    buffers). Runs just before bufferization, after the tensor-level
+    rewrites that could move the accesses across it.
+  }];
+  let dependentDialects = ["mlir::gpu::GPUDialect"];
+}
+
 def InlineSubgraphsPass : Pass<"xla-gpu-inline-subgraphs", "mlir::ModuleOp"> {
   let summary = "Inline subgraph functions into their kernels, merging equal calls";
   let description = [{

@@ -9,6 +9,7 @@
 #define HLO_RUNTIME_COMMANDS_H
 
 #include "Comparison.h"
+#include "ReductionTolerance.h"
 #include "RunOptions.h"
 
 #include "hlo_parser/HloModule.h"
@@ -25,9 +26,12 @@ std::string formatNumber(double value, int precision = 4);
 Tolerance toleranceFor(const RunOptions &options, PrimitiveType type);
 
 /// Compares `actual` with `expected` and prints one line ("  LABEL SHAPE:
-/// max abs error ..., PASS") and, on failure, the first mismatch.
+/// max abs error ..., PASS") and, on failure, the first mismatch. A value
+/// that went through float reductions (`depth`) gets the tolerance of
+/// ReductionTolerance.h unless --atol/--rtol were given.
 ComparisonResult reportComparison(const std::string &label, const Literal &expected,
-                                  const Literal &actual, const RunOptions &options);
+                                  const Literal &actual, const RunOptions &options,
+                                  const ReductionDepth &depth = ReductionDepth());
 
 /// Reads the --input files for the entry's parameters; prints errors.
 bool readInputFiles(const RunOptions &options, const HloModule &module,

@@ -13,7 +13,7 @@
 #ifndef HLO_RUNTIME_DEVICE_H
 #define HLO_RUNTIME_DEVICE_H
 
-#include "LaunchManifest.h"
+#include "ManifestTypes.h"
 
 #include <cstdint>
 #include <string>

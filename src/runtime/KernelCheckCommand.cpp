@@ -86,12 +86,28 @@ private:
 
   /// Compares and prints one output; records it in `row`.
   bool checkOutput(const std::string &label, const Literal &expected, const Literal &actual,
-                   KernelRow &row) {
-    ComparisonResult result = reportComparison(label, expected, actual, options);
+                   KernelRow &row, const ReductionDepth &depth) {
+    ComparisonResult result = reportComparison(label, expected, actual, options, depth);
     row.checked = true;
     row.passed = row.passed && result.passed();
     row.maxAbsoluteError = std::max(row.maxAbsoluteError, result.maxAbsoluteError);
     return result.passed();
+  }
+
+  /// The reductions behind each output of a kernel run on fresh inputs:
+  /// those of the HLO it computes.
+  std::vector<ReductionDepth> kernelOutputDepths(const KernelSpec &kernel) const {
+    if (kernel.hloInstruction.empty())
+      return reductionDepths(*module.entry());
+    for (const auto &computation : module.computations())
+      for (const auto &instruction : computation->instructions()) {
+        if (instruction->name() != kernel.hloInstruction)
+          continue;
+        if (instruction->opcode() == HloOpcode::Fusion && instruction->fusedComputation())
+          return reductionDepths(*instruction->fusedComputation());
+        return {reductionDepthOf(*instruction)};
+      }
+    return {};
   }
 
   bool save(const std::string &name, const Literal &array) {
@@ -199,6 +215,7 @@ private:
       if (!launch(k, arguments[k]))
         return faulted ? kExitMismatch : kExitError;
     bool passed = true;
+    std::vector<ReductionDepth> outputDepths = reductionDepths(*module.entry());
     for (size_t k = 0; k < manifest.kernels.size(); ++k) {
       printKernel(manifest.kernels[k]);
       for (const KernelParameter &parameter : manifest.kernels[k].parameters) {
@@ -209,7 +226,8 @@ private:
           return fail(error);
         Literal actual = fromBufferBytes(bytes.data(), parameter.shape);
         std::string label = "output " + std::to_string(parameter.number);
-        passed &= checkOutput(label, expected.at(parameter.number), actual, rows[k]);
+        passed &= checkOutput(label, expected.at(parameter.number), actual, rows[k],
+                              outputDepths.at(parameter.number));
         if (!save("output_" + std::to_string(parameter.number), actual))
           return kExitError;
       }
@@ -258,13 +276,15 @@ private:
       }
       if (!launch(k, arguments))
         return faulted ? kExitMismatch : kExitError;
+      std::vector<ReductionDepth> depths = kernelOutputDepths(kernel);
       for (const auto &[pointer, parameter] : outputs) {
         std::vector<uint8_t> bytes(static_cast<size_t>(parameter->bytes));
         if (!device.download(pointer, bytes, error))
           return fail(error);
         Literal actual = fromBufferBytes(bytes.data(), parameter->shape);
         passed &= checkOutput("output " + std::to_string(output), check.expected[output],
-                              actual, rows[k]);
+                              actual, rows[k],
+                              output < depths.size() ? depths[output] : ReductionDepth());
         if (!save(kernel.name + "_output_" + std::to_string(output), actual))
           return kExitError;
         ++output;

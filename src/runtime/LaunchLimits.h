@@ -9,7 +9,7 @@
 #ifndef HLO_RUNTIME_LAUNCHLIMITS_H
 #define HLO_RUNTIME_LAUNCHLIMITS_H
 
-#include "LaunchManifest.h"
+#include "ManifestTypes.h"
 
 #include <array>
 #include <cstdint>

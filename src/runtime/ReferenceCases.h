@@ -11,7 +11,7 @@
 #ifndef HLO_RUNTIME_REFERENCECASES_H
 #define HLO_RUNTIME_REFERENCECASES_H
 
-#include "LaunchManifest.h"
+#include "ManifestTypes.h"
 
 #include "hlo_parser/HloModule.h"
 #include "interpreter/Evaluator.h"

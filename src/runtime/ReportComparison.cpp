@@ -28,8 +28,19 @@ Tolerance toleranceFor(const RunOptions &options, PrimitiveType type) {
 }
 
 ComparisonResult reportComparison(const std::string &label, const Literal &expected,
-                                  const Literal &actual, const RunOptions &options) {
+                                  const Literal &actual, const RunOptions &options,
+                                  const ReductionDepth &depth) {
+  // A reduced float's bits are judged as that float.
+  if (depth.bitsOfFloat && depth.elements > 1 &&
+      isIntegral(expected.shape().elementType()) && expected.shape().isArray())
+    return reportComparison(label + " (as " +
+                                std::string(primitiveTypeName(*depth.bitsOfFloat)) + " bits)",
+                            reinterpretAsFloat(expected, *depth.bitsOfFloat),
+                            reinterpretAsFloat(actual, *depth.bitsOfFloat), options,
+                            {depth.elements, depth.unitRoundoff, std::nullopt});
   Tolerance tolerance = toleranceFor(options, expected.shape().elementType());
+  if (!options.absoluteTolerance && !options.relativeTolerance)
+    tolerance = reductionTolerance(tolerance, depth, expected);
   ComparisonResult result = compareArrays(expected, actual, tolerance);
   std::cout << "  " << label << " " << expected.shape().toString(false)
             << ": max abs error " << formatNumber(result.maxAbsoluteError)

@@ -17,17 +17,24 @@ std::unique_ptr<HloModule> parse(const std::string &text) {
   return module;
 }
 
+/// The loop emitter of a bare fused computation.
+std::unique_ptr<LoopEmitter> loopEmitter(const HloComputation &fused,
+                                         const GpuDeviceInfo &device) {
+  return std::make_unique<LoopEmitter>(analyzeFusion(fused, nullptr, device), fused,
+                                       device);
+}
+
 } // namespace
 
 TEST(LoopEmitter, UnrollsLargeFusionsByFour) {
   auto module = parse("fused {\n p = bf16[6,512,4096] parameter(0)\n"
                       " ROOT e = bf16[6,512,4096] exponential(p)\n}\n");
-  LoopEmitter loop(*module->entry(), deviceInfoForArch("sm_90").value());
-  EXPECT_EQ(loop.unrollFactor(), 4);
-  EXPECT_EQ(loop.launchDimensions().threads[0], 128);
-  EXPECT_EQ(loop.launchDimensions().blocks[0], 24576);
+  auto loop = loopEmitter(*module->entry(), deviceInfoForArch("sm_90").value());
+  EXPECT_EQ(loop->unrollFactor(), 4);
+  EXPECT_EQ(loop->launchDimensions().threads[0], 128);
+  EXPECT_EQ(loop->launchDimensions().blocks[0], 24576);
   mlir::MLIRContext context;
-  EXPECT_EQ(loop.threadIdToOutputIndexing({6, 512, 4096}, &context).toString(),
+  EXPECT_EQ(loop->outputIndexingForDims({6, 512, 4096}, &context).toString(),
             "(th_x, bl_x)[vector_index] -> (bl_x floordiv 4096, (bl_x floordiv "
             "8) mod 512, th_x * 4 + vector_index + (bl_x mod 8) * 512),\n"
             "domain:\nth_x in [0, 127],\nbl_x in [0, 24575],\n"
@@ -37,15 +44,15 @@ TEST(LoopEmitter, UnrollsLargeFusionsByFour) {
 TEST(LoopEmitter, SmallFusionsUseOneElementPerThreadAndBoundTheTail) {
   auto module = parse("fused {\n p = f32[100] parameter(0)\n"
                       " ROOT e = f32[100] exponential(p)\n}\n");
-  LoopEmitter loop(*module->entry(), deviceInfoForArch("sm_90").value());
-  EXPECT_EQ(loop.unrollFactor(), 1);
-  EXPECT_EQ(loop.launchDimensions().threads[0], 100);
-  EXPECT_EQ(loop.launchDimensions().blocks[0], 1);
+  auto loop = loopEmitter(*module->entry(), deviceInfoForArch("sm_90").value());
+  EXPECT_EQ(loop->unrollFactor(), 1);
+  EXPECT_EQ(loop->launchDimensions().threads[0], 100);
+  EXPECT_EQ(loop->launchDimensions().blocks[0], 1);
   auto big = parse("fused {\n p = f32[1000] parameter(0)\n"
                    " ROOT e = f32[1000] exponential(p)\n}\n");
-  LoopEmitter tail(*big->entry(), deviceInfoForArch("sm_90").value());
+  auto tail = loopEmitter(*big->entry(), deviceInfoForArch("sm_90").value());
   mlir::MLIRContext context;
-  std::string map = tail.threadIdToOutputIndexing({1000}, &context).toString();
+  std::string map = tail->outputIndexingForDims({1000}, &context).toString();
   EXPECT_NE(map.find("bl_x * 128 + th_x in [0, 999]"), std::string::npos) << map;
 }
 
@@ -56,8 +63,8 @@ TEST(LoopEmitter, ExpensiveOpsPreventUnrolling) {
       "fused {\n p = f32[1024,1024] parameter(0)\n q = f32[1024,1024] parameter(1)\n"
       " ROOT d = f32[1024,1024] dot(p, q), lhs_contracting_dims={1}, "
       "rhs_contracting_dims={0}\n}\n");
-  LoopEmitter loop(*module->entry(), deviceInfoForArch("sm_90").value());
-  EXPECT_EQ(loop.unrollFactor(), 1);
+  auto loop = loopEmitter(*module->entry(), deviceInfoForArch("sm_90").value());
+  EXPECT_EQ(loop->unrollFactor(), 1);
 }
 
 TEST(LoopEmitter, SplitsTheGridPastTheBlockLimit) {
@@ -65,11 +72,11 @@ TEST(LoopEmitter, SplitsTheGridPastTheBlockLimit) {
                       " ROOT e = f32[5000] exponential(p)\n}\n");
   GpuDeviceInfo device = deviceInfoForArch("sm_90").value();
   device.blockDimLimitX = 16; // 40 blocks of 128 threads needed
-  LoopEmitter loop(*module->entry(), device);
-  EXPECT_EQ(loop.launchDimensions().blocks[0], 16);
-  EXPECT_EQ(loop.launchDimensions().blocks[1], 3);
+  auto loop = loopEmitter(*module->entry(), device);
+  EXPECT_EQ(loop->launchDimensions().blocks[0], 16);
+  EXPECT_EQ(loop->launchDimensions().blocks[1], 3);
   mlir::MLIRContext context;
-  std::string map = loop.threadIdToOutputIndexing({5000}, &context).toString();
+  std::string map = loop->outputIndexingForDims({5000}, &context).toString();
   EXPECT_NE(map.find("(th_x, bl_x, bl_y)[vector_index] -> (bl_y * 2048 + "
                      "bl_x * 128 + th_x)"),
             std::string::npos)
@@ -87,15 +94,15 @@ TEST(LoopEmitter, SplitsTheGridIntoThreeDimensionsPastTheYLimit) {
   GpuDeviceInfo device = deviceInfoForArch("sm_90").value();
   device.blockDimLimitX = 4; // 55 blocks of 128 threads needed
   device.blockDimLimitYZ = 3;
-  LoopEmitter loop(*module->entry(), device);
-  const auto &launch = loop.launchDimensions();
+  auto loop = loopEmitter(*module->entry(), device);
+  const auto &launch = loop->launchDimensions();
   EXPECT_EQ(launch.blocks[0], 4);
   EXPECT_EQ(launch.blocks[1], 3);
   EXPECT_EQ(launch.blocks[2], 5);
   mlir::MLIRContext context;
-  IndexingMap map = loop.threadIdToOutputIndexing({7, 1000}, &context);
+  IndexingMap map = loop->outputIndexingForDims({7, 1000}, &context);
   std::vector<int> written(7 * 1000, 0);
-  int64_t unroll = loop.unrollFactor();
+  int64_t unroll = loop->unrollFactor();
   for (int64_t z = 0; z < launch.blocks[2]; ++z)
     for (int64_t y = 0; y < launch.blocks[1]; ++y)
       for (int64_t x = 0; x < launch.blocks[0]; ++x)

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/Comparison.h"
-#include "runtime/Json.h"
-#include "runtime/LaunchManifest.h"
+#include "abi/Json.h"
+#include "abi/LaunchManifest.h"
 #include "runtime/ReferenceCases.h"
 
 #include "hlo_parser/Parser.h"
@@ -20,6 +20,7 @@
 
 using namespace hlo;
 using namespace hlo::runtime;
+using hlo::abi::JsonValue;
 
 namespace {
 

@@ -59,8 +59,10 @@ def LegalizeHostFloatsPass
     direct conversion would be. The arith ops follow in upstream's
     arith-emulate-unsupported-floats, and the bf16 conversions in
     arith-expand (no compiler runtime has them on this host).
+    `math.copysign` becomes `llvm.intr.copysign` here: LLVM 22's
+    convert-math-to-libm marks it illegal without a pattern to lower it.
   }];
-  let dependentDialects = ["mlir::arith::ArithDialect"];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::LLVM::LLVMDialect"];
 }
 
 def ConvertToHostLlvmPass

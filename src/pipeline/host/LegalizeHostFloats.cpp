@@ -1,12 +1,14 @@
 //===- LegalizeHostFloats.cpp - f16/bf16 without host arithmetic ----------===//
 //
-// Owns xla-gpu-legalize-host-floats: math on f16/bf16 computed in f32, and
-// the conversions the host's compiler runtime lacks (f64 -> bf16, bf16 ->
-// f64) written as conversions it has, with the rounding of a direct one.
+// Owns xla-gpu-legalize-host-floats: math on f16/bf16 computed in f32, the
+// conversions the host's compiler runtime lacks (f64 -> bf16, bf16 -> f64)
+// written as conversions it has, with the rounding of a direct one, and
+// copysign as LLVM's intrinsic (upstream's math-to-libm cannot take it).
 //
 //===----------------------------------------------------------------------===//
 #include "pipeline/host/HostPasses.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/IRMapping.h"
 
@@ -127,6 +129,13 @@ struct LegalizeHostFloatsPass
     });
     for (Operation *op : mathOps)
       promoteToF32(op);
+    // (Narrow copysigns were promoted above: those are f32 now.)
+    getOperation().walk([&](math::CopySignOp op) {
+      OpBuilder b(op);
+      op.replaceAllUsesWith(
+          LLVM::CopySignOp::create(b, op.getLoc(), op.getLhs(), op.getRhs()).getResult());
+      op.erase();
+    });
     for (arith::TruncFOp truncate : truncations)
       truncateThroughOddF32(truncate);
     for (arith::ExtFOp extend : extensions)

@@ -21,7 +21,7 @@
 #define HLO_RUNTIME_HOST_HOSTLAUNCHER_H
 
 #include "Device.h"
-#include "LaunchManifest.h"
+#include "runtime/ManifestTypes.h"
 
 #include "abi/HostKernelAbi.h"
 

@@ -1,9 +1,9 @@
-//===- LaunchManifest.cpp - Reading hlo-compile's manifest ----------------===//
+//===- LaunchManifest.cpp - The launch manifest's schema -------------------===//
 #include "LaunchManifest.h"
 
 #include "Json.h"
 
-namespace hlo::runtime {
+namespace hlo::abi {
 namespace {
 
 class ManifestReader {
@@ -111,6 +111,9 @@ public:
     if (!readInts(json, "shape", dims, where) || !readInts(json, "layout", layout, where) ||
         !readInt(json, "bytes", parameter.bytes, where))
       return false;
+    if (json.find("alignment") &&
+        (!readInt(json, "alignment", parameter.alignment, where) || parameter.alignment < 1))
+      return fail(where, "\"alignment\" must be a positive number");
     for (int64_t dim : dims)
       if (dim < 0)
         return fail(where, "negative dimension");
@@ -214,4 +217,83 @@ std::optional<LaunchManifest> parseLaunchManifest(const std::string &json,
   return manifest;
 }
 
-} // namespace hlo::runtime
+namespace {
+
+std::string intList(const std::vector<int64_t> &values) {
+  std::string text;
+  for (size_t i = 0; i < values.size(); ++i)
+    text += (i ? ", " : "") + std::to_string(values[i]);
+  return text;
+}
+
+std::string triple(const std::array<unsigned, 3> &values) {
+  return "[" + std::to_string(values[0]) + ", " + std::to_string(values[1]) + ", " +
+         std::to_string(values[2]) + "]";
+}
+
+std::string parameterJson(const KernelParameter &parameter) {
+  std::string binding;
+  switch (parameter.binding) {
+  case BufferBinding::Parameter:
+    binding = "\"binds\": \"parameter\", \"parameter\": " + std::to_string(parameter.number);
+    break;
+  case BufferBinding::Output:
+    binding = "\"binds\": \"output\", \"output\": " + std::to_string(parameter.number);
+    break;
+  case BufferBinding::Buffer:
+    binding = "\"binds\": \"buffer\", \"buffer\": " + quoteJson(parameter.bufferName);
+    break;
+  }
+  const Shape &shape = parameter.shape;
+  return std::string("        {\"direction\": \"") + (parameter.isOutput ? "out" : "in") +
+         "\", " + binding + ", \"shape\": [" + intList(shape.dimensions()) +
+         "], \"element_type\": \"" + std::string(primitiveTypeName(shape.elementType())) +
+         "\", \"layout\": [" + intList(shape.layoutOrDefault().minorToMajor) +
+         "], \"bytes\": " + std::to_string(parameter.bytes) +
+         ", \"alignment\": " + std::to_string(parameter.alignment) + "}";
+}
+
+} // namespace
+
+std::string printLaunchManifest(const LaunchManifest &manifest) {
+  bool host = manifest.target == "host";
+  std::string json = "{\n";
+  json += "  \"module\": " + quoteJson(manifest.module) + ",\n";
+  json += "  \"gpu_arch\": " + quoteJson(manifest.gpuArch) + ",\n";
+  json += "  \"target\": " + quoteJson(manifest.target) + ",\n";
+  if (host)
+    json += "  \"host_abi_version\": " + std::to_string(manifest.hostAbiVersion) + ",\n";
+  if (!manifest.codeFile.empty())
+    json += "  \"code\": " + quoteJson(manifest.codeFile) + ",\n";
+  json += "  \"kernels\": [";
+  for (size_t k = 0; k < manifest.kernels.size(); ++k) {
+    const KernelSpec &kernel = manifest.kernels[k];
+    json += k ? ",\n" : "\n";
+    json += "    {\n      \"name\": " + quoteJson(kernel.name) + ",\n";
+    json += "      \"hlo_instruction\": " + quoteJson(kernel.hloInstruction) + ",\n";
+    json += "      \"emitter\": " + quoteJson(kernel.emitter) + ",\n";
+    json += "      \"grid\": " + triple(kernel.grid) + ",\n";
+    json += "      \"block\": " + triple(kernel.block) + ",\n";
+    json += "      \"shared_memory_bytes\": " + std::to_string(kernel.sharedMemoryBytes) + ",\n";
+    // The host launcher runs a block's threads one after another unless
+    // they must run concurrently.
+    if (host)
+      json += std::string("      \"concurrent_threads\": ") +
+              (kernel.concurrentThreads ? "true" : "false") + ",\n";
+    json += "      \"parameters\": [\n";
+    for (size_t i = 0; i < kernel.parameters.size(); ++i)
+      json += parameterJson(kernel.parameters[i]) +
+              (i + 1 < kernel.parameters.size() ? ",\n" : "\n");
+    json += "      ]\n    }";
+  }
+  json += "\n  ],\n";
+  json += "  \"not_emitted\": [";
+  for (size_t i = 0; i < manifest.notEmitted.size(); ++i)
+    json += std::string(i ? "," : "") + "\n    {\"name\": " +
+            quoteJson(manifest.notEmitted[i].first) + ", \"opcode\": " +
+            quoteJson(manifest.notEmitted[i].second) + "}";
+  json += manifest.notEmitted.empty() ? "]\n}\n" : "\n  ]\n}\n";
+  return json;
+}
+
+} // namespace hlo::abi

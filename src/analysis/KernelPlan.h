@@ -14,9 +14,14 @@
 // A module without any fusion instruction is a bare fused computation, as
 // in XLA's tests and corpus: its entry is the one kernel.
 //
+// It lives in src/analysis, not src/partitioner: it analyses the whole
+// module (which computations run where) before any fused computation is
+// split into functions, and both the emitters and the driver's manifest
+// read it, from one instance per compilation.
+//
 //===----------------------------------------------------------------------===//
-#ifndef HLO_PARTITIONER_KERNELPLAN_H
-#define HLO_PARTITIONER_KERNELPLAN_H
+#ifndef HLO_ANALYSIS_KERNELPLAN_H
+#define HLO_ANALYSIS_KERNELPLAN_H
 
 #include "hlo_parser/HloModule.h"
 
@@ -75,4 +80,4 @@ private:
 
 } // namespace hlo
 
-#endif // HLO_PARTITIONER_KERNELPLAN_H
+#endif // HLO_ANALYSIS_KERNELPLAN_H

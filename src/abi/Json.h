@@ -1,12 +1,13 @@
 //===- Json.h - A small JSON reader ----------------------------*- C++ -*-===//
 //
 // Reads the JSON that hlo-compile writes (the launch manifest) into a tree
-// of values. hlo-run cannot use LLVM's JSON library: it links no LLVM so
-// that it can be copied to machines that have only the NVIDIA driver.
+// of values, and quotes strings for writing it. hlo-run cannot use LLVM's
+// JSON library: it links no LLVM so that it can be copied to machines that
+// have only the NVIDIA driver.
 //
 //===----------------------------------------------------------------------===//
-#ifndef HLO_RUNTIME_JSON_H
-#define HLO_RUNTIME_JSON_H
+#ifndef HLO_ABI_JSON_H
+#define HLO_ABI_JSON_H
 
 #include <map>
 #include <memory>
@@ -14,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace hlo::runtime {
+namespace hlo::abi {
 
 class JsonValue {
 public:
@@ -45,6 +46,9 @@ private:
   std::vector<std::pair<std::string, JsonValue>> members;
 };
 
-} // namespace hlo::runtime
+/// `text` as a JSON string literal (quotes, escapes).
+std::string quoteJson(const std::string &text);
 
-#endif // HLO_RUNTIME_JSON_H
+} // namespace hlo::abi
+
+#endif // HLO_ABI_JSON_H

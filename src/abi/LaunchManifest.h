@@ -1,16 +1,19 @@
-//===- LaunchManifest.h - Reading hlo-compile's manifest -------*- C++ -*-===//
+//===- LaunchManifest.h - The launch manifest's schema ----------*- C++ -*-===//
 //
-// Owns the runner's view of the JSON manifest that `hlo-compile
-// --manifest` writes: the target the code is for (nvptx, or host with the
-// version of abi/HostKernelAbi.h), then per kernel, in execution order, its
-// name, the HLO it computes, grid/block/shared memory (on the host, whether
-// the block's threads must run concurrently), and each parameter's
-// direction, binding (module parameter, output, or a named intermediate
-// buffer), shape, element type and layout.
+// Owns the one schema of the JSON manifest that `hlo-compile --manifest`
+// writes and hlo-run reads, and both of its directions (printing and
+// parsing), so that the two tools cannot drift apart: the target the code
+// is for (nvptx, or host with the version of HostKernelAbi.h), then per
+// kernel, in execution order, its name, the HLO it computes, the emitter,
+// grid/block/shared memory (on the host, whether the block's threads must
+// run concurrently), and each parameter's direction, binding (module
+// parameter, output, or a named intermediate buffer), shape, element type
+// and layout; then what runs between kernels that hlo-compile does not
+// generate. Plain C++ on the HLO parser's Shape: hlo-run links no LLVM.
 //
 //===----------------------------------------------------------------------===//
-#ifndef HLO_RUNTIME_LAUNCHMANIFEST_H
-#define HLO_RUNTIME_LAUNCHMANIFEST_H
+#ifndef HLO_ABI_LAUNCHMANIFEST_H
+#define HLO_ABI_LAUNCHMANIFEST_H
 
 #include "hlo_parser/Shape.h"
 
@@ -19,7 +22,7 @@
 #include <string>
 #include <vector>
 
-namespace hlo::runtime {
+namespace hlo::abi {
 
 enum class BufferBinding { Parameter, Output, Buffer };
 
@@ -30,6 +33,8 @@ struct KernelParameter {
   std::string bufferName; // Buffer: the producing instruction ("name#leaf").
   Shape shape;            // element type, dims and layout
   int64_t bytes = 0;
+  /// The alignment the kernel assumes for the buffer.
+  int64_t alignment = 16;
 };
 
 struct KernelSpec {
@@ -65,6 +70,9 @@ struct LaunchManifest {
 std::optional<LaunchManifest> parseLaunchManifest(const std::string &json,
                                                   std::string &error);
 
-} // namespace hlo::runtime
+/// The manifest as JSON (what parseLaunchManifest reads back).
+std::string printLaunchManifest(const LaunchManifest &manifest);
 
-#endif // HLO_RUNTIME_LAUNCHMANIFEST_H
+} // namespace hlo::abi
+
+#endif // HLO_ABI_LAUNCHMANIFEST_H

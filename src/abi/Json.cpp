@@ -3,7 +3,7 @@
 
 #include <cstdlib>
 
-namespace hlo::runtime {
+namespace hlo::abi {
 
 class JsonParser {
 public:
@@ -193,6 +193,29 @@ const JsonValue *JsonValue::find(const std::string &key) const {
   return nullptr;
 }
 
+std::string quoteJson(const std::string &text) {
+  std::string out = "\"";
+  for (char c : text) {
+    switch (c) {
+    case '"': out += "\\\""; break;
+    case '\\': out += "\\\\"; break;
+    case '\n': out += "\\n"; break;
+    case '\t': out += "\\t"; break;
+    case '\r': out += "\\r"; break;
+    default:
+      if (static_cast<unsigned char>(c) < 0x20) {
+        static const char digits[] = "0123456789abcdef";
+        out += "\\u00";
+        out += digits[(c >> 4) & 0xf];
+        out += digits[c & 0xf];
+      } else {
+        out += c;
+      }
+    }
+  }
+  return out + "\"";
+}
+
 std::optional<JsonValue> JsonValue::parse(const std::string &text, std::string &error) {
   JsonParser parser(text);
   JsonValue value;
@@ -203,4 +226,4 @@ std::optional<JsonValue> JsonValue::parse(const std::string &text, std::string &
   return value;
 }
 
-} // namespace hlo::runtime
+} // namespace hlo::abi

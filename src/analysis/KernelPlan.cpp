@@ -1,5 +1,5 @@
 //===- KernelPlan.cpp - Which kernels a module launches -------------------===//
-#include "partitioner/KernelPlan.h"
+#include "analysis/KernelPlan.h"
 
 #include <map>
 #include <set>

@@ -1,0 +1,203 @@
+//===- ReductionTiling.cpp - Launch figures of the reduction emitters -----===//
+#include "analysis/ReductionTiling.h"
+
+#include <algorithm>
+
+namespace hlo {
+namespace {
+
+constexpr int64_t kWarpSize = 32;
+constexpr int64_t kTileSize = 32;
+constexpr int64_t kMaxRowThreads = 1024;
+constexpr int64_t kThreadsPerBlockTarget = 256;
+/// Minor reduced elements a row-reduction thread reads per pass.
+constexpr int64_t kMinorReducedElementsPerThread = 16;
+constexpr int64_t kSmallColumnThreads = 128;
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
+bool isPowerOfTwo(int64_t value) { return value > 0 && (value & (value - 1)) == 0; }
+
+/// Kept threads that fill a block of `reducedThreads` up to 256 threads.
+int64_t keptThreads(int64_t keptSize, int64_t reducedThreads) {
+  if (keptSize * reducedThreads <= kThreadsPerBlockTarget)
+    return keptSize;
+  return std::max<int64_t>(1, kThreadsPerBlockTarget / reducedThreads);
+}
+
+/// A shared tile whose minor dimension is a multiple of the warp size gets
+/// one element of padding (no bank conflicts on the transposed read).
+std::vector<int64_t> paddedTile(int64_t rows, int64_t columns) {
+  return {rows, columns % kWarpSize == 0 ? columns + 1 : columns};
+}
+
+ReductionTiling rowTiling(const ReductionDimensions &dims,
+                          const FusionElementBits &bits) {
+  ReductionTiling tiling;
+  tiling.kind = ReductionKind::Row;
+  tiling.dimensions = dims;
+  const auto &d = dims.dimensions;
+  int64_t reduced = std::min(kMaxRowThreads,
+                             roundUp(ceilDiv(d[2], kMinorReducedElementsPerThread),
+                                     kWarpSize));
+  int64_t kept = 1;
+  if (reduced * 2 <= kThreadsPerBlockTarget)
+    kept = keptThreads(d[1], reduced);
+  tiling.vectorSize = reductionVectorSize(d[2], reduced, bits);
+  tiling.threads = {kept, reduced};
+  int64_t vectors = d[2] / tiling.vectorSize;
+  // XLA caps a thread's pass at 16 elements; past 16384 elements a row
+  // would then need several blocks (XLA splits such reductions before
+  // emission). One block per row instead: the threads loop further.
+  tiling.tilePerThread = std::max<int64_t>(
+      1, std::min(kMinorReducedElementsPerThread / tiling.vectorSize,
+                  ceilDiv(vectors, reduced)));
+  if (tiling.tilePerThread * reduced < vectors)
+    tiling.tilePerThread = ceilDiv(vectors, reduced);
+  tiling.blocks = {ceilDiv(d[1], kept), 1};
+  if (tiling.warpsPerRow() > 1)
+    tiling.sharedTile = paddedTile(kept, tiling.warpsPerRow());
+  tiling.shuffleDistance = kWarpSize / 2;
+  return tiling;
+}
+
+ReductionTiling multiRowTiling(const ReductionDimensions &dims, int64_t vectorSize) {
+  ReductionTiling tiling;
+  tiling.kind = ReductionKind::MultiRow;
+  tiling.dimensions = dims;
+  tiling.vectorSize = vectorSize;
+  int64_t reduced = dims.dimensions[2] / vectorSize;
+  tiling.threads = {keptThreads(dims.dimensions[1], reduced), reduced};
+  tiling.blocks = {ceilDiv(dims.dimensions[1], tiling.threads[0]), 1};
+  tiling.shuffleDistance = reduced / 2;
+  return tiling;
+}
+
+ReductionTiling columnTiling(const ReductionDimensions &dims,
+                             const FusionElementBits &bits) {
+  ReductionTiling tiling;
+  tiling.kind = ReductionKind::Column;
+  tiling.dimensions = dims;
+  const auto &d = dims.dimensions;
+  tiling.vectorSize = reductionVectorSize(d[2], kTileSize, bits);
+  tiling.threads = {kTileSize, kTileSize};
+  tiling.tilePerThread = ceilDiv(d[1], kTileSize);
+  tiling.blocks = {d[0], ceilDiv(d[2], kTileSize * tiling.vectorSize)};
+  tiling.sharedTile = paddedTile(kTileSize, kTileSize * tiling.vectorSize);
+  tiling.shuffleDistance = kTileSize / 2;
+  return tiling;
+}
+
+ReductionTiling smallColumnTiling(const ReductionDimensions &dims,
+                                  const FusionElementBits &bits) {
+  ReductionTiling tiling;
+  tiling.kind = ReductionKind::SmallColumn;
+  tiling.dimensions = dims;
+  const auto &d = dims.dimensions;
+  // One loop over d1 * d2: that is the minor size for vectorization.
+  int64_t vector = reductionVectorSize(d[1] * d[2], kTileSize, bits);
+  int64_t threads = kSmallColumnThreads;
+  int64_t rows = vector * threads / d[2];
+  // More than 32 shared rows would need a second pass through shared
+  // memory: use a smaller vector, then fewer threads.
+  while (rows > kTileSize && vector > 1) {
+    vector /= 2;
+    rows /= 2;
+  }
+  if (rows > kTileSize) {
+    threads /= rows / kTileSize;
+    rows = kTileSize;
+  }
+  tiling.vectorSize = vector;
+  tiling.threads = {threads, 1};
+  tiling.sharedRows = rows;
+  tiling.tilePerThread = ceilDiv(d[1] * d[2], vector * threads);
+  tiling.blocks = {d[0], 1};
+  int64_t padding = threads == 32 && vector == 1 ? 0 : ceilDiv(d[2], threads * vector);
+  tiling.sharedTile = {rows, d[2] + padding};
+  tiling.shuffleDistance = rows / 2;
+  return tiling;
+}
+
+} // namespace
+
+int64_t ReductionTiling::sharedTileElements() const {
+  int64_t elements = sharedTile.empty() ? 0 : 1;
+  for (int64_t size : sharedTile)
+    elements *= size;
+  return elements;
+}
+
+int64_t reductionVectorSize(int64_t minorSize, int64_t threads,
+                            const FusionElementBits &bits) {
+  if (minorSize % 2 != 0 || threads * 2 > minorSize || bits.complexHeroOperand)
+    return 1;
+  // 16-byte loads are often slower than 8-byte ones (a fusion without
+  // inputs counts as 64-bit, as in XLA).
+  if (bits.smallestInput >= 64)
+    return 1;
+  if (bits.smallestInput >= 32)
+    return 2;
+  if (threads * 4 > minorSize)
+    return 2;
+  return minorSize % 4 == 0 ? 4 : 2;
+}
+
+std::optional<int64_t> multiRowVectorSize(const ReductionDimensions &dims,
+                                          const FusionElementBits &bits,
+                                          const GpuDeviceInfo &device) {
+  if (!dims.isRowReduction || !isPowerOfTwo(dims.dimensions[2]))
+    return std::nullopt;
+  int64_t reduced = dims.dimensions[2];
+  // Rows are short against the inputs: outputs count for the vector size.
+  int64_t smallest = std::min(bits.smallestInput, bits.smallestOutput);
+  int64_t largest = std::max(bits.smallestInput, bits.smallestOutput);
+  if (largest == FusionElementBits::kNoBits)
+    largest = bits.smallestOutput;
+  if (smallest == FusionElementBits::kNoBits || smallest <= 0)
+    return std::nullopt;
+  int64_t vector = std::min<int64_t>(reduced, std::max<int64_t>(1, 64 / smallest));
+  // At most 16 bytes per thread when some data is 32 bits or wider.
+  if (largest >= 32)
+    vector = std::min<int64_t>(vector, std::max<int64_t>(1, 128 / largest));
+  if (reduced > device.warpSize * vector)
+    return std::nullopt;
+  auto blocks = [&](int64_t v) {
+    int64_t reducedThreads = reduced / v;
+    return ceilDiv(dims.dimensions[1], keptThreads(dims.dimensions[1], reducedThreads));
+  };
+  // At least one block per SM.
+  while (vector > 1 && blocks(vector) < device.smCount)
+    vector /= 2;
+  if (reduced > device.warpSize * vector)
+    return std::nullopt;
+  return vector;
+}
+
+ReductionKind chooseReductionKind(const ReductionDimensions &dims,
+                                  const FusionElementBits &bits,
+                                  const GpuDeviceInfo &device) {
+  if (dims.isRowReduction)
+    return multiRowVectorSize(dims, bits, device) ? ReductionKind::MultiRow
+                                                  : ReductionKind::Row;
+  return kWarpSize % dims.dimensions[2] == 0 ? ReductionKind::SmallColumn
+                                             : ReductionKind::Column;
+}
+
+ReductionTiling computeReductionTiling(const ReductionDimensions &dims,
+                                       const FusionElementBits &bits,
+                                       const GpuDeviceInfo &device) {
+  switch (chooseReductionKind(dims, bits, device)) {
+  case ReductionKind::MultiRow:
+    return multiRowTiling(dims, *multiRowVectorSize(dims, bits, device));
+  case ReductionKind::Row:
+    return rowTiling(dims, bits);
+  case ReductionKind::SmallColumn:
+    return smallColumnTiling(dims, bits);
+  case ReductionKind::Column:
+    return columnTiling(dims, bits);
+  }
+  return rowTiling(dims, bits);
+}
+
+} // namespace hlo

@@ -1,0 +1,230 @@
+//===- EmitterBase.cpp - What every hero emitter shares -------------------===//
+#include "emitters/EmitterBase.h"
+
+#include "analysis/HeroAnalysis.h"
+#include "dialect/XlaGpuDialect.h"
+#include "emitters/TypeConversion.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+using namespace mlir;
+
+namespace hlo {
+
+std::array<int64_t, 3> splitGrid(int64_t blocks, const GpuDeviceInfo &device) {
+  // Past the x-dimension limit the grid becomes x * y, past y's x * y * z.
+  // An array's size fits in 64 bits (the verifier), so x * y * z always
+  // suffices.
+  std::array<int64_t, 3> grid;
+  blocks = std::max<int64_t>(blocks, 1);
+  grid[0] = std::min(blocks, device.blockDimLimitX);
+  int64_t rows = (blocks + grid[0] - 1) / grid[0];
+  grid[1] = std::min(rows, device.blockDimLimitYZ);
+  grid[2] = (rows + grid[1] - 1) / grid[1];
+  return grid;
+}
+
+EmitterBase::EmitterBase(const FusionAnalysis &analysis, const HloComputation &fused,
+                         const GpuDeviceInfo &device)
+    : fused(fused), device(device), analysisValue(analysis) {
+  for (const HloInstruction *root : getFusionRoots(fused)) {
+    const Shape &shape = root->shape();
+    if (shape.isTuple()) {
+      for (int64_t i = 0; i < shape.tupleSize(); ++i)
+        outputs.push_back({root, i, &shape.tupleShapes()[i]});
+    } else {
+      outputs.push_back({root, 0, &shape});
+    }
+  }
+}
+
+int64_t EmitterBase::outputIndex(const HloInstruction *root, int64_t leaf) const {
+  for (size_t i = 0; i < outputs.size(); ++i)
+    if (outputs[i].root == root && outputs[i].leaf == leaf)
+      return static_cast<int64_t>(i);
+  return -1;
+}
+
+std::vector<IndexingVar> EmitterBase::launchDimVars() const {
+  LaunchDimensions launch = launchDimensions();
+  std::vector<IndexingVar> dims = {{Interval{0, launch.threads[0] - 1}, "th_x"},
+                                   {Interval{0, launch.blocks[0] - 1}, "bl_x"}};
+  if (launch.blocks[1] > 1 || launch.blocks[2] > 1)
+    dims.push_back({Interval{0, launch.blocks[1] - 1}, "bl_y"});
+  if (launch.blocks[2] > 1)
+    dims.push_back({Interval{0, launch.blocks[2] - 1}, "bl_z"});
+  return dims;
+}
+
+IndexingMap EmitterBase::launchMap(llvm::ArrayRef<AffineExpr> results,
+                                   llvm::ArrayRef<int64_t> symbolSizes,
+                                   MLIRContext *context) const {
+  std::vector<IndexingVar> dims = launchDimVars();
+  std::vector<IndexingVar> ranges;
+  for (int64_t size : symbolSizes)
+    ranges.push_back({Interval{0, size - 1}, ""});
+  return IndexingMap(AffineMap::get(dims.size(), ranges.size(), results, context), dims,
+                     ranges, {});
+}
+
+AffineExpr EmitterBase::threadIdExpr(MLIRContext *context) const {
+  return getAffineDimExpr(0, context);
+}
+
+AffineExpr EmitterBase::blockIdExpr(int axis, MLIRContext *context) const {
+  int64_t position = 1 + axis;
+  if (position >= static_cast<int64_t>(launchDimVars().size()))
+    return getAffineConstantExpr(0, context);
+  return getAffineDimExpr(position, context);
+}
+
+Operation *EmitterBase::emitLoop(ImplicitLocOpBuilder &b, ValueRange dims,
+                                 const IndexingMap &map, ValueRange inits,
+                                 const LoopBody &body) const {
+  MLIRContext *context = b.getContext();
+  SmallVector<Type> types;
+  for (Value init : inits)
+    types.push_back(init.getType());
+  OperationState state(b.getLoc(), xla_gpu::LoopOp::getOperationName());
+  xla_gpu::LoopOp::build(b, state, TypeRange(types), dims,
+                         xla_gpu::IndexingMapAttr::get(context, map), inits);
+  auto loop = cast<xla_gpu::LoopOp>(b.create(state));
+  Block *block = new Block();
+  loop.getRegion().push_back(block);
+  for (int64_t s = 0; s < map.getRangeVarCount(); ++s)
+    block->addArgument(b.getIndexType(), b.getLoc());
+  for (unsigned r = 0; r < map.getAffineMap().getNumResults(); ++r)
+    block->addArgument(b.getIndexType(), b.getLoc());
+  for (Type type : types)
+    block->addArgument(type, b.getLoc());
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(block);
+  SmallVector<Value> yielded =
+      body(b, loop.getRangeVars(), loop.getMapResults(), loop.getIterArgs());
+  if (yielded.size() != inits.size())
+    return nullptr;
+  xla_gpu::YieldOp::create(b, yielded);
+  return loop;
+}
+
+SmallVector<Value> EmitterBase::applyIndexing(ImplicitLocOpBuilder &b,
+                                              const IndexingMap &map, ValueRange dims,
+                                              ValueRange symbols) const {
+  SmallVector<Value> operands(dims.begin(), dims.end());
+  operands.append(symbols.begin(), symbols.end());
+  SmallVector<Type> types(map.getAffineMap().getNumResults(), b.getIndexType());
+  if (types.empty())
+    return {};
+  auto op = xla_gpu::ApplyIndexingOp::create(
+      b, types, operands, xla_gpu::IndexingMapAttr::get(b.getContext(), map));
+  return SmallVector<Value>(op.getResults().begin(), op.getResults().end());
+}
+
+Value EmitterBase::checkConstraints(ImplicitLocOpBuilder &b, const IndexingMap &map,
+                                    ValueRange dims, ValueRange symbols) const {
+  // The constraints, and the dimension bounds that simplification tightened
+  // below the launch's (a constraint on one id becomes its bound).
+  SmallVector<AffineExpr> exprs;
+  SmallVector<Interval> ranges;
+  std::vector<IndexingVar> launchVars = launchDimVars();
+  for (int64_t d = 0; d < map.getDimCount(); ++d) {
+    const Interval &bound = map.getDimVars()[d].bounds;
+    if (d >= static_cast<int64_t>(launchVars.size()) || bound != launchVars[d].bounds) {
+      exprs.push_back(getAffineDimExpr(d, b.getContext()));
+      ranges.push_back(bound);
+    }
+  }
+  for (const IndexingConstraint &constraint : map.getConstraints()) {
+    exprs.push_back(constraint.expr);
+    ranges.push_back(constraint.range);
+  }
+  Value inside = arith::ConstantIntOp::create(b, 1, 1);
+  if (exprs.empty())
+    return inside;
+  // Evaluated over the launch's full domain: every thread computes it.
+  std::vector<IndexingVar> dimVars = map.getDimVars();
+  for (size_t d = 0; d < dimVars.size() && d < launchVars.size(); ++d)
+    dimVars[d] = launchVars[d];
+  IndexingMap values(AffineMap::get(map.getDimCount(), map.getSymbolCount(), exprs,
+                                    b.getContext()),
+                     dimVars, map.getRangeVars(), map.getRuntimeVars());
+  SmallVector<Value> results = applyIndexing(b, values, dims, symbols);
+  for (auto [value, range] : llvm::zip(results, ranges)) {
+    Value low = arith::CmpIOp::create(b, arith::CmpIPredicate::sge, value,
+                                      arith::ConstantIndexOp::create(b, range.lower));
+    Value high = arith::CmpIOp::create(b, arith::CmpIPredicate::sle, value,
+                                       arith::ConstantIndexOp::create(b, range.upper));
+    inside = arith::AndIOp::create(b, inside, arith::AndIOp::create(b, low, high));
+  }
+  return inside;
+}
+
+bool EmitterBase::emit(ModuleOp module, const std::string &name, SymbolNamer &namer,
+                       const SourceLocations &locations, Location location,
+                       KernelLaunchRecord &record, EmissionError &error) {
+  MLIRContext *context = module.getContext();
+  for (const HloInstruction *parameter : fused.parameters())
+    if (!parameter->shape().isArray()) {
+      error = {parameter, "unsupported: tuple-shaped fusion parameter"};
+      return false;
+    }
+  std::set<const HloInstruction *> extraRoots;
+  for (const HloInstruction *value : valuesReadByEmitter())
+    if (!isSubgraphLeaf(*value))
+      extraRoots.insert(value);
+  PartitionedComputation partitioned(fused, context, extraRoots, epilogues());
+  ElementalEmitter elemental(module, partitioned, namer, locations);
+
+  SmallVector<Type> inputTypes, outputTypes;
+  for (const HloInstruction *parameter : fused.parameters())
+    inputTypes.push_back(bufferTensorType(parameter->shape(), context));
+  for (const FusionOutput &output : outputs)
+    outputTypes.push_back(bufferTensorType(*output.shape, context));
+  SmallVector<Type> arguments = inputTypes;
+  arguments.append(outputTypes);
+  OpBuilder builder(context);
+  builder.setInsertionPointToEnd(module.getBody());
+  ImplicitLocOpBuilder b(location, builder);
+  auto function =
+      func::FuncOp::create(b, name, FunctionType::get(context, arguments, outputTypes));
+  LaunchDimensions launch = launchDimensions();
+  function->setAttr(xla_gpu::kBlockSizeAttr, b.getDenseI64ArrayAttr(launch.threads));
+  function->setAttr(xla_gpu::kGridSizeAttr, b.getDenseI64ArrayAttr(launch.blocks));
+  function->setAttr(xla_gpu::kEmitterAttr, b.getStringAttr(emitterName()));
+  Block *entry = function.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  // Ids carry their launch bound (gpu's `upper_bound`, exclusive), which
+  // the pipeline's range analysis uses.
+  auto withBound = [&](Value id, int64_t count) {
+    id.getDefiningOp()->setAttr("upper_bound", b.getIndexAttr(count));
+    return id;
+  };
+  SmallVector<Value, 4> ids = {
+      withBound(gpu::ThreadIdOp::create(b, gpu::Dimension::x), launch.threads[0]),
+      withBound(gpu::BlockIdOp::create(b, gpu::Dimension::x), launch.blocks[0])};
+  if (launch.blocks[1] > 1 || launch.blocks[2] > 1)
+    ids.push_back(withBound(gpu::BlockIdOp::create(b, gpu::Dimension::y), launch.blocks[1]));
+  if (launch.blocks[2] > 1)
+    ids.push_back(withBound(gpu::BlockIdOp::create(b, gpu::Dimension::z), launch.blocks[2]));
+  EmitterContext emitterContext{b,
+                                function,
+                                entry->getArguments().take_front(inputTypes.size()),
+                                entry->getArguments().drop_front(inputTypes.size()),
+                                ids,
+                                partitioned,
+                                elemental};
+  if (!emitEntryFunction(emitterContext, error) || !elemental.emitPendingFunctions(error))
+    return false;
+  // The kernel after the functions it calls, as a reader expects.
+  elemental.moveFunctionsToEnd();
+  function->moveBefore(module.getBody(), module.getBody()->end());
+  record.name = name;
+  record.emitter = emitterName();
+  record.launch = launch;
+  record.sharedMemoryBytes = sharedMemoryBytes();
+  record.synchronizesThreads = synchronizesThreads();
+  return true;
+}
+
+} // namespace hlo

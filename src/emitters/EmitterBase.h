@@ -1,0 +1,170 @@
+//===- EmitterBase.h - What every hero emitter shares -----------*- C++ -*-===//
+//
+// The small base of the hero emitters (seed 004, "Emitter base"), after
+// XLA's emitter_base: an emitter states its launch (grid, block, shared
+// memory, whether threads synchronize), its thread -> output indexing, the
+// values it reads through subgraph calls and the epilogues from its heroes
+// to the roots; the base does the rest once for all of them: partitioning
+// with those epilogues, the entry function
+//
+//   func.func @kernel(%p0: tensor<..>, ..., %out0: tensor<..>, ...)
+//       -> (tensor<..>, ...)   // the outputs, written
+//
+// with its launch attributes, the thread and block ids (with their bounds),
+// loops over indexing maps, and the subgraph functions the body calls (on
+// demand). A new hero is one subclass in one file, chosen by the factory
+// (EmitterFactory.h).
+//
+//===----------------------------------------------------------------------===//
+#ifndef HLO_EMITTERS_EMITTERBASE_H
+#define HLO_EMITTERS_EMITTERBASE_H
+
+#include "analysis/DeviceInfo.h"
+#include "analysis/FusionAnalysis.h"
+#include "analysis/IndexingMap.h"
+#include "emitters/ElementalEmitter.h"
+
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+
+#include <array>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hlo {
+
+struct LaunchDimensions {
+  std::array<int64_t, 3> blocks = {1, 1, 1};
+  std::array<int64_t, 3> threads = {1, 1, 1};
+  int64_t blockCount() const { return blocks[0] * blocks[1] * blocks[2]; }
+  int64_t threadsPerBlock() const { return threads[0] * threads[1] * threads[2]; }
+};
+
+/// What the runtime needs to launch one emitted kernel: the typed record
+/// that goes from the emitter to the manifest.
+struct KernelLaunchRecord {
+  /// The kernel's symbol.
+  std::string name;
+  /// "kReduction/RowReductionFusion", ...
+  std::string emitter;
+  LaunchDimensions launch;
+  /// Static shared memory the kernel allocates.
+  int64_t sharedMemoryBytes = 0;
+  /// The block's threads meet at barriers or exchange values in warp
+  /// shuffles (the host launcher must run them concurrently).
+  bool synchronizesThreads = false;
+};
+
+/// One output buffer of a fusion: a root, or one leaf of a tuple root.
+struct FusionOutput {
+  const HloInstruction *root;
+  /// The leaf within a tuple-shaped root (0 otherwise).
+  int64_t leaf;
+  const Shape *shape;
+};
+
+/// The values an emitter's body works with.
+struct EmitterContext {
+  mlir::ImplicitLocOpBuilder &b;
+  mlir::func::FuncOp entry;
+  /// The fusion's parameters (tensors), then its output tensors.
+  mlir::ValueRange parameters;
+  mlir::ValueRange outputs;
+  /// (thread x, block x[, block y[, block z]]): the dimensions of every
+  /// map the emitters build (launchDimVars() names and bounds them).
+  llvm::SmallVector<mlir::Value, 4> threadAndBlockIds;
+  const PartitionedComputation &partitioned;
+  ElementalEmitter &elemental;
+};
+
+class EmitterBase {
+public:
+  EmitterBase(const FusionAnalysis &analysis, const HloComputation &fused,
+              const GpuDeviceInfo &device);
+  virtual ~EmitterBase() = default;
+
+  virtual LaunchDimensions launchDimensions() const = 0;
+  /// What the manifest calls the emitter: the analysis' kind and variant
+  /// where this emitter implements it ("kReduction/RowReductionFusion").
+  virtual std::string emitterName() const { return analysisValue.kindString(); }
+  /// Static shared memory, in bytes.
+  virtual int64_t sharedMemoryBytes() const { return 0; }
+  /// Barriers or warp shuffles.
+  virtual bool synchronizesThreads() const { return false; }
+  /// (th_x, bl_x[, bl_y[, bl_z]])[symbols] -> the index of root
+  /// `rootIndex` (of its first array) each thread writes; nullopt if not
+  /// affine.
+  virtual std::optional<IndexingMap>
+  threadIdToOutputIndexing(int64_t rootIndex, mlir::MLIRContext *context) const = 0;
+
+  /// Emits the kernel `name` into `module`: its subgraph functions and its
+  /// entry function at `location`. Fills `record`.
+  bool emit(mlir::ModuleOp module, const std::string &name, SymbolNamer &namer,
+            const SourceLocations &locations, mlir::Location location,
+            KernelLaunchRecord &record, EmissionError &error);
+
+  const FusionAnalysis &analysis() const { return analysisValue; }
+  const std::vector<FusionOutput> &fusionOutputs() const { return outputs; }
+  /// The position of `root`'s leaf `leaf` among the outputs.
+  int64_t outputIndex(const HloInstruction *root, int64_t leaf = 0) const;
+
+protected:
+  /// Instructions whose values the body reads through calls (a hero's
+  /// operands): each roots a subgraph.
+  virtual std::vector<const HloInstruction *> valuesReadByEmitter() const { return {}; }
+  /// The epilogues from heroes to roots the body evaluates.
+  virtual std::vector<EpilogueSpecification> epilogues() const { return {}; }
+  /// The body of the entry function, ending in its func.return.
+  virtual bool emitEntryFunction(EmitterContext &context, EmissionError &error) = 0;
+
+  // Helpers for the subclasses.
+
+  /// The dimension variables of every emitter map, with the launch's
+  /// bounds: th_x, bl_x, then bl_y if the grid has a y or z extent, then
+  /// bl_z if it has a z extent.
+  std::vector<IndexingVar> launchDimVars() const;
+  /// A map over launchDimVars() with range variables of `symbolSizes`.
+  IndexingMap launchMap(llvm::ArrayRef<mlir::AffineExpr> results,
+                        llvm::ArrayRef<int64_t> symbolSizes,
+                        mlir::MLIRContext *context) const;
+  /// th_x, and the block id along `axis` (0 where the grid has no such
+  /// variable), as expressions over launchDimVars().
+  mlir::AffineExpr threadIdExpr(mlir::MLIRContext *context) const;
+  mlir::AffineExpr blockIdExpr(int axis, mlir::MLIRContext *context) const;
+
+  /// The body of an xla_gpu.loop: range variables, map results, iteration
+  /// values -> the values to yield; empty on error.
+  using LoopBody = std::function<llvm::SmallVector<mlir::Value>(
+      mlir::ImplicitLocOpBuilder &, mlir::ValueRange, mlir::ValueRange,
+      mlir::ValueRange)>;
+  /// An xla_gpu.loop over `map` with dimension values `dims`; null on error.
+  mlir::Operation *emitLoop(mlir::ImplicitLocOpBuilder &b, mlir::ValueRange dims,
+                            const IndexingMap &map, mlir::ValueRange inits,
+                            const LoopBody &body) const;
+  /// Applies `map` to `dims` (and `symbols`) with xla_gpu.apply_indexing.
+  llvm::SmallVector<mlir::Value> applyIndexing(mlir::ImplicitLocOpBuilder &b,
+                                               const IndexingMap &map,
+                                               mlir::ValueRange dims,
+                                               mlir::ValueRange symbols = {}) const;
+  /// Whether the point lies in the map's domain: its constraints, and the
+  /// dimension bounds narrower than the launch's (simplification turns a
+  /// constraint on one id into its bound).
+  mlir::Value checkConstraints(mlir::ImplicitLocOpBuilder &b, const IndexingMap &map,
+                               mlir::ValueRange dims, mlir::ValueRange symbols) const;
+
+  const HloComputation &fused;
+  const GpuDeviceInfo device;
+
+private:
+  const FusionAnalysis analysisValue;
+  std::vector<FusionOutput> outputs;
+};
+
+/// `blocks` over a grid whose x, y and z limits are the device's: x first,
+/// then x * y, then x * y * z.
+std::array<int64_t, 3> splitGrid(int64_t blocks, const GpuDeviceInfo &device);
+
+} // namespace hlo
+
+#endif // HLO_EMITTERS_EMITTERBASE_H

@@ -1,0 +1,27 @@
+//===- EmitterFactory.cpp - The emitter for a fusion ----------------------===//
+#include "emitters/EmitterFactory.h"
+
+#include "emitters/LoopEmitter.h"
+#include "emitters/ReductionEmitter.h"
+
+namespace hlo {
+
+std::unique_ptr<EmitterBase> createEmitter(const FusionAnalysis &analysis,
+                                           const HloComputation &fused,
+                                           const GpuDeviceInfo &device,
+                                           std::string &unsupported) {
+  switch (analysis.kind) {
+  case EmitterKind::Loop:
+  case EmitterKind::Concatenate:
+    return std::make_unique<LoopEmitter>(analysis, fused, device);
+  case EmitterKind::Reduction:
+    return createReductionEmitter(analysis, fused, device);
+  default:
+    break;
+  }
+  unsupported = "unsupported: " + analysis.kindString() +
+                " fusions need an emitter that is not implemented yet";
+  return nullptr;
+}
+
+} // namespace hlo

@@ -1,0 +1,508 @@
+//===- ReductionEmitter.cpp - What the reduction variants share -----------===//
+#include "emitters/ReductionEmitter.h"
+
+#include "analysis/OpIndexing.h"
+#include "dialect/XlaGpuDialect.h"
+#include "emitters/TypeConversion.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+using namespace mlir;
+
+namespace hlo {
+namespace {
+
+/// The first array of a (possibly tuple) shape: what index maps address.
+const Shape &firstArray(const Shape &shape) {
+  return shape.isTuple() ? shape.tupleShapes()[0] : shape;
+}
+
+/// A default-layout shape of `dims` (the normal forms are physical).
+Shape normalShape(const std::vector<int64_t> &dims) {
+  return Shape(PrimitiveType::F32, dims);
+}
+
+/// The reduce's output as the input's kept dimensions in the input's
+/// physical order: what the normal form's kept part is a bitcast of.
+Shape keptShape(const HloInstruction &reduce) {
+  const Shape &input = reduce.operand(0)->shape();
+  const auto &reduced = reduce.dimensions();
+  std::vector<int64_t> newIndex(input.rank(), -1), dims;
+  for (int64_t d = 0; d < input.rank(); ++d)
+    if (std::find(reduced.begin(), reduced.end(), d) == reduced.end()) {
+      newIndex[d] = static_cast<int64_t>(dims.size());
+      dims.push_back(input.dimension(d));
+    }
+  Shape kept(PrimitiveType::F32, dims);
+  Layout layout;
+  for (int64_t d : input.layoutOrDefault().minorToMajor)
+    if (newIndex[d] >= 0)
+      layout.minorToMajor.push_back(newIndex[d]);
+  kept.setLayout(layout);
+  return kept;
+}
+
+/// Bytes one element of `type` takes in a shared tile.
+int64_t sharedElementBytes(PrimitiveType type) {
+  int64_t bits = type == PrimitiveType::Pred ? 8 : primitiveBitWidth(type);
+  return std::max<int64_t>(1, (bits + 7) / 8);
+}
+
+int64_t arityOf(const HloInstruction &reduce) { return reduce.operandCount() / 2; }
+
+} // namespace
+
+ReductionEmitter::ReductionEmitter(const FusionAnalysis &analysis,
+                                   const HloComputation &fused, const GpuDeviceInfo &device)
+    : EmitterBase(analysis, fused, device), groupsValue(groupDisjointReductions(analysis)) {
+  const ReductionTiling &tiling = *analysis.reductionTiling;
+  launch.threads = {tiling.threadsPerBlock(), 1, 1};
+  std::array<int64_t, 3> grid = splitGrid(tiling.blockCount(), device);
+  // Grid z is the group; a block count past x * y does not occur for
+  // arrays that fit in memory.
+  launch.blocks = {grid[0], grid[1] * grid[2],
+                   static_cast<int64_t>(groupsValue.groupedRoots.size())};
+}
+
+std::vector<int64_t> ReductionEmitter::normalizedInputShape() const {
+  const auto &d = tiling().dimensions.dimensions;
+  return {d[0], d[1], d[2]};
+}
+
+std::vector<int64_t> ReductionEmitter::normalizedOutputShape() const {
+  const ReductionDimensions &dims = tiling().dimensions;
+  if (dims.isRowReduction)
+    return {dims.dimensions[1]};
+  return {dims.dimensions[0], dims.dimensions[2]};
+}
+
+int64_t ReductionEmitter::sharedMemoryBytes() const {
+  if (tiling().sharedTile.empty())
+    return 0;
+  // One tile per reduced input of every hero in every group, each at a
+  // 16-byte aligned offset (pipeline/SharedMemoryLayout.h).
+  int64_t bytes = 0;
+  std::set<const HloInstruction *> seen;
+  for (size_t i = 0; i < analysis().roots.size(); ++i) {
+    if (!groupsValue.isReductionRoot[i] || !seen.insert(analysis().heroes[i]).second)
+      continue;
+    const HloInstruction *hero = analysis().heroes[i];
+    for (int64_t k = 0; k < arityOf(*hero); ++k) {
+      bytes = (bytes + 15) / 16 * 16;
+      bytes += tiling().sharedTileElements() *
+               sharedElementBytes(hero->operand(k)->shape().elementType());
+    }
+  }
+  return bytes;
+}
+
+std::array<AffineExpr, 2> ReductionEmitter::threadIds(MLIRContext *context) const {
+  AffineExpr thread = threadIdExpr(context);
+  int64_t minor = tiling().threads[1];
+  return {thread.floorDiv(minor), thread % minor};
+}
+
+std::array<AffineExpr, 2> ReductionEmitter::blockIds(MLIRContext *context) const {
+  AffineExpr linear = blockIdExpr(1, context) * launch.blocks[0] + blockIdExpr(0, context);
+  int64_t minor = tiling().blocks[1];
+  return {linear.floorDiv(minor), linear % minor};
+}
+
+IndexingMap ReductionEmitter::reductionMap(
+    llvm::ArrayRef<AffineExpr> results, llvm::ArrayRef<int64_t> symbolSizes,
+    llvm::ArrayRef<std::pair<AffineExpr, Interval>> constraints, MLIRContext *context) const {
+  IndexingMap map = launchMap(results, symbolSizes, context);
+  // Blocks past the logical count (a split grid's last row) do nothing.
+  AffineExpr linear = blockIdExpr(1, context) * launch.blocks[0] + blockIdExpr(0, context);
+  if (launch.blocks[0] * std::max<int64_t>(launch.blocks[1], 1) > tiling().blockCount())
+    map.addConstraint(linear, Interval{0, tiling().blockCount() - 1});
+  for (const auto &[expr, range] : constraints)
+    map.addConstraint(expr, range);
+  map.simplify();
+  return map;
+}
+
+std::vector<const HloInstruction *> ReductionEmitter::valuesReadByEmitter() const {
+  std::vector<const HloInstruction *> values;
+  for (size_t i = 0; i < analysis().roots.size(); ++i)
+    if (groupsValue.isReductionRoot[i])
+      for (const HloInstruction *operand : analysis().heroes[i]->operands())
+        values.push_back(operand);
+  return values;
+}
+
+std::vector<EpilogueSpecification> ReductionEmitter::epilogues() const {
+  std::vector<EpilogueSpecification> result;
+  for (size_t i = 0; i < analysis().roots.size(); ++i)
+    if (groupsValue.isReductionRoot[i])
+      result.push_back({analysis().heroes[i], analysis().roots[i]});
+  return result;
+}
+
+std::optional<IndexingMap>
+ReductionEmitter::heroToRootIndexing(const HloInstruction *hero, const HloInstruction *root,
+                                     MLIRContext *context) const {
+  IndexingMap map = IndexingMap::identity(firstArray(hero->shape()).dimensions(), context);
+  // The epilogue is a chain of one-operand ops from the hero (hero
+  // analysis walks only those).
+  std::vector<const HloInstruction *> chain;
+  for (const HloInstruction *inst = root; inst != hero; inst = inst->operand(0)) {
+    if (inst->operandCount() != 1)
+      return std::nullopt;
+    chain.push_back(inst);
+  }
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    IndexingMapSets maps;
+    std::string message;
+    if (!computeInputToOutputIndexing(**it, 0, context, maps, message) || maps[0].size() != 1 ||
+        maps[0][0].isUndefined())
+      return std::nullopt;
+    map = composeIndexingMaps(map, maps[0][0]);
+    map.simplify();
+  }
+  return map;
+}
+
+std::optional<IndexingMap> ReductionEmitter::reductionRootIndexing(const HloInstruction *root,
+                                                                   MLIRContext *context) const {
+  size_t position = std::find(analysis().roots.begin(), analysis().roots.end(), root) -
+                    analysis().roots.begin();
+  const HloInstruction *hero = analysis().heroes[position];
+  IndexingMap heroIndex = composeIndexingMaps(
+      threadIdToReducedIndexing(context),
+      bitcastIndexingMap(normalShape(normalizedOutputShape()), keptShape(*hero), context));
+  std::optional<IndexingMap> toRoot = heroToRootIndexing(hero, root, context);
+  if (!toRoot)
+    return std::nullopt;
+  IndexingMap map = composeIndexingMaps(heroIndex, *toRoot);
+  map.simplify();
+  return map;
+}
+
+std::optional<IndexingMap> ReductionEmitter::threadIdToOutputIndexing(int64_t rootIndex,
+                                                                      MLIRContext *context) const {
+  const HloInstruction *root = analysis().roots[rootIndex];
+  std::optional<IndexingMap> map;
+  if (groupsValue.isReductionRoot[rootIndex]) {
+    map = reductionRootIndexing(root, context);
+  } else {
+    map = composeIndexingMaps(
+        threadIdToInputIndexing(context),
+        bitcastIndexingMap(normalShape(normalizedInputShape()), firstArray(root->shape()),
+                           context));
+  }
+  if (!map)
+    return std::nullopt;
+  // Only the root's group writes it.
+  if (launch.blocks[2] > 1) {
+    int64_t group = groupsValue.groupOfRoot[rootIndex];
+    map->addConstraint(blockIdExpr(2, context), Interval{group, group});
+  }
+  map->simplify();
+  return map;
+}
+
+bool ReductionEmitter::emitEntryFunction(EmitterContext &context, EmissionError &error) {
+  ImplicitLocOpBuilder &b = context.b;
+  SmallVector<Value> outputs(context.outputs.begin(), context.outputs.end());
+  SmallVector<Value> results;
+  int64_t groupCount = static_cast<int64_t>(groupsValue.groupedRoots.size());
+  if (groupCount == 1) {
+    results = emitGroup(context, 0, outputs, error);
+    if (results.empty() && !outputs.empty())
+      return false;
+  } else {
+    // One group per blockIdx.z: the default region is group 0.
+    SmallVector<int64_t> cases;
+    for (int64_t id = 1; id < groupCount; ++id)
+      cases.push_back(id);
+    auto switchOp = scf::IndexSwitchOp::create(b, ValueRange(outputs).getTypes(),
+                                               context.threadAndBlockIds.back(), cases,
+                                               cases.size());
+    for (auto [id, region] : llvm::enumerate(switchOp->getRegions())) {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(&region.emplaceBlock());
+      SmallVector<Value> written = emitGroup(context, id, outputs, error);
+      if (written.empty() && !outputs.empty())
+        return false;
+      scf::YieldOp::create(b, written);
+    }
+    results.assign(switchOp.getResults().begin(), switchOp.getResults().end());
+  }
+  func::ReturnOp::create(b, results);
+  return true;
+}
+
+SmallVector<Value> ReductionEmitter::emitGroup(EmitterContext &context, int64_t id,
+                                               SmallVector<Value> outputs,
+                                               EmissionError &error) {
+  GroupEmission group{context, id, {}, {}, {}, {}, {}, outputs, error};
+  for (size_t i = 0; i < analysis().roots.size(); ++i) {
+    if (groupsValue.groupOfRoot[i] != id)
+      continue;
+    const HloInstruction *root = analysis().roots[i];
+    if (!groupsValue.isReductionRoot[i]) {
+      group.sideOutputs.push_back(root);
+      continue;
+    }
+    group.reductionRoots.push_back(root);
+    const HloInstruction *hero = analysis().heroes[i];
+    if (std::find(group.heroes.begin(), group.heroes.end(), hero) == group.heroes.end())
+      group.heroes.push_back(hero);
+  }
+  ImplicitLocOpBuilder &b = context.b;
+  for (const HloInstruction *hero : group.heroes) {
+    SmallVector<Value> &inits = group.inits[hero];
+    for (int64_t k = 0; k < arityOf(*hero); ++k) {
+      SmallVector<Value> value = context.elemental.emitValue(
+          b, *hero->operand(arityOf(*hero) + k), context.parameters, {}, error);
+      if (value.empty())
+        return {};
+      inits.push_back(value[0]);
+    }
+  }
+  if (!emitPerThreadElements(group))
+    return {};
+  SmallVector<Value> written = emitCrossThreadReduction(group);
+  if (group.failed)
+    return {};
+  return written;
+}
+
+bool ReductionEmitter::emitPerThreadElements(GroupEmission &group) {
+  EmitterContext &context = group.context;
+  ImplicitLocOpBuilder &b = context.b;
+  MLIRContext *mlirContext = b.getContext();
+  IndexingMap map = threadIdToInputIndexing(mlirContext);
+  Shape normal = normalShape(normalizedInputShape());
+  int64_t vector = tiling().vectorSize;
+  bool vectors = vectorAccumulators();
+  // Iteration values: the outputs (side outputs are written here), then
+  // each hero's accumulators.
+  SmallVector<Value> inits = group.outputs;
+  for (const HloInstruction *hero : group.heroes)
+    for (Value init : group.inits[hero])
+      inits.push_back(vectors ? Value(vector::BroadcastOp::create(
+                                    b, VectorType::get({vector}, init.getType()), init))
+                              : init);
+  Operation *loop = emitLoop(
+      b, context.threadAndBlockIds, map, inits,
+      [&](ImplicitLocOpBuilder &nested, ValueRange symbols, ValueRange indices,
+          ValueRange iterArgs) -> SmallVector<Value> {
+        SmallVector<Value> results(iterArgs.begin(), iterArgs.end());
+        size_t slot = group.outputs.size();
+        for (const HloInstruction *hero : group.heroes) {
+          int64_t arity = arityOf(*hero);
+          // One logical index for every input (their dimensions agree).
+          SmallVector<Value> inputIndex = applyIndexing(
+              nested,
+              bitcastIndexingMap(normal, hero->operand(0)->shape(), mlirContext), indices);
+          SmallVector<Value> arguments;
+          for (int64_t k = 0; k < arity; ++k) {
+            Value accumulator = iterArgs[slot + k];
+            if (vectors)
+              accumulator = vector::ExtractOp::create(nested, accumulator,
+                                                      OpFoldResult(symbols.back()));
+            arguments.push_back(accumulator);
+          }
+          for (int64_t k = 0; k < arity; ++k) {
+            SmallVector<Value> value = context.elemental.emitValue(
+                nested, *hero->operand(k), context.parameters, inputIndex, group.error);
+            if (value.empty()) {
+              group.failed = true;
+              return {};
+            }
+            arguments.push_back(value[0]);
+          }
+          func::FuncOp reducer = context.elemental.scalarFunction(
+              *hero->computationAttr("to_apply"), group.error);
+          if (!reducer) {
+            group.failed = true;
+            return {};
+          }
+          auto call = xla_gpu::PureCallOp::create(
+              nested, reducer.getFunctionType().getResults(),
+              FlatSymbolRefAttr::get(reducer.getSymNameAttr()), arguments, ArrayAttr(),
+              ArrayAttr());
+          for (int64_t k = 0; k < arity; ++k) {
+            Value combined = call.getResult(k);
+            if (vectors)
+              combined = vector::InsertOp::create(nested, combined, iterArgs[slot + k],
+                                                  OpFoldResult(symbols.back()));
+            results[slot + k] = combined;
+          }
+          slot += arity;
+        }
+        // Side outputs: the element at this input position.
+        for (const HloInstruction *root : group.sideOutputs) {
+          const Shape &shape = firstArray(root->shape());
+          SmallVector<Value> rootIndex =
+              applyIndexing(nested, bitcastIndexingMap(normal, shape, mlirContext), indices);
+          SmallVector<Value> values = context.elemental.emitValue(
+              nested, *root, context.parameters, rootIndex, group.error);
+          if (values.empty()) {
+            group.failed = true;
+            return {};
+          }
+          for (size_t leaf = 0; leaf < values.size(); ++leaf) {
+            int64_t output = outputIndex(root, leaf);
+            results[output] = tensor::InsertOp::create(
+                nested, values[leaf], results[output],
+                bufferIndices(*fusionOutputs()[output].shape, rootIndex));
+          }
+        }
+        return results;
+      });
+  if (group.failed || !loop)
+    return false;
+  ValueRange results = loop->getResults();
+  for (size_t i = 0; i < group.outputs.size(); ++i)
+    group.outputs[i] = results[i];
+  size_t slot = group.outputs.size();
+  for (const HloInstruction *hero : group.heroes) {
+    SmallVector<Value> &accumulators = group.accumulators[hero];
+    for (int64_t k = 0; k < arityOf(*hero); ++k)
+      accumulators.push_back(results[slot++]);
+  }
+  return true;
+}
+
+ReductionEmitter::HeroValues ReductionEmitter::shuffleReduce(GroupEmission &group,
+                                                             const HeroValues &values,
+                                                             int64_t distance) {
+  if (distance < 1)
+    return values;
+  HeroValues reduced;
+  for (const auto &[hero, operands] : values) {
+    func::FuncOp reducer = group.context.elemental.scalarFunction(
+        *hero->computationAttr("to_apply"), group.error);
+    if (!reducer) {
+      group.failed = true;
+      return values;
+    }
+    auto shuffle =
+        xla_gpu::ShuffleReduceOp::create(group.context.b, reducer, operands, distance);
+    reduced[hero].assign(shuffle.getResults().begin(), shuffle.getResults().end());
+  }
+  return reduced;
+}
+
+SmallVector<Value> ReductionEmitter::reduceThroughSharedMemory(GroupEmission &group,
+                                                               const HeroValues &values,
+                                                               const IndexingMap &writeMap,
+                                                               const IndexingMap &readMap,
+                                                               int64_t distance) {
+  EmitterContext &context = group.context;
+  ImplicitLocOpBuilder &b = context.b;
+  bool vectors = vectorAccumulators();
+  const std::vector<int64_t> &tileShape = tiling().sharedTile;
+  SmallVector<Value> tiles;
+  for (const auto &[hero, operands] : values)
+    for (int64_t k = 0; k < arityOf(*hero); ++k)
+      tiles.push_back(xla_gpu::AllocateSharedOp::create(
+          b, RankedTensorType::get(
+                 tileShape, elementType(hero->operand(k)->shape().elementType(),
+                                        b.getContext()))));
+  Operation *written = emitLoop(
+      b, context.threadAndBlockIds, writeMap, tiles,
+      [&](ImplicitLocOpBuilder &nested, ValueRange symbols, ValueRange indices,
+          ValueRange iterArgs) -> SmallVector<Value> {
+        SmallVector<Value> result(iterArgs.begin(), iterArgs.end());
+        size_t tile = 0;
+        for (const auto &[hero, operands] : values)
+          for (Value value : operands) {
+            if (vectors)
+              value = vector::ExtractOp::create(nested, value, OpFoldResult(symbols.back()));
+            result[tile] = tensor::InsertOp::create(nested, value, result[tile], indices);
+            ++tile;
+          }
+        return result;
+      });
+  if (!written) {
+    group.failed = true;
+    return {};
+  }
+  // The whole tile is written before anyone reads it.
+  auto synced = xla_gpu::SyncThreadsOp::create(b, written->getResults());
+  // Every thread takes part in the shuffles: the loop spans the whole
+  // launch, without constraints; they decide what is read instead.
+  IndexingMap loopMap(readMap.getAffineMap(), launchDimVars(), readMap.getRangeVars(),
+                      readMap.getRuntimeVars());
+  Operation *read = emitLoop(
+      b, context.threadAndBlockIds, loopMap, group.outputs,
+      [&](ImplicitLocOpBuilder &nested, ValueRange symbols, ValueRange indices,
+          ValueRange outputs) -> SmallVector<Value> {
+        Value condition =
+            checkConstraints(nested, readMap, context.threadAndBlockIds, symbols);
+        HeroValues partial;
+        size_t tile = 0;
+        for (const auto &[hero, operands] : values)
+          for (Value init : group.inits[hero])
+            partial[hero].push_back(xla_gpu::PredicatedExtractOp::create(
+                nested, init.getType(), condition, init, synced.getResult(tile++), indices));
+        // (`nested` is the context's builder, now inside the loop.)
+        HeroValues reduced = shuffleReduce(group, partial, distance);
+        return evaluateEpilogues(group, reduced, outputs, symbols);
+      });
+  if (!read || group.failed) {
+    group.failed = true;
+    return {};
+  }
+  return SmallVector<Value>(read->getResults().begin(), read->getResults().end());
+}
+
+SmallVector<Value> ReductionEmitter::evaluateEpilogues(GroupEmission &group,
+                                                       const HeroValues &heroValues,
+                                                       ValueRange outputs,
+                                                       ValueRange symbolValues) {
+  EmitterContext &context = group.context;
+  ImplicitLocOpBuilder &b = context.b;
+  MLIRContext *mlirContext = b.getContext();
+  SmallVector<Value> result(outputs.begin(), outputs.end());
+  for (const HloInstruction *root : group.reductionRoots) {
+    size_t position = std::find(analysis().roots.begin(), analysis().roots.end(), root) -
+                      analysis().roots.begin();
+    const HloInstruction *hero = analysis().heroes[position];
+    std::optional<IndexingMap> rootMap = reductionRootIndexing(root, mlirContext);
+    if (!rootMap) {
+      group.error = {root, "unsupported: an epilogue from '" + hero->name() + "' to '" +
+                               root->name() + "' without indexing rules"};
+      group.failed = true;
+      return {};
+    }
+    const Subgraph *epilogue = context.partitioned.epilogueFor(hero, root);
+    SmallVector<Value> rootIndex =
+        applyIndexing(b, *rootMap, context.threadAndBlockIds, symbolValues);
+    Value writes = checkConstraints(b, *rootMap, context.threadAndBlockIds, symbolValues);
+    SmallVector<Value> values = context.elemental.callEpilogue(
+        b, *epilogue, context.parameters, rootIndex, heroValues.lookup(hero));
+    for (size_t leaf = 0; leaf < values.size(); ++leaf) {
+      int64_t output = outputIndex(root, leaf);
+      result[output] = xla_gpu::PredicatedInsertOp::create(
+          b, result[output].getType(), writes, values[leaf], result[output],
+          bufferIndices(*fusionOutputs()[output].shape, rootIndex));
+    }
+  }
+  return result;
+}
+
+std::unique_ptr<ReductionEmitter> createReductionEmitter(const FusionAnalysis &analysis,
+                                                         const HloComputation &fused,
+                                                         const GpuDeviceInfo &device) {
+  switch (analysis.reductionTiling->kind) {
+  case ReductionKind::Row:
+    return std::make_unique<RowReductionEmitter>(analysis, fused, device);
+  case ReductionKind::MultiRow:
+    return std::make_unique<MultiRowReductionEmitter>(analysis, fused, device);
+  case ReductionKind::Column:
+    return std::make_unique<ColumnReductionEmitter>(analysis, fused, device);
+  case ReductionKind::SmallColumn:
+    return std::make_unique<SmallColumnReductionEmitter>(analysis, fused, device);
+  }
+  return nullptr;
+}
+
+} // namespace hlo

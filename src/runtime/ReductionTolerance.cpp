@@ -1,0 +1,220 @@
+//===- ReductionTolerance.cpp - Tolerances that grow with reductions ------===//
+#include "ReductionTolerance.h"
+
+#include "hlo_parser/FloatFormat.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace hlo::runtime {
+namespace {
+
+/// Each significand bit halves the rounding error.
+double unitRoundoffOf(PrimitiveType type) {
+  if (isComplex(type))
+    type = complexComponentType(type);
+  if (!isFloatingPoint(type))
+    return 0;
+  return std::ldexp(1.0, -(floatFormatOf(type).mantissaBits + 1));
+}
+
+ReductionDepth deeper(ReductionDepth a, const ReductionDepth &b) {
+  a.elements = std::max(a.elements, b.elements);
+  a.unitRoundoff = std::max(a.unitRoundoff, b.unitRoundoff);
+  a.bitsOfFloat.reset();
+  return a;
+}
+
+/// Integers reinterpreting a float (bitcast to a same-width integer), or
+/// moving such integers around, keep the float they hold.
+std::optional<PrimitiveType> floatBitsOf(const HloInstruction &inst,
+                                         const ReductionDepth &operand) {
+  if (inst.operandCount() != 1 || !inst.shape().isArray())
+    return std::nullopt;
+  if (!inst.operand(0)->shape().isArray())
+    return std::nullopt;
+  PrimitiveType to = inst.shape().elementType();
+  PrimitiveType from = inst.operand(0)->shape().elementType();
+  switch (inst.opcode()) {
+  case HloOpcode::Bitcast:
+  case HloOpcode::BitcastConvert:
+    if (isFloatingPoint(from) && isIntegral(to) &&
+        primitiveBitWidth(from) == primitiveBitWidth(to))
+      return from;
+    [[fallthrough]];
+  case HloOpcode::Reshape:
+  case HloOpcode::Copy:
+  case HloOpcode::Transpose:
+  case HloOpcode::Broadcast:
+    return from == to ? operand.bitsOfFloat : std::nullopt;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// A reducer that only picks one of its inputs (max, min) rounds nothing.
+bool isExactReducer(const HloComputation *reducer) {
+  if (!reducer || reducer->isDeclaration())
+    return false;
+  for (const auto &inst : reducer->instructions())
+    switch (inst->opcode()) {
+    case HloOpcode::Parameter:
+    case HloOpcode::Maximum:
+    case HloOpcode::Minimum:
+    case HloOpcode::Tuple:
+    case HloOpcode::Compare:
+    case HloOpcode::Select:
+    case HloOpcode::And:
+    case HloOpcode::Or:
+    case HloOpcode::Constant:
+      break;
+    default:
+      return false;
+    }
+  return true;
+}
+
+class DepthAnalysis {
+public:
+  ReductionDepth of(const HloComputation &computation,
+                    const std::vector<ReductionDepth> &parameters) {
+    std::map<const HloInstruction *, ReductionDepth> depths;
+    for (const auto &owned : computation.instructions()) {
+      const HloInstruction *inst = owned.get();
+      ReductionDepth depth;
+      if (inst->opcode() == HloOpcode::Parameter) {
+        int64_t number = inst->parameterNumber();
+        if (number < static_cast<int64_t>(parameters.size()))
+          depth = parameters[number];
+        depths[inst] = depth;
+        continue;
+      }
+      std::vector<ReductionDepth> operands;
+      for (const HloInstruction *operand : inst->operands()) {
+        operands.push_back(depths[operand]);
+        depth = deeper(depth, depths[operand]);
+      }
+      switch (inst->opcode()) {
+      case HloOpcode::Fusion:
+      case HloOpcode::Call: {
+        const HloComputation *called = inst->opcode() == HloOpcode::Fusion
+                                           ? inst->fusedComputation()
+                                           : inst->computationAttr("to_apply");
+        if (called && !called->isDeclaration())
+          depth = deeper(depth, of(*called, operands));
+        break;
+      }
+      case HloOpcode::Reduce:
+      case HloOpcode::ReduceWindow:
+      case HloOpcode::Dot:
+        depth = reduced(*inst, depth);
+        break;
+      default:
+        if (!operands.empty())
+          depth.bitsOfFloat = floatBitsOf(*inst, operands[0]);
+        break;
+      }
+      depths[inst] = depth;
+    }
+    return depths[computation.root()];
+  }
+
+  static ReductionDepth reduced(const HloInstruction &inst, ReductionDepth depth) {
+    const Shape &input = inst.operand(0)->shape();
+    if (!input.isArray())
+      return depth;
+    PrimitiveType type = inst.shape().isTuple() ? input.elementType() : inst.shape().elementType();
+    double roundoff = unitRoundoffOf(type);
+    if (roundoff == 0)
+      return depth;
+    double count = 1;
+    if (inst.opcode() == HloOpcode::Reduce) {
+      if (isExactReducer(inst.computationAttr("to_apply")))
+        return depth;
+      for (int64_t d : inst.dimensions())
+        count *= input.dimension(d);
+    } else if (inst.opcode() == HloOpcode::ReduceWindow) {
+      if (isExactReducer(inst.computationAttr("to_apply")))
+        return depth;
+      if (const AttrValue *window = inst.findAttribute("window"))
+        for (const WindowDimension &dim : window->window)
+          count *= dim.size;
+    } else { // dot: the contracted elements
+      for (int64_t d : inst.intListAttr("lhs_contracting_dims"))
+        count *= input.dimension(d);
+    }
+    depth.elements *= std::max(count, 1.0);
+    depth.unitRoundoff = std::max(depth.unitRoundoff, roundoff);
+    return depth;
+  }
+};
+
+} // namespace
+
+std::vector<ReductionDepth> reductionDepths(const HloComputation &computation,
+                                            const std::vector<ReductionDepth> &parameterDepths) {
+  // One depth for the whole result: tuple leaves share the deepest path.
+  ReductionDepth depth = DepthAnalysis().of(computation, parameterDepths);
+  const Shape &result = computation.resultShape();
+  size_t leaves = 1;
+  if (result.isTuple()) {
+    leaves = 0;
+    std::vector<const Shape *> stack = {&result};
+    while (!stack.empty()) {
+      const Shape *shape = stack.back();
+      stack.pop_back();
+      if (shape->isTuple())
+        for (const Shape &element : shape->tupleShapes())
+          stack.push_back(&element);
+      else
+        ++leaves;
+    }
+  }
+  return std::vector<ReductionDepth>(leaves, depth);
+}
+
+ReductionDepth reductionDepthOf(const HloInstruction &instruction) {
+  switch (instruction.opcode()) {
+  case HloOpcode::Reduce:
+  case HloOpcode::ReduceWindow:
+  case HloOpcode::Dot:
+    return DepthAnalysis::reduced(instruction, ReductionDepth());
+  default:
+    return ReductionDepth();
+  }
+}
+
+Literal reinterpretAsFloat(const Literal &value, PrimitiveType floatType) {
+  Literal result(Shape(floatType, value.shape().dimensions()));
+  int bits = primitiveBitWidth(floatType);
+  uint64_t mask = bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
+  for (int64_t i = 0; i < value.elementCount(); ++i)
+    result.realData()[i] =
+        decodeFloatBits(static_cast<uint64_t>(value.intData()[i]) & mask, floatType);
+  return result;
+}
+
+Tolerance reductionTolerance(Tolerance base, const ReductionDepth &depth,
+                             const Literal &expected) {
+  PrimitiveType type = expected.shape().elementType();
+  if (depth.elements <= 1 || depth.unitRoundoff == 0 ||
+      !(isFloatingPoint(type) || isComplex(type)))
+    return base;
+  double scale = 0;
+  auto consider = [&](double value) {
+    if (std::isfinite(value))
+      scale = std::max(scale, std::fabs(value));
+  };
+  for (int64_t i = 0; i < expected.elementCount(); ++i) {
+    consider(expected.realData()[i]);
+    if (isComplex(type))
+      consider(expected.imagData()[i]);
+  }
+  double growth = 4 * std::sqrt(depth.elements) * depth.unitRoundoff;
+  base.absolute += growth * scale;
+  base.relative += growth;
+  return base;
+}
+
+} // namespace hlo::runtime
