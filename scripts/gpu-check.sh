@@ -32,16 +32,18 @@ usage() { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 command="$1"; shift
 
 # The modules checked by default, one path a line: the examples and every
-# corpus module hlo-compile claims (scripts/crosscheck-interpreter.sh uses
-# the same list).
+# corpus module hlo-compile claims: whole categories, and the modules of
+# tests/claimed-modules.txt (scripts/crosscheck-interpreter.sh uses the
+# same list).
 default_modules() {
   local root; root="$(cd "$(dirname "$0")/.." && pwd)"
   local corpus="${HLO_CORPUS_DIR:-$root/../shared/corpus}/xla"
   ls "$root"/examples/*.hlo
   [ -f "$corpus/INDEX.tsv" ] || return 0
-  awk -F'\t' 'NR > 1 && ($2 == "loop" || $2 == "input_slices" || $2 == "convert" ||
-              ($2 == "dynamic_update_slice" && $4 ~ /^kLoop/)) {print $1}' "$corpus/INDEX.tsv" |
-    sed "s|^|$corpus/|"
+  { awk -F'\t' 'NR > 1 && ($2 == "loop" || $2 == "input_slices" || $2 == "convert" ||
+                ($2 == "dynamic_update_slice" && $4 ~ /^kLoop/) || $2 ~ /^reduce_/) {print $1}' \
+      "$corpus/INDEX.tsv"
+    grep -v '^#' "$root/tests/claimed-modules.txt"; } | sed "s|^|$corpus/|"
 }
 
 bundle() {

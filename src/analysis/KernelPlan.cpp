@@ -1,6 +1,7 @@
 //===- KernelPlan.cpp - Which kernels a module launches -------------------===//
 #include "analysis/KernelPlan.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -97,6 +98,21 @@ bool hasFusion(const HloModule &module) {
   return false;
 }
 
+/// Control flow cannot sit inside a kernel: an entry with some runs on the
+/// host side even without fusions.
+bool hasControlFlow(const HloComputation &computation) {
+  for (const auto &instruction : computation.instructions())
+    switch (instruction->opcode()) {
+    case HloOpcode::While:
+    case HloOpcode::Conditional:
+    case HloOpcode::Call:
+      return true;
+    default:
+      break;
+    }
+  return false;
+}
+
 /// Computations that run on the host side: the entry and what its control
 /// flow calls, transitively. Reducers, comparators and fused computations
 /// are not among them.
@@ -124,7 +140,7 @@ std::set<const HloComputation *> hostComputations(const HloModule &module) {
 KernelPlan::KernelPlan(const HloModule &module) {
   if (!module.entry())
     return;
-  if (!hasFusion(module)) {
+  if (!hasFusion(module) && !hasControlFlow(*module.entry())) {
     kernelList.push_back({module.entry()->name(), module.entry(), nullptr,
                           module.entry()->root()});
     return;
@@ -157,6 +173,35 @@ void KernelPlan::planComputation(const HloComputation &computation) {
       break;
     }
   }
+}
+
+bool KernelPlan::retainKernels(const std::vector<std::string> &names, std::string &error) {
+  for (const std::string &name : names) {
+    bool found = std::any_of(kernelList.begin(), kernelList.end(),
+                             [&](const KernelSource &kernel) { return kernel.name == name; });
+    if (found)
+      continue;
+    error = "no kernel named '" + name + "' in the module; its kernels are:";
+    size_t listed = 0;
+    for (const KernelSource &kernel : kernelList) {
+      if (listed++ == 20) {
+        error += " ... (" + std::to_string(kernelList.size()) + " in all)";
+        break;
+      }
+      error += " " + kernel.name;
+    }
+    if (kernelList.empty())
+      error += " none";
+    return false;
+  }
+  std::vector<KernelSource> kept;
+  for (const KernelSource &kernel : kernelList)
+    if (std::find(names.begin(), names.end(), kernel.name) != names.end())
+      kept.push_back(kernel);
+  kernelList = std::move(kept);
+  libraryOps.clear();
+  unsupportedOps.clear();
+  return true;
 }
 
 void KernelPlan::wrap(const HloInstruction &instruction) {

@@ -12,7 +12,8 @@
 // emitted for them; anything else is unsupported.
 //
 // A module without any fusion instruction is a bare fused computation, as
-// in XLA's tests and corpus: its entry is the one kernel.
+// in XLA's tests and corpus: its entry is the one kernel, unless it has
+// control flow (while, conditional, call), which runs on the host side.
 //
 // It lives in src/analysis, not src/partitioner: it analyses the whole
 // module (which computations run where) before any fused computation is
@@ -67,6 +68,12 @@ public:
   const std::vector<const HloInstruction *> &unsupported() const {
     return unsupportedOps;
   }
+
+  /// Keeps only the kernels named in `names` (hlo-compile --kernel), in
+  /// plan order; what runs between them no longer matters. False, with
+  /// `error` naming what is missing and what there is, if a name is not a
+  /// kernel of the module.
+  bool retainKernels(const std::vector<std::string> &names, std::string &error);
 
 private:
   void planComputation(const HloComputation &computation);

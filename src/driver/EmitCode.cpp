@@ -43,6 +43,23 @@ bool isLoadable(pipeline::OutputKind kind) {
 
 } // namespace
 
+std::string formatResourceUsage(const std::vector<pipeline::KernelResourceUsage> &kernels,
+                                const std::string &arch) {
+  size_t width = 6;
+  for (const auto &kernel : kernels)
+    width = std::max(width, kernel.name.size());
+  std::string text = fmt::format("resource usage (ptxas -v, {}):\n", arch);
+  text += fmt::format("{:<{}}  {:>9}  {:>12}  {:>11}  {:>5}  {:>12}  {:>8}\n", "kernel",
+                      width, "registers", "spill stores", "spill loads", "stack",
+                      "shared bytes", "barriers");
+  for (const auto &kernel : kernels)
+    text += fmt::format("{:<{}}  {:>9}  {:>12}  {:>11}  {:>5}  {:>12}  {:>8}\n", kernel.name,
+                        width, kernel.registers, kernel.spillStoreBytes,
+                        kernel.spillLoadBytes, kernel.stackBytes, kernel.sharedBytes,
+                        kernel.barriers);
+  return text;
+}
+
 bool writesManifest(const std::string &emit) {
   return emit == "ptx" || emit == "cubin" || emit == "so";
 }
@@ -72,6 +89,9 @@ bool emitCode(const HloModule &module, const Options &options, const std::string
   mlir::MLIRContext context;
   context.disableMultithreading();
   KernelPlan plan(module);
+  std::string planError;
+  if (!options.kernels.empty() && !plan.retainKernels(options.kernels, planError))
+    return fail(planError);
   std::optional<EmittedModule> emittedKernels = emitKernels(
       module, plan, *deviceInfoForArch(options.gpuArch), context, diagnostics);
   if (!emittedKernels)
@@ -130,11 +150,17 @@ bool emitCode(const HloModule &module, const Options &options, const std::string
     timer.lap("host object code");
     break;
   }
-  if (kind == pipeline::OutputKind::Cubin) {
-    code = pipeline::assembleCubin(*code, pipelineOptions, error);
-    if (!code)
+  if (kind == pipeline::OutputKind::Cubin || options.resourceUsage) {
+    std::vector<pipeline::KernelResourceUsage> usage;
+    std::optional<std::string> cubin = pipeline::assembleCubin(
+        *code, pipelineOptions, error, options.resourceUsage ? &usage : nullptr);
+    if (!cubin)
       return fail(error);
     timer.lap("ptxas");
+    if (options.resourceUsage)
+      llvm::errs() << formatResourceUsage(usage, options.gpuArch);
+    if (kind == pipeline::OutputKind::Cubin)
+      code = std::move(cubin);
   } else if (kind == pipeline::OutputKind::SharedObject) {
     code = pipeline::linkHostSharedObject(*code, error);
     if (!code)

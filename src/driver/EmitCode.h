@@ -13,8 +13,10 @@
 
 #include "hlo_parser/HloModule.h"
 #include "hlo_parser/SourceFile.h"
+#include "pipeline/Pipeline.h"
 
 #include <string>
+#include <vector>
 
 namespace hlo::driver {
 
@@ -25,6 +27,10 @@ namespace hlo::driver {
 bool emitCode(const HloModule &module, const Options &options, const std::string &codeFile,
               StageTimer &timer, std::string &output, std::string &manifest,
               DiagnosticEngine &diagnostics);
+
+/// --resource-usage's table: one line per kernel.
+std::string formatResourceUsage(const std::vector<pipeline::KernelResourceUsage> &kernels,
+                                const std::string &arch);
 
 /// Whether --emit=`emit` writes code a runtime loads, with a manifest.
 bool writesManifest(const std::string &emit);

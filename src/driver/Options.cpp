@@ -100,6 +100,14 @@ int parseOptions(int argc, char **argv, Options &options) {
   app.add_flag("--lineinfo,--generate-line-info", options.lineInfo,
                "PTX line tables (.file/.loc) mapping the code to the HLO file, as "
                "nvcc's -lineinfo (also -lineinfo)");
+  app.add_option("--kernel", options.kernels,
+                 "Compile only this kernel (a fusion's or wrapped instruction's name, as "
+                 "--emit=fusion-analysis lists them); repeat or separate with commas for "
+                 "several")
+      ->delimiter(',');
+  app.add_flag("--resource-usage", options.resourceUsage,
+               "After --emit=ptx or cubin: print each kernel's registers, spills, stack, "
+               "shared memory and barriers as ptxas reports them (-v) to stderr");
   app.add_flag("!--no-verify", options.verify,
                "Skip the HLO verifier (shape rules)");
   app.add_flag("-w", options.noWarnings, "Suppress all warnings");
@@ -172,6 +180,9 @@ int parseOptions(int argc, char **argv, Options &options) {
                       (hostOnly ? "host" : "nvptx") +
                       " (--target=nvptx writes llvm, ptx or cubin; --target=host writes llvm, "
                       "asm, obj or so)");
+  if (options.resourceUsage && !nvptxOnly)
+    return usageError("--resource-usage reports what ptxas made of the PTX: it needs "
+                      "--emit=ptx or --emit=cubin (--target=nvptx)");
   options.optLevel = std::stoi(optLevel);
   if (options.cudaPath.empty()) {
     const char *home = std::getenv("CUDA_HOME");

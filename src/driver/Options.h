@@ -45,6 +45,10 @@ struct Options {
   std::string ptxVersion;
   /// -lineinfo: PTX line tables mapping the code back to the HLO file.
   bool lineInfo = false;
+  /// --resource-usage: ptxas -v's figures per kernel, on stderr.
+  bool resourceUsage = false;
+  /// --kernel: compile only these kernels (fusion names); empty: all.
+  std::vector<std::string> kernels;
   /// --manifest: where the launch manifest goes (default: beside -o, with
   /// the extension .json; none when writing to stdout).
   std::string manifestPath;

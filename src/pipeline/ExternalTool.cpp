@@ -14,7 +14,8 @@ std::optional<std::string> runExternalTool(const std::string &program,
                                            const std::string &input,
                                            llvm::StringRef inputSuffix,
                                            llvm::StringRef outputSuffix,
-                                           const std::string &what, std::string &error) {
+                                           const std::string &what, std::string &error,
+                                           std::string *log) {
   llvm::SmallString<128> inputPath, outputPath, logPath;
   if (llvm::sys::fs::createTemporaryFile("hlo-compile", inputSuffix, inputPath) ||
       llvm::sys::fs::createTemporaryFile("hlo-compile", outputSuffix, outputPath) ||
@@ -48,10 +49,14 @@ std::optional<std::string> runExternalTool(const std::string &program,
   int status = llvm::sys::ExecuteAndWait(program, references, std::nullopt, redirects, 0, 0,
                                          &message);
   if (status != 0) {
-    auto log = llvm::MemoryBuffer::getFile(logPath);
+    auto printed = llvm::MemoryBuffer::getFile(logPath);
     error = what + " failed" + (message.empty() ? "" : " (" + message + ")") + ":\n" +
-            (log ? (*log)->getBuffer().str() : std::string());
+            (printed ? (*printed)->getBuffer().str() : std::string());
     return std::nullopt;
+  }
+  if (log) {
+    auto printed = llvm::MemoryBuffer::getFile(logPath);
+    *log = printed ? (*printed)->getBuffer().str() : std::string();
   }
   auto output = llvm::MemoryBuffer::getFile(outputPath, /*IsText=*/false);
   if (!output || (*output)->getBufferSize() == 0) {

@@ -25,12 +25,14 @@ inline constexpr llvm::StringLiteral kToolOutput = "{output}";
 /// `arguments` (kToolInput and kToolOutput replaced by the temporary input
 /// and output paths) and returns the output file's bytes; nullopt with
 /// `error` = "`what` failed:" and the program's diagnostics otherwise.
+/// With `log`, what the program printed on success.
 std::optional<std::string> runExternalTool(const std::string &program,
                                            llvm::ArrayRef<std::string> arguments,
                                            const std::string &input,
                                            llvm::StringRef inputSuffix,
                                            llvm::StringRef outputSuffix,
-                                           const std::string &what, std::string &error);
+                                           const std::string &what, std::string &error,
+                                           std::string *log = nullptr);
 
 /// What `program arguments...` prints (stdout and stderr), if it exits 0.
 std::optional<std::string> captureToolOutput(const std::string &program,

@@ -140,8 +140,9 @@ std::optional<std::string> emitOutput(llvm::Module &module, OutputKind output,
 
 std::optional<std::string> assembleCubin(const std::string &ptx,
                                          const PipelineOptions &options,
-                                         std::string &error) {
-  return runPtxas(ptx, options, error);
+                                         std::string &error,
+                                         std::vector<KernelResourceUsage> *usage) {
+  return runPtxas(ptx, options, error, usage);
 }
 
 std::optional<std::string> linkHostSharedObject(const std::string &object,

@@ -1,9 +1,12 @@
 //===- LowerXlaGpuLoops.cpp - xla_gpu.loop / apply_indexing to scf --------===//
 //
 // Owns the lowering of the emitters' indexing ops: a loop becomes an
-// scf.for nest over the map's range variables whose body runs under an
-// scf.if that checks the map's domain; apply_indexing becomes arithmetic;
-// pure_calls the inliner kept become func.call.
+// scf.for nest over the map's range variables; each check of the map's
+// domain is an scf.if at the outermost level where its variables are known
+// (dimension bounds and constraints on dimensions before the loops, a
+// constraint on s0 inside s0's loop, ...), so that an inner loop with no
+// check of its own (a vector index) has a plain body; apply_indexing
+// becomes arithmetic; pure_calls the inliner kept become func.call.
 //
 //===----------------------------------------------------------------------===//
 #include "dialect/XlaGpuDialect.h"
@@ -45,19 +48,37 @@ Value inInterval(OpBuilder &b, Location loc, Value value, Interval range) {
   return arith::AndIOp::create(b, loc, aboveLow, belowHigh);
 }
 
-/// Whether the point (dims, symbols) lies in the map's domain. Range
-/// variables are in bounds by construction of the loops.
-Value inDomain(OpBuilder &b, Location loc, const IndexingMap &map,
-               ValueRange dims, ValueRange symbols) {
-  Value inside = arith::ConstantIntOp::create(b, loc, 1, 1);
-  for (auto [dim, var] : llvm::zip(dims, map.getDimVars()))
-    inside = arith::AndIOp::create(b, loc, inside,
-                                   inInterval(b, loc, dim, var.bounds));
+/// The innermost symbol a constraint reads (-1: dimensions only): its
+/// check runs inside that symbol's loop and outside the inner ones.
+int64_t innermostSymbol(AffineExpr expr) {
+  int64_t innermost = -1;
+  expr.walk([&](AffineExpr sub) {
+    if (auto symbol = dyn_cast<AffineSymbolExpr>(sub))
+      innermost = std::max<int64_t>(innermost, symbol.getPosition());
+  });
+  return innermost;
+}
+
+/// Whether the point lies in the map's domain as far as the checks of
+/// `level` go: level 0 checks the dimension bounds and the constraints on
+/// dimensions alone, level k + 1 the constraints whose innermost symbol is
+/// k. Null when there is nothing to check there. Range variables are in
+/// bounds by construction of the loops.
+Value domainCheck(OpBuilder &b, Location loc, const IndexingMap &map, int64_t level,
+                  ValueRange dims, ValueRange symbols) {
+  Value inside;
+  auto conjoin = [&](Value condition) {
+    inside = inside ? Value(arith::AndIOp::create(b, loc, inside, condition)) : condition;
+  };
+  if (level == 0)
+    for (auto [dim, var] : llvm::zip(dims, map.getDimVars()))
+      conjoin(inInterval(b, loc, dim, var.bounds));
   for (const IndexingConstraint &constraint : map.getConstraints()) {
-    Value value =
-        affine::expandAffineExpr(b, loc, constraint.expr, dims, symbols);
-    inside = arith::AndIOp::create(b, loc, inside,
-                                   inInterval(b, loc, value, constraint.range));
+    if (innermostSymbol(constraint.expr) != level - 1)
+      continue;
+    Value value = affine::expandAffineExpr(b, loc, constraint.expr, dims,
+                                           symbols.take_front(level));
+    conjoin(inInterval(b, loc, value, constraint.range));
   }
   return inside;
 }
@@ -81,58 +102,64 @@ struct LowerLoop : OpRewritePattern<xla_gpu::LoopOp> {
                                 PatternRewriter &rewriter) const override {
     IndexingMap map = op.getIndexingMap().getIndexingMap();
     Location loc = op.getLoc();
+    ValueRange dims = op.getDims();
     SmallVector<Value> ivs;
-    // Builds the loop over range variable `level`; the innermost level runs
-    // the body for one point.
+    // Builds level `ivs.size()`: its domain checks, then the loop over the
+    // next range variable (or, innermost, the body for one point).
     std::function<SmallVector<Value>(OpBuilder &, ValueRange)> build =
         [&](OpBuilder &b, ValueRange iterValues) -> SmallVector<Value> {
       size_t level = ivs.size();
-      if (level == map.getRangeVars().size())
-        return emitPoint(b, loc, op, map, ivs, iterValues);
-      Interval bounds = map.getRangeVars()[level].bounds;
-      auto loop = scf::ForOp::create(
-          b, loc, arith::ConstantIndexOp::create(b, loc, bounds.lower),
-          arith::ConstantIndexOp::create(b, loc, bounds.upper + 1),
-          arith::ConstantIndexOp::create(b, loc, 1), iterValues,
-          [&](OpBuilder &nested, Location, Value iv, ValueRange args) {
-            ivs.push_back(iv);
-            SmallVector<Value> results = build(nested, args);
-            ivs.pop_back();
-            scf::YieldOp::create(nested, loc, results);
+      auto inner = [&](OpBuilder &nested, ValueRange values) -> SmallVector<Value> {
+        if (level == map.getRangeVars().size())
+          return emitPoint(nested, loc, op, map, ivs, values);
+        Interval bounds = map.getRangeVars()[level].bounds;
+        auto loop = scf::ForOp::create(
+            nested, loc, arith::ConstantIndexOp::create(nested, loc, bounds.lower),
+            arith::ConstantIndexOp::create(nested, loc, bounds.upper + 1),
+            arith::ConstantIndexOp::create(nested, loc, 1), values,
+            [&](OpBuilder &body, Location, Value iv, ValueRange args) {
+              ivs.push_back(iv);
+              SmallVector<Value> results = build(body, args);
+              ivs.pop_back();
+              scf::YieldOp::create(body, loc, results);
+            });
+        return SmallVector<Value>(loop.getResults());
+      };
+      Value inside = domainCheck(b, loc, map, level, dims, ivs);
+      if (!inside)
+        return inner(b, iterValues);
+      auto guard = scf::IfOp::create(
+          b, loc, inside,
+          [&](OpBuilder &then, Location) {
+            scf::YieldOp::create(then, loc, inner(then, iterValues));
+          },
+          [&](OpBuilder &otherwise, Location) {
+            scf::YieldOp::create(otherwise, loc, iterValues);
           });
-      return SmallVector<Value>(loop.getResults());
+      return SmallVector<Value>(guard.getResults());
     };
     rewriter.setInsertionPoint(op);
     rewriter.replaceOp(op, build(rewriter, op.getInits()));
     return success();
   }
 
-  /// The body at one point of the range variables, under the domain check.
+  /// The body at one point of the range variables.
   static SmallVector<Value> emitPoint(OpBuilder &b, Location loc,
                                       xla_gpu::LoopOp op, const IndexingMap &map,
                                       ValueRange ivs, ValueRange iterValues) {
     ValueRange dims = op.getDims();
     SmallVector<Value> results = expandResults(b, loc, map, dims, ivs);
-    Value inside = inDomain(b, loc, map, dims, ivs);
-    auto guard = scf::IfOp::create(
-        b, loc, inside,
-        [&](OpBuilder &then, Location) {
-          IRMapping mapping;
-          mapping.map(op.getRangeVars(), ivs);
-          mapping.map(op.getMapResults(), results);
-          mapping.map(op.getIterArgs(), iterValues);
-          Block &body = op.getRegion().front();
-          for (Operation &inner : body.without_terminator())
-            then.clone(inner, mapping);
-          SmallVector<Value> yielded;
-          for (Value value : body.getTerminator()->getOperands())
-            yielded.push_back(mapping.lookupOrDefault(value));
-          scf::YieldOp::create(then, loc, yielded);
-        },
-        [&](OpBuilder &otherwise, Location) {
-          scf::YieldOp::create(otherwise, loc, iterValues);
-        });
-    return SmallVector<Value>(guard.getResults());
+    IRMapping mapping;
+    mapping.map(op.getRangeVars(), ivs);
+    mapping.map(op.getMapResults(), results);
+    mapping.map(op.getIterArgs(), iterValues);
+    Block &body = op.getRegion().front();
+    for (Operation &inner : body.without_terminator())
+      b.clone(inner, mapping);
+    SmallVector<Value> yielded;
+    for (Value value : body.getTerminator()->getOperands())
+      yielded.push_back(mapping.lookupOrDefault(value));
+    return yielded;
   }
 };
 

@@ -15,8 +15,12 @@ def LowerXlaGpuLoopsPass : Pass<"xla-gpu-lower-loops", "mlir::ModuleOp"> {
   let summary = "Lower xla_gpu.loop and xla_gpu.apply_indexing to scf and arith";
   let description = [{
     Each `xla_gpu.loop` becomes a nest of `scf.for` over its map's range
-    variables with an `scf.if` that skips points outside the map's domain
-    (dimension and symbol bounds, constraints); `xla_gpu.apply_indexing`
+    variables; points outside the map's domain are skipped by `scf.if`s,
+    each check placed at the outermost level where the variables it reads
+    are known (dimension bounds and constraints on dimensions before the
+    loops, a constraint whose innermost symbol is s_k inside s_k's loop), so
+    inner loops without checks of their own (vector indices) keep plain
+    bodies; `xla_gpu.apply_indexing`
     becomes the arithmetic of its affine results; a `xla_gpu.pure_call` the
     inliner kept (its callee has several callers) becomes a `func.call`.
   }];

@@ -105,11 +105,25 @@ std::optional<std::string> emitOutput(llvm::Module &module, OutputKind output,
                                       const PipelineOptions &options,
                                       std::string &error);
 
+/// What ptxas reports for one kernel (-v).
+struct KernelResourceUsage {
+  std::string name;
+  int64_t registers = 0;
+  int64_t spillStoreBytes = 0;
+  int64_t spillLoadBytes = 0;
+  int64_t stackBytes = 0;
+  /// Static shared memory.
+  int64_t sharedBytes = 0;
+  int64_t barriers = 0;
+};
+
 /// ptxas on PTX: a cubin (what emitOutput does for OutputKind::Cubin, as a
-/// step of its own).
+/// step of its own). With `usage`, each kernel's registers, spills, stack
+/// and shared memory as ptxas reports them.
 std::optional<std::string> assembleCubin(const std::string &ptx,
                                          const PipelineOptions &options,
-                                         std::string &error);
+                                         std::string &error,
+                                         std::vector<KernelResourceUsage> *usage = nullptr);
 
 /// The system linker on a host object file: the shared object (what
 /// emitOutput does for OutputKind::SharedObject, as a step of its own).

@@ -74,8 +74,11 @@ void vectorizeLoop(scf::ForOp loop) {
   std::optional<int64_t> upper = getConstantIntValue(loop.getUpperBound());
   std::optional<int64_t> step = getConstantIntValue(loop.getStep());
   if (!lower || !upper || !step || *lower != 0 || *step != 1 || *upper < 2 ||
-      *upper > kMaxVectorLength || loop.getNumResults() != 0)
+      *upper > kMaxVectorLength)
     return;
+  // Loop-carried values (a reduction's accumulators) stay as they are; the
+  // vectors of the stores are carried after them.
+  unsigned carriedCount = loop.getNumResults();
   int64_t length = *upper;
   // Only accesses directly in the body (not under scf.if: those may be
   // masked off).
@@ -101,12 +104,18 @@ void vectorizeLoop(scf::ForOp loop) {
         return;
     }
   }
+  // Vectors of sub-byte elements (pred as i1, s4) are bit-packed in LLVM,
+  // while their buffers hold them otherwise: leave those accesses scalar.
+  auto isSubByte = [](Type type) {
+    return type.isIntOrFloat() && type.getIntOrFloatBitWidth() % 8 != 0;
+  };
   llvm::erase_if(loads, [&](memref::LoadOp load) {
-    return written.contains(load.getMemRef()) ||
+    return isSubByte(load.getType()) || written.contains(load.getMemRef()) ||
            !loop.isDefinedOutsideOfLoop(load.getMemRef());
   });
   llvm::erase_if(stores, [&](memref::StoreOp store) {
-    return read.contains(store.getMemRef()) ||
+    return isSubByte(store.getValueToStore().getType()) ||
+           read.contains(store.getMemRef()) ||
            !loop.isDefinedOutsideOfLoop(store.getMemRef());
   });
   if (loads.empty() && stores.empty())
@@ -156,7 +165,7 @@ void vectorizeLoop(scf::ForOp loop) {
   auto vectorized = cast<scf::ForOp>(newLoop->getOperation());
   rewriter.setInsertionPointAfter(vectorized);
   for (auto [i, store] : llvm::enumerate(stores))
-    vector::StoreOp::create(rewriter, loc, vectorized.getResult(i),
+    vector::StoreOp::create(rewriter, loc, vectorized.getResult(carriedCount + i),
                             store.getMemRef(), storeIndices[i]);
   for (memref::StoreOp store : stores)
     rewriter.eraseOp(store);

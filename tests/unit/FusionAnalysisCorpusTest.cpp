@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "analysis/FusionAnalysis.h"
 #include "analysis/HeroAnalysis.h"
+#include "analysis/KernelPlan.h"
 #include "hlo_parser/Parser.h"
 
 #include "TestUtils.h"
@@ -17,6 +18,7 @@
 #include <filesystem>
 #include <map>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -234,6 +236,39 @@ TEST(HeroAnalysisCorpus, HeroesOfEpilogueFusions) {
   EXPECT_EQ(heroNames("ir_emission_utils__FindNonTrivialTransposeHeroInsideFusion")
                 .front(),
             "t");
+}
+
+/// tests/claimed-modules.txt is exactly the modules of hero_analysis,
+/// fusion_analysis and misc with a reduction kernel (wrapped reduce
+/// instructions included) that are whole modules (they define every
+/// computation they call), so that none is forgotten when the analysis
+/// changes.
+TEST(ClaimedModules, ListsEveryReductionModuleOfTheMixedFolders) {
+  if (!fs::exists(kCorpus))
+    GTEST_SKIP() << "no corpus";
+  std::set<std::string> withReduction;
+  for (const auto &fields : testing_utils::corpusIndexRows()) {
+    const std::string &category = fields[1];
+    if (category != "hero_analysis" && category != "fusion_analysis" && category != "misc")
+      continue;
+    std::string errors;
+    auto module = parseHloModuleText(testing_utils::readFile(kCorpus / "xla" / fields[0]),
+                                     errors, fields[0]);
+    if (!module)
+      continue;
+    KernelPlan plan(*module);
+    for (const KernelSource &kernel : plan.kernels())
+      if (kernel.computation && !kernel.computation->isDeclaration() &&
+          analyzeFusion(*kernel.computation, kernel.fusion, rtxA6000DeviceInfo()).kind ==
+              EmitterKind::Reduction)
+        withReduction.insert(fields[0]);
+  }
+  std::set<std::string> listed;
+  std::ifstream list(HLO_SOURCE_DIR "/tests/claimed-modules.txt");
+  for (std::string line; std::getline(list, line);)
+    if (!line.empty() && line[0] != '#')
+      listed.insert(line);
+  EXPECT_EQ(listed, withReduction);
 }
 
 } // namespace

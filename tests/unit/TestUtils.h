@@ -71,6 +71,22 @@ inline std::vector<std::string> claimedLoopModules() {
   return files;
 }
 
+/// The reduction modules the compiler claims: the reduce_* categories and
+/// the modules of tests/claimed-modules.txt (scripts/gpu-check.sh's list).
+inline std::vector<std::string> claimedReductionModules() {
+  std::vector<std::string> files;
+  for (const std::vector<std::string> &fields : corpusIndexRows())
+    if (fields[1].rfind("reduce_", 0) == 0)
+      files.push_back(fields[0]);
+  if (files.empty())
+    return files; // no corpus
+  std::ifstream list(HLO_SOURCE_DIR "/tests/claimed-modules.txt");
+  for (std::string line; std::getline(list, line);)
+    if (!line.empty() && line[0] != '#')
+      files.push_back(line);
+  return files;
+}
+
 /// A GoogleTest-safe name: every character but letters and digits as '_'.
 inline std::string gtestName(std::string text) {
   for (char &c : text)

@@ -4,7 +4,8 @@
 // conversion to the LLVM and NVVM dialects (thread ids, barriers and
 // shuffles as NVVM intrinsics, math as libdevice calls), linking the
 // libdevice functions the kernels call (then internalized so that O3 drops
-// the rest), the `nvvm-reflect-ftz` flag, the target machine, and PTX for
+// the rest), the `nvvm-reflect-ftz` flag, XLA's f32 division (div.full),
+// the target machine, and PTX for
 // the newest PTX ISA the toolkit's ptxas takes (a cubin through ptxas).
 //
 //===----------------------------------------------------------------------===//
@@ -27,6 +28,7 @@
 #include "llvm/Linker/Linker.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
@@ -50,6 +52,12 @@ void initializeNvptx() {
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
+    // f32 division as XLA compiles it: div.full.f32 (full range, at most
+    // 2 ulp) rather than the IEEE div.rn.f32 subroutine, whose slow path
+    // costs registers in every kernel that divides. Only a command-line
+    // option of the NVPTX back end selects it.
+    const char *arguments[] = {"hlo-compile", "-nvptx-prec-divf32=1"};
+    llvm::cl::ParseCommandLineOptions(2, arguments);
   });
 }
 

@@ -1,4 +1,9 @@
 //===- Ptxas.h - PTX to cubin with the CUDA toolkit -------------*- C++ -*-===//
+//
+// Owns running the toolkit's ptxas on our PTX: the cubin, ptxas's
+// diagnostics, and (-v) what each kernel uses.
+//
+//===----------------------------------------------------------------------===//
 #ifndef HLO_PIPELINE_NVPTX_PTXAS_H
 #define HLO_PIPELINE_NVPTX_PTXAS_H
 
@@ -8,9 +13,14 @@ namespace hlo::pipeline {
 
 /// Assembles PTX into a cubin with the toolkit's ptxas (-O3, the options'
 /// architecture); nullopt with `error` (ptxas's diagnostics) on failure.
+/// With `usage`, ptxas also reports (-v) each kernel's resources.
 std::optional<std::string> runPtxas(const std::string &ptx,
                                     const PipelineOptions &options,
-                                    std::string &error);
+                                    std::string &error,
+                                    std::vector<KernelResourceUsage> *usage = nullptr);
+
+/// The per-kernel figures of `ptxas -v` output.
+std::vector<KernelResourceUsage> parsePtxasVerbose(const std::string &log);
 
 } // namespace hlo::pipeline
 

@@ -31,3 +31,62 @@ func.func @wrong_types(%d: index) -> i32 {
   %r = xla_gpu.pure_call @callee(%d) : (index) -> i32
   return %r : i32
 }
+
+// -----
+
+func.func private @add(%a: f32, %b: f32) -> f32
+func.func @shuffle_too_far(%x: f32) -> f32 {
+  // expected-error @+1 {{max distance must be a power of two from 1 to 16, not 32}}
+  %r = xla_gpu.shuffle_reduce(%x) to 32 combiner=@add : f32
+  return %r : f32
+}
+
+// -----
+
+func.func private @add(%a: f32, %b: f32) -> f32
+func.func @shuffle_not_power_of_two(%x: f32) -> f32 {
+  // expected-error @+1 {{max distance must be a power of two from 1 to 16, not 3}}
+  %r = xla_gpu.shuffle_reduce(%x) to 3 combiner=@add : f32
+  return %r : f32
+}
+
+// -----
+
+func.func private @add(%a: f64, %b: f64) -> f64
+func.func @shuffle_wrong_combiner(%x: f32) -> f32 {
+  // expected-error @+1 {{combiner '(f64, f64) -> f64' does not combine the values' types}}
+  %r = xla_gpu.shuffle_reduce(%x) to 16 combiner=@add : f32
+  return %r : f32
+}
+
+// -----
+
+func.func @shuffle_missing_combiner(%x: f32) -> f32 {
+  // expected-error @+1 {{combiner 'nowhere' does not exist}}
+  %r = xla_gpu.shuffle_reduce(%x) to 16 combiner=@nowhere : f32
+  return %r : f32
+}
+
+// -----
+
+func.func @insert_wrong_rank(%x: f32, %c: i1, %i: index, %t: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  // expected-error @+1 {{expects 2 indices}}
+  %r = xla_gpu.predicated_insert %x into %t[%i] if %c : tensor<4x4xf32>
+  return %r : tensor<4x4xf32>
+}
+
+// -----
+
+func.func @extract_wrong_rank(%x: f32, %c: i1, %i: index, %t: tensor<4x4xf32>) -> f32 {
+  // expected-error @+1 {{expects 2 indices}}
+  %r = xla_gpu.predicated_extract %t[%i, %i, %i] if %c else %x : tensor<4x4xf32>
+  return %r : f32
+}
+
+// -----
+
+func.func @shared_dynamic() {
+  // expected-error @+1 {{must be statically shaped tensor}}
+  %t = xla_gpu.allocate_shared : tensor<?xf32>
+  return
+}

@@ -32,3 +32,28 @@ func.func @apply(%d: index, %s: index) -> (index, index) {
   %r:2 = xla_gpu.apply_indexing #xla_gpu.indexing_map<"(d0)[s0] -> (d0 floordiv 8, d0 mod 8 + s0), domain: d0 in [0, 31], s0 in [0, 3]">(%d)[%s]
   return %r#0, %r#1 : index, index
 }
+
+// The threads' cooperation: shared tiles, barriers, shuffle reductions,
+// predicated accesses.
+func.func private @argmax(%a: f32, %ai: i32, %b: f32, %bi: i32) -> (f32, i32) {
+  return %a, %ai : f32, i32
+}
+// CHECK-LABEL: func.func @cooperation
+// CHECK:         %[[TILE:.*]] = xla_gpu.allocate_shared : tensor<8x33xf32>
+// CHECK:         %[[W:.*]] = tensor.insert %{{.*}} into %[[TILE]]
+// CHECK:         %[[SYNCED:.*]]:2 = xla_gpu.sync_threads %[[W]], %{{.*}} : tensor<8x33xf32>, tensor<8x33xi32>
+// CHECK:         %[[V:.*]] = xla_gpu.predicated_extract %[[SYNCED]]#0[%{{.*}}, %{{.*}}] if %{{.*}} else %{{.*}} : tensor<8x33xf32>
+// CHECK:         %{{.*}}:2 = xla_gpu.shuffle_reduce(%[[V]], %{{.*}}) to 4 combiner=@argmax : f32, i32
+// CHECK:         xla_gpu.predicated_insert %{{.*}} into %{{.*}}[%{{.*}}] if %{{.*}} : tensor<16xf32>
+func.func @cooperation(%x: f32, %i: i32, %c: i1, %r: index, %s: index, %out: tensor<16xf32>) -> tensor<16xf32> {
+  %tile = xla_gpu.allocate_shared : tensor<8x33xf32>
+  %indices = xla_gpu.allocate_shared : tensor<8x33xi32>
+  %w = tensor.insert %x into %tile[%r, %s] : tensor<8x33xf32>
+  %wi = tensor.insert %i into %indices[%r, %s] : tensor<8x33xi32>
+  %synced:2 = xla_gpu.sync_threads %w, %wi : tensor<8x33xf32>, tensor<8x33xi32>
+  %v = xla_gpu.predicated_extract %synced#0[%r, %s] if %c else %x : tensor<8x33xf32>
+  %vi = xla_gpu.predicated_extract %synced#1[%r, %s] if %c else %i : tensor<8x33xi32>
+  %m:2 = xla_gpu.shuffle_reduce(%v, %vi) to 4 combiner=@argmax : f32, i32
+  %o = xla_gpu.predicated_insert %m#0 into %out[%r] if %c : tensor<16xf32>
+  return %o : tensor<16xf32>
+}

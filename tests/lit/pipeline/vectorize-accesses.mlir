@@ -40,3 +40,42 @@ func.func @strided(%in: memref<64xf32>, %out: memref<64xf32>, %base: index) {
 // CHECK-NOT:     vector.
 // CHECK:         memref.load
 // CHECK:         memref.store
+
+// A reduction's loop carries its accumulator: the loads become one vector
+// load and the accumulator stays the loop's first result.
+func.func @carried(%in: memref<64xf32>, %base: index) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %zero = arith.constant 0.0 : f32
+  %sum = scf.for %v = %c0 to %c2 step %c1 iter_args(%acc = %zero) -> (f32) {
+    %i = arith.addi %base, %v : index
+    %x = memref.load %in[%i] : memref<64xf32>
+    %s = arith.addf %acc, %x : f32
+    scf.yield %s : f32
+  }
+  return %sum : f32
+}
+// CHECK-LABEL: func.func @carried(
+// CHECK:         %[[V:.*]] = vector.load %{{.*}} : memref<64xf32>, vector<2xf32>
+// CHECK:         scf.for %[[IV:.*]] = {{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32) {
+// CHECK:           vector.extract %[[V]][%[[IV]]] : f32 from vector<2xf32>
+
+// Sub-byte elements (pred, s4) are bit-packed in LLVM vectors but not in
+// their buffers: they stay scalar.
+func.func @sub_byte(%in: memref<64xi1>, %out: memref<64xi4>, %base: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  scf.for %v = %c0 to %c2 step %c1 {
+    %i = arith.addi %base, %v : index
+    %x = memref.load %in[%i] : memref<64xi1>
+    %y = arith.extui %x : i1 to i4
+    memref.store %y, %out[%i] : memref<64xi4>
+  }
+  return
+}
+// CHECK-LABEL: func.func @sub_byte(
+// CHECK-NOT:     vector.
+// CHECK:         memref.load
+// CHECK:         memref.store
