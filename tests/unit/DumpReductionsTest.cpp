@@ -1,0 +1,141 @@
+//===- DumpReductionsTest.cpp - Reduction fusions of XLA's dumps ----------===//
+//
+// Every reduction fusion of XLA's own after-optimizations dumps of real
+// models (corpus/dumps/*.native/module.hlo) compiles: the plan keeps the
+// kReduction kernels (what `hlo-compile --kernel` does; the modules'
+// other kinds may still be refused until their emitters land), they are
+// emitted, lowered to PTX for sm_90 and assembled by ptxas with no spills.
+// Fusions that are one structure under different names (XLA's dumps
+// repeat a layer's fusions per layer) are compiled once.
+//
+//===----------------------------------------------------------------------===//
+#include "TestUtils.h"
+
+#include "analysis/FusionAnalysis.h"
+#include "analysis/KernelPlan.h"
+#include "emitters/FusionEmitter.h"
+#include "hlo_parser/Printer.h"
+#include "pipeline/Pipeline.h"
+
+#include "mlir/IR/MLIRContext.h"
+
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <set>
+
+using namespace hlo;
+
+namespace {
+
+std::string cudaPath() {
+  const char *home = std::getenv("CUDA_HOME");
+  return home && *home ? home : "/usr/local/cuda";
+}
+
+bool haveToolkit() {
+  return std::filesystem::exists(cudaPath() + "/bin/ptxas") &&
+         std::filesystem::exists(cudaPath() + "/nvvm/libdevice/libdevice.10.bc");
+}
+
+std::vector<std::string> nativeDumps() {
+  std::vector<std::string> names;
+  std::error_code error;
+  for (const auto &entry :
+       std::filesystem::directory_iterator(testing_utils::kCorpus / "dumps", error))
+    if (entry.path().extension() == ".native" &&
+        std::filesystem::exists(entry.path() / "module.hlo"))
+      names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+/// The fused computation's text, and that of the computations it calls,
+/// with names and metadata left out: equal for one fusion repeated.
+std::string structureOf(const HloComputation &computation) {
+  std::string text;
+  std::vector<const HloComputation *> pending = {&computation};
+  std::set<const HloComputation *> seen;
+  while (!pending.empty()) {
+    const HloComputation *next = pending.back();
+    pending.pop_back();
+    if (!seen.insert(next).second)
+      continue;
+    printComputation(text, *next, /*isEntry=*/false);
+    for (const auto &instruction : next->instructions())
+      for (const HloComputation *called : instruction->calledComputations())
+        pending.push_back(called);
+  }
+  static const std::regex metadata(R"(, metadata=\{[^}]*\})");
+  static const std::regex names(R"([A-Za-z_][\w.\-]*\.\d+|%[\w.\-]+)");
+  text = std::regex_replace(text, metadata, "");
+  return std::regex_replace(text, names, "_");
+}
+
+class DumpReductions : public testing::TestWithParam<std::string> {};
+
+TEST_P(DumpReductions, EveryReductionFusionAssembles) {
+  if (!haveToolkit())
+    GTEST_SKIP() << "no CUDA toolkit at " << cudaPath();
+  std::filesystem::path file = testing_utils::kCorpus / "dumps" / GetParam() / "module.hlo";
+  std::string errors;
+  auto module = parseHloModuleText(testing_utils::readFile(file), errors, file.string());
+  ASSERT_NE(module, nullptr) << errors;
+  const GpuDeviceInfo device = deviceInfoForArch("sm_90").value();
+
+  KernelPlan plan(*module);
+  std::vector<std::string> reductions;
+  std::set<std::string> structures;
+  size_t reductionFusions = 0;
+  for (const KernelSource &kernel : plan.kernels()) {
+    FusionAnalysis analysis = analyzeFusion(*kernel.computation, kernel.fusion, device);
+    if (analysis.kind != EmitterKind::Reduction)
+      continue;
+    ++reductionFusions;
+    if (structures.insert(structureOf(*kernel.computation)).second)
+      reductions.push_back(kernel.name);
+  }
+  if (reductions.empty())
+    GTEST_SKIP() << GetParam() << " has no reduction fusion";
+  std::string error;
+  ASSERT_TRUE(plan.retainKernels(reductions, error)) << error;
+
+  mlir::MLIRContext context;
+  context.disableMultithreading();
+  DiagnosticEngine diagnostics(module->source());
+  diagnostics.setWarningPolicy(WarningPolicy::Ignore);
+  std::optional<EmittedModule> emitted =
+      emitKernels(*module, plan, device, context, diagnostics);
+  ASSERT_TRUE(emitted) << diagnostics.rendered();
+  ASSERT_EQ(emitted->launches.size(), reductions.size());
+
+  pipeline::PipelineOptions options;
+  options.gpuArch = "sm_90";
+  options.cudaPath = cudaPath();
+  pipeline::PassDumper dumper(options);
+  ASSERT_TRUE(pipeline::lowerToLlvmDialect(*emitted->module, options, dumper, error)) << error;
+  llvm::LLVMContext llvmContext;
+  auto llvmModule = pipeline::translateToLlvmIr(*emitted->module, llvmContext, options,
+                                                dumper, error);
+  ASSERT_TRUE(llvmModule) << error;
+  std::optional<std::string> ptx =
+      pipeline::emitOutput(*llvmModule, pipeline::OutputKind::Ptx, options, error);
+  ASSERT_TRUE(ptx) << error;
+  std::vector<pipeline::KernelResourceUsage> usage;
+  ASSERT_TRUE(pipeline::assembleCubin(*ptx, options, error, &usage)) << error;
+  EXPECT_EQ(usage.size(), reductions.size());
+  for (const pipeline::KernelResourceUsage &kernel : usage) {
+    EXPECT_EQ(kernel.spillStoreBytes, 0) << kernel.name << " spills";
+    EXPECT_EQ(kernel.spillLoadBytes, 0) << kernel.name << " spills";
+  }
+  std::printf("%s: %zu reduction fusions, %zu distinct, compiled\n",
+              GetParam().c_str(), reductionFusions, reductions.size());
+}
+
+INSTANTIATE_TEST_SUITE_P(Dumps, DumpReductions, testing::ValuesIn(nativeDumps()),
+                         [](const testing::TestParamInfo<std::string> &info) {
+                           return testing_utils::gtestName(info.param);
+                         });
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(DumpReductions);
+
+} // namespace
