@@ -24,13 +24,7 @@ IndexingMap MultiRowReductionEmitter::threadIdToInputIndexing(MLIRContext *conte
 }
 
 IndexingMap MultiRowReductionEmitter::threadIdToReducedIndexing(MLIRContext *context) const {
-  const ReductionTiling &t = tiling();
-  auto [kept, reduced] = threadIds(context);
-  AffineExpr row = blockIds(context)[0] * t.threads[0] + kept;
-  return reductionMap({row}, {},
-                      {{reduced, Interval{0, 0}},
-                       {row, Interval{0, t.dimensions.dimensions[1] - 1}}},
-                      context);
+  return keptRowReducedIndexing(context);
 }
 
 SmallVector<Value> MultiRowReductionEmitter::emitCrossThreadReduction(GroupEmission &group) {

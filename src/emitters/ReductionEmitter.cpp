@@ -111,6 +111,16 @@ std::array<AffineExpr, 2> ReductionEmitter::blockIds(MLIRContext *context) const
   return {linear.floorDiv(minor), linear % minor};
 }
 
+IndexingMap ReductionEmitter::keptRowReducedIndexing(MLIRContext *context) const {
+  const ReductionTiling &t = tiling();
+  auto [kept, reduced] = threadIds(context);
+  AffineExpr row = blockIds(context)[0] * t.threads[0] + kept;
+  return reductionMap({row}, {},
+                      {{reduced, Interval{0, 0}},
+                       {row, Interval{0, t.dimensions.dimensions[1] - 1}}},
+                      context);
+}
+
 IndexingMap ReductionEmitter::reductionMap(
     llvm::ArrayRef<AffineExpr> results, llvm::ArrayRef<int64_t> symbolSizes,
     llvm::ArrayRef<std::pair<AffineExpr, Interval>> constraints, MLIRContext *context) const {

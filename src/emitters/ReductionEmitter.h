@@ -118,6 +118,9 @@ protected:
   std::array<mlir::AffineExpr, 2> threadIds(mlir::MLIRContext *context) const;
   /// The logical block (over tiling().blocks): {major, minor}.
   std::array<mlir::AffineExpr, 2> blockIds(mlir::MLIRContext *context) const;
+  /// Rows of threads[1] threads each, one kept row per thread row, the
+  /// row's first thread writing its reduced value (row and multi-row).
+  IndexingMap keptRowReducedIndexing(mlir::MLIRContext *context) const;
   /// A map over launch dims with `results`, range variables of
   /// `symbolSizes` and `constraints` (expr, [lower, upper]).
   IndexingMap reductionMap(llvm::ArrayRef<mlir::AffineExpr> results,

@@ -39,13 +39,7 @@ IndexingMap RowReductionEmitter::threadIdToInputIndexing(MLIRContext *context) c
 }
 
 IndexingMap RowReductionEmitter::threadIdToReducedIndexing(MLIRContext *context) const {
-  const ReductionTiling &t = tiling();
-  auto [kept, reduced] = threadIds(context);
-  AffineExpr row = blockIds(context)[0] * t.threads[0] + kept;
-  return reductionMap({row}, {},
-                      {{reduced, Interval{0, 0}},
-                       {row, Interval{0, t.dimensions.dimensions[1] - 1}}},
-                      context);
+  return keptRowReducedIndexing(context);
 }
 
 SmallVector<Value> RowReductionEmitter::emitCrossThreadReduction(GroupEmission &group) {

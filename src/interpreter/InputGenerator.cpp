@@ -37,6 +37,17 @@ bool passesThrough(HloOpcode opcode) {
 }
 
 /// The most constraining use of `value`, looking `depth` users deep.
+/// The parameter of the computation a fusion or call passes its operand
+/// `index` to, if any.
+const HloInstruction *calledParameter(const HloInstruction &user, int64_t index) {
+  const HloComputation *called = user.opcode() == HloOpcode::Fusion
+                                     ? user.fusedComputation()
+                                     : user.computationAttr("to_apply");
+  if (!called || index >= called->parameterCount())
+    return nullptr;
+  return called->parameter(index);
+}
+
 Use useOf(const HloInstruction &value, int depth) {
   if (depth > 8)
     return Use::Plain;
@@ -71,14 +82,10 @@ Use useOf(const HloInstruction &value, int depth) {
         found = i == (user->operandCount() - 1) / 2 ? Use::Index : Use::Plain;
         break;
       case HloOpcode::Fusion:
-      case HloOpcode::Call: {
-        const HloComputation *called = user->opcode() == HloOpcode::Fusion
-                                           ? user->fusedComputation()
-                                           : user->computationAttr("to_apply");
-        if (called && i < called->parameterCount())
-          found = useOf(*called->parameter(i), depth + 1);
+      case HloOpcode::Call:
+        if (const HloInstruction *parameter = calledParameter(*user, i))
+          found = useOf(*parameter, depth + 1);
         break;
-      }
       default:
         if (passesThrough(user->opcode()))
           found = useOf(*user, depth + 1);
@@ -177,11 +184,8 @@ std::optional<double> identityOfInitUse(const HloInstruction &value, int depth) 
       }
       case HloOpcode::Fusion:
       case HloOpcode::Call: {
-        const HloComputation *called = user->opcode() == HloOpcode::Fusion
-                                           ? user->fusedComputation()
-                                           : user->computationAttr("to_apply");
-        if (called && i < called->parameterCount())
-          if (auto identity = identityOfInitUse(*called->parameter(i), depth + 1))
+        if (const HloInstruction *parameter = calledParameter(*user, i))
+          if (auto identity = identityOfInitUse(*parameter, depth + 1))
             return identity;
         break;
       }

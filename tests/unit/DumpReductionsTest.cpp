@@ -9,6 +9,7 @@
 // repeat a layer's fusions per layer) are compiled once.
 //
 //===----------------------------------------------------------------------===//
+#include "PipelineTestUtils.h"
 #include "TestUtils.h"
 
 #include "analysis/FusionAnalysis.h"
@@ -28,15 +29,8 @@ using namespace hlo;
 
 namespace {
 
-std::string cudaPath() {
-  const char *home = std::getenv("CUDA_HOME");
-  return home && *home ? home : "/usr/local/cuda";
-}
-
-bool haveToolkit() {
-  return std::filesystem::exists(cudaPath() + "/bin/ptxas") &&
-         std::filesystem::exists(cudaPath() + "/nvvm/libdevice/libdevice.10.bc");
-}
+using testing_utils::cudaPath;
+using testing_utils::haveToolkit;
 
 std::vector<std::string> nativeDumps() {
   std::vector<std::string> names;
@@ -109,20 +103,9 @@ TEST_P(DumpReductions, EveryReductionFusionAssembles) {
   ASSERT_TRUE(emitted) << diagnostics.rendered();
   ASSERT_EQ(emitted->launches.size(), reductions.size());
 
-  pipeline::PipelineOptions options;
-  options.gpuArch = "sm_90";
-  options.cudaPath = cudaPath();
-  pipeline::PassDumper dumper(options);
-  ASSERT_TRUE(pipeline::lowerToLlvmDialect(*emitted->module, options, dumper, error)) << error;
-  llvm::LLVMContext llvmContext;
-  auto llvmModule = pipeline::translateToLlvmIr(*emitted->module, llvmContext, options,
-                                                dumper, error);
-  ASSERT_TRUE(llvmModule) << error;
-  std::optional<std::string> ptx =
-      pipeline::emitOutput(*llvmModule, pipeline::OutputKind::Ptx, options, error);
-  ASSERT_TRUE(ptx) << error;
   std::vector<pipeline::KernelResourceUsage> usage;
-  ASSERT_TRUE(pipeline::assembleCubin(*ptx, options, error, &usage)) << error;
+  error = testing_utils::assembleForArch(*emitted->module, "sm_90", &usage);
+  ASSERT_EQ(error, "");
   EXPECT_EQ(usage.size(), reductions.size());
   for (const pipeline::KernelResourceUsage &kernel : usage) {
     EXPECT_EQ(kernel.spillStoreBytes, 0) << kernel.name << " spills";

@@ -7,6 +7,7 @@
 // or verifier error). At least 90% must produce PTX.
 //
 //===----------------------------------------------------------------------===//
+#include "PipelineTestUtils.h"
 #include "TestUtils.h"
 
 #include "analysis/DeviceInfo.h"
@@ -27,10 +28,8 @@ namespace {
 
 using testing_utils::claimedLoopModules;
 
-std::string cudaPath() {
-  const char *home = std::getenv("CUDA_HOME");
-  return home && *home ? home : "/usr/local/cuda";
-}
+using testing_utils::cudaPath;
+using testing_utils::haveToolkit;
 
 /// Compiles one module for `arch`: "" when ptxas accepted the PTX, else
 /// the error.
@@ -47,27 +46,7 @@ std::string compile(const std::string &file, const std::string &arch) {
                                    context, diagnostics);
   if (!emitted)
     return diagnostics.rendered();
-  pipeline::PipelineOptions options;
-  options.gpuArch = arch;
-  options.cudaPath = cudaPath();
-  pipeline::PassDumper dumper(options);
-  std::string error;
-  if (!pipeline::lowerToLlvmDialect(*emitted, options, dumper, error))
-    return error;
-  llvm::LLVMContext llvmContext;
-  auto llvmModule =
-      pipeline::translateToLlvmIr(*emitted, llvmContext, options, dumper, error);
-  if (!llvmModule)
-    return error;
-  // The cubin: PTX, then ptxas.
-  if (!pipeline::emitOutput(*llvmModule, pipeline::OutputKind::Cubin, options, error))
-    return error;
-  return "";
-}
-
-bool haveToolkit() {
-  return std::filesystem::exists(cudaPath() + "/bin/ptxas") &&
-         std::filesystem::exists(cudaPath() + "/nvvm/libdevice/libdevice.10.bc");
+  return testing_utils::assembleForArch(*emitted, arch);
 }
 
 class PipelineCorpus

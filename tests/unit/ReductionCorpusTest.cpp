@@ -8,6 +8,7 @@
 // (ctest -L host).
 //
 //===----------------------------------------------------------------------===//
+#include "PipelineTestUtils.h"
 #include "TestUtils.h"
 
 #include "emitters/FusionEmitter.h"
@@ -21,15 +22,8 @@ using namespace hlo;
 
 namespace {
 
-std::string cudaPath() {
-  const char *home = std::getenv("CUDA_HOME");
-  return home && *home ? home : "/usr/local/cuda";
-}
-
-bool haveToolkit() {
-  return std::filesystem::exists(cudaPath() + "/bin/ptxas") &&
-         std::filesystem::exists(cudaPath() + "/nvvm/libdevice/libdevice.10.bc");
-}
+using testing_utils::cudaPath;
+using testing_utils::haveToolkit;
 
 class ReductionCorpus
     : public testing::TestWithParam<std::tuple<std::string, std::string>> {};
@@ -53,21 +47,9 @@ TEST_P(ReductionCorpus, AssemblesWithoutSpills) {
   for (const KernelLaunchRecord &record : emitted->launches)
     anyReduction |= record.emitter.rfind("kReduction/", 0) == 0;
   EXPECT_TRUE(anyReduction) << file << " has no reduction kernel";
-  pipeline::PipelineOptions options;
-  options.gpuArch = arch;
-  options.cudaPath = cudaPath();
-  pipeline::PassDumper dumper(options);
-  std::string error;
-  ASSERT_TRUE(pipeline::lowerToLlvmDialect(*emitted->module, options, dumper, error)) << error;
-  llvm::LLVMContext llvmContext;
-  auto llvmModule = pipeline::translateToLlvmIr(*emitted->module, llvmContext, options,
-                                                dumper, error);
-  ASSERT_TRUE(llvmModule) << error;
-  std::optional<std::string> ptx =
-      pipeline::emitOutput(*llvmModule, pipeline::OutputKind::Ptx, options, error);
-  ASSERT_TRUE(ptx) << error;
   std::vector<pipeline::KernelResourceUsage> usage;
-  ASSERT_TRUE(pipeline::assembleCubin(*ptx, options, error, &usage)) << error;
+  std::string error = testing_utils::assembleForArch(*emitted->module, arch, &usage);
+  ASSERT_EQ(error, "");
   EXPECT_EQ(usage.size(), emitted->launches.size());
   for (const pipeline::KernelResourceUsage &kernel : usage) {
     EXPECT_EQ(kernel.spillStoreBytes, 0) << kernel.name << " spills";
