@@ -139,6 +139,8 @@ public:
     int64_t shared = 0;
     if (!readString(json, "name", kernel.name, where) ||
         !readString(json, "hlo_instruction", kernel.hloInstruction, where) ||
+        !readString(json, "hlo_computation", kernel.hloComputation, where,
+                    /*required=*/false) ||
         !readString(json, "emitter", kernel.emitter, where, /*required=*/false) ||
         !readTriple(json, "grid", kernel.grid, where) ||
         !readTriple(json, "block", kernel.block, where) ||
@@ -271,6 +273,8 @@ std::string printLaunchManifest(const LaunchManifest &manifest) {
     json += k ? ",\n" : "\n";
     json += "    {\n      \"name\": " + quoteJson(kernel.name) + ",\n";
     json += "      \"hlo_instruction\": " + quoteJson(kernel.hloInstruction) + ",\n";
+    if (!kernel.hloComputation.empty())
+      json += "      \"hlo_computation\": " + quoteJson(kernel.hloComputation) + ",\n";
     json += "      \"emitter\": " + quoteJson(kernel.emitter) + ",\n";
     json += "      \"grid\": " + triple(kernel.grid) + ",\n";
     json += "      \"block\": " + triple(kernel.block) + ",\n";

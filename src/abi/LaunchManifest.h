@@ -42,6 +42,9 @@ struct KernelSpec {
   /// The fusion or wrapped instruction the kernel computes; empty when the
   /// kernel is the whole (fusion-less) entry computation.
   std::string hloInstruction;
+  /// The computation holding that instruction (names are unique within a
+  /// computation, not across them). Empty in older manifests: any.
+  std::string hloComputation;
   std::string emitter;
   std::array<unsigned, 3> grid = {1, 1, 1};
   std::array<unsigned, 3> block = {1, 1, 1};

@@ -354,6 +354,17 @@ FusionAnalysis analyzeFusion(const HloComputation &computation,
       consistent &= isBitcastCompatible(root->shape(), input);
     if (consistent) {
       analysis.transpose = transpose;
+      std::set<const HloInstruction *> transposed;
+      int64_t maxBytes = 1;
+      for (const HloInstruction *hero : analysis.heroes)
+        if (getTiledTransposeDescription(*hero) && transposed.insert(hero).second) {
+          int64_t bits = hero->shape().elementType() == PrimitiveType::Pred
+                             ? 8
+                             : primitiveBitWidth(hero->shape().elementType());
+          maxBytes = std::max<int64_t>(maxBytes, (bits + 7) / 8);
+        }
+      analysis.transposeTiling = computeTransposeTiling(
+          *transpose, maxBytes, static_cast<int64_t>(transposed.size()), device);
       analysis.setVariant(transpose->packed ? FusionVariant::PackedTranspose
                                             : FusionVariant::Transpose);
       return analysis;

@@ -18,6 +18,7 @@
 #include "analysis/ReductionAnalysis.h"
 #include "analysis/ReductionTiling.h"
 #include "analysis/TransposeAnalysis.h"
+#include "analysis/TransposeTiling.h"
 #include "hlo_parser/HloComputation.h"
 
 #include <optional>
@@ -72,6 +73,8 @@ struct FusionAnalysis {
   std::vector<const HloInstruction *> roots;
   std::vector<const HloInstruction *> heroes;
   std::optional<TransposeDescription> transpose;
+  /// Transpose kind: the shared-memory tiling.
+  std::optional<TransposeTiling> transposeTiling;
   std::optional<ReductionDimensions> reduction;
   /// Reduction kind: the chosen variant's launch figures.
   std::optional<ReductionTiling> reductionTiling;

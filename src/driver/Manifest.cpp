@@ -124,6 +124,7 @@ abi::LaunchManifest buildManifest(const HloModule &module, const KernelPlan &pla
     // or "" for a bare entry computation (the kernel is the whole entry).
     bool bareEntry = kernel.computation == module.entry();
     spec.hloInstruction = bareEntry ? "" : kernel.origin->name();
+    spec.hloComputation = bareEntry ? "" : kernel.origin->parent()->name();
     spec.emitter = record.emitter;
     for (int i = 0; i < 3; ++i) {
       spec.grid[i] = static_cast<unsigned>(record.launch.blocks[i]);

@@ -2,11 +2,15 @@
 #include "emitters/EmitterBase.h"
 
 #include "analysis/HeroAnalysis.h"
+#include "analysis/OpIndexing.h"
 #include "dialect/XlaGpuDialect.h"
 #include "emitters/TypeConversion.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+#include <functional>
+#include <set>
 
 using namespace mlir;
 
@@ -23,6 +27,19 @@ std::array<int64_t, 3> splitGrid(int64_t blocks, const GpuDeviceInfo &device) {
   grid[1] = std::min(rows, device.blockDimLimitYZ);
   grid[2] = (rows + grid[1] - 1) / grid[1];
   return grid;
+}
+
+const Shape &firstArrayShape(const Shape &shape) {
+  return shape.isTuple() ? shape.tupleShapes()[0] : shape;
+}
+
+Shape normalFormShape(const std::vector<int64_t> &dims) {
+  return Shape(PrimitiveType::F32, dims);
+}
+
+int64_t sharedElementBytes(PrimitiveType type) {
+  int64_t bits = type == PrimitiveType::Pred ? 8 : primitiveBitWidth(type);
+  return std::max<int64_t>(1, (bits + 7) / 8);
 }
 
 EmitterBase::EmitterBase(const FusionAnalysis &analysis, const HloComputation &fused,
@@ -158,6 +175,43 @@ Value EmitterBase::checkConstraints(ImplicitLocOpBuilder &b, const IndexingMap &
     inside = arith::AndIOp::create(b, inside, arith::AndIOp::create(b, low, high));
   }
   return inside;
+}
+
+std::optional<IndexingMap>
+EmitterBase::heroToRootIndexing(const HloInstruction *hero, const HloInstruction *root,
+                                     MLIRContext *context) const {
+  // The path from the root up to the hero, as (instruction, the operand
+  // it reads the hero's value through); epilogues are elementwise and
+  // index-moving ops, so the first path found is the one.
+  std::vector<std::pair<const HloInstruction *, int64_t>> path;
+  std::set<const HloInstruction *> deadEnds;
+  std::function<bool(const HloInstruction *)> reaches = [&](const HloInstruction *inst) {
+    if (inst == hero)
+      return true;
+    if (deadEnds.count(inst))
+      return false;
+    for (int64_t i = 0; i < inst->operandCount(); ++i) {
+      path.push_back({inst, i});
+      if (reaches(inst->operand(i)))
+        return true;
+      path.pop_back();
+    }
+    deadEnds.insert(inst);
+    return false;
+  };
+  if (!reaches(root))
+    return std::nullopt;
+  IndexingMap map = IndexingMap::identity(firstArrayShape(hero->shape()).dimensions(), context);
+  for (auto it = path.rbegin(); it != path.rend(); ++it) {
+    IndexingMapSets maps;
+    std::string message;
+    if (!computeInputToOutputIndexing(*it->first, it->second, context, maps, message) ||
+        maps[0].size() != 1 || maps[0][0].isUndefined())
+      return std::nullopt;
+    map = composeIndexingMaps(map, maps[0][0]);
+    map.simplify();
+  }
+  return map;
 }
 
 bool EmitterBase::emit(ModuleOp module, const std::string &name, SymbolNamer &namer,

@@ -153,6 +153,12 @@ protected:
   mlir::Value checkConstraints(mlir::ImplicitLocOpBuilder &b, const IndexingMap &map,
                                mlir::ValueRange dims, mlir::ValueRange symbols) const;
 
+  /// hero index -> root index through the one-operand chain from `hero`
+  /// to `root` (what hero analysis walks); nullopt without indexing rules.
+  std::optional<IndexingMap> heroToRootIndexing(const HloInstruction *hero,
+                                                const HloInstruction *root,
+                                                mlir::MLIRContext *context) const;
+
   const HloComputation &fused;
   const GpuDeviceInfo device;
 
@@ -160,6 +166,15 @@ private:
   const FusionAnalysis analysisValue;
   std::vector<FusionOutput> outputs;
 };
+
+/// The first array of a (possibly tuple) shape: what index maps address.
+const Shape &firstArrayShape(const Shape &shape);
+/// A default-layout f32 shape of `dims`: the heroes' normal forms are
+/// physical, so they are bitcasts of the real shapes.
+Shape normalFormShape(const std::vector<int64_t> &dims);
+/// Bytes one element of `type` takes in a shared tile (pred and sub-byte
+/// types one byte).
+int64_t sharedElementBytes(PrimitiveType type);
 
 /// `blocks` over a grid whose x, y and z limits are the device's: x first,
 /// then x * y, then x * y * z.

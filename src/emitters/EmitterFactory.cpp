@@ -3,6 +3,7 @@
 
 #include "emitters/LoopEmitter.h"
 #include "emitters/ReductionEmitter.h"
+#include "emitters/TransposeEmitter.h"
 
 namespace hlo {
 
@@ -16,6 +17,8 @@ std::unique_ptr<EmitterBase> createEmitter(const FusionAnalysis &analysis,
     return std::make_unique<LoopEmitter>(analysis, fused, device);
   case EmitterKind::Reduction:
     return createReductionEmitter(analysis, fused, device);
+  case EmitterKind::Transpose:
+    return std::make_unique<TransposeEmitter>(analysis, fused, device);
   default:
     break;
   }

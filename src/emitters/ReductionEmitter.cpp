@@ -15,16 +15,6 @@ using namespace mlir;
 namespace hlo {
 namespace {
 
-/// The first array of a (possibly tuple) shape: what index maps address.
-const Shape &firstArray(const Shape &shape) {
-  return shape.isTuple() ? shape.tupleShapes()[0] : shape;
-}
-
-/// A default-layout shape of `dims` (the normal forms are physical).
-Shape normalShape(const std::vector<int64_t> &dims) {
-  return Shape(PrimitiveType::F32, dims);
-}
-
 /// The reduce's output as the input's kept dimensions in the input's
 /// physical order: what the normal form's kept part is a bitcast of.
 Shape keptShape(const HloInstruction &reduce) {
@@ -43,12 +33,6 @@ Shape keptShape(const HloInstruction &reduce) {
       layout.minorToMajor.push_back(newIndex[d]);
   kept.setLayout(layout);
   return kept;
-}
-
-/// Bytes one element of `type` takes in a shared tile.
-int64_t sharedElementBytes(PrimitiveType type) {
-  int64_t bits = type == PrimitiveType::Pred ? 8 : primitiveBitWidth(type);
-  return std::max<int64_t>(1, (bits + 7) / 8);
 }
 
 int64_t arityOf(const HloInstruction &reduce) { return reduce.operandCount() / 2; }
@@ -152,30 +136,6 @@ std::vector<EpilogueSpecification> ReductionEmitter::epilogues() const {
   return result;
 }
 
-std::optional<IndexingMap>
-ReductionEmitter::heroToRootIndexing(const HloInstruction *hero, const HloInstruction *root,
-                                     MLIRContext *context) const {
-  IndexingMap map = IndexingMap::identity(firstArray(hero->shape()).dimensions(), context);
-  // The epilogue is a chain of one-operand ops from the hero (hero
-  // analysis walks only those).
-  std::vector<const HloInstruction *> chain;
-  for (const HloInstruction *inst = root; inst != hero; inst = inst->operand(0)) {
-    if (inst->operandCount() != 1)
-      return std::nullopt;
-    chain.push_back(inst);
-  }
-  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-    IndexingMapSets maps;
-    std::string message;
-    if (!computeInputToOutputIndexing(**it, 0, context, maps, message) || maps[0].size() != 1 ||
-        maps[0][0].isUndefined())
-      return std::nullopt;
-    map = composeIndexingMaps(map, maps[0][0]);
-    map.simplify();
-  }
-  return map;
-}
-
 std::optional<IndexingMap> ReductionEmitter::reductionRootIndexing(const HloInstruction *root,
                                                                    MLIRContext *context) const {
   size_t position = std::find(analysis().roots.begin(), analysis().roots.end(), root) -
@@ -183,7 +143,7 @@ std::optional<IndexingMap> ReductionEmitter::reductionRootIndexing(const HloInst
   const HloInstruction *hero = analysis().heroes[position];
   IndexingMap heroIndex = composeIndexingMaps(
       threadIdToReducedIndexing(context),
-      bitcastIndexingMap(normalShape(normalizedOutputShape()), keptShape(*hero), context));
+      bitcastIndexingMap(normalFormShape(normalizedOutputShape()), keptShape(*hero), context));
   std::optional<IndexingMap> toRoot = heroToRootIndexing(hero, root, context);
   if (!toRoot)
     return std::nullopt;
@@ -201,7 +161,7 @@ std::optional<IndexingMap> ReductionEmitter::threadIdToOutputIndexing(int64_t ro
   } else {
     map = composeIndexingMaps(
         threadIdToInputIndexing(context),
-        bitcastIndexingMap(normalShape(normalizedInputShape()), firstArray(root->shape()),
+        bitcastIndexingMap(normalFormShape(normalizedInputShape()), firstArrayShape(root->shape()),
                            context));
   }
   if (!map)
@@ -287,7 +247,7 @@ bool ReductionEmitter::emitPerThreadElements(GroupEmission &group) {
   ImplicitLocOpBuilder &b = context.b;
   MLIRContext *mlirContext = b.getContext();
   IndexingMap map = threadIdToInputIndexing(mlirContext);
-  Shape normal = normalShape(normalizedInputShape());
+  Shape normal = normalFormShape(normalizedInputShape());
   int64_t vector = tiling().vectorSize;
   bool vectors = vectorAccumulators();
   // Iteration values: the outputs (side outputs are written here), then
@@ -348,7 +308,7 @@ bool ReductionEmitter::emitPerThreadElements(GroupEmission &group) {
         }
         // Side outputs: the element at this input position.
         for (const HloInstruction *root : group.sideOutputs) {
-          const Shape &shape = firstArray(root->shape());
+          const Shape &shape = firstArrayShape(root->shape());
           SmallVector<Value> rootIndex =
               applyIndexing(nested, bitcastIndexingMap(normal, shape, mlirContext), indices);
           SmallVector<Value> values = context.elemental.emitValue(

@@ -133,11 +133,6 @@ private:
                                            llvm::SmallVector<mlir::Value> outputs,
                                            EmissionError &error);
   bool emitPerThreadElements(GroupEmission &group);
-  /// Root `root`'s index from the hero's output index, through the
-  /// epilogue's ops; nullopt if an op there has no indexing rule.
-  std::optional<IndexingMap> heroToRootIndexing(const HloInstruction *hero,
-                                                const HloInstruction *root,
-                                                mlir::MLIRContext *context) const;
   /// (launch)[output symbols] -> the index of reduction root `root`.
   std::optional<IndexingMap> reductionRootIndexing(const HloInstruction *root,
                                                    mlir::MLIRContext *context) const;

@@ -99,15 +99,12 @@ private:
   std::vector<ReductionDepth> kernelOutputDepths(const KernelSpec &kernel) const {
     if (kernel.hloInstruction.empty())
       return reductionDepths(*module.entry());
-    for (const auto &computation : module.computations())
-      for (const auto &instruction : computation->instructions()) {
-        if (instruction->name() != kernel.hloInstruction)
-          continue;
-        if (instruction->opcode() == HloOpcode::Fusion && instruction->fusedComputation())
-          return reductionDepths(*instruction->fusedComputation());
-        return {reductionDepthOf(*instruction)};
-      }
-    return {};
+    const HloInstruction *instruction = findKernelInstruction(module, kernel);
+    if (!instruction)
+      return {};
+    if (instruction->opcode() == HloOpcode::Fusion && instruction->fusedComputation())
+      return reductionDepths(*instruction->fusedComputation());
+    return {reductionDepthOf(*instruction)};
   }
 
   bool save(const std::string &name, const Literal &array) {

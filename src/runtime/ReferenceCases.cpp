@@ -14,14 +14,6 @@
 namespace hlo::runtime {
 namespace {
 
-const HloInstruction *findInstruction(const HloModule &module, const std::string &name) {
-  for (const auto &computation : module.computations())
-    for (const auto &instruction : computation->instructions())
-      if (instruction->name() == name)
-        return instruction.get();
-  return nullptr;
-}
-
 void flatten(const Literal &value, std::vector<Literal> &leaves) {
   if (value.shape().isTuple()) {
     for (const Literal &element : value.tupleElements())
@@ -34,6 +26,17 @@ void flatten(const Literal &value, std::vector<Literal> &leaves) {
 std::string shapeText(const Shape &shape) { return shape.toString(/*printLayout=*/false); }
 
 } // namespace
+
+const HloInstruction *findKernelInstruction(const HloModule &module, const KernelSpec &kernel) {
+  for (const auto &computation : module.computations()) {
+    if (!kernel.hloComputation.empty() && computation->name() != kernel.hloComputation)
+      continue;
+    for (const auto &instruction : computation->instructions())
+      if (instruction->name() == kernel.hloInstruction)
+        return instruction.get();
+  }
+  return nullptr;
+}
 
 std::vector<uint8_t> toBufferBytes(const Literal &logical, const Shape &physical) {
   std::vector<uint8_t> rowMajor = interp::encodeElements(logical);
@@ -72,7 +75,7 @@ std::string moduleModeBlocker(const LaunchManifest &manifest, const HloModule &m
   std::set<int64_t> outputsWritten;
   for (const KernelSpec &kernel : manifest.kernels) {
     if (!kernel.hloInstruction.empty()) {
-      const HloInstruction *instruction = findInstruction(module, kernel.hloInstruction);
+      const HloInstruction *instruction = findKernelInstruction(module, kernel);
       if (!instruction)
         return "kernel " + kernel.name + ": no instruction '" + kernel.hloInstruction +
                "' in the module";
@@ -155,7 +158,7 @@ KernelCase buildKernelCase(const KernelSpec &kernel, const HloModule &module,
   if (kernel.hloInstruction.empty()) {
     computation = module.entry();
   } else {
-    instruction = findInstruction(module, kernel.hloInstruction);
+    instruction = findKernelInstruction(module, kernel);
     if (!instruction)
       throw std::runtime_error("no instruction '" + kernel.hloInstruction + "' in the module");
     if (instruction->opcode() == HloOpcode::Fusion)

@@ -23,6 +23,10 @@
 namespace hlo::runtime {
 
 /// `logical` (row-major) as the bytes of a buffer with `physical`'s layout.
+/// The fusion or wrapped instruction `kernel` computes (null if none; the
+/// kernel must name one).
+const HloInstruction *findKernelInstruction(const HloModule &module, const KernelSpec &kernel);
+
 std::vector<uint8_t> toBufferBytes(const Literal &logical, const Shape &physical);
 /// The inverse: a buffer's bytes back to a row-major literal.
 Literal fromBufferBytes(const uint8_t *bytes, const Shape &physical);

@@ -1,0 +1,88 @@
+//===- TransposeTiling.cpp - Launch figures of the transpose emitter ------===//
+#include "analysis/TransposeTiling.h"
+
+#include <numeric>
+
+namespace hlo {
+namespace {
+
+constexpr int64_t kMaxVectorBytes = 4;
+
+int64_t product(const std::vector<int64_t> &values) {
+  return std::accumulate(values.begin(), values.end(), int64_t{1}, std::multiplies<>());
+}
+
+int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+void setTiles(TransposeTiling &tiling, int64_t vector) {
+  int64_t rank = static_cast<int64_t>(tiling.inputDimensions.size());
+  int64_t size = TransposeTiling::kBaseTile * vector;
+  tiling.vectorSize = vector;
+  tiling.tile.assign(rank, 1);
+  tiling.tile[tiling.inputMinorTiled] = size;
+  tiling.tile[tiling.outputMinorTiled] = size;
+  bool minorStays = tiling.permutation.back() == rank - 1;
+  if (minorStays)
+    tiling.tile[rank - 1] = tiling.inputDimensions[rank - 1];
+  tiling.tileCounts.clear();
+  for (int64_t d = 0; d < rank; ++d)
+    tiling.tileCounts.push_back(ceilDiv(tiling.inputDimensions[d], tiling.tile[d]));
+  tiling.sharedTile = tiling.tile;
+  ++tiling.sharedTile[tiling.inputMinorTiled];
+}
+
+} // namespace
+
+int64_t TransposeTiling::blockCount() const { return product(tileCounts); }
+int64_t TransposeTiling::tileElements() const { return product(tile); }
+int64_t TransposeTiling::sharedTileElements() const { return product(sharedTile); }
+
+std::vector<int64_t> TransposeTiling::outputDimensions() const {
+  std::vector<int64_t> output;
+  for (int64_t p : permutation)
+    output.push_back(inputDimensions[p]);
+  return output;
+}
+
+TransposeTiling computeTransposeTiling(const TransposeDescription &description,
+                                       int64_t maxElementBytes, int64_t heroCount,
+                                       const GpuDeviceInfo &device) {
+  TransposeTiling tiling;
+  tiling.inputDimensions = description.inputDimensions();
+  tiling.permutation = description.permutation;
+  // At least rank 3, as XLA's normal forms: leading dimensions of 1.
+  while (tiling.inputDimensions.size() < 3) {
+    tiling.inputDimensions.insert(tiling.inputDimensions.begin(), 1);
+    for (int64_t &p : tiling.permutation)
+      ++p;
+    tiling.permutation.insert(tiling.permutation.begin(), 0);
+  }
+  int64_t rank = static_cast<int64_t>(tiling.inputDimensions.size());
+  if (tiling.permutation.back() != rank - 1) {
+    tiling.inputMinorTiled = rank - 1;
+    tiling.outputMinorTiled = tiling.permutation.back();
+  } else {
+    tiling.inputMinorTiled = rank - 2;
+    tiling.outputMinorTiled = tiling.permutation[rank - 2];
+  }
+  setTiles(tiling, 1);
+  // XLA's vectorization rule: enough work, enough shared memory, aligned
+  // tiled dimensions.
+  int64_t sharedBytes = heroCount * tiling.sharedTileElements() * maxElementBytes;
+  for (int64_t vector = kMaxVectorBytes / std::max<int64_t>(1, maxElementBytes); vector > 1;
+       vector /= 2) {
+    int64_t perThread = vector * vector;
+    bool enoughWork = tiling.blockCount() * TransposeTiling::kThreads >=
+                      perThread * device.smCount * device.threadsPerSM;
+    bool enoughShared = sharedBytes * perThread <= device.sharedMemoryPerBlock;
+    bool aligned = tiling.inputDimensions[tiling.inputMinorTiled] % vector == 0 &&
+                   tiling.inputDimensions[tiling.outputMinorTiled] % vector == 0;
+    if (enoughWork && enoughShared && aligned) {
+      setTiles(tiling, vector);
+      break;
+    }
+  }
+  return tiling;
+}
+
+} // namespace hlo

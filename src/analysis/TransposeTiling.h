@@ -1,0 +1,70 @@
+//===- TransposeTiling.h - Launch figures of the transpose emitter -*- C++ -*-===//
+//
+// Owns the numbers the shared-memory transpose launches with (seed 004 and
+// shared/notes/xla-reference.md, XLA's figures), on the normalized
+// transpose of TransposeAnalysis.h:
+//  - two input dimensions are tiled by 32 * vector: when the minor
+//    dimension moves, the input's minor one and the one that becomes the
+//    output's minor ("021", "210", any other permutation); when it stays
+//    ("102"), the input's second-minor one and the one that becomes the
+//    output's second-minor, the tile then spanning the whole minor
+//    dimension; every other dimension has tiles of 1;
+//  - the shared tile is the tile in input order, one element wider in the
+//    input-contiguous tiled dimension (no bank conflicts when it is read
+//    transposed): 1x32x33 for 021, 32x1x33 for 210, 32x33xM for 102;
+//  - 128 threads per block, one block per tile;
+//  - the vector size: 4 bytes / the widest transposed element, halved
+//    until there is at least a wave of work per vector element squared,
+//    the tiles fit into shared memory and both tiled dimensions are
+//    multiples of it (else 1).
+//
+//===----------------------------------------------------------------------===//
+#ifndef HLO_ANALYSIS_TRANSPOSETILING_H
+#define HLO_ANALYSIS_TRANSPOSETILING_H
+
+#include "analysis/DeviceInfo.h"
+#include "analysis/TransposeAnalysis.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace hlo {
+
+struct TransposeTiling {
+  static constexpr int64_t kBaseTile = 32;
+  static constexpr int64_t kThreads = 128;
+
+  /// The normalized input dimensions and, for each output dimension, the
+  /// input dimension it reads (TransposeDescription, at least rank 3:
+  /// leading 1s are added).
+  std::vector<int64_t> inputDimensions;
+  std::vector<int64_t> permutation;
+  /// The input dimension whose elements are contiguous in the input tile
+  /// and the one contiguous in the output tile (the tiled pair).
+  int64_t inputMinorTiled = 0;
+  int64_t outputMinorTiled = 0;
+  int64_t vectorSize = 1;
+  /// Tile size per input dimension.
+  std::vector<int64_t> tile;
+  /// Tiles per input dimension; blocks are their product.
+  std::vector<int64_t> tileCounts;
+  /// The shared tile per transposed hero (input order, padded).
+  std::vector<int64_t> sharedTile;
+
+  int64_t blockCount() const;
+  /// Elements of one tile, and of its shared (padded) form.
+  int64_t tileElements() const;
+  int64_t sharedTileElements() const;
+  /// Output dimensions (the input's, permuted).
+  std::vector<int64_t> outputDimensions() const;
+};
+
+/// The tiling for `description`, whose transposed heroes' widest element
+/// takes `maxElementBytes` and whose heroes number `heroCount`.
+TransposeTiling computeTransposeTiling(const TransposeDescription &description,
+                                       int64_t maxElementBytes, int64_t heroCount,
+                                       const GpuDeviceInfo &device);
+
+} // namespace hlo
+
+#endif // HLO_ANALYSIS_TRANSPOSETILING_H

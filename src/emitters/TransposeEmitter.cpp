@@ -1,0 +1,276 @@
+//===- TransposeEmitter.cpp - The shared-memory transpose emitter ---------===//
+#include "emitters/TransposeEmitter.h"
+
+#include "analysis/OpIndexing.h"
+#include "dialect/XlaGpuDialect.h"
+#include "emitters/TypeConversion.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+
+namespace hlo {
+namespace {
+
+/// `linear`'s coordinates in a row-major box of `sizes` (constant 0 where
+/// a size is 1).
+SmallVector<AffineExpr> delinearize(AffineExpr linear, ArrayRef<int64_t> sizes,
+                                    MLIRContext *context) {
+  SmallVector<AffineExpr> coordinates(sizes.size());
+  int64_t stride = 1;
+  for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
+    if (sizes[d] == 1) {
+      coordinates[d] = getAffineConstantExpr(0, context);
+      continue;
+    }
+    AffineExpr scaled = stride == 1 ? linear : linear.floorDiv(stride);
+    coordinates[d] = d == 0 ? scaled : scaled % sizes[d];
+    stride *= sizes[d];
+  }
+  return coordinates;
+}
+
+} // namespace
+
+TransposeEmitter::TransposeEmitter(const FusionAnalysis &analysis,
+                                   const HloComputation &fused, const GpuDeviceInfo &device)
+    : EmitterBase(analysis, fused, device) {
+  launch.threads = {TransposeTiling::kThreads, 1, 1};
+  launch.blocks = splitGrid(tiling().blockCount(), device);
+}
+
+std::vector<const HloInstruction *> TransposeEmitter::transposedHeroes() const {
+  std::vector<const HloInstruction *> heroes;
+  for (size_t i = 0; i < analysis().roots.size(); ++i)
+    if (isTransposedRoot(i) &&
+        std::find(heroes.begin(), heroes.end(), analysis().heroes[i]) == heroes.end())
+      heroes.push_back(analysis().heroes[i]);
+  return heroes;
+}
+
+bool TransposeEmitter::isTransposedRoot(size_t rootIndex) const {
+  return getTiledTransposeDescription(*analysis().heroes[rootIndex]).has_value();
+}
+
+int64_t TransposeEmitter::sharedMemoryBytes() const {
+  // One tile per hero, each at a 16-byte aligned offset
+  // (pipeline/SharedMemoryLayout.h).
+  int64_t bytes = 0;
+  for (const HloInstruction *hero : transposedHeroes()) {
+    bytes = (bytes + 15) / 16 * 16;
+    bytes += tiling().sharedTileElements() * sharedElementBytes(hero->shape().elementType());
+  }
+  return bytes;
+}
+
+IndexingMap TransposeEmitter::tileWalk(bool input, bool withShared,
+                                       MLIRContext *context) const {
+  const TransposeTiling &t = tiling();
+  int64_t rank = static_cast<int64_t>(t.inputDimensions.size());
+  int64_t vector = t.vectorSize;
+  int64_t iterations = t.tileElements() / (TransposeTiling::kThreads * vector);
+  AffineExpr element = (getAffineSymbolExpr(0, context) * TransposeTiling::kThreads +
+                        threadIdExpr(context)) *
+                           vector +
+                       getAffineSymbolExpr(1, context);
+  AffineExpr linearBlock =
+      blockIdExpr(1, context) * launch.blocks[0] + blockIdExpr(0, context);
+  SmallVector<AffineExpr> block = delinearize(linearBlock, t.tileCounts, context);
+  // The walk's order: the input's dimensions, or the output's (each
+  // output dimension k is input dimension permutation[k]).
+  SmallVector<int64_t> order;
+  for (int64_t k = 0; k < rank; ++k)
+    order.push_back(input ? k : t.permutation[k]);
+  SmallVector<int64_t> sizes;
+  for (int64_t d : order)
+    sizes.push_back(t.tile[d]);
+  SmallVector<AffineExpr> within = delinearize(element, sizes, context);
+  SmallVector<AffineExpr> results, shared(rank);
+  SmallVector<std::pair<AffineExpr, Interval>> constraints;
+  for (int64_t k = 0; k < rank; ++k) {
+    int64_t d = order[k];
+    AffineExpr index = block[d] * t.tile[d] + within[k];
+    results.push_back(index);
+    shared[d] = within[k];
+    if (t.inputDimensions[d] % t.tile[d] != 0)
+      constraints.push_back({index, Interval{0, t.inputDimensions[d] - 1}});
+  }
+  if (withShared)
+    results.append(shared.begin(), shared.end());
+  IndexingMap map = launchMap(results, {iterations, vector}, context);
+  if (launch.blocks[0] * std::max<int64_t>(launch.blocks[1], 1) * launch.blocks[2] >
+      t.blockCount())
+    map.addConstraint(linearBlock, Interval{0, t.blockCount() - 1});
+  for (const auto &[expr, range] : constraints)
+    map.addConstraint(expr, range);
+  map.simplify();
+  return map;
+}
+
+std::optional<IndexingMap>
+TransposeEmitter::transposedRootIndexing(size_t rootIndex, MLIRContext *context) const {
+  const HloInstruction *hero = analysis().heroes[rootIndex];
+  const HloInstruction *root = analysis().roots[rootIndex];
+  IndexingMap heroIndex = composeIndexingMaps(
+      tileWalk(/*input=*/false, /*withShared=*/false, context),
+      bitcastIndexingMap(normalFormShape(tiling().outputDimensions()), hero->shape(),
+                         context));
+  std::optional<IndexingMap> toRoot = heroToRootIndexing(hero, root, context);
+  if (!toRoot)
+    return std::nullopt;
+  IndexingMap map = composeIndexingMaps(heroIndex, *toRoot);
+  map.simplify();
+  return map;
+}
+
+std::optional<IndexingMap>
+TransposeEmitter::threadIdToOutputIndexing(int64_t rootIndex, MLIRContext *context) const {
+  if (isTransposedRoot(rootIndex))
+    return transposedRootIndexing(rootIndex, context);
+  IndexingMap map = composeIndexingMaps(
+      tileWalk(/*input=*/true, /*withShared=*/false, context),
+      bitcastIndexingMap(normalFormShape(tiling().inputDimensions),
+                         firstArrayShape(analysis().roots[rootIndex]->shape()), context));
+  map.simplify();
+  return map;
+}
+
+std::vector<const HloInstruction *> TransposeEmitter::valuesReadByEmitter() const {
+  std::vector<const HloInstruction *> values;
+  for (const HloInstruction *hero : transposedHeroes())
+    values.push_back(hero->operand(0));
+  return values;
+}
+
+std::vector<EpilogueSpecification> TransposeEmitter::epilogues() const {
+  std::vector<EpilogueSpecification> result;
+  for (size_t i = 0; i < analysis().roots.size(); ++i)
+    if (isTransposedRoot(i))
+      result.push_back({analysis().heroes[i], analysis().roots[i]});
+  return result;
+}
+
+bool TransposeEmitter::emitEntryFunction(EmitterContext &context, EmissionError &error) {
+  ImplicitLocOpBuilder &b = context.b;
+  MLIRContext *mlirContext = b.getContext();
+  const TransposeTiling &t = tiling();
+  int64_t rank = static_cast<int64_t>(t.inputDimensions.size());
+  std::vector<const HloInstruction *> heroes = transposedHeroes();
+  Shape normalInput = normalFormShape(t.inputDimensions);
+  Shape normalOutput = normalFormShape(t.outputDimensions());
+  size_t outputCount = context.outputs.size();
+
+  // 1. A shared tile per hero.
+  SmallVector<Value> inits(context.outputs.begin(), context.outputs.end());
+  for (const HloInstruction *hero : heroes)
+    inits.push_back(xla_gpu::AllocateSharedOp::create(
+        b, RankedTensorType::get(t.sharedTile,
+                                 elementType(hero->shape().elementType(), mlirContext))));
+
+  // 2. Read in the input's order: heroes' operands into the tiles, side
+  // outputs into their buffers.
+  bool failed = false;
+  Operation *read = emitLoop(
+      b, context.threadAndBlockIds, tileWalk(/*input=*/true, /*withShared=*/true, mlirContext),
+      inits,
+      [&](ImplicitLocOpBuilder &nested, ValueRange, ValueRange indices,
+          ValueRange iterArgs) -> SmallVector<Value> {
+        SmallVector<Value> results(iterArgs.begin(), iterArgs.end());
+        ValueRange index = indices.take_front(rank);
+        ValueRange sharedIndex = indices.drop_front(rank);
+        for (auto [i, hero] : llvm::enumerate(heroes)) {
+          const HloInstruction *operand = hero->operand(0);
+          SmallVector<Value> operandIndex = applyIndexing(
+              nested, bitcastIndexingMap(normalInput, operand->shape(), mlirContext), index);
+          SmallVector<Value> value = context.elemental.emitValue(
+              nested, *operand, context.parameters, operandIndex, error);
+          if (value.empty()) {
+            failed = true;
+            return {};
+          }
+          size_t slot = outputCount + i;
+          results[slot] = tensor::InsertOp::create(nested, value[0], results[slot], sharedIndex);
+        }
+        for (size_t r = 0; r < analysis().roots.size(); ++r) {
+          if (isTransposedRoot(r))
+            continue;
+          const HloInstruction *root = analysis().roots[r];
+          SmallVector<Value> rootIndex = applyIndexing(
+              nested,
+              bitcastIndexingMap(normalInput, firstArrayShape(root->shape()), mlirContext),
+              index);
+          SmallVector<Value> values =
+              context.elemental.emitValue(nested, *root, context.parameters, rootIndex, error);
+          if (values.empty()) {
+            failed = true;
+            return {};
+          }
+          for (size_t leaf = 0; leaf < values.size(); ++leaf) {
+            int64_t output = outputIndex(root, leaf);
+            results[output] = tensor::InsertOp::create(
+                nested, values[leaf], results[output],
+                bufferIndices(*fusionOutputs()[output].shape, rootIndex));
+          }
+        }
+        return results;
+      });
+  if (failed || !read)
+    return false;
+
+  // 3. Every tile is complete before anyone reads it.
+  auto synced =
+      xla_gpu::SyncThreadsOp::create(b, read->getResults().drop_front(outputCount));
+
+  // 4. Write in the output's order through the epilogues.
+  SmallVector<std::optional<IndexingMap>> rootMaps(analysis().roots.size());
+  for (size_t r = 0; r < analysis().roots.size(); ++r) {
+    if (!isTransposedRoot(r))
+      continue;
+    rootMaps[r] = heroToRootIndexing(analysis().heroes[r], analysis().roots[r], mlirContext);
+    if (!rootMaps[r]) {
+      error = {analysis().roots[r], "unsupported: an epilogue from '" +
+                                        analysis().heroes[r]->name() + "' to '" +
+                                        analysis().roots[r]->name() +
+                                        "' without indexing rules"};
+      return false;
+    }
+  }
+  Operation *written = emitLoop(
+      b, context.threadAndBlockIds,
+      tileWalk(/*input=*/false, /*withShared=*/true, mlirContext),
+      read->getResults().take_front(outputCount),
+      [&](ImplicitLocOpBuilder &nested, ValueRange, ValueRange indices,
+          ValueRange outputs) -> SmallVector<Value> {
+        SmallVector<Value> results(outputs.begin(), outputs.end());
+        ValueRange index = indices.take_front(rank);
+        ValueRange sharedIndex = indices.drop_front(rank);
+        for (size_t r = 0; r < analysis().roots.size(); ++r) {
+          if (!isTransposedRoot(r))
+            continue;
+          const HloInstruction *hero = analysis().heroes[r];
+          const HloInstruction *root = analysis().roots[r];
+          size_t tile = std::find(heroes.begin(), heroes.end(), hero) - heroes.begin();
+          Value element =
+              tensor::ExtractOp::create(nested, synced.getResult(tile), sharedIndex);
+          SmallVector<Value> heroIndex = applyIndexing(
+              nested, bitcastIndexingMap(normalOutput, hero->shape(), mlirContext), index);
+          SmallVector<Value> rootIndex = applyIndexing(nested, *rootMaps[r], heroIndex);
+          const Subgraph *epilogue = context.partitioned.epilogueFor(hero, root);
+          SmallVector<Value> values = context.elemental.callEpilogue(
+              nested, *epilogue, context.parameters, rootIndex, {element});
+          for (size_t leaf = 0; leaf < values.size(); ++leaf) {
+            int64_t output = outputIndex(root, leaf);
+            results[output] = tensor::InsertOp::create(
+                nested, values[leaf], results[output],
+                bufferIndices(*fusionOutputs()[output].shape, rootIndex));
+          }
+        }
+        return results;
+      });
+  if (!written)
+    return false;
+  func::ReturnOp::create(b, written->getResults());
+  return true;
+}
+
+} // namespace hlo

@@ -1,0 +1,66 @@
+//===- TransposeEmitter.h - The shared-memory transpose emitter -*- C++ -*-===//
+//
+// The transpose hero (seed 004, "Transpose emitter"): one block per tile
+// of analysis/TransposeTiling.h, 128 threads. The entry function
+//  1. allocates a shared tile per transposed hero (`allocate_shared`),
+//  2. reads the tile in the input's order (consecutive threads read
+//     consecutive elements: coalesced), computing each hero's operand
+//     through its subgraph and inserting it into the shared tile, and
+//     writes the side outputs (roots that are bitcasts of the transpose
+//     input) at the same positions,
+//  3. `sync_threads`,
+//  4. walks the tile in the output's order (coalesced writes), takes each
+//     hero's element from its shared tile and runs the epilogue from the
+//     hero to its roots.
+// Both walks are one xla_gpu.loop whose map gives the global index and the
+// shared tile's index; edge tiles are cut by the maps' constraints.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HLO_EMITTERS_TRANSPOSEEMITTER_H
+#define HLO_EMITTERS_TRANSPOSEEMITTER_H
+
+#include "emitters/EmitterBase.h"
+
+namespace hlo {
+
+class TransposeEmitter : public EmitterBase {
+public:
+  TransposeEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
+                   const GpuDeviceInfo &device);
+
+  LaunchDimensions launchDimensions() const override { return launch; }
+  /// The packed variant (XLA's swizzled (32v)x(32v) tile for narrow
+  /// types) is not implemented: such fusions get this emitter's padded
+  /// tile, and the manifest says so.
+  std::string emitterName() const override { return "kTranspose/TransposeFusion"; }
+  int64_t sharedMemoryBytes() const override;
+  bool synchronizesThreads() const override { return true; }
+  std::optional<IndexingMap>
+  threadIdToOutputIndexing(int64_t rootIndex, mlir::MLIRContext *context) const override;
+
+  const TransposeTiling &tiling() const { return *analysis().transposeTiling; }
+
+  /// (launch)[iteration, vector element] -> the normalized input index
+  /// (read walk) or output index (write walk), then, if `withShared`, the
+  /// shared tile's index; constrained to the elements that exist.
+  IndexingMap tileWalk(bool input, bool withShared, mlir::MLIRContext *context) const;
+
+protected:
+  std::vector<const HloInstruction *> valuesReadByEmitter() const override;
+  std::vector<EpilogueSpecification> epilogues() const override;
+  bool emitEntryFunction(EmitterContext &context, EmissionError &error) override;
+
+private:
+  /// The transposed heroes, each once, in root order.
+  std::vector<const HloInstruction *> transposedHeroes() const;
+  bool isTransposedRoot(size_t rootIndex) const;
+  /// (launch)[symbols] -> the index of transposed root `rootIndex`.
+  std::optional<IndexingMap> transposedRootIndexing(size_t rootIndex,
+                                                    mlir::MLIRContext *context) const;
+
+  LaunchDimensions launch;
+};
+
+} // namespace hlo
+
+#endif // HLO_EMITTERS_TRANSPOSEEMITTER_H
