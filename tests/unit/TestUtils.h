@@ -71,12 +71,13 @@ inline std::vector<std::string> claimedLoopModules() {
   return files;
 }
 
-/// The reduction modules the compiler claims: the reduce_* categories and
-/// the modules of tests/claimed-modules.txt (scripts/gpu-check.sh's list).
-inline std::vector<std::string> claimedReductionModules() {
+/// The reduction and transpose modules the compiler claims: the reduce_*
+/// and transpose categories and the modules of tests/claimed-modules.txt
+/// (scripts/gpu-check.sh's list).
+inline std::vector<std::string> claimedHeroModules() {
   std::vector<std::string> files;
   for (const std::vector<std::string> &fields : corpusIndexRows())
-    if (fields[1].rfind("reduce_", 0) == 0)
+    if (fields[1].rfind("reduce_", 0) == 0 || fields[1] == "transpose")
       files.push_back(fields[0]);
   if (files.empty())
     return files; // no corpus

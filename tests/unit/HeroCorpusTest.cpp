@@ -1,7 +1,8 @@
-//===- ReductionCorpusTest.cpp - Reduction modules to cubins --------------===//
+//===- HeroCorpusTest.cpp - Reduction and transpose modules to cubins ----===//
 //
-// Every reduction module the compiler claims (scripts/gpu-check.sh's list:
-// the reduce_* categories and tests/claimed-modules.txt) compiles for
+// Every reduction and transpose module the compiler claims
+// (scripts/gpu-check.sh's list: the reduce_* and transpose categories and
+// tests/claimed-modules.txt) compiles for
 // sm_80 and sm_90, ptxas accepts the PTX, and no kernel spills; each
 // kernel's launch record agrees with the code (what the driver checks).
 // That the kernels compute the right values is the host suite's part
@@ -25,10 +26,10 @@ namespace {
 using testing_utils::cudaPath;
 using testing_utils::haveToolkit;
 
-class ReductionCorpus
+class HeroCorpus
     : public testing::TestWithParam<std::tuple<std::string, std::string>> {};
 
-TEST_P(ReductionCorpus, AssemblesWithoutSpills) {
+TEST_P(HeroCorpus, AssemblesWithoutSpills) {
   if (!haveToolkit())
     GTEST_SKIP() << "no CUDA toolkit at " << cudaPath();
   auto [file, arch] = GetParam();
@@ -43,10 +44,11 @@ TEST_P(ReductionCorpus, AssemblesWithoutSpills) {
   std::optional<EmittedModule> emitted =
       emitKernels(*module, plan, deviceInfoForArch(arch).value(), context, diagnostics);
   ASSERT_TRUE(emitted) << diagnostics.rendered();
-  bool anyReduction = false;
+  bool anyHero = false;
   for (const KernelLaunchRecord &record : emitted->launches)
-    anyReduction |= record.emitter.rfind("kReduction/", 0) == 0;
-  EXPECT_TRUE(anyReduction) << file << " has no reduction kernel";
+    anyHero |= record.emitter.rfind("kReduction/", 0) == 0 ||
+               record.emitter.rfind("kTranspose/", 0) == 0;
+  EXPECT_TRUE(anyHero) << file << " has no reduction or transpose kernel";
   std::vector<pipeline::KernelResourceUsage> usage;
   std::string error = testing_utils::assembleForArch(*emitted->module, arch, &usage);
   ASSERT_EQ(error, "");
@@ -58,13 +60,13 @@ TEST_P(ReductionCorpus, AssemblesWithoutSpills) {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    Corpus, ReductionCorpus,
-    testing::Combine(testing::ValuesIn(testing_utils::claimedReductionModules()),
+    Corpus, HeroCorpus,
+    testing::Combine(testing::ValuesIn(testing_utils::claimedHeroModules()),
                      testing::Values("sm_80", "sm_90")),
     [](const testing::TestParamInfo<std::tuple<std::string, std::string>> &info) {
       return testing_utils::gtestName(std::get<0>(info.param) + "_" +
                                       std::get<1>(info.param));
     });
-GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(ReductionCorpus);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(HeroCorpus);
 
 } // namespace

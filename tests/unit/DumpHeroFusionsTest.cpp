@@ -1,8 +1,8 @@
-//===- DumpReductionsTest.cpp - Reduction fusions of XLA's dumps ----------===//
+//===- DumpHeroFusionsTest.cpp - Hero fusions of XLA's dumps --------------===//
 //
-// Every reduction fusion of XLA's own after-optimizations dumps of real
-// models (corpus/dumps/*.native/module.hlo) compiles: the plan keeps the
-// kReduction kernels (what `hlo-compile --kernel` does; the modules'
+// Every reduction and transpose fusion of XLA's own after-optimizations
+// dumps of real models (corpus/dumps/*.native/module.hlo) compiles: the
+// plan keeps those kernels (what `hlo-compile --kernel` does; the modules'
 // other kinds may still be refused until their emitters land), they are
 // emitted, lowered to PTX for sm_90 and assembled by ptxas with no spills.
 // Fusions that are one structure under different names (XLA's dumps
@@ -22,6 +22,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <regex>
 #include <set>
 
@@ -32,17 +33,19 @@ namespace {
 using testing_utils::cudaPath;
 using testing_utils::haveToolkit;
 
-/// The native dumps with a reduce anywhere (the others have no reduction
-/// fusion to compile).
-std::vector<std::string> nativeDumpsWithReductions() {
+/// The native dumps with a reduce or transpose anywhere (the others have
+/// no hero fusion to compile).
+std::vector<std::string> nativeDumpsWithHeroes() {
   std::vector<std::string> names;
   std::error_code error;
   for (const auto &entry :
        std::filesystem::directory_iterator(testing_utils::kCorpus / "dumps", error))
-    if (entry.path().extension() == ".native" &&
-        testing_utils::readFile(entry.path() / "module.hlo").find(" reduce(") !=
-            std::string::npos)
-      names.push_back(entry.path().filename().string());
+    if (entry.path().extension() == ".native") {
+      std::string text = testing_utils::readFile(entry.path() / "module.hlo");
+      if (text.find(" reduce(") != std::string::npos ||
+          text.find(" transpose(") != std::string::npos)
+        names.push_back(entry.path().filename().string());
+    }
   std::sort(names.begin(), names.end());
   return names;
 }
@@ -69,9 +72,9 @@ std::string structureOf(const HloComputation &computation) {
   return std::regex_replace(text, names, "_");
 }
 
-class DumpReductions : public testing::TestWithParam<std::string> {};
+class DumpHeroFusions : public testing::TestWithParam<std::string> {};
 
-TEST_P(DumpReductions, EveryReductionFusionAssembles) {
+TEST_P(DumpHeroFusions, EveryHeroFusionAssembles) {
   if (!haveToolkit())
     GTEST_SKIP() << "no CUDA toolkit at " << cudaPath();
   std::filesystem::path file = testing_utils::kCorpus / "dumps" / GetParam() / "module.hlo";
@@ -81,20 +84,21 @@ TEST_P(DumpReductions, EveryReductionFusionAssembles) {
   const GpuDeviceInfo device = deviceInfoForArch("sm_90").value();
 
   KernelPlan plan(*module);
-  std::vector<std::string> reductions;
+  std::vector<std::string> heroKernels;
   std::set<std::string> structures;
-  size_t reductionFusions = 0;
+  std::map<EmitterKind, size_t> fusions;
   for (const KernelSource &kernel : plan.kernels()) {
     FusionAnalysis analysis = analyzeFusion(*kernel.computation, kernel.fusion, device);
-    if (analysis.kind != EmitterKind::Reduction)
+    if (analysis.kind != EmitterKind::Reduction && analysis.kind != EmitterKind::Transpose)
       continue;
-    ++reductionFusions;
+    ++fusions[analysis.kind];
     if (structures.insert(structureOf(*kernel.computation)).second)
-      reductions.push_back(kernel.name);
+      heroKernels.push_back(kernel.name);
   }
-  ASSERT_FALSE(reductions.empty()) << GetParam() << " has no reduction fusion";
+  if (heroKernels.empty())
+    GTEST_SKIP() << GetParam() << " has a reduce or transpose only outside hero fusions";
   std::string error;
-  ASSERT_TRUE(plan.retainKernels(reductions, error)) << error;
+  ASSERT_TRUE(plan.retainKernels(heroKernels, error)) << error;
 
   mlir::MLIRContext context;
   context.disableMultithreading();
@@ -103,24 +107,25 @@ TEST_P(DumpReductions, EveryReductionFusionAssembles) {
   std::optional<EmittedModule> emitted =
       emitKernels(*module, plan, device, context, diagnostics);
   ASSERT_TRUE(emitted) << diagnostics.rendered();
-  ASSERT_EQ(emitted->launches.size(), reductions.size());
+  ASSERT_EQ(emitted->launches.size(), heroKernels.size());
 
   std::vector<pipeline::KernelResourceUsage> usage;
   error = testing_utils::assembleForArch(*emitted->module, "sm_90", &usage);
   ASSERT_EQ(error, "");
-  EXPECT_EQ(usage.size(), reductions.size());
+  EXPECT_EQ(usage.size(), heroKernels.size());
   for (const pipeline::KernelResourceUsage &kernel : usage) {
     EXPECT_EQ(kernel.spillStoreBytes, 0) << kernel.name << " spills";
     EXPECT_EQ(kernel.spillLoadBytes, 0) << kernel.name << " spills";
   }
-  std::printf("%s: %zu reduction fusions, %zu distinct, compiled\n",
-              GetParam().c_str(), reductionFusions, reductions.size());
+  std::printf("%s: %zu reduction and %zu transpose fusions, %zu distinct, compiled\n",
+              GetParam().c_str(), fusions[EmitterKind::Reduction],
+              fusions[EmitterKind::Transpose], heroKernels.size());
 }
 
-INSTANTIATE_TEST_SUITE_P(Dumps, DumpReductions, testing::ValuesIn(nativeDumpsWithReductions()),
+INSTANTIATE_TEST_SUITE_P(Dumps, DumpHeroFusions, testing::ValuesIn(nativeDumpsWithHeroes()),
                          [](const testing::TestParamInfo<std::string> &info) {
                            return testing_utils::gtestName(info.param);
                          });
-GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(DumpReductions);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(DumpHeroFusions);
 
 } // namespace
