@@ -66,18 +66,32 @@ TransposeTiling computeTransposeTiling(const TransposeDescription &description,
     tiling.outputMinorTiled = tiling.permutation[rank - 2];
   }
   setTiles(tiling, 1);
+  int64_t sharedBytes = heroCount * tiling.sharedTileElements() * maxElementBytes;
+  auto aligned = [&](int64_t vector) {
+    return tiling.inputDimensions[tiling.inputMinorTiled] % vector == 0 &&
+           tiling.inputDimensions[tiling.outputMinorTiled] % vector == 0;
+  };
+  int64_t widest = kMaxVectorBytes / std::max<int64_t>(1, maxElementBytes);
+  if (description.packed) {
+    // Narrow elements XLA packs into 32-bit words: the widest vector whose
+    // (32v) x (32v + 1) tiles fit, on aligned dimensions, however little
+    // work there is (the packed variant's tile, padded instead of
+    // swizzled).
+    for (int64_t vector = widest; vector > 1; vector /= 2)
+      if (aligned(vector) && sharedBytes * vector * vector <= device.sharedMemoryPerBlock) {
+        setTiles(tiling, vector);
+        break;
+      }
+    return tiling;
+  }
   // XLA's vectorization rule: enough work, enough shared memory, aligned
   // tiled dimensions.
-  int64_t sharedBytes = heroCount * tiling.sharedTileElements() * maxElementBytes;
-  for (int64_t vector = kMaxVectorBytes / std::max<int64_t>(1, maxElementBytes); vector > 1;
-       vector /= 2) {
+  for (int64_t vector = widest; vector > 1; vector /= 2) {
     int64_t perThread = vector * vector;
     bool enoughWork = tiling.blockCount() * TransposeTiling::kThreads >=
                       perThread * device.smCount * device.threadsPerSM;
     bool enoughShared = sharedBytes * perThread <= device.sharedMemoryPerBlock;
-    bool aligned = tiling.inputDimensions[tiling.inputMinorTiled] % vector == 0 &&
-                   tiling.inputDimensions[tiling.outputMinorTiled] % vector == 0;
-    if (enoughWork && enoughShared && aligned) {
+    if (enoughWork && enoughShared && aligned(vector)) {
       setTiles(tiling, vector);
       break;
     }

@@ -16,7 +16,11 @@
 //  - the vector size: 4 bytes / the widest transposed element, halved
 //    until there is at least a wave of work per vector element squared,
 //    the tiles fit into shared memory and both tiled dimensions are
-//    multiples of it (else 1).
+//    multiples of it (else 1); for the packed kind (elements under 32
+//    bits) the widest aligned vector whose tiles fit, regardless of the
+//    work, so that each thread moves whole 32-bit words as XLA's packed
+//    transpose does (its swizzled unpadded tile is not reproduced: the
+//    padded tile is bank-conflict free for these vectors too).
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_ANALYSIS_TRANSPOSETILING_H

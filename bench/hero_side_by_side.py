@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Our reduction kernels against XLA's, statically (no GPU needed).
+"""Our hero kernels (reductions, transposes) against XLA's, statically (no GPU needed).
 
-For every reduction module the compiler claims in the corpus and every
-reduction kernel of XLA's own H100 dumps (../shared/corpus/dumps/*.native),
+For every reduction and transpose module the compiler claims in the corpus
+and every such kernel of XLA's own H100 dumps (../shared/corpus/dumps/*.native),
 compiles the kernel with hlo-compile (--kernel NAME --resource-usage, for
 sm_90a like XLA's dumps) and prints one row per kernel beside XLA's kernel
 for the same fusion:
@@ -16,10 +16,11 @@ each dump (XLA compiles fusions of one structure into one kernel, listed
 under one of their names: the others are paired with it by structure); for
 the corpus modules from shared/tools/xla-gpu-reference
 (`xla-ref hlo`), run once into --xla-cache (XLA re-fuses some test modules:
-their rows pair our kernel with XLA's reduce kernel of that module).
+their rows pair our kernel with XLA's reduce or transpose kernel of that
+module).
 
-  bench/reduction_side_by_side.py [--build build] [--corpus-only|--dumps-only]
-      [--jobs N] [--tsv FILE]
+  bench/hero_side_by_side.py [--build build] [--corpus-only|--dumps-only]
+      [--kind reduction|transpose] [--jobs N] [--tsv FILE]
 
 The summary counts kernels without spills, with registers within 10% of
 XLA's, and with the same widest load.
@@ -75,9 +76,10 @@ def compile_kernel(hlo_compile, module, kernel):
             bits = widest_load(f.read())
         result = []
         for k in kernels:
-            if not k["emitter"].startswith("kReduction"):
+            if not k["emitter"].startswith(("kReduction/", "kTranspose/")):
                 continue
             result.append({"name": k["name"], "emitter": k["emitter"].split("/")[-1],
+                           "kind": k["emitter"].split("/")[0],
                            "grid": "%d,%d,%d" % tuple(k["grid"]),
                            "block": "%d,%d,%d" % tuple(k["block"]),
                            "bits": bits, **usage.get(k["name"], {})})
@@ -151,7 +153,7 @@ def corpus_modules():
         next(f)
         for line in f:
             name, category = line.split("\t")[:2]
-            if category.startswith("reduce_"):
+            if category.startswith("reduce_") or category == "transpose":
                 modules.append(name)
     with open(os.path.join(ROOT, "tests", "claimed-modules.txt")) as f:
         modules += [l.strip() for l in f if l.strip() and not l.startswith("#")]
@@ -177,12 +179,17 @@ def main():
     parser.add_argument("--dumps-only", action="store_true")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--tsv", help="also write the table as TSV here")
+    parser.add_argument("--kind", choices=["reduction", "transpose"],
+                        help="only this hero's kernels (default: both)")
     parser.add_argument("--xla-cache", default=os.path.join(tempfile.gettempdir(),
                                                             "hlo-bench-xla-reference"))
     args = parser.parse_args()
     hlo_compile = os.path.join(args.build, "bin", "hlo-compile")
     if not os.access(hlo_compile, os.X_OK):
-        sys.exit("reduction_side_by_side: build hlo-compile first (%s)" % hlo_compile)
+        sys.exit("hero_side_by_side: build hlo-compile first (%s)" % hlo_compile)
+    kinds = {"reduction": ["kReduction"], "transpose": ["kTranspose"]}.get(
+        args.kind, ["kReduction", "kTranspose"])
+    xla_hero_ops = {"kReduction": "reduce", "kTranspose": "transpose"}
 
     jobs = []  # (source, module path, kernel or None, xla rows, xla key or None)
     if not args.dumps_only:
@@ -208,8 +215,8 @@ def main():
                 if fusion not in xla and fingerprint in kernel_of:
                     xla[fusion] = kernel_of[fingerprint]
             for line in analysis.splitlines():
-                match = re.match(r"^(\S+): kReduction/", line)
-                if match:
+                match = re.match(r"^(\S+): (k[A-Za-z]+)/", line)
+                if match and match.group(2) in kinds:
                     jobs.append((name[:-7], module, match.group(1), xla, match.group(1),
                                  match.group(1)))
 
@@ -228,8 +235,11 @@ def main():
             continue
         for ours in result["kernels"]:
             theirs = xla.get(key) if key else None
-            if theirs is None and not key:  # corpus: XLA's reduce kernel of the module
-                candidates = [r for r in xla.values() if "reduce" in r["hlo"]]
+            if ours["kind"] not in kinds:
+                continue
+            if theirs is None and not key:  # corpus: XLA's hero kernel of the module
+                op = xla_hero_ops[ours["kind"]]
+                candidates = [r for r in xla.values() if op in r["hlo"]]
                 theirs = candidates[0] if len(candidates) == 1 else None
             row = [source, label if key else label + ":" + ours["name"], ours["emitter"],
                    ours["grid"], ours["block"], ours.get("regs", ""), ours.get("spills", ""),
