@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Our hero kernels (reductions, transposes) against XLA's, statically (no GPU needed).
+"""Our hero kernels (reductions, transposes, concatenates) against XLA's, statically (no GPU needed).
 
-For every reduction and transpose module the compiler claims in the corpus
+For every reduction, transpose and concatenate module the compiler claims in the corpus
 and every such kernel of XLA's own H100 dumps (../shared/corpus/dumps/*.native),
 compiles the kernel with hlo-compile (--kernel NAME --resource-usage, for
 sm_90a like XLA's dumps) and prints one row per kernel beside XLA's kernel
@@ -16,11 +16,11 @@ each dump (XLA compiles fusions of one structure into one kernel, listed
 under one of their names: the others are paired with it by structure); for
 the corpus modules from shared/tools/xla-gpu-reference
 (`xla-ref hlo`), run once into --xla-cache (XLA re-fuses some test modules:
-their rows pair our kernel with XLA's reduce or transpose kernel of that
+their rows pair our kernel with XLA's kernel of that hero op in that
 module).
 
   bench/hero_side_by_side.py [--build build] [--corpus-only|--dumps-only]
-      [--kind reduction|transpose] [--jobs N] [--tsv FILE]
+      [--kind reduction|transpose|concatenate] [--jobs N] [--tsv FILE]
 
 The summary counts kernels without spills, with registers within 10% of
 XLA's, and with the same widest load.
@@ -76,7 +76,7 @@ def compile_kernel(hlo_compile, module, kernel):
             bits = widest_load(f.read())
         result = []
         for k in kernels:
-            if not k["emitter"].startswith(("kReduction/", "kTranspose/")):
+            if not k["emitter"].startswith(("kReduction/", "kTranspose/", "kConcatenate/")):
                 continue
             result.append({"name": k["name"], "emitter": k["emitter"].split("/")[-1],
                            "kind": k["emitter"].split("/")[0],
@@ -153,7 +153,7 @@ def corpus_modules():
         next(f)
         for line in f:
             name, category = line.split("\t")[:2]
-            if category.startswith("reduce_") or category == "transpose":
+            if category.startswith("reduce_") or category in ("transpose", "concatenate"):
                 modules.append(name)
     with open(os.path.join(ROOT, "tests", "claimed-modules.txt")) as f:
         modules += [l.strip() for l in f if l.strip() and not l.startswith("#")]
@@ -179,7 +179,7 @@ def main():
     parser.add_argument("--dumps-only", action="store_true")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--tsv", help="also write the table as TSV here")
-    parser.add_argument("--kind", choices=["reduction", "transpose"],
+    parser.add_argument("--kind", choices=["reduction", "transpose", "concatenate"],
                         help="only this hero's kernels (default: both)")
     parser.add_argument("--xla-cache", default=os.path.join(tempfile.gettempdir(),
                                                             "hlo-bench-xla-reference"))
@@ -187,9 +187,11 @@ def main():
     hlo_compile = os.path.join(args.build, "bin", "hlo-compile")
     if not os.access(hlo_compile, os.X_OK):
         sys.exit("hero_side_by_side: build hlo-compile first (%s)" % hlo_compile)
-    kinds = {"reduction": ["kReduction"], "transpose": ["kTranspose"]}.get(
-        args.kind, ["kReduction", "kTranspose"])
-    xla_hero_ops = {"kReduction": "reduce", "kTranspose": "transpose"}
+    kinds = {"reduction": ["kReduction"], "transpose": ["kTranspose"],
+             "concatenate": ["kConcatenate"]}.get(
+        args.kind, ["kReduction", "kTranspose", "kConcatenate"])
+    xla_hero_ops = {"kReduction": "reduce", "kTranspose": "transpose",
+                    "kConcatenate": "concatenate"}
 
     jobs = []  # (source, module path, kernel or None, xla rows, xla key or None)
     if not args.dumps_only:

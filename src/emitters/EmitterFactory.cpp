@@ -1,6 +1,7 @@
 //===- EmitterFactory.cpp - The emitter for a fusion ----------------------===//
 #include "emitters/EmitterFactory.h"
 
+#include "emitters/ConcatenateEmitter.h"
 #include "emitters/LoopEmitter.h"
 #include "emitters/ReductionEmitter.h"
 #include "emitters/TransposeEmitter.h"
@@ -13,8 +14,9 @@ std::unique_ptr<EmitterBase> createEmitter(const FusionAnalysis &analysis,
                                            std::string &unsupported) {
   switch (analysis.kind) {
   case EmitterKind::Loop:
-  case EmitterKind::Concatenate:
     return std::make_unique<LoopEmitter>(analysis, fused, device);
+  case EmitterKind::Concatenate:
+    return std::make_unique<ConcatenateEmitter>(analysis, fused, device);
   case EmitterKind::Reduction:
     return createReductionEmitter(analysis, fused, device);
   case EmitterKind::Transpose:

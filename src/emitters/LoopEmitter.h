@@ -9,7 +9,8 @@
 // calls the root subgraph function and inserts the element into the output
 // tensors. Launch figures follow shared/notes/xla-reference.md: threads per
 // block = min(128, n), unroll = gcd(elements, 4) for large fusions without
-// expensive ops. Concatenate fusions are emitted here too, elementally.
+// expensive ops. Concatenate fusions beyond the concatenate emitter's
+// limits are emitted here, elementally.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_EMITTERS_LOOPEMITTER_H
@@ -25,8 +26,8 @@ public:
               const GpuDeviceInfo &device);
 
   LaunchDimensions launchDimensions() const override { return launch; }
-  /// Concatenate and in-place dynamic-update-slice fusions are emitted as
-  /// loop fusions (every element written): the manifest says so.
+  /// In-place dynamic-update-slice fusions are emitted as loop fusions
+  /// (every element written): the manifest says so.
   std::string emitterName() const override { return "kLoop/LoopFusion"; }
   std::optional<IndexingMap>
   threadIdToOutputIndexing(int64_t rootIndex, mlir::MLIRContext *context) const override;
@@ -38,6 +39,10 @@ public:
                                     mlir::MLIRContext *context) const;
 
 protected:
+  /// A launch sized for `elements` (the concatenate emitter's largest
+  /// operand) instead of the largest output.
+  LoopEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
+              const GpuDeviceInfo &device, int64_t elements);
   bool emitEntryFunction(EmitterContext &context, EmissionError &error) override;
 
 private:

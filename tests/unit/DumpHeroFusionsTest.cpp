@@ -1,6 +1,6 @@
 //===- DumpHeroFusionsTest.cpp - Hero fusions of XLA's dumps --------------===//
 //
-// Every reduction and transpose fusion of XLA's own after-optimizations
+// Every reduction, transpose and concatenate fusion of XLA's own after-optimizations
 // dumps of real models (corpus/dumps/*.native/module.hlo) compiles: the
 // plan keeps those kernels (what `hlo-compile --kernel` does; the modules'
 // other kinds may still be refused until their emitters land), they are
@@ -33,7 +33,7 @@ namespace {
 using testing_utils::cudaPath;
 using testing_utils::haveToolkit;
 
-/// The native dumps with a reduce or transpose anywhere (the others have
+/// The native dumps with a reduce, transpose or concatenate anywhere (the others have
 /// no hero fusion to compile).
 std::vector<std::string> nativeDumpsWithHeroes() {
   std::vector<std::string> names;
@@ -43,7 +43,8 @@ std::vector<std::string> nativeDumpsWithHeroes() {
     if (entry.path().extension() == ".native") {
       std::string text = testing_utils::readFile(entry.path() / "module.hlo");
       if (text.find(" reduce(") != std::string::npos ||
-          text.find(" transpose(") != std::string::npos)
+          text.find(" transpose(") != std::string::npos ||
+          text.find(" concatenate(") != std::string::npos)
         names.push_back(entry.path().filename().string());
     }
   std::sort(names.begin(), names.end());
@@ -89,14 +90,15 @@ TEST_P(DumpHeroFusions, EveryHeroFusionAssembles) {
   std::map<EmitterKind, size_t> fusions;
   for (const KernelSource &kernel : plan.kernels()) {
     FusionAnalysis analysis = analyzeFusion(*kernel.computation, kernel.fusion, device);
-    if (analysis.kind != EmitterKind::Reduction && analysis.kind != EmitterKind::Transpose)
+    if (analysis.kind != EmitterKind::Reduction && analysis.kind != EmitterKind::Transpose &&
+        analysis.kind != EmitterKind::Concatenate)
       continue;
     ++fusions[analysis.kind];
     if (structures.insert(structureOf(*kernel.computation)).second)
       heroKernels.push_back(kernel.name);
   }
   if (heroKernels.empty())
-    GTEST_SKIP() << GetParam() << " has a reduce or transpose only outside hero fusions";
+    GTEST_SKIP() << GetParam() << " has those ops only outside hero fusions";
   std::string error;
   ASSERT_TRUE(plan.retainKernels(heroKernels, error)) << error;
 
@@ -117,9 +119,11 @@ TEST_P(DumpHeroFusions, EveryHeroFusionAssembles) {
     EXPECT_EQ(kernel.spillStoreBytes, 0) << kernel.name << " spills";
     EXPECT_EQ(kernel.spillLoadBytes, 0) << kernel.name << " spills";
   }
-  std::printf("%s: %zu reduction and %zu transpose fusions, %zu distinct, compiled\n",
+  std::printf("%s: %zu reduction, %zu transpose, %zu concatenate fusions, %zu distinct, "
+              "compiled\n",
               GetParam().c_str(), fusions[EmitterKind::Reduction],
-              fusions[EmitterKind::Transpose], heroKernels.size());
+              fusions[EmitterKind::Transpose], fusions[EmitterKind::Concatenate],
+              heroKernels.size());
 }
 
 INSTANTIATE_TEST_SUITE_P(Dumps, DumpHeroFusions, testing::ValuesIn(nativeDumpsWithHeroes()),

@@ -1,8 +1,8 @@
-//===- HeroCorpusTest.cpp - Reduction and transpose modules to cubins ----===//
+//===- HeroCorpusTest.cpp - Hero emitters' modules to cubins --------------===//
 //
-// Every reduction and transpose module the compiler claims
-// (scripts/gpu-check.sh's list: the reduce_* and transpose categories and
-// tests/claimed-modules.txt) compiles for
+// Every reduction, transpose and concatenate module the compiler claims
+// (scripts/gpu-check.sh's list: the reduce_*, transpose and concatenate
+// categories and tests/claimed-modules.txt) compiles for
 // sm_80 and sm_90, ptxas accepts the PTX, and no kernel spills; each
 // kernel's launch record agrees with the code (what the driver checks).
 // That the kernels compute the right values is the host suite's part
@@ -47,8 +47,9 @@ TEST_P(HeroCorpus, AssemblesWithoutSpills) {
   bool anyHero = false;
   for (const KernelLaunchRecord &record : emitted->launches)
     anyHero |= record.emitter.rfind("kReduction/", 0) == 0 ||
-               record.emitter.rfind("kTranspose/", 0) == 0;
-  EXPECT_TRUE(anyHero) << file << " has no reduction or transpose kernel";
+               record.emitter.rfind("kTranspose/", 0) == 0 ||
+               record.emitter.rfind("kConcatenate/", 0) == 0;
+  EXPECT_TRUE(anyHero) << file << " has no reduction, transpose or concatenate kernel";
   std::vector<pipeline::KernelResourceUsage> usage;
   std::string error = testing_utils::assembleForArch(*emitted->module, arch, &usage);
   ASSERT_EQ(error, "");
