@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Our hero kernels (reductions, transposes, concatenates) against XLA's, statically (no GPU needed).
+"""Our hero kernels (reductions, transposes, concatenates, in-place updates) against XLA's, statically (no GPU needed).
 
-For every reduction, transpose and concatenate module the compiler claims in the corpus
+For every reduction, transpose, concatenate and in-place dynamic-update-slice
+module the compiler claims in the corpus
 and every such kernel of XLA's own H100 dumps (../shared/corpus/dumps/*.native),
 compiles the kernel with hlo-compile (--kernel NAME --resource-usage, for
 sm_90a like XLA's dumps) and prints one row per kernel beside XLA's kernel
@@ -20,7 +21,7 @@ their rows pair our kernel with XLA's kernel of that hero op in that
 module).
 
   bench/hero_side_by_side.py [--build build] [--corpus-only|--dumps-only]
-      [--kind reduction|transpose|concatenate] [--jobs N] [--tsv FILE]
+      [--kind reduction|transpose|concatenate|dus] [--jobs N] [--tsv FILE]
 
 The summary counts kernels without spills, with registers within 10% of
 XLA's, and with the same widest load.
@@ -38,6 +39,20 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.path.join(os.path.dirname(ROOT), "shared")
 CORPUS = os.environ.get("HLO_CORPUS_DIR", os.path.join(SHARED, "corpus"))
 ARCH = "sm_90a"
+
+
+# What each hero's kernels are called in the manifest, and the HLO op that
+# names XLA's kernel for it in a corpus module.
+HERO_EMITTERS = ("kReduction/", "kTranspose/", "kConcatenate/",
+                 "kLoop/InPlaceDynamicUpdateSliceFusion")
+HERO_KINDS = {"reduction": "kReduction/", "transpose": "kTranspose/",
+              "concatenate": "kConcatenate/", "dus": "kLoop/InPlaceDynamicUpdateSliceFusion"}
+XLA_HERO_OPS = {"reduction": "reduce", "transpose": "transpose", "concatenate": "concatenate",
+                "dus": "dynamic-update-slice"}
+
+
+def hero_kind(emitter):
+    return next((k for k, prefix in HERO_KINDS.items() if emitter.startswith(prefix)), None)
 
 
 def widest_load(ptx_text):
@@ -76,10 +91,10 @@ def compile_kernel(hlo_compile, module, kernel):
             bits = widest_load(f.read())
         result = []
         for k in kernels:
-            if not k["emitter"].startswith(("kReduction/", "kTranspose/", "kConcatenate/")):
+            if not k["emitter"].startswith(HERO_EMITTERS):
                 continue
             result.append({"name": k["name"], "emitter": k["emitter"].split("/")[-1],
-                           "kind": k["emitter"].split("/")[0],
+                           "kind": hero_kind(k["emitter"]),
                            "grid": "%d,%d,%d" % tuple(k["grid"]),
                            "block": "%d,%d,%d" % tuple(k["block"]),
                            "bits": bits, **usage.get(k["name"], {})})
@@ -153,7 +168,8 @@ def corpus_modules():
         next(f)
         for line in f:
             name, category = line.split("\t")[:2]
-            if category.startswith("reduce_") or category in ("transpose", "concatenate"):
+            if (category.startswith("reduce_") or category in ("transpose", "concatenate",
+                                                               "dynamic_update_slice")):
                 modules.append(name)
     with open(os.path.join(ROOT, "tests", "claimed-modules.txt")) as f:
         modules += [l.strip() for l in f if l.strip() and not l.startswith("#")]
@@ -179,7 +195,7 @@ def main():
     parser.add_argument("--dumps-only", action="store_true")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--tsv", help="also write the table as TSV here")
-    parser.add_argument("--kind", choices=["reduction", "transpose", "concatenate"],
+    parser.add_argument("--kind", choices=list(HERO_KINDS),
                         help="only this hero's kernels (default: both)")
     parser.add_argument("--xla-cache", default=os.path.join(tempfile.gettempdir(),
                                                             "hlo-bench-xla-reference"))
@@ -187,11 +203,7 @@ def main():
     hlo_compile = os.path.join(args.build, "bin", "hlo-compile")
     if not os.access(hlo_compile, os.X_OK):
         sys.exit("hero_side_by_side: build hlo-compile first (%s)" % hlo_compile)
-    kinds = {"reduction": ["kReduction"], "transpose": ["kTranspose"],
-             "concatenate": ["kConcatenate"]}.get(
-        args.kind, ["kReduction", "kTranspose", "kConcatenate"])
-    xla_hero_ops = {"kReduction": "reduce", "kTranspose": "transpose",
-                    "kConcatenate": "concatenate"}
+    kinds = [args.kind] if args.kind else list(HERO_KINDS)
 
     jobs = []  # (source, module path, kernel or None, xla rows, xla key or None)
     if not args.dumps_only:
@@ -217,8 +229,8 @@ def main():
                 if fusion not in xla and fingerprint in kernel_of:
                     xla[fusion] = kernel_of[fingerprint]
             for line in analysis.splitlines():
-                match = re.match(r"^(\S+): (k[A-Za-z]+)/", line)
-                if match and match.group(2) in kinds:
+                match = re.match(r"^(\S+): (k[A-Za-z]+/[A-Za-z]+)", line)
+                if match and hero_kind(match.group(2)) in kinds:
                     jobs.append((name[:-7], module, match.group(1), xla, match.group(1),
                                  match.group(1)))
 
@@ -240,7 +252,7 @@ def main():
             if ours["kind"] not in kinds:
                 continue
             if theirs is None and not key:  # corpus: XLA's hero kernel of the module
-                op = xla_hero_ops[ours["kind"]]
+                op = XLA_HERO_OPS[ours["kind"]]
                 candidates = [r for r in xla.values() if op in r["hlo"]]
                 theirs = candidates[0] if len(candidates) == 1 else None
             row = [source, label if key else label + ":" + ours["name"], ours["emitter"],

@@ -114,6 +114,10 @@ public:
     if (json.find("alignment") &&
         (!readInt(json, "alignment", parameter.alignment, where) || parameter.alignment < 1))
       return fail(where, "\"alignment\" must be a positive number");
+    if (json.find("aliases") &&
+        (!parameter.isOutput || !readInt(json, "aliases", parameter.aliases, where) ||
+         parameter.aliases < 0))
+      return fail(where, "\"aliases\" must be an output's input position");
     for (int64_t dim : dims)
       if (dim < 0)
         return fail(where, "negative dimension");
@@ -159,6 +163,17 @@ public:
                          where + " parameter " + std::to_string(i)))
         return false;
       kernel.parameters.push_back(std::move(parameter));
+    }
+    // An aliased output shares an input's buffer: that input, as large.
+    for (size_t i = 0; i < kernel.parameters.size(); ++i) {
+      const KernelParameter &output = kernel.parameters[i];
+      if (output.aliases < 0)
+        continue;
+      size_t input = static_cast<size_t>(output.aliases);
+      if (input >= kernel.parameters.size() || kernel.parameters[input].isOutput ||
+          kernel.parameters[input].bytes != output.bytes)
+        return fail(where + " parameter " + std::to_string(i),
+                    "\"aliases\" must name an input of the same size");
     }
     return true;
   }
@@ -252,7 +267,9 @@ std::string parameterJson(const KernelParameter &parameter) {
          "], \"element_type\": \"" + std::string(primitiveTypeName(shape.elementType())) +
          "\", \"layout\": [" + intList(shape.layoutOrDefault().minorToMajor) +
          "], \"bytes\": " + std::to_string(parameter.bytes) +
-         ", \"alignment\": " + std::to_string(parameter.alignment) + "}";
+         ", \"alignment\": " + std::to_string(parameter.alignment) +
+         (parameter.aliases >= 0 ? ", \"aliases\": " + std::to_string(parameter.aliases) : "") +
+         "}";
 }
 
 } // namespace

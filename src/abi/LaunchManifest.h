@@ -35,6 +35,9 @@ struct KernelParameter {
   int64_t bytes = 0;
   /// The alignment the kernel assumes for the buffer.
   int64_t alignment = 16;
+  /// An output that must be the buffer of the kernel's parameter at this
+  /// position (an in-place update writes only part of it); -1: its own.
+  int64_t aliases = -1;
 };
 
 struct KernelSpec {

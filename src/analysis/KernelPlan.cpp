@@ -1,6 +1,8 @@
 //===- KernelPlan.cpp - Which kernels a module launches -------------------===//
 #include "analysis/KernelPlan.h"
 
+#include <regex>
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -137,7 +139,7 @@ std::set<const HloComputation *> hostComputations(const HloModule &module) {
 
 } // namespace
 
-KernelPlan::KernelPlan(const HloModule &module) {
+KernelPlan::KernelPlan(const HloModule &module) : entry(module.entry()) {
   if (!module.entry())
     return;
   if (!hasFusion(module) && !hasControlFlow(*module.entry())) {
@@ -231,6 +233,68 @@ void KernelPlan::wrap(const HloInstruction &instruction) {
   kernelList.push_back(
       {instruction.name(), computation.get(), nullptr, &instruction});
   wrappedComputations.push_back(std::move(computation));
+}
+
+bool KernelPlan::isDonatedTo(int64_t parameter, const HloInstruction *value) const {
+  // Which output `value` is: the entry's root, or one element of its tuple.
+  const HloInstruction *root = entry->root();
+  std::string output;
+  if (root == value)
+    output = "";
+  else if (root->opcode() == HloOpcode::Tuple) {
+    for (int64_t i = 0; i < root->operandCount(); ++i)
+      if (root->operand(i) == value)
+        output = std::to_string(i);
+    if (output.empty())
+      return false;
+  } else {
+    return false;
+  }
+  // input_output_alias={ {OUTPUT}: (PARAMETER, {}, kind), ... }
+  static const std::regex pair(R"(\{\s*([0-9]*)\s*\}\s*:\s*\(\s*([0-9]+)\s*,\s*\{\s*\})");
+  for (const ModuleAttribute &attribute : entry->parent()->attributes()) {
+    if (attribute.name != "input_output_alias")
+      continue;
+    for (std::sregex_iterator it(attribute.text.begin(), attribute.text.end(), pair), end;
+         it != end; ++it)
+      if ((*it)[1].str() == output && std::stoll((*it)[2].str()) == parameter)
+        return true;
+  }
+  return false;
+}
+
+bool KernelPlan::canReuseInputBuffer(const KernelSource &kernel, int64_t parameter) const {
+  // A bare entry: the module's parameters are the runtime's own buffers.
+  if (kernel.computation == entry)
+    return true;
+  // The value behind the kernel's input `parameter`: a fusion's operand, or
+  // a wrapped instruction's distinct operand.
+  const HloInstruction *user = kernel.fusion ? kernel.fusion : kernel.origin;
+  if (!user)
+    return false;
+  std::vector<const HloInstruction *> operands;
+  for (const HloInstruction *operand : user->operands())
+    if (kernel.fusion || std::find(operands.begin(), operands.end(), operand) == operands.end())
+      operands.push_back(operand);
+  if (parameter >= static_cast<int64_t>(operands.size()))
+    return false;
+  const HloInstruction *operand = operands[parameter];
+  if (operand->opcode() == HloOpcode::Parameter && operand->parent() == entry)
+    // A module parameter the module donates to the output this kernel
+    // computes (input_output_alias), read by nothing else.
+    return operand->users().size() == 1 && operand->users().front() == user &&
+           isDonatedTo(operand->parameterNumber(), user);
+  switch (operand->opcode()) {
+  case HloOpcode::Parameter:
+  case HloOpcode::Constant:
+  case HloOpcode::GetTupleElement:
+  case HloOpcode::Bitcast:
+  case HloOpcode::Tuple:
+    return false;
+  default:
+    break;
+  }
+  return operand->users().size() == 1 && operand->users().front() == user;
 }
 
 } // namespace hlo

@@ -75,14 +75,27 @@ public:
   /// kernel of the module.
   bool retainKernels(const std::vector<std::string> &names, std::string &error);
 
+  /// Whether `kernel` may write its output into the buffer of its input
+  /// `parameter` (an in-place dynamic-update-slice): the buffer is the
+  /// runtime's own (a parameter of a bare entry computation), a module
+  /// parameter that the module's input_output_alias donates to this
+  /// kernel's output, or an intermediate that only this kernel reads;
+  /// never a module parameter the caller still owns, nor a value read
+  /// after this kernel.
+  bool canReuseInputBuffer(const KernelSource &kernel, int64_t parameter) const;
+
 private:
   void planComputation(const HloComputation &computation);
+  /// The module's input_output_alias gives module parameter `parameter`'s
+  /// buffer to the entry output that `value` is.
+  bool isDonatedTo(int64_t parameter, const HloInstruction *value) const;
   void wrap(const HloInstruction &instruction);
 
   std::vector<KernelSource> kernelList;
   std::vector<const HloInstruction *> libraryOps;
   std::vector<const HloInstruction *> unsupportedOps;
   std::vector<std::unique_ptr<HloComputation>> wrappedComputations;
+  const HloComputation *entry = nullptr;
 };
 
 } // namespace hlo

@@ -155,6 +155,8 @@ abi::LaunchManifest buildManifest(const HloModule &module, const KernelPlan &pla
     for (size_t leaf = 0; leaf < leaves.size(); ++leaf) {
       abi::KernelParameter output = parameter(true, *leaves[leaf]);
       bindOutput(output, module, origin, leaf, leaves.size());
+      if (leaf < record.outputAliases.size())
+        output.aliases = record.outputAliases[leaf];
       spec.parameters.push_back(output);
     }
     manifest.kernels.push_back(std::move(spec));

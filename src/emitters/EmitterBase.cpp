@@ -278,6 +278,7 @@ bool EmitterBase::emit(ModuleOp module, const std::string &name, SymbolNamer &na
   record.launch = launch;
   record.sharedMemoryBytes = sharedMemoryBytes();
   record.synchronizesThreads = synchronizesThreads();
+  record.outputAliases = outputAliases();
   return true;
 }
 

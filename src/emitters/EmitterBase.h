@@ -54,6 +54,9 @@ struct KernelLaunchRecord {
   /// The block's threads meet at barriers or exchange values in warp
   /// shuffles (the host launcher must run them concurrently).
   bool synchronizesThreads = false;
+  /// Per output (FusionOutput order): the fusion parameter whose buffer it
+  /// is (an in-place update writes only part of it), or -1. Empty: none.
+  std::vector<int64_t> outputAliases;
 };
 
 /// One output buffer of a fusion: a root, or one leaf of a tuple root.
@@ -92,6 +95,8 @@ public:
   virtual int64_t sharedMemoryBytes() const { return 0; }
   /// Barriers or warp shuffles.
   virtual bool synchronizesThreads() const { return false; }
+  /// Per output: the fusion parameter whose buffer it must be, or -1.
+  virtual std::vector<int64_t> outputAliases() const { return {}; }
   /// (th_x, bl_x[, bl_y[, bl_z]])[symbols] -> the index of root
   /// `rootIndex` (of its first array) each thread writes; nullopt if not
   /// affine.

@@ -2,6 +2,7 @@
 #include "emitters/EmitterFactory.h"
 
 #include "emitters/ConcatenateEmitter.h"
+#include "emitters/DynamicUpdateSliceEmitter.h"
 #include "emitters/LoopEmitter.h"
 #include "emitters/ReductionEmitter.h"
 #include "emitters/TransposeEmitter.h"
@@ -14,6 +15,8 @@ std::unique_ptr<EmitterBase> createEmitter(const FusionAnalysis &analysis,
                                            std::string &unsupported) {
   switch (analysis.kind) {
   case EmitterKind::Loop:
+    if (analysis.variant == FusionVariant::InPlaceDynamicUpdateSlice)
+      return std::make_unique<DynamicUpdateSliceEmitter>(analysis, fused, device);
     return std::make_unique<LoopEmitter>(analysis, fused, device);
   case EmitterKind::Concatenate:
     return std::make_unique<ConcatenateEmitter>(analysis, fused, device);

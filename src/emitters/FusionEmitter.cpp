@@ -77,6 +77,19 @@ std::optional<EmittedModule> emitKernels(const HloModule &module, const KernelPl
     Block &body = result.getBodyRegion().front();
     Operation *last = body.empty() ? nullptr : &body.back();
     FusionAnalysis analysis = analyzeFusion(*kernel.computation, kernel.fusion, device);
+    // In place only where the output may be the updated operand's buffer;
+    // elsewhere the loop emitter copies the operand as it writes.
+    if (analysis.variant == FusionVariant::InPlaceDynamicUpdateSlice)
+      for (const HloInstruction *root : analysis.roots) {
+        const HloInstruction *dus = root;
+        while (dus->opcode() == HloOpcode::Bitcast)
+          dus = dus->operand(0);
+        const HloInstruction *operand = dus->operand(0);
+        while (operand->opcode() == HloOpcode::Bitcast)
+          operand = operand->operand(0);
+        if (!plan.canReuseInputBuffer(kernel, operand->parameterNumber()))
+          analysis.setVariant(FusionVariant::Loop);
+      }
     std::string unsupported;
     std::unique_ptr<EmitterBase> emitter =
         createEmitter(analysis, *kernel.computation, device, unsupported);

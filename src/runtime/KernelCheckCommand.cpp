@@ -191,6 +191,9 @@ private:
                           : parameter.binding == BufferBinding::Output
                               ? "o" + std::to_string(parameter.number)
                               : "b:" + parameter.bufferName;
+        // An in-place output is the aliased input's buffer.
+        if (!buffers.count(key) && parameter.aliases >= 0 && !options.noAliasing)
+          buffers[key] = arguments[k].at(static_cast<size_t>(parameter.aliases));
         if (!buffers.count(key)) {
           DeviceBuffer pointer = 0;
           if (!device.allocate(parameter.bytes, pointer, error))
@@ -256,6 +259,13 @@ private:
       std::vector<std::pair<DeviceBuffer, const KernelParameter *>> outputs;
       for (const KernelParameter &parameter : kernel.parameters) {
         DeviceBuffer pointer = 0;
+        if (parameter.aliases >= 0 && !options.noAliasing) {
+          // In place: the output is the aliased input's buffer.
+          pointer = arguments.at(static_cast<size_t>(parameter.aliases));
+          outputs.emplace_back(pointer, &parameter);
+          arguments.push_back(pointer);
+          continue;
+        }
         if (!device.allocate(parameter.bytes, pointer, error))
           return fail(error);
         if (parameter.isOutput) {

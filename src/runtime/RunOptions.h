@@ -33,6 +33,9 @@ struct RunOptions {
   std::optional<double> absoluteTolerance, relativeTolerance;
   CheckMode mode = CheckMode::Auto;
   bool bench = false;
+  /// Give outputs that alias an input a buffer of their own (poisoned):
+  /// shows that an in-place kernel writes only what it updates.
+  bool noAliasing = false;
   int warmup = 10;
   int iterations = 100;
   int device = 0;

@@ -73,6 +73,10 @@ int main(int argc, char **argv) {
       ->check(CLI::IsMember({"auto", "module", "kernels"}))
       ->capture_default_str();
   app.add_flag("--bench", options.bench, "Time each kernel and the device's copy bandwidth");
+  app.add_flag("--no-aliasing", options.noAliasing,
+               "Give outputs that the manifest aliases to an input (in-place updates) a "
+               "poisoned buffer of their own: an in-place kernel then leaves the poison "
+               "outside its update (a check that it touches nothing else)");
   app.add_option("--warmup", options.warmup, "--bench: launches before timing")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();

@@ -1,8 +1,8 @@
 //===- DumpHeroFusionsTest.cpp - Hero fusions of XLA's dumps --------------===//
 //
-// Every reduction, transpose and concatenate fusion of XLA's own after-optimizations
-// dumps of real models (corpus/dumps/*.native/module.hlo) compiles: the
-// plan keeps those kernels (what `hlo-compile --kernel` does; the modules'
+// Every reduction, transpose, concatenate and in-place dynamic-update-slice
+// fusion of XLA's own after-optimizations dumps of real models
+// (corpus/dumps/*.native/module.hlo) compiles: the plan keeps those kernels (what `hlo-compile --kernel` does; the modules'
 // other kinds may still be refused until their emitters land), they are
 // emitted, lowered to PTX for sm_90 and assembled by ptxas with no spills.
 // Fusions that are one structure under different names (XLA's dumps
@@ -33,7 +33,8 @@ namespace {
 using testing_utils::cudaPath;
 using testing_utils::haveToolkit;
 
-/// The native dumps with a reduce, transpose or concatenate anywhere (the others have
+/// The native dumps with a reduce, transpose, concatenate or
+/// dynamic-update-slice anywhere (the others have
 /// no hero fusion to compile).
 std::vector<std::string> nativeDumpsWithHeroes() {
   std::vector<std::string> names;
@@ -44,7 +45,8 @@ std::vector<std::string> nativeDumpsWithHeroes() {
       std::string text = testing_utils::readFile(entry.path() / "module.hlo");
       if (text.find(" reduce(") != std::string::npos ||
           text.find(" transpose(") != std::string::npos ||
-          text.find(" concatenate(") != std::string::npos)
+          text.find(" concatenate(") != std::string::npos ||
+          text.find(" dynamic-update-slice(") != std::string::npos)
         names.push_back(entry.path().filename().string());
     }
   std::sort(names.begin(), names.end());
@@ -87,13 +89,16 @@ TEST_P(DumpHeroFusions, EveryHeroFusionAssembles) {
   KernelPlan plan(*module);
   std::vector<std::string> heroKernels;
   std::set<std::string> structures;
-  std::map<EmitterKind, size_t> fusions;
+  std::map<FusionVariant, size_t> fusions;
+  std::map<EmitterKind, size_t> kinds;
   for (const KernelSource &kernel : plan.kernels()) {
     FusionAnalysis analysis = analyzeFusion(*kernel.computation, kernel.fusion, device);
     if (analysis.kind != EmitterKind::Reduction && analysis.kind != EmitterKind::Transpose &&
-        analysis.kind != EmitterKind::Concatenate)
+        analysis.kind != EmitterKind::Concatenate &&
+        analysis.variant != FusionVariant::InPlaceDynamicUpdateSlice)
       continue;
-    ++fusions[analysis.kind];
+    ++kinds[analysis.kind];
+    ++fusions[analysis.variant];
     if (structures.insert(structureOf(*kernel.computation)).second)
       heroKernels.push_back(kernel.name);
   }
@@ -119,10 +124,10 @@ TEST_P(DumpHeroFusions, EveryHeroFusionAssembles) {
     EXPECT_EQ(kernel.spillStoreBytes, 0) << kernel.name << " spills";
     EXPECT_EQ(kernel.spillLoadBytes, 0) << kernel.name << " spills";
   }
-  std::printf("%s: %zu reduction, %zu transpose, %zu concatenate fusions, %zu distinct, "
-              "compiled\n",
-              GetParam().c_str(), fusions[EmitterKind::Reduction],
-              fusions[EmitterKind::Transpose], fusions[EmitterKind::Concatenate],
+  std::printf("%s: %zu reduction, %zu transpose, %zu concatenate, %zu in-place "
+              "dynamic-update-slice fusions, %zu distinct, compiled\n",
+              GetParam().c_str(), kinds[EmitterKind::Reduction], kinds[EmitterKind::Transpose],
+              kinds[EmitterKind::Concatenate], fusions[FusionVariant::InPlaceDynamicUpdateSlice],
               heroKernels.size());
 }
 
