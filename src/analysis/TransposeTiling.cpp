@@ -80,6 +80,12 @@ TransposeTiling computeTransposeTiling(const TransposeDescription &description,
     for (int64_t vector = widest; vector > 1; vector /= 2)
       if (aligned(vector) && sharedBytes * vector * vector <= device.sharedMemoryPerBlock) {
         setTiles(tiling, vector);
+        if (vector * maxElementBytes == kMaxVectorBytes && tiling.permutation.back() != rank - 1) {
+          // Only the two tiled dimensions, in input order: (32v) x (32v).
+          tiling.swizzled = true;
+          int64_t size = tiling.tile[tiling.inputMinorTiled];
+          tiling.sharedTile = {size, size};
+        }
         break;
       }
     return tiling;

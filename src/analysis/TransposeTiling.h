@@ -19,8 +19,10 @@
 //    multiples of it (else 1); for the packed kind (elements under 32
 //    bits) the widest aligned vector whose tiles fit, regardless of the
 //    work, so that each thread moves whole 32-bit words as XLA's packed
-//    transpose does (its swizzled unpadded tile is not reproduced: the
-//    padded tile is bank-conflict free for these vectors too).
+//    transpose does; when the vector packs a whole word (v * bytes = 4)
+//    and the minor dimension moves, the tile is XLA's packed one:
+//    (32v) x (32v), unpadded, swizzled (64x64 for 16-bit, 128x128 for
+//    8-bit elements).
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_ANALYSIS_TRANSPOSETILING_H
@@ -52,8 +54,14 @@ struct TransposeTiling {
   std::vector<int64_t> tile;
   /// Tiles per input dimension; blocks are their product.
   std::vector<int64_t> tileCounts;
-  /// The shared tile per transposed hero (input order, padded).
+  /// The shared tile per transposed hero: the tile in input order, padded;
+  /// or, swizzled, just the two tiled dimensions (y, x).
   std::vector<int64_t> sharedTile;
+  /// The packed variant's tile: (32v) x (32v) elements of v per 32-bit
+  /// word, no padding; element (y, x) is stored at column
+  /// ((x / v) xor ((y / v) mod 32)) * v + x mod v, so that a warp reading
+  /// a row or a column of words touches 32 different banks.
+  bool swizzled = false;
 
   int64_t blockCount() const;
   /// Elements of one tile, and of its shared (padded) form.

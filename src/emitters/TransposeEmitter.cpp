@@ -5,6 +5,7 @@
 #include "dialect/XlaGpuDialect.h"
 #include "emitters/TypeConversion.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
@@ -107,6 +108,21 @@ IndexingMap TransposeEmitter::tileWalk(bool input, bool withShared,
   return map;
 }
 
+SmallVector<Value> TransposeEmitter::sharedTileIndex(ImplicitLocOpBuilder &b,
+                                                    ValueRange walkIndex) const {
+  const TransposeTiling &t = tiling();
+  if (!t.swizzled)
+    return SmallVector<Value>(walkIndex.begin(), walkIndex.end());
+  // [y][swizzled x]: the other dimensions' tiles are 1.
+  auto constant = [&](int64_t value) { return arith::ConstantIndexOp::create(b, value); };
+  Value v = constant(t.vectorSize);
+  Value x = walkIndex[t.inputMinorTiled], y = walkIndex[t.outputMinorTiled];
+  Value word = arith::DivUIOp::create(b, x, v);
+  Value row = arith::RemUIOp::create(b, arith::DivUIOp::create(b, y, v), constant(32));
+  Value column = arith::MulIOp::create(b, arith::XOrIOp::create(b, word, row), v);
+  return {y, arith::AddIOp::create(b, column, arith::RemUIOp::create(b, x, v))};
+}
+
 std::optional<IndexingMap>
 TransposeEmitter::transposedRootIndexing(size_t rootIndex, MLIRContext *context) const {
   const HloInstruction *hero = analysis().heroes[rootIndex];
@@ -189,7 +205,8 @@ bool TransposeEmitter::emitEntryFunction(EmitterContext &context, EmissionError 
             return {};
           }
           size_t slot = outputCount + i;
-          results[slot] = tensor::InsertOp::create(nested, value[0], results[slot], sharedIndex);
+          results[slot] = tensor::InsertOp::create(nested, value[0], results[slot],
+                                                   sharedTileIndex(nested, sharedIndex));
         }
         for (size_t r = 0; r < analysis().roots.size(); ++r) {
           if (isTransposedRoot(r))
@@ -250,8 +267,8 @@ bool TransposeEmitter::emitEntryFunction(EmitterContext &context, EmissionError 
           const HloInstruction *hero = analysis().heroes[r];
           const HloInstruction *root = analysis().roots[r];
           size_t tile = std::find(heroes.begin(), heroes.end(), hero) - heroes.begin();
-          Value element =
-              tensor::ExtractOp::create(nested, synced.getResult(tile), sharedIndex);
+          Value element = tensor::ExtractOp::create(nested, synced.getResult(tile),
+                                                    sharedTileIndex(nested, sharedIndex));
           SmallVector<Value> heroIndex = applyIndexing(
               nested, bitcastIndexingMap(normalOutput, hero->shape(), mlirContext), index);
           SmallVector<Value> rootIndex = applyIndexing(nested, *rootMaps[r], heroIndex);

@@ -29,10 +29,10 @@ public:
                    const GpuDeviceInfo &device);
 
   LaunchDimensions launchDimensions() const override { return launch; }
-  /// The packed variant (XLA's swizzled (32v)x(32v) tile for narrow
-  /// types) is not implemented: such fusions get this emitter's padded
-  /// tile, and the manifest says so.
-  std::string emitterName() const override { return "kTranspose/TransposeFusion"; }
+  /// PackedTranspose when the tile is XLA's packed (swizzled) one.
+  std::string emitterName() const override {
+    return tiling().swizzled ? "kTranspose/PackedTranspose" : "kTranspose/TransposeFusion";
+  }
   int64_t sharedMemoryBytes() const override;
   bool synchronizesThreads() const override { return true; }
   std::optional<IndexingMap>
@@ -57,6 +57,11 @@ private:
   /// (launch)[symbols] -> the index of transposed root `rootIndex`.
   std::optional<IndexingMap> transposedRootIndexing(size_t rootIndex,
                                                     mlir::MLIRContext *context) const;
+
+  /// The shared tile's index of a walk's shared index (the swizzle of a
+  /// packed tile).
+  llvm::SmallVector<mlir::Value> sharedTileIndex(mlir::ImplicitLocOpBuilder &b,
+                                                 mlir::ValueRange walkIndex) const;
 
   LaunchDimensions launch;
 };

@@ -71,14 +71,14 @@ inline std::vector<std::string> claimedLoopModules() {
   return files;
 }
 
-/// The hero modules the compiler claims: the reduce_*, transpose and
-/// concatenate categories and the modules of tests/claimed-modules.txt
-/// (scripts/gpu-check.sh's list).
+/// The hero modules the compiler claims: the reduce_*, transpose,
+/// concatenate and dynamic_update_slice categories and the modules of
+/// tests/claimed-modules.txt (scripts/gpu-check.sh's list).
 inline std::vector<std::string> claimedHeroModules() {
   std::vector<std::string> files;
   for (const std::vector<std::string> &fields : corpusIndexRows())
     if (fields[1].rfind("reduce_", 0) == 0 || fields[1] == "transpose" ||
-        fields[1] == "concatenate")
+        fields[1] == "concatenate" || fields[1] == "dynamic_update_slice")
       files.push_back(fields[0]);
   if (files.empty())
     return files; // no corpus

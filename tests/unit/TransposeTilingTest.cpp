@@ -83,16 +83,21 @@ TEST(TransposeTiling, VectorizesWithAWaveOfWorkPerVectorSquared) {
 
 TEST(TransposeTiling, PackedMovesWholeWordsWhereTilesFit) {
   GpuDeviceInfo h100 = deviceInfoForArch("sm_90").value();
-  // bf16: 64x64 tiles (XLA's packed tile, padded here) however small.
+  // bf16: XLA's packed 64x64 tile, swizzled, however small.
   TransposeTiling bf16 = computeTransposeTiling(description({64, 128}, {1, 0}, true), 2, 1, h100);
   EXPECT_EQ(bf16.vectorSize, 2);
   EXPECT_EQ(bf16.blockCount(), 2);
+  EXPECT_TRUE(bf16.swizzled);
+  EXPECT_EQ(bf16.sharedTile, (std::vector<int64_t>{64, 64}));
   // s8: 128x128; two heroes of s8 still fit (2 * 128 * 129 bytes).
   EXPECT_EQ(computeTransposeTiling(description({128, 128}, {1, 0}, true), 1, 2, h100).vectorSize,
             4);
-  // Four heroes of s8 at 128x129 do not: 64x65 tiles.
-  EXPECT_EQ(computeTransposeTiling(description({128, 128}, {1, 0}, true), 1, 4, h100).vectorSize,
-            2);
+  // Four heroes of s8 at 128x129 do not: 64x65 tiles, padded (a 2-element
+  // vector of bytes is no whole word to swizzle).
+  TransposeTiling four = computeTransposeTiling(description({128, 128}, {1, 0}, true), 1, 4, h100);
+  EXPECT_EQ(four.vectorSize, 2);
+  EXPECT_FALSE(four.swizzled);
+  EXPECT_EQ(four.sharedTile, (std::vector<int64_t>{1, 64, 65}));
 }
 
 } // namespace
