@@ -263,6 +263,34 @@ bool KernelPlan::isDonatedTo(int64_t parameter, const HloInstruction *value) con
   return false;
 }
 
+bool KernelPlan::isLoopStateUpdatedBy(const HloInstruction *element,
+                                      const HloInstruction *user) const {
+  // A while body's (or called computation's) state element i, whose new
+  // value (element i of the computation's root) `user` computes, and which
+  // nothing reads after `user` runs (readers come earlier in the
+  // computation's order, which is the kernels' order): the state buffer is
+  // updated in place, as XLA's buffer assignment does.
+  int64_t index = element->intAttr("index");
+  const HloComputation *computation = element->parent();
+  const HloInstruction *root = computation->root();
+  if (root->opcode() != HloOpcode::Tuple || index >= root->operandCount() ||
+      root->operand(index) != user)
+    return false;
+  std::map<const HloInstruction *, size_t> position;
+  for (const auto &instruction : computation->instructions())
+    position.emplace(instruction.get(), position.size());
+  for (const HloInstruction *reader : element->operand(0)->users()) {
+    if (reader->opcode() != HloOpcode::GetTupleElement)
+      return false;
+    if (reader->intAttr("index") != index)
+      continue;
+    for (const HloInstruction *use : reader->users())
+      if (use != user && position[use] > position[user])
+        return false;
+  }
+  return true;
+}
+
 bool KernelPlan::canReuseInputBuffer(const KernelSource &kernel, int64_t parameter) const {
   // A bare entry: the module's parameters are the runtime's own buffers.
   if (kernel.computation == entry)
@@ -284,6 +312,9 @@ bool KernelPlan::canReuseInputBuffer(const KernelSource &kernel, int64_t paramet
     // computes (input_output_alias), read by nothing else.
     return operand->users().size() == 1 && operand->users().front() == user &&
            isDonatedTo(operand->parameterNumber(), user);
+  if (operand->opcode() == HloOpcode::GetTupleElement &&
+      operand->operand(0)->opcode() == HloOpcode::Parameter && operand->parent() != entry)
+    return isLoopStateUpdatedBy(operand, user);
   switch (operand->opcode()) {
   case HloOpcode::Parameter:
   case HloOpcode::Constant:

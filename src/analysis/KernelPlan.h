@@ -79,7 +79,9 @@ public:
   /// `parameter` (an in-place dynamic-update-slice): the buffer is the
   /// runtime's own (a parameter of a bare entry computation), a module
   /// parameter that the module's input_output_alias donates to this
-  /// kernel's output, or an intermediate that only this kernel reads;
+  /// kernel's output, a while body's state element that this kernel
+  /// alone reads and replaces, or an intermediate that only this kernel
+  /// reads;
   /// never a module parameter the caller still owns, nor a value read
   /// after this kernel.
   bool canReuseInputBuffer(const KernelSource &kernel, int64_t parameter) const;
@@ -89,6 +91,9 @@ private:
   /// The module's input_output_alias gives module parameter `parameter`'s
   /// buffer to the entry output that `value` is.
   bool isDonatedTo(int64_t parameter, const HloInstruction *value) const;
+  /// `element` is a computation's state element that only `user` reads and
+  /// whose new value `user` computes.
+  bool isLoopStateUpdatedBy(const HloInstruction *element, const HloInstruction *user) const;
   void wrap(const HloInstruction &instruction);
 
   std::vector<KernelSource> kernelList;
