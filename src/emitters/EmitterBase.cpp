@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <functional>
 #include <set>
@@ -212,6 +213,17 @@ EmitterBase::heroToRootIndexing(const HloInstruction *hero, const HloInstruction
     map.simplify();
   }
   return map;
+}
+
+void EmitterBase::insertRootValues(ImplicitLocOpBuilder &b, const HloInstruction *root,
+                                   ValueRange values, ValueRange rootIndex,
+                                   SmallVectorImpl<Value> &outputs) const {
+  for (size_t leaf = 0; leaf < values.size(); ++leaf) {
+    int64_t output = outputIndex(root, static_cast<int64_t>(leaf));
+    outputs[output] = tensor::InsertOp::create(
+        b, values[leaf], outputs[output],
+        bufferIndices(*fusionOutputs()[output].shape, rootIndex));
+  }
 }
 
 bool EmitterBase::emit(ModuleOp module, const std::string &name, SymbolNamer &namer,

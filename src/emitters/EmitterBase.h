@@ -158,6 +158,12 @@ protected:
   mlir::Value checkConstraints(mlir::ImplicitLocOpBuilder &b, const IndexingMap &map,
                                mlir::ValueRange dims, mlir::ValueRange symbols) const;
 
+  /// Inserts `values` (one per leaf of `root`) into their output tensors
+  /// in `outputs` at the root's logical index `rootIndex`.
+  void insertRootValues(mlir::ImplicitLocOpBuilder &b, const HloInstruction *root,
+                        mlir::ValueRange values, mlir::ValueRange rootIndex,
+                        llvm::SmallVectorImpl<mlir::Value> &outputs) const;
+
   /// hero index -> root index through the one-operand chain from `hero`
   /// to `root` (what hero analysis walks); nullopt without indexing rules.
   std::optional<IndexingMap> heroToRootIndexing(const HloInstruction *hero,

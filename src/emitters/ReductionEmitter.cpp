@@ -317,12 +317,7 @@ bool ReductionEmitter::emitPerThreadElements(GroupEmission &group) {
             group.failed = true;
             return {};
           }
-          for (size_t leaf = 0; leaf < values.size(); ++leaf) {
-            int64_t output = outputIndex(root, leaf);
-            results[output] = tensor::InsertOp::create(
-                nested, values[leaf], results[output],
-                bufferIndices(*fusionOutputs()[output].shape, rootIndex));
-          }
+          insertRootValues(nested, root, values, rootIndex, results);
         }
         return results;
       });

@@ -222,12 +222,7 @@ bool TransposeEmitter::emitEntryFunction(EmitterContext &context, EmissionError 
             failed = true;
             return {};
           }
-          for (size_t leaf = 0; leaf < values.size(); ++leaf) {
-            int64_t output = outputIndex(root, leaf);
-            results[output] = tensor::InsertOp::create(
-                nested, values[leaf], results[output],
-                bufferIndices(*fusionOutputs()[output].shape, rootIndex));
-          }
+          insertRootValues(nested, root, values, rootIndex, results);
         }
         return results;
       });
@@ -275,12 +270,7 @@ bool TransposeEmitter::emitEntryFunction(EmitterContext &context, EmissionError 
           const Subgraph *epilogue = context.partitioned.epilogueFor(hero, root);
           SmallVector<Value> values = context.elemental.callEpilogue(
               nested, *epilogue, context.parameters, rootIndex, {element});
-          for (size_t leaf = 0; leaf < values.size(); ++leaf) {
-            int64_t output = outputIndex(root, leaf);
-            results[output] = tensor::InsertOp::create(
-                nested, values[leaf], results[output],
-                bufferIndices(*fusionOutputs()[output].shape, rootIndex));
-          }
+          insertRootValues(nested, root, values, rootIndex, results);
         }
         return results;
       });
