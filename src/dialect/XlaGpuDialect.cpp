@@ -363,5 +363,20 @@ LogicalResult PredicatedExtractOp::verify() {
   return success();
 }
 
+LogicalResult AtomicRMWOp::verify() {
+  auto type = getInput().getType();
+  if (static_cast<int64_t>(getIndices().size()) != type.getRank())
+    return emitOpError("expects ") << type.getRank() << " indices";
+  Block &body = getComputation().front();
+  if (body.getNumArguments() != 1 || body.getArgument(0).getType() != type.getElementType())
+    return emitOpError("expects one block argument of the element type ")
+           << type.getElementType();
+  auto yield = dyn_cast<YieldOp>(body.getTerminator());
+  if (!yield || yield.getValues().size() != 1 ||
+      yield.getValues()[0].getType() != type.getElementType())
+    return emitOpError("must yield one value of the element type ") << type.getElementType();
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "dialect/XlaGpuOps.cpp.inc"

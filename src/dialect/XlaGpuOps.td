@@ -58,8 +58,8 @@ def XlaGpu_PureCallOp : XlaGpu_Op<"pure_call",
 }
 
 def XlaGpu_YieldOp : XlaGpu_Op<"yield",
-    [Pure, Terminator, ReturnLike, ParentOneOf<["LoopOp"]>]> {
-  let summary = "Ends a loop body, passing the iteration values on";
+    [Pure, Terminator, ReturnLike, ParentOneOf<["LoopOp", "AtomicRMWOp"]>]> {
+  let summary = "Ends a loop body (the iteration values) or an atomic update (the new value)";
   let arguments = (ins Variadic<AnyType>:$values);
   let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
   let builders = [OpBuilder<(ins), [{ /* no values */ }]>];
@@ -204,3 +204,32 @@ def XlaGpu_PredicatedExtractOp : XlaGpu_Op<"predicated_extract",
 }
 
 #endif // HLO_DIALECT_XLAGPUOPS_TD
+
+def XlaGpu_AtomicRMWOp : XlaGpu_Op<"atomic_rmw", [
+    SingleBlockImplicitTerminator<"YieldOp">,
+    TypesMatchWith<"the result is the input's type", "input", "result", "$_self">]> {
+  let summary = "Atomically replaces one element by a function of its value";
+  let description = [{
+    The element of `input` at `indices` becomes what the region yields for
+    its current value, atomically with respect to the other threads (a
+    scatter's combiner where several updates may meet one element). The
+    result is the updated tensor; the update happens in the input's buffer.
+
+      %out = xla_gpu.atomic_rmw %t[%i, %j] : tensor<8x8xf32> {
+      ^bb0(%current: f32):
+        %sum = arith.addf %current, %update : f32
+        xla_gpu.yield %sum : f32
+      }
+
+    One-shot bufferization turns it into memref.generic_atomic_rmw on the
+    input's buffer (pipeline/AtomicRmwBufferization.cpp); combiners with a
+    native atomic become memref.atomic_rmw (xla-gpu-lower-atomic-rmw).
+  }];
+  let arguments = (ins AnyRankedTensor:$input, Variadic<Index>:$indices);
+  let results = (outs AnyRankedTensor:$result);
+  let regions = (region SizedRegion<1>:$computation);
+  let assemblyFormat = [{
+    $input `[` $indices `]` `:` type($input) $computation attr-dict
+  }];
+  let hasVerifier = 1;
+}

@@ -10,6 +10,7 @@
 // Upstream passes wherever one does the job.
 //
 //===----------------------------------------------------------------------===//
+#include "pipeline/AtomicRmwBufferization.h"
 #include "pipeline/Passes.h"
 #include "emitters/SourceLocations.h"
 #include "pipeline/Target.h"
@@ -138,6 +139,7 @@ bool runPipeline(ModuleOp module, const PipelineOptions &options, PassDumper &du
   bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(registry);
   scf::registerBufferizableOpInterfaceExternalModels(registry);
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
+  registerAtomicRmwBufferization(registry);
   context->appendDialectRegistry(registry);
   context->loadDialect<bufferization::BufferizationDialect, memref::MemRefDialect,
                        LLVM::LLVMDialect, NVVM::NVVMDialect>();
@@ -210,6 +212,7 @@ void addSharedPasses(PassManager &pm) {
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addPass(createLowerAtomicRmwPass());
   // Loops over buffers yield the buffers they were given: fold them away so
   // that each kernel visibly returns its own output arguments.
   pm.addPass(createCanonicalizerPass());

@@ -94,6 +94,20 @@ def LowerSyncThreadsPass
   let dependentDialects = ["mlir::gpu::GPUDialect"];
 }
 
+def LowerAtomicRmwPass : Pass<"xla-gpu-lower-atomic-rmw", "mlir::ModuleOp"> {
+  let summary = "Native atomics for the combiners that have one";
+  let description = [{
+    After bufferization an xla_gpu.atomic_rmw is a memref.generic_atomic_rmw
+    (a compare-and-swap loop for any combiner). Where its body combines the
+    current value with a value from outside by one operation with a native
+    atomic (addf, addi, maximumf, minimumf, max/min signed and unsigned,
+    andi, ori), it becomes that memref.atomic_rmw: `red.add`/`atom.add` on
+    NVPTX (f16 and bf16 where the architecture has them, else LLVM expands
+    them), `atomicrmw` on the host.
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect", "mlir::arith::ArithDialect"];
+}
+
 def InlineSubgraphsPass : Pass<"xla-gpu-inline-subgraphs", "mlir::ModuleOp"> {
   let summary = "Inline subgraph functions into their kernels, merging equal calls";
   let description = [{

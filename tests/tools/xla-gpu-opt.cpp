@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "dialect/XlaGpuDialect.h"
+#include "pipeline/AtomicRmwBufferization.h"
 #include "pipeline/Passes.h"
 #include "pipeline/host/HostPasses.h"
 #include "pipeline/nvptx/NvptxPasses.h"
@@ -22,6 +23,7 @@ int main(int argc, char **argv) {
   mlir::registerAllExtensions(registry);
   mlir::registerAllPasses();
   registry.insert<hlo::xla_gpu::XlaGpuDialect>();
+  hlo::pipeline::registerAtomicRmwBufferization(registry);
   hlo::pipeline::registerPipelinePasses();
   hlo::pipeline::registerNvptxPasses();
   hlo::pipeline::registerHostPasses();

@@ -90,3 +90,25 @@ func.func @shared_dynamic() {
   %t = xla_gpu.allocate_shared : tensor<?xf32>
   return
 }
+
+// -----
+
+func.func @atomic_rmw_indices(%t: tensor<8x8xf32>, %i: index) -> tensor<8x8xf32> {
+  // expected-error @+1 {{expects 2 indices}}
+  %r = xla_gpu.atomic_rmw %t[%i] : tensor<8x8xf32> {
+  ^bb0(%current: f32):
+    xla_gpu.yield %current : f32
+  }
+  return %r : tensor<8x8xf32>
+}
+
+// -----
+
+func.func @atomic_rmw_yield(%t: tensor<8xf32>, %i: index, %x: f64) -> tensor<8xf32> {
+  // expected-error @+1 {{must yield one value of the element type 'f32'}}
+  %r = xla_gpu.atomic_rmw %t[%i] : tensor<8xf32> {
+  ^bb0(%current: f32):
+    xla_gpu.yield %x : f64
+  }
+  return %r : tensor<8xf32>
+}

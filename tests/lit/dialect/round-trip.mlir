@@ -57,3 +57,18 @@ func.func @cooperation(%x: f32, %i: i32, %c: i1, %r: index, %s: index, %out: ten
   %o = xla_gpu.predicated_insert %m#0 into %out[%r] if %c : tensor<16xf32>
   return %o : tensor<16xf32>
 }
+
+// CHECK-LABEL: func.func @atomic_rmw
+// CHECK:         %[[R:.*]] = xla_gpu.atomic_rmw %{{.*}}[%{{.*}}, %{{.*}}] : tensor<8x8xf32> {
+// CHECK-NEXT:    ^bb0(%[[CURRENT:.*]]: f32):
+// CHECK-NEXT:      %[[SUM:.*]] = arith.addf %[[CURRENT]], %{{.*}} : f32
+// CHECK-NEXT:      xla_gpu.yield %[[SUM]] : f32
+// CHECK-NEXT:    }
+func.func @atomic_rmw(%t: tensor<8x8xf32>, %i: index, %j: index, %x: f32) -> tensor<8x8xf32> {
+  %r = xla_gpu.atomic_rmw %t[%i, %j] : tensor<8x8xf32> {
+  ^bb0(%current: f32):
+    %sum = arith.addf %current, %x : f32
+    xla_gpu.yield %sum : f32
+  }
+  return %r : tensor<8x8xf32>
+}

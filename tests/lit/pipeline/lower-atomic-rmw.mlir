@@ -1,0 +1,58 @@
+// RUN: xla-gpu-opt %s --one-shot-bufferize="bufferize-function-boundaries" | FileCheck %s --check-prefix=BUFFERS
+// RUN: xla-gpu-opt %s --one-shot-bufferize="bufferize-function-boundaries" --xla-gpu-lower-atomic-rmw | FileCheck %s
+
+// Bufferization turns xla_gpu.atomic_rmw into memref.generic_atomic_rmw on
+// the input's own buffer (no copy): the update is in place.
+// BUFFERS-LABEL: func.func @add(
+// BUFFERS-SAME:    %[[BUF:.*]]: memref<8x8xf32
+// BUFFERS:         memref.generic_atomic_rmw %[[BUF]][%{{.*}}, %{{.*}}]
+// BUFFERS:           arith.addf
+// BUFFERS:           memref.atomic_yield
+// BUFFERS-NOT:     memref.alloc
+// BUFFERS:         return %[[BUF]]
+
+// A combiner with a native atomic becomes memref.atomic_rmw.
+// CHECK-LABEL: func.func @add(
+// CHECK:         memref.atomic_rmw addf %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : (f32, memref<8x8xf32
+// CHECK-NOT:     generic_atomic_rmw
+func.func @add(%t: tensor<8x8xf32>, %i: index, %j: index, %x: f32) -> tensor<8x8xf32> {
+  %r = xla_gpu.atomic_rmw %t[%i, %j] : tensor<8x8xf32> {
+  ^bb0(%current: f32):
+    %sum = arith.addf %current, %x : f32
+    xla_gpu.yield %sum : f32
+  }
+  return %r : tensor<8x8xf32>
+}
+
+// The operand order does not matter; signed max and integer add too.
+// CHECK-LABEL: func.func @max_then_add(
+// CHECK:         memref.atomic_rmw maxs
+// CHECK:         memref.atomic_rmw addi
+func.func @max_then_add(%t: tensor<16xi32>, %i: index, %x: i32) -> tensor<16xi32> {
+  %m = xla_gpu.atomic_rmw %t[%i] : tensor<16xi32> {
+  ^bb0(%current: i32):
+    %max = arith.maxsi %x, %current : i32
+    xla_gpu.yield %max : i32
+  }
+  %a = xla_gpu.atomic_rmw %m[%i] : tensor<16xi32> {
+  ^bb0(%current: i32):
+    %sum = arith.addi %current, %x : i32
+    xla_gpu.yield %sum : i32
+  }
+  return %a : tensor<16xi32>
+}
+
+// Any other combiner stays a compare-and-swap loop.
+// CHECK-LABEL: func.func @multiply_add(
+// CHECK:         memref.generic_atomic_rmw
+// CHECK:           arith.mulf
+// CHECK:           arith.addf
+func.func @multiply_add(%t: tensor<4xf32>, %i: index, %x: f32) -> tensor<4xf32> {
+  %r = xla_gpu.atomic_rmw %t[%i] : tensor<4xf32> {
+  ^bb0(%current: f32):
+    %p = arith.mulf %current, %x : f32
+    %s = arith.addf %p, %x : f32
+    xla_gpu.yield %s : f32
+  }
+  return %r : tensor<4xf32>
+}
