@@ -227,6 +227,20 @@ bool areReductionsMultiOutputCompatible(const HloInstruction &a,
   return getReductionDimensions(a) == getReductionDimensions(b);
 }
 
+const HloInstruction &dynamicUpdateSliceOf(const HloInstruction &root) {
+  const HloInstruction *dus = &root;
+  while (dus->opcode() == HloOpcode::Bitcast)
+    dus = dus->operand(0);
+  return *dus;
+}
+
+const HloInstruction &inPlaceUpdatedParameter(const HloInstruction &root) {
+  const HloInstruction *operand = dynamicUpdateSliceOf(root).operand(0);
+  while (operand->opcode() == HloOpcode::Bitcast)
+    operand = operand->operand(0);
+  return *operand;
+}
+
 bool canEmitDynamicUpdateSliceInPlace(const HloComputation &computation) {
   std::vector<const HloInstruction *> roots = getFusionRoots(computation);
   std::vector<const HloInstruction *> updates;
@@ -357,12 +371,8 @@ FusionAnalysis analyzeFusion(const HloComputation &computation,
       std::set<const HloInstruction *> transposed;
       int64_t maxBytes = 1;
       for (const HloInstruction *hero : analysis.heroes)
-        if (getTiledTransposeDescription(*hero) && transposed.insert(hero).second) {
-          int64_t bits = hero->shape().elementType() == PrimitiveType::Pred
-                             ? 8
-                             : primitiveBitWidth(hero->shape().elementType());
-          maxBytes = std::max<int64_t>(maxBytes, (bits + 7) / 8);
-        }
+        if (getTiledTransposeDescription(*hero) && transposed.insert(hero).second)
+          maxBytes = std::max<int64_t>(maxBytes, primitiveByteWidth(hero->shape().elementType()));
       analysis.transposeTiling = computeTransposeTiling(
           *transpose, maxBytes, static_cast<int64_t>(transposed.size()), device);
       analysis.setVariant(transpose->packed ? FusionVariant::PackedTranspose

@@ -102,6 +102,11 @@ FusionAnalysis analyzeFusion(const HloComputation &computation,
 /// positions, all updates having one shape: the kernel can update in place.
 bool canEmitDynamicUpdateSliceInPlace(const HloComputation &computation);
 
+/// The dynamic-update-slice behind an in-place root (through bitcasts),
+/// and the fusion parameter it updates (its operand, through bitcasts).
+const HloInstruction &dynamicUpdateSliceOf(const HloInstruction &root);
+const HloInstruction &inPlaceUpdatedParameter(const HloInstruction &root);
+
 /// Reductions are multi-output compatible if their 3-D forms agree.
 bool areReductionsMultiOutputCompatible(const HloInstruction &a,
                                         const HloInstruction &b);

@@ -39,8 +39,7 @@ bool ConcatenateEmitter::emitEntryFunction(EmitterContext &context, EmissionErro
   MLIRContext *mlirContext = b.getContext();
   std::optional<IndexingMap> toRoot = heroToRootIndexing(&hero(), &root(), mlirContext);
   if (!toRoot) {
-    error = {&root(), "unsupported: an epilogue from '" + hero().name() + "' to '" +
-                          root().name() + "' without indexing rules"};
+    error = epilogueWithoutIndexing(&hero(), &root());
     return false;
   }
   const Subgraph *epilogue = context.partitioned.epilogueFor(&hero(), &root());

@@ -1,7 +1,6 @@
 //===- DynamicUpdateSliceEmitter.cpp - In-place dynamic-update-slice ------===//
 #include "emitters/DynamicUpdateSliceEmitter.h"
 
-#include "analysis/HeroAnalysis.h"
 #include "analysis/OpIndexing.h"
 #include "emitters/TypeConversion.h"
 
@@ -13,15 +12,9 @@ using namespace mlir;
 namespace hlo {
 namespace {
 
-const HloInstruction *throughBitcasts(const HloInstruction *instruction) {
-  while (instruction->opcode() == HloOpcode::Bitcast)
-    instruction = instruction->operand(0);
-  return instruction;
-}
-
 /// The update's element count (all updates have one shape).
 int64_t updateElements(const FusionAnalysis &analysis) {
-  return throughBitcasts(analysis.roots.front())->operand(1)->shape().elementCount();
+  return dynamicUpdateSliceOf(*analysis.roots.front()).operand(1)->shape().elementCount();
 }
 
 } // namespace
@@ -37,7 +30,7 @@ std::vector<const HloInstruction *> DynamicUpdateSliceEmitter::updates() const {
     const HloInstruction *root = output.root;
     if (root->opcode() == HloOpcode::Tuple)
       root = root->operand(output.leaf);
-    result.push_back(throughBitcasts(root));
+    result.push_back(&dynamicUpdateSliceOf(*root));
   }
   return result;
 }
@@ -45,7 +38,7 @@ std::vector<const HloInstruction *> DynamicUpdateSliceEmitter::updates() const {
 std::vector<int64_t> DynamicUpdateSliceEmitter::outputAliases() const {
   std::vector<int64_t> aliases;
   for (const HloInstruction *update : updates())
-    aliases.push_back(throughBitcasts(update->operand(0))->parameterNumber());
+    aliases.push_back(inPlaceUpdatedParameter(*update).parameterNumber());
   return aliases;
 }
 

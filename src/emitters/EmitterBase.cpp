@@ -38,11 +38,6 @@ Shape normalFormShape(const std::vector<int64_t> &dims) {
   return Shape(PrimitiveType::F32, dims);
 }
 
-int64_t sharedElementBytes(PrimitiveType type) {
-  int64_t bits = type == PrimitiveType::Pred ? 8 : primitiveBitWidth(type);
-  return std::max<int64_t>(1, (bits + 7) / 8);
-}
-
 EmitterBase::EmitterBase(const FusionAnalysis &analysis, const HloComputation &fused,
                          const GpuDeviceInfo &device)
     : fused(fused), device(device), analysisValue(analysis) {
@@ -213,6 +208,24 @@ EmitterBase::heroToRootIndexing(const HloInstruction *hero, const HloInstruction
     map.simplify();
   }
   return map;
+}
+
+std::optional<IndexingMap> EmitterBase::rootIndexing(const IndexingMap &heroIndex,
+                                                     const HloInstruction *hero,
+                                                     const HloInstruction *root,
+                                                     MLIRContext *context) const {
+  std::optional<IndexingMap> toRoot = heroToRootIndexing(hero, root, context);
+  if (!toRoot)
+    return std::nullopt;
+  IndexingMap map = composeIndexingMaps(heroIndex, *toRoot);
+  map.simplify();
+  return map;
+}
+
+EmissionError EmitterBase::epilogueWithoutIndexing(const HloInstruction *hero,
+                                                   const HloInstruction *root) {
+  return {root, "unsupported: an epilogue from '" + hero->name() + "' to '" + root->name() +
+                    "' without indexing rules"};
 }
 
 void EmitterBase::insertRootValues(ImplicitLocOpBuilder &b, const HloInstruction *root,

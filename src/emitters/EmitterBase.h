@@ -164,6 +164,16 @@ protected:
                         mlir::ValueRange values, mlir::ValueRange rootIndex,
                         llvm::SmallVectorImpl<mlir::Value> &outputs) const;
 
+  /// `heroIndex` (launch -> the hero's index) continued to `root`'s index
+  /// through the epilogue; nullopt without indexing rules.
+  std::optional<IndexingMap> rootIndexing(const IndexingMap &heroIndex,
+                                          const HloInstruction *hero,
+                                          const HloInstruction *root,
+                                          mlir::MLIRContext *context) const;
+  /// What an emitter reports when that path has no indexing rules.
+  static EmissionError epilogueWithoutIndexing(const HloInstruction *hero,
+                                               const HloInstruction *root);
+
   /// hero index -> root index through the one-operand chain from `hero`
   /// to `root` (what hero analysis walks); nullopt without indexing rules.
   std::optional<IndexingMap> heroToRootIndexing(const HloInstruction *hero,
@@ -183,9 +193,6 @@ const Shape &firstArrayShape(const Shape &shape);
 /// A default-layout f32 shape of `dims`: the heroes' normal forms are
 /// physical, so they are bitcasts of the real shapes.
 Shape normalFormShape(const std::vector<int64_t> &dims);
-/// Bytes one element of `type` takes in a shared tile (pred and sub-byte
-/// types one byte).
-int64_t sharedElementBytes(PrimitiveType type);
 
 /// `blocks` over a grid whose x, y and z limits are the device's: x first,
 /// then x * y, then x * y * z.

@@ -80,16 +80,9 @@ std::optional<EmittedModule> emitKernels(const HloModule &module, const KernelPl
     // In place only where the output may be the updated operand's buffer;
     // elsewhere the loop emitter copies the operand as it writes.
     if (analysis.variant == FusionVariant::InPlaceDynamicUpdateSlice)
-      for (const HloInstruction *root : analysis.roots) {
-        const HloInstruction *dus = root;
-        while (dus->opcode() == HloOpcode::Bitcast)
-          dus = dus->operand(0);
-        const HloInstruction *operand = dus->operand(0);
-        while (operand->opcode() == HloOpcode::Bitcast)
-          operand = operand->operand(0);
-        if (!plan.canReuseInputBuffer(kernel, operand->parameterNumber()))
+      for (const HloInstruction *root : analysis.roots)
+        if (!plan.canReuseInputBuffer(kernel, inPlaceUpdatedParameter(*root).parameterNumber()))
           analysis.setVariant(FusionVariant::Loop);
-      }
     std::string unsupported;
     std::unique_ptr<EmitterBase> emitter =
         createEmitter(analysis, *kernel.computation, device, unsupported);

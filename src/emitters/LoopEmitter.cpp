@@ -50,32 +50,22 @@ bool hasExpensiveOp(const HloComputation &computation) {
 
 } // namespace
 
-namespace {
-int64_t largestOutput(const HloComputation &fused) {
-  int64_t elements = 1;
-  for (const HloInstruction *root : getFusionRoots(fused)) {
-    const Shape &shape = root->shape();
-    if (shape.isTuple()) {
-      for (const Shape &leaf : shape.tupleShapes())
-        elements = std::max(elements, leaf.elementCount());
-    } else {
-      elements = std::max(elements, shape.elementCount());
-    }
-  }
-  return elements;
-}
-} // namespace
-
 LoopEmitter::LoopEmitter(const FusionAnalysis &analysis,
                          const HloComputation &fusedComputation,
                          const GpuDeviceInfo &deviceInfo)
-    : LoopEmitter(analysis, fusedComputation, deviceInfo, largestOutput(fusedComputation)) {}
+    : LoopEmitter(analysis, fusedComputation, deviceInfo, std::nullopt) {}
 
 LoopEmitter::LoopEmitter(const FusionAnalysis &analysis,
                          const HloComputation &fusedComputation,
-                         const GpuDeviceInfo &deviceInfo, int64_t launchedElements)
+                         const GpuDeviceInfo &deviceInfo,
+                         std::optional<int64_t> launchedElements)
     : EmitterBase(analysis, fusedComputation, deviceInfo) {
-  elements = std::max<int64_t>(launchedElements, 1);
+  if (launchedElements)
+    elements = *launchedElements;
+  else // the largest output
+    for (const FusionOutput &output : fusionOutputs())
+      elements = std::max(elements, output.shape->elementCount());
+  elements = std::max<int64_t>(elements, 1);
   bool large = elements >= device.threadsPerSM * device.smCount;
   unroll = large && !hasExpensiveOp(fused) ? std::gcd(elements, int64_t(4)) : 1;
   int64_t n = (elements + unroll - 1) / unroll;

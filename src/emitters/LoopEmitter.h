@@ -40,13 +40,13 @@ public:
 
 protected:
   /// A launch sized for `elements` (the concatenate emitter's largest
-  /// operand) instead of the largest output.
+  /// operand) instead of the largest output (nullopt).
   LoopEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
-              const GpuDeviceInfo &device, int64_t elements);
+              const GpuDeviceInfo &device, std::optional<int64_t> elements);
   bool emitEntryFunction(EmitterContext &context, EmissionError &error) override;
 
 private:
-  int64_t elements = 1; // of the largest output
+  int64_t elements = 1; // the launch is sized for
   int64_t unroll = 1;
   LaunchDimensions launch;
 };

@@ -77,7 +77,7 @@ int64_t ReductionEmitter::sharedMemoryBytes() const {
     for (int64_t k = 0; k < arityOf(*hero); ++k) {
       bytes = (bytes + 15) / 16 * 16;
       bytes += tiling().sharedTileElements() *
-               sharedElementBytes(hero->operand(k)->shape().elementType());
+               primitiveByteWidth(hero->operand(k)->shape().elementType());
     }
   }
   return bytes;
@@ -144,12 +144,7 @@ std::optional<IndexingMap> ReductionEmitter::reductionRootIndexing(const HloInst
   IndexingMap heroIndex = composeIndexingMaps(
       threadIdToReducedIndexing(context),
       bitcastIndexingMap(normalFormShape(normalizedOutputShape()), keptShape(*hero), context));
-  std::optional<IndexingMap> toRoot = heroToRootIndexing(hero, root, context);
-  if (!toRoot)
-    return std::nullopt;
-  IndexingMap map = composeIndexingMaps(heroIndex, *toRoot);
-  map.simplify();
-  return map;
+  return rootIndexing(heroIndex, hero, root, context);
 }
 
 std::optional<IndexingMap> ReductionEmitter::threadIdToOutputIndexing(int64_t rootIndex,
@@ -433,8 +428,7 @@ SmallVector<Value> ReductionEmitter::evaluateEpilogues(GroupEmission &group,
     const HloInstruction *hero = analysis().heroes[position];
     std::optional<IndexingMap> rootMap = reductionRootIndexing(root, mlirContext);
     if (!rootMap) {
-      group.error = {root, "unsupported: an epilogue from '" + hero->name() + "' to '" +
-                               root->name() + "' without indexing rules"};
+      group.error = epilogueWithoutIndexing(hero, root);
       group.failed = true;
       return {};
     }

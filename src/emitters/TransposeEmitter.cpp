@@ -59,7 +59,7 @@ int64_t TransposeEmitter::sharedMemoryBytes() const {
   int64_t bytes = 0;
   for (const HloInstruction *hero : transposedHeroes()) {
     bytes = (bytes + 15) / 16 * 16;
-    bytes += tiling().sharedTileElements() * sharedElementBytes(hero->shape().elementType());
+    bytes += tiling().sharedTileElements() * primitiveByteWidth(hero->shape().elementType());
   }
   return bytes;
 }
@@ -131,12 +131,7 @@ TransposeEmitter::transposedRootIndexing(size_t rootIndex, MLIRContext *context)
       tileWalk(/*input=*/false, /*withShared=*/false, context),
       bitcastIndexingMap(normalFormShape(tiling().outputDimensions()), hero->shape(),
                          context));
-  std::optional<IndexingMap> toRoot = heroToRootIndexing(hero, root, context);
-  if (!toRoot)
-    return std::nullopt;
-  IndexingMap map = composeIndexingMaps(heroIndex, *toRoot);
-  map.simplify();
-  return map;
+  return rootIndexing(heroIndex, hero, root, context);
 }
 
 std::optional<IndexingMap>
@@ -240,10 +235,7 @@ bool TransposeEmitter::emitEntryFunction(EmitterContext &context, EmissionError 
       continue;
     rootMaps[r] = heroToRootIndexing(analysis().heroes[r], analysis().roots[r], mlirContext);
     if (!rootMaps[r]) {
-      error = {analysis().roots[r], "unsupported: an epilogue from '" +
-                                        analysis().heroes[r]->name() + "' to '" +
-                                        analysis().roots[r]->name() +
-                                        "' without indexing rules"};
+      error = epilogueWithoutIndexing(analysis().heroes[r], analysis().roots[r]);
       return false;
     }
   }
