@@ -49,6 +49,11 @@ public:
   }
 
   /// An optional boolean member (`out` keeps its value when absent).
+  bool readOptionalInt(const JsonValue &object, const char *key, int64_t &out,
+                       const std::string &where) {
+    return !object.find(key) || readInt(object, key, out, where);
+  }
+
   bool readOptionalBool(const JsonValue &object, const char *key, bool &out,
                         const std::string &where) {
     const JsonValue *value = object.find(key);
@@ -149,8 +154,13 @@ public:
         !readTriple(json, "grid", kernel.grid, where) ||
         !readTriple(json, "block", kernel.block, where) ||
         !readInt(json, "shared_memory_bytes", shared, where) ||
-        !readOptionalBool(json, "concurrent_threads", kernel.concurrentThreads, where))
+        !readOptionalBool(json, "concurrent_threads", kernel.concurrentThreads, where) ||
+        !readOptionalInt(json, "launch_index", kernel.launchIndex, where) ||
+        !readOptionalInt(json, "launch_count", kernel.launchCount, where))
       return false;
+    if (kernel.launchCount < 1 || kernel.launchIndex < 0 ||
+        kernel.launchIndex >= kernel.launchCount)
+      return fail(where, "\"launch_index\" must lie in [0, \"launch_count\")");
     if (shared < 0 || shared > UINT32_MAX)
       return fail(where, "\"shared_memory_bytes\" out of range");
     kernel.sharedMemoryBytes = static_cast<unsigned>(shared);
@@ -301,6 +311,9 @@ std::string printLaunchManifest(const LaunchManifest &manifest) {
     if (host)
       json += std::string("      \"concurrent_threads\": ") +
               (kernel.concurrentThreads ? "true" : "false") + ",\n";
+    if (kernel.launchCount > 1)
+      json += "      \"launch_index\": " + std::to_string(kernel.launchIndex) +
+              ",\n      \"launch_count\": " + std::to_string(kernel.launchCount) + ",\n";
     json += "      \"parameters\": [\n";
     for (size_t i = 0; i < kernel.parameters.size(); ++i)
       json += parameterJson(kernel.parameters[i]) +

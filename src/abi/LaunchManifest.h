@@ -55,6 +55,13 @@ struct KernelSpec {
   /// Host target: the block's threads must run concurrently (barriers,
   /// warp shuffles). Absent from a manifest: assumed.
   bool concurrentThreads = true;
+  /// A kernel that takes several launches (a sort's network stages, a
+  /// scatter after the copy of its operand) is listed once per launch, in
+  /// order, all with the same HLO and parameters: this is launch
+  /// `launchIndex` of `launchCount`, and only the last one's outputs are
+  /// the HLO's results.
+  int64_t launchIndex = 0;
+  int64_t launchCount = 1;
   std::vector<KernelParameter> parameters;
 };
 

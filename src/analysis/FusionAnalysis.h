@@ -81,6 +81,10 @@ struct FusionAnalysis {
   /// The narrowest types read and written (vector sizes depend on them).
   FusionElementBits elementBits;
   bool inPlaceDynamicUpdateSlice = false;
+  /// The fusion parameters whose buffers an output may take (the module's
+  /// KernelPlan::canReuseInputBuffer; set by whoever emits the fusion,
+  /// empty: none). A scatter updates its operand in place when it may.
+  std::vector<int64_t> reusableParameters;
 
   /// "kReduction/RowReductionFusion", "kLoop/LoopFusion", ...
   std::string kindString() const;

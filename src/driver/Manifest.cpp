@@ -115,11 +115,12 @@ abi::LaunchManifest buildManifest(const HloModule &module, const KernelPlan &pla
   manifest.hostAbiVersion = target == "host" ? HLO_HOST_ABI_VERSION : 0;
   // The code file, relative to the manifest; none when it went to stdout.
   manifest.codeFile = codeFile;
-  for (size_t k = 0; k < plan.kernels().size() && k < records.size(); ++k) {
-    const KernelSource &kernel = plan.kernels()[k];
-    const KernelLaunchRecord &record = records[k];
+  for (const KernelLaunchRecord &record : records) {
+    const KernelSource &kernel = plan.kernels().at(static_cast<size_t>(record.planKernel));
     abi::KernelSpec spec;
     spec.name = record.name;
+    spec.launchIndex = record.launchIndex;
+    spec.launchCount = record.launchCount;
     // The HLO the kernel computes: a fusion or wrapped instruction by name,
     // or "" for a bare entry computation (the kernel is the whole entry).
     bool bareEntry = kernel.computation == module.entry();

@@ -92,6 +92,35 @@ AffineExpr EmitterBase::blockIdExpr(int axis, MLIRContext *context) const {
   return getAffineDimExpr(position, context);
 }
 
+IndexingMap EmitterBase::elementIndexing(const std::vector<int64_t> &dims, int64_t unroll,
+                                        MLIRContext *context) const {
+  LaunchDimensions launch = launchDimensions();
+  int64_t count = 1;
+  for (int64_t dim : dims)
+    count *= dim;
+  // The block id is (z * Y + y) * X + x.
+  AffineExpr blockId = (blockIdExpr(2, context) * launch.blocks[1] + blockIdExpr(1, context)) *
+                           launch.blocks[0] +
+                       blockIdExpr(0, context);
+  AffineExpr vector = getAffineSymbolExpr(0, context);
+  AffineExpr linear = (blockId * launch.threads[0] + threadIdExpr(context)) * unroll + vector;
+  std::vector<AffineExpr> results;
+  int64_t stride = count;
+  for (size_t d = 0; d < dims.size(); ++d) {
+    stride /= dims[d];
+    AffineExpr index = linear.floorDiv(stride);
+    results.push_back(d == 0 ? index : index % dims[d]);
+  }
+  std::vector<IndexingVar> dimVars = launchDimVars();
+  std::vector<IndexingVar> ranges = {{Interval{0, unroll - 1}, "vector_index"}};
+  IndexingMap map(AffineMap::get(dimVars.size(), 1, results, context), dimVars, ranges, {});
+  __int128 launched = (__int128)launch.blockCount() * launch.threads[0] * unroll;
+  if (launched > count)
+    map.addConstraint(linear, Interval{0, std::max<int64_t>(count, 1) - 1});
+  map.simplify();
+  return map;
+}
+
 Operation *EmitterBase::emitLoop(ImplicitLocOpBuilder &b, ValueRange dims,
                                  const IndexingMap &map, ValueRange inits,
                                  const LoopBody &body) const {
@@ -241,7 +270,7 @@ void EmitterBase::insertRootValues(ImplicitLocOpBuilder &b, const HloInstruction
 
 bool EmitterBase::emit(ModuleOp module, const std::string &name, SymbolNamer &namer,
                        const SourceLocations &locations, Location location,
-                       KernelLaunchRecord &record, EmissionError &error) {
+                       std::vector<KernelLaunchRecord> &records, EmissionError &error) {
   MLIRContext *context = module.getContext();
   for (const HloInstruction *parameter : fused.parameters())
     if (!parameter->shape().isArray()) {
@@ -254,7 +283,34 @@ bool EmitterBase::emit(ModuleOp module, const std::string &name, SymbolNamer &na
       extraRoots.insert(value);
   PartitionedComputation partitioned(fused, context, extraRoots, epilogues());
   ElementalEmitter elemental(module, partitioned, namer, locations);
+  std::vector<func::FuncOp> functions;
+  int64_t count = launchCount();
+  for (launchIndex = 0; launchIndex < count; ++launchIndex) {
+    KernelLaunchRecord record;
+    std::string launchName = launchIndex == 0
+                                 ? name
+                                 : namer.claim(name + "_" + std::to_string(launchIndex));
+    if (!emitLaunch(module, launchName, partitioned, elemental, location, record, error))
+      return false;
+    record.launchIndex = launchIndex;
+    record.launchCount = count;
+    records.push_back(record);
+  }
+  launchIndex = 0;
+  if (!elemental.emitPendingFunctions(error))
+    return false;
+  // The kernels after the functions they call, as a reader expects.
+  elemental.moveFunctionsToEnd();
+  for (size_t k = records.size() - count; k < records.size(); ++k)
+    module.lookupSymbol(records[k].name)->moveBefore(module.getBody(), module.getBody()->end());
+  return true;
+}
 
+bool EmitterBase::emitLaunch(ModuleOp module, const std::string &name,
+                             const PartitionedComputation &partitioned,
+                             ElementalEmitter &elemental, Location location,
+                             KernelLaunchRecord &record, EmissionError &error) {
+  MLIRContext *context = module.getContext();
   SmallVector<Type> inputTypes, outputTypes;
   for (const HloInstruction *parameter : fused.parameters())
     inputTypes.push_back(bufferTensorType(parameter->shape(), context));
@@ -293,11 +349,8 @@ bool EmitterBase::emit(ModuleOp module, const std::string &name, SymbolNamer &na
                                 ids,
                                 partitioned,
                                 elemental};
-  if (!emitEntryFunction(emitterContext, error) || !elemental.emitPendingFunctions(error))
+  if (!emitEntryFunction(emitterContext, error))
     return false;
-  // The kernel after the functions it calls, as a reader expects.
-  elemental.moveFunctionsToEnd();
-  function->moveBefore(module.getBody(), module.getBody()->end());
   record.name = name;
   record.emitter = emitterName();
   record.launch = launch;

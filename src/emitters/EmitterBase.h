@@ -57,6 +57,13 @@ struct KernelLaunchRecord {
   /// Per output (FusionOutput order): the fusion parameter whose buffer it
   /// is (an in-place update writes only part of it), or -1. Empty: none.
   std::vector<int64_t> outputAliases;
+  /// The kernel of the KernelPlan this launch belongs to, and its place
+  /// among that kernel's launches (a sort's network stages, a scatter
+  /// after the copy of its operand): launches of one kernel run in order
+  /// on the same buffers.
+  int64_t planKernel = 0;
+  int64_t launchIndex = 0;
+  int64_t launchCount = 1;
 };
 
 /// One output buffer of a fusion: a root, or one leaf of a tuple root.
@@ -87,7 +94,13 @@ public:
               const GpuDeviceInfo &device);
   virtual ~EmitterBase() = default;
 
+  /// The launch being described or emitted (see launchCount()).
   virtual LaunchDimensions launchDimensions() const = 0;
+  /// How many launches the kernel takes, in order, on the same buffers;
+  /// while the base emits launch k, currentLaunch() is k and the virtuals
+  /// above and below describe that launch.
+  virtual int64_t launchCount() const { return 1; }
+  int64_t currentLaunch() const { return launchIndex; }
   /// What the manifest calls the emitter: the analysis' kind and variant
   /// where this emitter implements it ("kReduction/RowReductionFusion").
   virtual std::string emitterName() const { return analysisValue.kindString(); }
@@ -103,11 +116,12 @@ public:
   virtual std::optional<IndexingMap>
   threadIdToOutputIndexing(int64_t rootIndex, mlir::MLIRContext *context) const = 0;
 
-  /// Emits the kernel `name` into `module`: its subgraph functions and its
-  /// entry function at `location`. Fills `record`.
+  /// Emits the kernel `name` into `module`: its subgraph functions and one
+  /// entry function per launch at `location` (`name`, then `name_1`, ...).
+  /// Appends one record per launch to `records`.
   bool emit(mlir::ModuleOp module, const std::string &name, SymbolNamer &namer,
             const SourceLocations &locations, mlir::Location location,
-            KernelLaunchRecord &record, EmissionError &error);
+            std::vector<KernelLaunchRecord> &records, EmissionError &error);
 
   const FusionAnalysis &analysis() const { return analysisValue; }
   const std::vector<FusionOutput> &fusionOutputs() const { return outputs; }
@@ -133,6 +147,12 @@ protected:
   IndexingMap launchMap(llvm::ArrayRef<mlir::AffineExpr> results,
                         llvm::ArrayRef<int64_t> symbolSizes,
                         mlir::MLIRContext *context) const;
+  /// (th_x, bl_x[, bl_y[, bl_z]])[vector_index] -> the element of an array
+  /// of `dims` each thread handles: the launch's threads in row-major
+  /// order, `unroll` consecutive elements each, with the domain cut to the
+  /// array (the loop emitter's indexing).
+  IndexingMap elementIndexing(const std::vector<int64_t> &dims, int64_t unroll,
+                              mlir::MLIRContext *context) const;
   /// th_x, and the block id along `axis` (0 where the grid has no such
   /// variable), as expressions over launchDimVars().
   mlir::AffineExpr threadIdExpr(mlir::MLIRContext *context) const;
@@ -184,7 +204,13 @@ protected:
   const GpuDeviceInfo device;
 
 private:
+  /// One launch's entry function.
+  bool emitLaunch(mlir::ModuleOp module, const std::string &name,
+                  const PartitionedComputation &partitioned, ElementalEmitter &elemental,
+                  mlir::Location location, KernelLaunchRecord &record, EmissionError &error);
+
   const FusionAnalysis analysisValue;
+  int64_t launchIndex = 0;
   std::vector<FusionOutput> outputs;
 };
 

@@ -5,6 +5,7 @@
 #include "emitters/DynamicUpdateSliceEmitter.h"
 #include "emitters/LoopEmitter.h"
 #include "emitters/ReductionEmitter.h"
+#include "emitters/ScatterEmitter.h"
 #include "emitters/TransposeEmitter.h"
 
 namespace hlo {
@@ -24,6 +25,8 @@ std::unique_ptr<EmitterBase> createEmitter(const FusionAnalysis &analysis,
     return createReductionEmitter(analysis, fused, device);
   case EmitterKind::Transpose:
     return std::make_unique<TransposeEmitter>(analysis, fused, device);
+  case EmitterKind::Scatter:
+    return createScatterEmitter(analysis, fused, device, unsupported);
   default:
     break;
   }

@@ -83,20 +83,27 @@ std::optional<EmittedModule> emitKernels(const HloModule &module, const KernelPl
       for (const HloInstruction *root : analysis.roots)
         if (!plan.canReuseInputBuffer(kernel, inPlaceUpdatedParameter(*root).parameterNumber()))
           analysis.setVariant(FusionVariant::Loop);
+    for (int64_t i = 0; i < kernel.computation->parameterCount(); ++i)
+      if (plan.canReuseInputBuffer(kernel, i))
+        analysis.reusableParameters.push_back(i);
     std::string unsupported;
     std::unique_ptr<EmitterBase> emitter =
         createEmitter(analysis, *kernel.computation, device, unsupported);
     if (!emitter)
       return report({kernel.origin, unsupported});
     EmissionError error;
-    KernelLaunchRecord record;
+    std::vector<KernelLaunchRecord> records;
     if (!emitter->emit(result, kernelNames[k], namer, locations, locations.of(kernel.origin),
-                       record, error))
+                       records, error))
       return report(error);
-    result.lookupSymbol(kernelNames[k])
-        ->setAttr(xla_gpu::kKernelIndexAttr,
-                  IntegerAttr::get(IntegerType::get(&context, 64), static_cast<int64_t>(k)));
-    emitted.launches.push_back(record);
+    for (KernelLaunchRecord &record : records) {
+      record.planKernel = static_cast<int64_t>(k);
+      result.lookupSymbol(record.name)
+          ->setAttr(xla_gpu::kKernelIndexAttr,
+                    IntegerAttr::get(IntegerType::get(&context, 64),
+                                     static_cast<int64_t>(emitted.launches.size())));
+      emitted.launches.push_back(record);
+    }
     // The functions this kernel added must verify on their own.
     for (Operation &op : llvm::make_range(
              last ? std::next(Block::iterator(last)) : body.begin(), body.end()))

@@ -29,7 +29,8 @@ void loadEmitterDialects(mlir::MLIRContext &context);
 
 struct EmittedModule {
   mlir::OwningOpRef<mlir::ModuleOp> module;
-  /// One per kernel of the plan, in its order.
+  /// One per launch, in order: a kernel of the plan has one or more
+  /// (KernelLaunchRecord::planKernel says which).
   std::vector<KernelLaunchRecord> launches;
 };
 

@@ -83,32 +83,7 @@ LoopEmitter::threadIdToOutputIndexing(int64_t rootIndex, MLIRContext *context) c
 
 IndexingMap LoopEmitter::outputIndexingForDims(const std::vector<int64_t> &outputDims,
                                                MLIRContext *context) const {
-  int64_t count = 1;
-  for (int64_t dim : outputDims)
-    count *= dim;
-  // The block id is (z * Y + y) * X + x.
-  AffineExpr blockId = (blockIdExpr(2, context) * launch.blocks[1] + blockIdExpr(1, context)) *
-                           launch.blocks[0] +
-                       blockIdExpr(0, context);
-  AffineExpr vector = getAffineSymbolExpr(0, context);
-  AffineExpr linear =
-      (blockId * launch.threads[0] + threadIdExpr(context)) * unroll + vector;
-  std::vector<AffineExpr> results;
-  int64_t stride = count;
-  for (size_t d = 0; d < outputDims.size(); ++d) {
-    stride /= outputDims[d];
-    AffineExpr index = linear.floorDiv(stride);
-    results.push_back(d == 0 ? index : index % outputDims[d]);
-  }
-  std::vector<IndexingVar> dims = launchDimVars();
-  std::vector<IndexingVar> ranges = {{Interval{0, unroll - 1}, "vector_index"}};
-  IndexingMap map(AffineMap::get(dims.size(), 1, results, context), dims,
-                  ranges, {});
-  __int128 launched = (__int128)launch.blockCount() * launch.threads[0] * unroll;
-  if (launched > count)
-    map.addConstraint(linear, Interval{0, std::max<int64_t>(count, 1) - 1});
-  map.simplify();
-  return map;
+  return elementIndexing(outputDims, unroll, context);
 }
 
 bool LoopEmitter::emitEntryFunction(EmitterContext &context, EmissionError &error) {

@@ -38,6 +38,24 @@ std::optional<arith::AtomicRMWKind> nativeKind(Operation *combiner) {
 
 void lower(memref::GenericAtomicRMWOp generic) {
   Block *body = generic.getBody();
+  auto replaceBy = [&](arith::AtomicRMWKind kind, Value value) {
+    OpBuilder b(generic);
+    auto native = memref::AtomicRMWOp::create(b, generic.getLoc(), kind, value,
+                                              generic.getMemref(), generic.getIndices());
+    generic.getResult().replaceAllUsesWith(native.getResult());
+    generic.erase();
+  };
+  // Sub-byte elements (s4, u4) have no native atomics: the compare-and-swap
+  // loop.
+  if (generic.getCurrentValue().getType().getIntOrFloatBitWidth() < 8)
+    return;
+  // Exactly: atomic_yield %x with %x from outside (an overwrite): an
+  // exchange.
+  auto onlyYield = dyn_cast<memref::AtomicYieldOp>(body->front());
+  if (onlyYield && onlyYield.getResult().getParentBlock() != body) {
+    replaceBy(arith::AtomicRMWKind::assign, onlyYield.getResult());
+    return;
+  }
   // Exactly: %new = OP %current, %x (either order); atomic_yield %new.
   if (body->getOperations().size() != 2)
     return;
@@ -55,11 +73,7 @@ void lower(memref::GenericAtomicRMWOp generic) {
     other = combiner->getOperand(0);
   if (!other || other == current || other.getParentBlock() == body)
     return;
-  OpBuilder b(generic);
-  auto native = memref::AtomicRMWOp::create(b, generic.getLoc(), *kind, other,
-                                            generic.getMemref(), generic.getIndices());
-  generic.getResult().replaceAllUsesWith(native.getResult());
-  generic.erase();
+  replaceBy(*kind, other);
 }
 
 struct LowerAtomicRmwPass : impl::LowerAtomicRmwPassBase<LowerAtomicRmwPass> {

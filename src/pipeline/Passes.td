@@ -103,7 +103,10 @@ def LowerAtomicRmwPass : Pass<"xla-gpu-lower-atomic-rmw", "mlir::ModuleOp"> {
     atomic (addf, addi, maximumf, minimumf, max/min signed and unsigned,
     andi, ori), it becomes that memref.atomic_rmw: `red.add`/`atom.add` on
     NVPTX (f16 and bf16 where the architecture has them, else LLVM expands
-    them), `atomicrmw` on the host.
+    them), `atomicrmw` on the host. A body that yields a value from outside
+    (an overwriting scatter) becomes an exchange (`assign`). Sub-byte
+    elements (s4, u4) keep the loop, which the LLVM conversion widens to
+    their byte.
   }];
   let dependentDialects = ["mlir::memref::MemRefDialect", "mlir::arith::ArithDialect"];
 }

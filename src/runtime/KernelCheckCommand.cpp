@@ -219,7 +219,9 @@ private:
     for (size_t k = 0; k < manifest.kernels.size(); ++k) {
       printKernel(manifest.kernels[k]);
       for (const KernelParameter &parameter : manifest.kernels[k].parameters) {
-        if (parameter.binding != BufferBinding::Output || !parameter.isOutput)
+        // A kernel of several launches: its outputs, after its last.
+        if (parameter.binding != BufferBinding::Output || !parameter.isOutput ||
+            manifest.kernels[k].launchIndex + 1 != manifest.kernels[k].launchCount)
           continue;
         std::vector<uint8_t> bytes(static_cast<size_t>(parameter.bytes));
         if (!device.download(buffers["o" + std::to_string(parameter.number)], bytes, error))
@@ -242,9 +244,15 @@ private:
               << " kernel(s) one at a time, each on its own inputs\n";
     bool passed = true;
     std::string error;
-    for (size_t k = 0; k < manifest.kernels.size(); ++k) {
+    for (size_t k = 0; k < manifest.kernels.size(); k += manifest.kernels[k].launchCount) {
       const KernelSpec &kernel = manifest.kernels[k];
-      printKernel(kernel);
+      // A kernel of several launches runs them all, in order, on the same
+      // buffers, and is checked after the last.
+      size_t launches = static_cast<size_t>(kernel.launchCount);
+      if (kernel.launchIndex != 0 || k + launches > manifest.kernels.size())
+        return fail("kernel '" + kernel.name + "': its launches are not listed in order");
+      for (size_t j = k; j < k + launches; ++j)
+        printKernel(manifest.kernels[j]);
       KernelCase check;
       try {
         check = buildKernelCase(kernel, module, evaluator, options.seed + 1000 * k, given);
@@ -281,8 +289,9 @@ private:
         }
         arguments.push_back(pointer);
       }
-      if (!launch(k, arguments))
-        return faulted ? kExitMismatch : kExitError;
+      for (size_t j = k; j < k + launches; ++j)
+        if (!launch(j, arguments))
+          return faulted ? kExitMismatch : kExitError;
       std::vector<ReductionDepth> depths = kernelOutputDepths(kernel);
       for (const auto &[pointer, parameter] : outputs) {
         std::vector<uint8_t> bytes(static_cast<size_t>(parameter->bytes));
@@ -296,8 +305,9 @@ private:
           return kExitError;
         ++output;
       }
-      if (!bench(k, arguments))
-        return kExitError;
+      for (size_t j = k; j < k + launches; ++j)
+        if (!bench(j, arguments))
+          return kExitError;
     }
     return passed ? kExitPass : kExitMismatch;
   }

@@ -56,3 +56,28 @@ func.func @multiply_add(%t: tensor<4xf32>, %i: index, %x: f32) -> tensor<4xf32> 
   }
   return %r : tensor<4xf32>
 }
+
+// A body that yields a value from outside overwrites: an exchange.
+// CHECK-LABEL: func.func @overwrite(
+// CHECK:         memref.atomic_rmw assign
+// CHECK-NOT:     generic_atomic_rmw
+func.func @overwrite(%t: tensor<4xf32>, %i: index, %x: f32) -> tensor<4xf32> {
+  %r = xla_gpu.atomic_rmw %t[%i] : tensor<4xf32> {
+  ^bb0(%current: f32):
+    xla_gpu.yield %x : f32
+  }
+  return %r : tensor<4xf32>
+}
+
+// Sub-byte elements have no native atomics: the loop stays.
+// CHECK-LABEL: func.func @add_s4(
+// CHECK:         memref.generic_atomic_rmw
+// CHECK-NOT:     memref.atomic_rmw
+func.func @add_s4(%t: tensor<8xi4>, %i: index, %x: i4) -> tensor<8xi4> {
+  %r = xla_gpu.atomic_rmw %t[%i] : tensor<8xi4> {
+  ^bb0(%current: i4):
+    %s = arith.addi %current, %x : i4
+    xla_gpu.yield %s : i4
+  }
+  return %r : tensor<8xi4>
+}

@@ -1,0 +1,264 @@
+//===- ScatterEmitter.cpp - What the scatter variants share ---------------===//
+#include "emitters/ScatterEmitter.h"
+
+#include "dialect/XlaGpuDialect.h"
+#include "emitters/TypeConversion.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+
+namespace hlo {
+namespace {
+
+constexpr int64_t kCopyThreadsPerBlock = 128;
+
+const HloInstruction *scatterRoot(const FusionAnalysis &analysis) {
+  return analysis.roots.front();
+}
+
+} // namespace
+
+ScatterEmitter::ScatterEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
+                               const GpuDeviceInfo &device)
+    : EmitterBase(analysis, fused, device), scatter(scatterRoot(analysis)),
+      form(scatterCanonicalForm(*scatter)), uniqueIndices(scatter->boolAttr("unique_indices")) {
+  // In place when every operand is a distinct parameter whose buffer the
+  // outputs may take.
+  inPlace = true;
+  std::vector<int64_t> taken;
+  for (int64_t i = 0; i < form.arrays; ++i) {
+    const HloInstruction *operand = scatter->operand(i);
+    bool reusable = operand->opcode() == HloOpcode::Parameter &&
+                    llvm::is_contained(analysis.reusableParameters,
+                                       operand->parameterNumber()) &&
+                    !llvm::is_contained(taken, operand->parameterNumber()) &&
+                    operand->shape().dimensions() == fusionOutputs()[i].shape->dimensions() &&
+                    operand->shape().layoutOrDefault().minorToMajor ==
+                        fusionOutputs()[i].shape->layoutOrDefault().minorToMajor;
+    inPlace = inPlace && reusable;
+    if (reusable)
+      taken.push_back(operand->parameterNumber());
+  }
+}
+
+std::string ScatterEmitter::emitterName() const {
+  return launchCount() > 1 && currentLaunch() == 0 ? "kScatter/OperandCopy"
+                                                   : analysis().kindString();
+}
+
+LaunchDimensions ScatterEmitter::launchDimensions() const {
+  if (launchCount() == 1 || currentLaunch() == 1)
+    return scatterLaunch();
+  LaunchDimensions launch;
+  int64_t elements = 1;
+  for (int64_t dim : form.operandDims)
+    elements *= dim;
+  elements = std::max<int64_t>(elements, 1);
+  launch.threads[0] = std::min(kCopyThreadsPerBlock, elements);
+  launch.blocks = splitGrid((elements + launch.threads[0] - 1) / launch.threads[0], device);
+  return launch;
+}
+
+std::vector<int64_t> ScatterEmitter::outputAliases() const {
+  if (!inPlace)
+    return {};
+  std::vector<int64_t> aliases;
+  for (int64_t i = 0; i < form.arrays; ++i)
+    aliases.push_back(scatter->operand(i)->parameterNumber());
+  return aliases;
+}
+
+std::vector<const HloInstruction *> ScatterEmitter::valuesReadByEmitter() const {
+  return std::vector<const HloInstruction *>(scatter->operands().begin(),
+                                             scatter->operands().end());
+}
+
+bool ScatterEmitter::emitEntryFunction(EmitterContext &context, EmissionError &error) {
+  if (launchCount() > 1 && currentLaunch() == 0)
+    return emitOperandCopy(context, error);
+  if (form.sliceCount * form.windowElements == 0) {
+    func::ReturnOp::create(context.b, SmallVector<Value>(context.outputs));
+    return true;
+  }
+  return emitScatter(context, error);
+}
+
+bool ScatterEmitter::emitOperandCopy(EmitterContext &context, EmissionError &error) {
+  ImplicitLocOpBuilder &b = context.b;
+  SmallVector<Value> outputs(context.outputs);
+  bool failed = false;
+  Operation *loop = emitLoop(
+      b, context.threadAndBlockIds, elementIndexing(form.operandDims, 1, b.getContext()),
+      outputs,
+      [&](ImplicitLocOpBuilder &nested, ValueRange, ValueRange index,
+          ValueRange iterArgs) -> SmallVector<Value> {
+        SmallVector<Value> results(iterArgs);
+        for (int64_t i = 0; i < form.arrays; ++i) {
+          SmallVector<Value> value = context.elemental.emitValue(
+              nested, *scatter->operand(i), context.parameters, index, error);
+          if (value.empty()) {
+            failed = true;
+            return {};
+          }
+          results[i] = tensor::InsertOp::create(
+              nested, value[0], results[i], bufferIndices(*fusionOutputs()[i].shape, index));
+        }
+        return results;
+      });
+  if (failed || !loop)
+    return false;
+  func::ReturnOp::create(b, loop->getResults());
+  return true;
+}
+
+std::optional<ScatterEmitter::WindowStart>
+ScatterEmitter::windowStart(ImplicitLocOpBuilder &b, EmitterContext &context,
+                            ValueRange slice, EmissionError &error) const {
+  const HloInstruction *indices = scatter->operand(form.arrays);
+  bool isUnsigned = isUnsignedIntegral(indices->shape().elementType());
+  std::vector<Value> sliceValues(slice.begin(), slice.end());
+  WindowStart result;
+  Value zero = arith::ConstantIndexOp::create(b, 0);
+  result.inBounds = arith::ConstantIntOp::create(b, 1, 1);
+  for (size_t d = 0; d < form.operandDims.size(); ++d) {
+    const ScatterCanonicalForm::Start &start = form.starts[d];
+    switch (start.kind) {
+    case ScatterCanonicalForm::Start::Zero:
+      result.start.push_back(zero);
+      break;
+    case ScatterCanonicalForm::Start::BatchPosition:
+      result.start.push_back(slice[start.value]);
+      break;
+    case ScatterCanonicalForm::Start::IndexColumn: {
+      std::vector<Value> index = form.indicesIndex<Value>(
+          sliceValues, arith::ConstantIndexOp::create(b, start.value));
+      SmallVector<Value> value =
+          context.elemental.emitValue(b, *indices, context.parameters, index, error);
+      if (value.empty())
+        return std::nullopt;
+      Value position = isUnsigned
+                           ? Value(arith::IndexCastUIOp::create(b, b.getIndexType(), value[0]))
+                           : Value(arith::IndexCastOp::create(b, b.getIndexType(), value[0]));
+      // 0 <= start <= operand - window, or the window is skipped.
+      Value last = arith::ConstantIndexOp::create(
+          b, form.operandDims[d] - form.windowSize[d]);
+      Value fits = arith::AndIOp::create(
+          b, arith::CmpIOp::create(b, arith::CmpIPredicate::sge, position, zero),
+          arith::CmpIOp::create(b, arith::CmpIPredicate::sle, position, last));
+      result.inBounds = arith::AndIOp::create(b, result.inBounds, fits);
+      result.start.push_back(position);
+      break;
+    }
+    }
+  }
+  return result;
+}
+
+SmallVector<Value> ScatterEmitter::updateValues(ImplicitLocOpBuilder &b, EmitterContext &context,
+                                                ValueRange updateIndex,
+                                                EmissionError &error) const {
+  SmallVector<Value> values;
+  for (int64_t i = 0; i < form.arrays; ++i) {
+    SmallVector<Value> value = context.elemental.emitValue(
+        b, *scatter->operand(form.arrays + 1 + i), context.parameters, updateIndex, error);
+    if (value.empty())
+      return {};
+    values.push_back(value[0]);
+  }
+  return values;
+}
+
+SmallVector<Value> ScatterEmitter::combine(ImplicitLocOpBuilder &b, EmitterContext &context,
+                                           ValueRange accumulated, ValueRange values,
+                                           EmissionError &error) const {
+  func::FuncOp combiner =
+      context.elemental.scalarFunction(*scatter->computationAttr("to_apply"), error);
+  if (!combiner)
+    return {};
+  SmallVector<Value> arguments(accumulated);
+  arguments.append(values.begin(), values.end());
+  auto call = xla_gpu::PureCallOp::create(b, combiner.getFunctionType().getResults(),
+                                          FlatSymbolRefAttr::get(combiner.getSymNameAttr()),
+                                          arguments, ArrayAttr(), ArrayAttr());
+  return SmallVector<Value>(call.getResults());
+}
+
+SmallVector<Value> ScatterEmitter::combineInto(ImplicitLocOpBuilder &b, EmitterContext &context,
+                                               ValueRange outputs, ValueRange operandIndex,
+                                               ValueRange values, EmissionError &error) const {
+  SmallVector<Value> results(outputs);
+  if (!uniqueIndices) {
+    // One array (createScatterEmitter checks): an atomic read-modify-write.
+    const Shape &shape = *fusionOutputs()[0].shape;
+    auto rmw = xla_gpu::AtomicRMWOp::create(b, outputs[0].getType(), outputs[0],
+                                            bufferIndices(shape, operandIndex));
+    {
+      OpBuilder::InsertionGuard guard(b);
+      Block *body = b.createBlock(&rmw.getComputation());
+      Value current = body->addArgument(values[0].getType(), b.getLoc());
+      SmallVector<Value> combined = combine(b, context, current, values, error);
+      if (combined.empty())
+        return {};
+      xla_gpu::YieldOp::create(b, combined);
+    }
+    results[0] = rmw.getResult();
+    return results;
+  }
+  SmallVector<Value> current;
+  for (int64_t i = 0; i < form.arrays; ++i)
+    current.push_back(tensor::ExtractOp::create(
+        b, outputs[i], bufferIndices(*fusionOutputs()[i].shape, operandIndex)));
+  SmallVector<Value> combined = combine(b, context, current, values, error);
+  if (combined.empty())
+    return {};
+  for (int64_t i = 0; i < form.arrays; ++i)
+    results[i] = tensor::InsertOp::create(b, combined[i], results[i],
+                                          bufferIndices(*fusionOutputs()[i].shape, operandIndex));
+  return results;
+}
+
+SmallVector<Value> ScatterEmitter::delinearize(ImplicitLocOpBuilder &b, Value linear,
+                                               ArrayRef<int64_t> dims) {
+  SmallVector<Value> result(dims.size());
+  for (size_t k = dims.size(); k-- > 0;) {
+    Value size = arith::ConstantIndexOp::create(b, dims[k]);
+    result[k] = k == 0 ? linear : Value(arith::RemUIOp::create(b, linear, size));
+    if (k > 0)
+      linear = arith::DivUIOp::create(b, linear, size);
+  }
+  return result;
+}
+
+std::unique_ptr<EmitterBase>
+createScatterDistributedUpdatesEmitter(const FusionAnalysis &analysis,
+                                       const HloComputation &fused,
+                                       const GpuDeviceInfo &device);
+std::unique_ptr<EmitterBase>
+createScatterDistributedIndicesEmitter(const FusionAnalysis &analysis,
+                                       const HloComputation &fused,
+                                       const GpuDeviceInfo &device);
+
+std::unique_ptr<EmitterBase> createScatterEmitter(const FusionAnalysis &analysis,
+                                                  const HloComputation &fused,
+                                                  const GpuDeviceInfo &device,
+                                                  std::string &unsupported) {
+  const HloInstruction *scatter = scatterRoot(analysis);
+  int64_t arrays = (scatter->operandCount() - 1) / 2;
+  if (arrays > 1 && !scatter->boolAttr("unique_indices")) {
+    unsupported = "unsupported: a variadic scatter ('" + scatter->name() +
+                  "', " + std::to_string(arrays) +
+                  " arrays) needs unique_indices=true: with repeated indices its arrays "
+                  "cannot be updated together atomically (XLA expands such scatters into "
+                  "loops before emission)";
+    return nullptr;
+  }
+  if (analysis.variant == FusionVariant::ScatterWithDistributedIndices &&
+      !isComplex(scatter->operand(0)->shape().elementType()))
+    return createScatterDistributedIndicesEmitter(analysis, fused, device);
+  return createScatterDistributedUpdatesEmitter(analysis, fused, device);
+}
+
+} // namespace hlo
