@@ -42,7 +42,7 @@ default_modules() {
   [ -f "$corpus/INDEX.tsv" ] || return 0
   { awk -F'\t' 'NR > 1 && ($2 == "loop" || $2 == "input_slices" || $2 == "convert" ||
                 ($2 == "dynamic_update_slice" && $4 ~ /^kLoop/) || $2 ~ /^reduce_/ ||
-                $2 == "transpose" || $2 == "concatenate") {print $1}' \
+                $2 == "transpose" || $2 == "concatenate" || $2 == "scatter") {print $1}' \
       "$corpus/INDEX.tsv"
     grep -v '^#' "$root/tests/claimed-modules.txt"; } | sed "s|^|$corpus/|"
 }

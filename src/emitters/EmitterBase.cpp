@@ -121,6 +121,18 @@ IndexingMap EmitterBase::elementIndexing(const std::vector<int64_t> &dims, int64
   return map;
 }
 
+SmallVector<Value> EmitterBase::delinearizeIndex(ImplicitLocOpBuilder &b, Value linear,
+                                            ArrayRef<int64_t> dims) {
+  SmallVector<Value> result(dims.size());
+  for (size_t k = dims.size(); k-- > 0;) {
+    Value size = arith::ConstantIndexOp::create(b, dims[k]);
+    result[k] = k == 0 ? linear : Value(arith::RemUIOp::create(b, linear, size));
+    if (k > 0)
+      linear = arith::DivUIOp::create(b, linear, size);
+  }
+  return result;
+}
+
 Operation *EmitterBase::emitLoop(ImplicitLocOpBuilder &b, ValueRange dims,
                                  const IndexingMap &map, ValueRange inits,
                                  const LoopBody &body) const {

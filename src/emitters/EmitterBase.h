@@ -153,6 +153,10 @@ protected:
   /// array (the loop emitter's indexing).
   IndexingMap elementIndexing(const std::vector<int64_t> &dims, int64_t unroll,
                               mlir::MLIRContext *context) const;
+  /// `linear` split over `dims` (row-major), with arith ops.
+  static llvm::SmallVector<mlir::Value> delinearizeIndex(mlir::ImplicitLocOpBuilder &b,
+                                                    mlir::Value linear,
+                                                    llvm::ArrayRef<int64_t> dims);
   /// th_x, and the block id along `axis` (0 where the grid has no such
   /// variable), as expressions over launchDimVars().
   mlir::AffineExpr threadIdExpr(mlir::MLIRContext *context) const;

@@ -6,6 +6,7 @@
 #include "emitters/LoopEmitter.h"
 #include "emitters/ReductionEmitter.h"
 #include "emitters/ScatterEmitter.h"
+#include "emitters/SortEmitter.h"
 #include "emitters/TransposeEmitter.h"
 
 namespace hlo {
@@ -27,6 +28,8 @@ std::unique_ptr<EmitterBase> createEmitter(const FusionAnalysis &analysis,
     return std::make_unique<TransposeEmitter>(analysis, fused, device);
   case EmitterKind::Scatter:
     return createScatterEmitter(analysis, fused, device, unsupported);
+  case EmitterKind::Sort:
+    return createSortEmitter(analysis, fused, device, unsupported);
   default:
     break;
   }

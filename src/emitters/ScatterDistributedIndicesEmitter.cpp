@@ -63,7 +63,7 @@ protected:
         elementIndexing({runs, form.windowElements}, 1, mlirContext), outputs,
         [&](ImplicitLocOpBuilder &nested, ValueRange, ValueRange runAndOffset,
             ValueRange iterArgs) -> SmallVector<Value> {
-          SmallVector<Value> window = delinearize(nested, runAndOffset[1], windowDims);
+          SmallVector<Value> window = delinearizeIndex(nested, runAndOffset[1], windowDims);
           // The operand element of the window at `start`.
           auto operandIndex = [&](ImplicitLocOpBuilder &builder, ValueRange start) {
             SmallVector<Value> index(start);
@@ -95,7 +95,7 @@ protected:
                 ImplicitLocOpBuilder body(location, builder);
                 Value output = carried[0], accumulated = carried[1], held = carried.back();
                 ValueRange heldStart = carried.slice(2, rank);
-                SmallVector<Value> slice = delinearize(body, sliceNumber, sliceDims);
+                SmallVector<Value> slice = delinearizeIndex(body, sliceNumber, sliceDims);
                 SmallVector<Value> updateIndex(form.updateDims.size());
                 for (size_t k = 0; k < form.updateScatterDims.size(); ++k)
                   updateIndex[form.updateScatterDims[k]] = slice[k];

@@ -220,18 +220,6 @@ SmallVector<Value> ScatterEmitter::combineInto(ImplicitLocOpBuilder &b, EmitterC
   return results;
 }
 
-SmallVector<Value> ScatterEmitter::delinearize(ImplicitLocOpBuilder &b, Value linear,
-                                               ArrayRef<int64_t> dims) {
-  SmallVector<Value> result(dims.size());
-  for (size_t k = dims.size(); k-- > 0;) {
-    Value size = arith::ConstantIndexOp::create(b, dims[k]);
-    result[k] = k == 0 ? linear : Value(arith::RemUIOp::create(b, linear, size));
-    if (k > 0)
-      linear = arith::DivUIOp::create(b, linear, size);
-  }
-  return result;
-}
-
 std::unique_ptr<EmitterBase>
 createScatterDistributedUpdatesEmitter(const FusionAnalysis &analysis,
                                        const HloComputation &fused,
@@ -253,6 +241,15 @@ std::unique_ptr<EmitterBase> createScatterEmitter(const FusionAnalysis &analysis
                   " arrays) needs unique_indices=true: with repeated indices its arrays "
                   "cannot be updated together atomically (XLA expands such scatters into "
                   "loops before emission)";
+    return nullptr;
+  }
+  PrimitiveType type = scatter->operand(0)->shape().elementType();
+  if (!scatter->boolAttr("unique_indices") && type != PrimitiveType::Pred &&
+      primitiveBitWidth(type) < 8) {
+    unsupported = "unsupported: scatter '" + scatter->name() + "' of " +
+                  std::string(primitiveTypeName(type)) +
+                  " elements with non-unique indices: there is no atomic update of a "
+                  "sub-byte element yet (unique_indices=true is supported)";
     return nullptr;
   }
   if (analysis.variant == FusionVariant::ScatterWithDistributedIndices &&

@@ -84,10 +84,6 @@ protected:
                                          mlir::ValueRange accumulated,
                                          mlir::ValueRange values,
                                          EmissionError &error) const;
-  /// `linear` split over `dims` (row-major), with arith ops.
-  static llvm::SmallVector<mlir::Value> delinearize(mlir::ImplicitLocOpBuilder &b,
-                                                    mlir::Value linear,
-                                                    llvm::ArrayRef<int64_t> dims);
 
   const HloInstruction *scatter;
   ScatterCanonicalForm form;

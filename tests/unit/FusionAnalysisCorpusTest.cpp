@@ -239,7 +239,7 @@ TEST(HeroAnalysisCorpus, HeroesOfEpilogueFusions) {
 }
 
 /// tests/claimed-modules.txt is exactly the modules of hero_analysis,
-/// fusion_analysis and misc with a reduction or transpose kernel (wrapped reduce
+/// fusion_analysis and misc with a reduction, transpose, sort or scatter kernel (wrapped reduce
 /// instructions included) that are whole modules (they define every
 /// computation they call), so that none is forgotten when the analysis
 /// changes.
@@ -262,7 +262,8 @@ TEST(ClaimedModules, ListsEveryReductionAndTransposeModuleOfTheMixedFolders) {
         continue;
       EmitterKind kind =
           analyzeFusion(*kernel.computation, kernel.fusion, rtxA6000DeviceInfo()).kind;
-      if (kind == EmitterKind::Reduction || kind == EmitterKind::Transpose)
+      if (kind == EmitterKind::Reduction || kind == EmitterKind::Transpose ||
+          kind == EmitterKind::Sort || kind == EmitterKind::Scatter)
         withHero.insert(fields[0]);
     }
   }
@@ -272,9 +273,11 @@ TEST(ClaimedModules, ListsEveryReductionAndTransposeModuleOfTheMixedFolders) {
     if (!line.empty() && line[0] != '#')
       listed.insert(line);
   for (const std::string &file : withHero)
-    EXPECT_TRUE(listed.count(file)) << file << " has a reduction or transpose kernel: list it";
+    EXPECT_TRUE(listed.count(file))
+        << file << " has a reduction, transpose, sort or scatter kernel: list it";
   for (const std::string &file : listed)
-    EXPECT_TRUE(withHero.count(file)) << file << " has no reduction or transpose kernel";
+    EXPECT_TRUE(withHero.count(file))
+        << file << " has no reduction, transpose, sort or scatter kernel";
 }
 
 } // namespace

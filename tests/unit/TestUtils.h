@@ -7,6 +7,7 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -78,7 +79,8 @@ inline std::vector<std::string> claimedHeroModules() {
   std::vector<std::string> files;
   for (const std::vector<std::string> &fields : corpusIndexRows())
     if (fields[1].rfind("reduce_", 0) == 0 || fields[1] == "transpose" ||
-        fields[1] == "concatenate" || fields[1] == "dynamic_update_slice")
+        fields[1] == "concatenate" || fields[1] == "dynamic_update_slice" ||
+        fields[1] == "scatter")
       files.push_back(fields[0]);
   if (files.empty())
     return files; // no corpus
@@ -87,6 +89,20 @@ inline std::vector<std::string> claimedHeroModules() {
     if (!line.empty() && line[0] != '#')
       files.push_back(line);
   return files;
+}
+
+/// The reason tests/host/expected-skips.txt gives for corpus module
+/// `file` (relative to shared/corpus/xla), if it lists the module.
+inline std::optional<std::string> expectedSkipReason(const std::string &file) {
+  std::ifstream list(HLO_SOURCE_DIR "/tests/host/expected-skips.txt");
+  for (std::string line; std::getline(list, line);) {
+    size_t tab = line.find('\t');
+    if (line.empty() || line[0] == '#' || tab == std::string::npos)
+      continue;
+    if (line.substr(0, tab) == "xla/" + file)
+      return line.substr(tab + 1);
+  }
+  return std::nullopt;
 }
 
 /// A GoogleTest-safe name: every character but letters and digits as '_'.

@@ -1,0 +1,457 @@
+//===- SortEmitter.cpp - Sorting networks for kSort fusions ---------------===//
+#include "emitters/SortEmitter.h"
+
+#include "dialect/XlaGpuDialect.h"
+#include "emitters/TypeConversion.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+
+namespace hlo {
+namespace {
+
+constexpr int64_t kMaxTile = 2048;
+constexpr int64_t kSharedMemoryLimit = 48 * 1024;
+constexpr int64_t kGlobalThreadsPerBlock = 256;
+
+/// One compare-exchange step of the network: pairs 2^j apart, or each
+/// element with its mirror in its block of 2^(j+1).
+struct NetworkStep {
+  int64_t j;
+  bool mirror;
+};
+
+/// One launch: the steps it runs, in shared memory (a block per tile) or
+/// on the outputs in global memory (one step).
+struct SortLaunch {
+  bool shared;
+  std::vector<NetworkStep> steps;
+};
+
+int64_t log2Of(int64_t powerOfTwo) {
+  int64_t log = 0;
+  while ((int64_t(1) << log) < powerOfTwo)
+    ++log;
+  return log;
+}
+
+int64_t alignTo16(int64_t bytes) { return (bytes + 15) / 16 * 16; }
+
+class SortEmitter : public EmitterBase {
+public:
+  SortEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
+              const GpuDeviceInfo &device, int64_t tile)
+      : EmitterBase(analysis, fused, device), sort(analysis.roots.front()),
+        stable(sort->boolAttr("is_stable")), tile(tile) {
+    const Shape &shape = sort->operand(0)->shape();
+    dims = shape.dimensions();
+    sortDim = sort->dimensions().front();
+    size = dims[sortDim];
+    for (size_t d = 0; d < dims.size(); ++d)
+      if (static_cast<int64_t>(d) != sortDim) {
+        otherDims.push_back(dims[d]);
+        rows *= dims[d];
+      }
+    padded = 1;
+    while (padded < size)
+      padded *= 2;
+    planLaunches();
+  }
+
+  int64_t launchCount() const override { return static_cast<int64_t>(launches.size()); }
+  std::string emitterName() const override { return "kSort/SortingNetwork"; }
+  LaunchDimensions launchDimensions() const override {
+    LaunchDimensions launch;
+    const SortLaunch &current = launches[currentLaunch()];
+    if (current.shared) {
+      launch.threads[0] = std::max<int64_t>(tile / 2, 1);
+      launch.blocks = splitGrid(std::max<int64_t>(rows * (padded / tile), 1), device);
+      return launch;
+    }
+    int64_t pairs = std::max<int64_t>(rows * padded / 2, 1);
+    launch.threads[0] = std::min(kGlobalThreadsPerBlock, pairs);
+    launch.blocks = splitGrid((pairs + launch.threads[0] - 1) / launch.threads[0], device);
+    return launch;
+  }
+  int64_t sharedMemoryBytes() const override {
+    if (!launches[currentLaunch()].shared)
+      return 0;
+    int64_t bytes = 0;
+    for (int64_t i = 0; i < sort->operandCount(); ++i)
+      bytes = alignTo16(bytes) +
+              tile * primitiveByteWidth(sort->operand(i)->shape().elementType());
+    if (stable)
+      bytes = alignTo16(bytes) + tile * 4;
+    return bytes;
+  }
+  bool synchronizesThreads() const override { return launches[currentLaunch()].shared; }
+  std::optional<IndexingMap> threadIdToOutputIndexing(int64_t, MLIRContext *) const override {
+    return std::nullopt;
+  }
+
+protected:
+  std::vector<const HloInstruction *> valuesReadByEmitter() const override {
+    return std::vector<const HloInstruction *>(sort->operands().begin(),
+                                               sort->operands().end());
+  }
+
+  bool emitEntryFunction(EmitterContext &context, EmissionError &error) override {
+    SmallVector<Value> outputs(context.outputs);
+    if (rows == 0 || size == 0) {
+      func::ReturnOp::create(context.b, outputs);
+      return true;
+    }
+    return launches[currentLaunch()].shared ? emitSharedLaunch(context, error)
+                                            : emitGlobalLaunch(context, error);
+  }
+
+private:
+  void planLaunches() {
+    int64_t logP = log2Of(padded);
+    int64_t logT = log2Of(tile);
+    auto stagesUpTo = [](int64_t last) {
+      std::vector<NetworkStep> steps;
+      for (int64_t s = 0; s < last; ++s) {
+        steps.push_back({s, true});
+        for (int64_t j = s - 1; j >= 0; --j)
+          steps.push_back({j, false});
+      }
+      return steps;
+    };
+    launches.push_back({true, stagesUpTo(std::min(logP, logT))});
+    for (int64_t s = logT; s < logP; ++s) {
+      launches.push_back({false, {{s, true}}});
+      for (int64_t j = s - 1; j >= logT; --j)
+        launches.push_back({false, {{j, false}}});
+      std::vector<NetworkStep> small;
+      for (int64_t j = logT - 1; j >= 0; --j)
+        small.push_back({j, false});
+      launches.push_back({true, small});
+    }
+  }
+
+  /// The element at position `position` of the row whose coordinates (the
+  /// dimensions other than the sorted one) are `row`.
+  SmallVector<Value> elementIndex(ValueRange row, Value position) const {
+    SmallVector<Value> index;
+    size_t r = 0;
+    for (size_t d = 0; d < dims.size(); ++d)
+      index.push_back(static_cast<int64_t>(d) == sortDim ? position : row[r++]);
+    return index;
+  }
+
+  /// The pair `pair` of `step`: its lower and upper position.
+  std::pair<Value, Value> pairPositions(ImplicitLocOpBuilder &b, Value pair,
+                                        const NetworkStep &step) const {
+    auto constant = [&](int64_t value) { return arith::ConstantIndexOp::create(b, value); };
+    int64_t distance = int64_t(1) << step.j;
+    Value low = arith::AddIOp::create(
+        b,
+        arith::MulIOp::create(b, arith::DivUIOp::create(b, pair, constant(distance)),
+                              constant(2 * distance)),
+        arith::RemUIOp::create(b, pair, constant(distance)));
+    Value high = step.mirror
+                     ? Value(arith::XOrIOp::create(b, low, constant(2 * distance - 1)))
+                     : Value(arith::AddIOp::create(b, low, constant(distance)));
+    return {low, high};
+  }
+
+  /// comparator(a, b) for the operands' values at two positions.
+  Value lessThan(ImplicitLocOpBuilder &b, EmitterContext &context, ValueRange a, ValueRange c,
+                 EmissionError &error) const {
+    func::FuncOp comparator =
+        context.elemental.scalarFunction(*sort->computationAttr("to_apply"), error);
+    if (!comparator)
+      return nullptr;
+    SmallVector<Value> arguments;
+    for (size_t i = 0; i < a.size(); ++i) {
+      arguments.push_back(a[i]);
+      arguments.push_back(c[i]);
+    }
+    auto call = xla_gpu::PureCallOp::create(b, comparator.getFunctionType().getResults(),
+                                            FlatSymbolRefAttr::get(comparator.getSymNameAttr()),
+                                            arguments, ArrayAttr(), ArrayAttr());
+    Value result = call.getResult(0);
+    if (result.getType() != b.getI1Type())
+      result = arith::TruncIOp::create(b, b.getI1Type(), result);
+    return result;
+  }
+
+  /// The exchanged values: (`low`, `high`) with the smaller first. The
+  /// last value of each is the position for a stable sort.
+  std::optional<std::pair<SmallVector<Value>, SmallVector<Value>>>
+  compareExchange(ImplicitLocOpBuilder &b, EmitterContext &context, ValueRange low,
+                  ValueRange high, EmissionError &error) const {
+    size_t n = static_cast<size_t>(sort->operandCount());
+    Value swap = lessThan(b, context, high.take_front(n), low.take_front(n), error);
+    if (!swap)
+      return std::nullopt;
+    if (stable) {
+      // Ties keep their original order.
+      Value lowFirst = lessThan(b, context, low.take_front(n), high.take_front(n), error);
+      Value tie = arith::XOrIOp::create(b, lowFirst, arith::ConstantIntOp::create(b, 1, 1));
+      Value earlier = arith::CmpIOp::create(b, arith::CmpIPredicate::slt, high.back(), low.back());
+      swap = arith::OrIOp::create(b, swap, arith::AndIOp::create(b, tie, earlier));
+    }
+    SmallVector<Value> newLow, newHigh;
+    for (size_t i = 0; i < low.size(); ++i) {
+      newLow.push_back(arith::SelectOp::create(b, swap, high[i], low[i]));
+      newHigh.push_back(arith::SelectOp::create(b, swap, low[i], high[i]));
+    }
+    return std::make_pair(newLow, newHigh);
+  }
+
+  /// scf.if `condition` around `body` (which yields `values` updated), or
+  /// `values` unchanged.
+  SmallVector<Value> emitIf(ImplicitLocOpBuilder &b, Value condition, ValueRange values,
+                            const std::function<SmallVector<Value>(ImplicitLocOpBuilder &)> &body,
+                            bool &failed) const {
+    auto branch = scf::IfOp::create(
+        b, condition,
+        [&](OpBuilder &builder, Location location) {
+          ImplicitLocOpBuilder inner(location, builder);
+          SmallVector<Value> results = body(inner);
+          if (results.empty()) {
+            failed = true;
+            results.assign(values.begin(), values.end());
+          }
+          scf::YieldOp::create(inner, results);
+        },
+        [&](OpBuilder &builder, Location location) {
+          scf::YieldOp::create(builder, location, values);
+        });
+    return SmallVector<Value>(branch.getResults());
+  }
+
+  bool emitSharedLaunch(EmitterContext &context, EmissionError &error) {
+    ImplicitLocOpBuilder &b = context.b;
+    MLIRContext *mlirContext = b.getContext();
+    auto constant = [&](int64_t value) { return arith::ConstantIndexOp::create(b, value); };
+    bool first = currentLaunch() == 0;
+    int64_t n = sort->operandCount();
+    int64_t threads = std::max<int64_t>(tile / 2, 1);
+    int64_t perThread = tile / threads;
+    Value thread = context.threadAndBlockIds[0];
+    // Blocks in row-major (row, tile) order.
+    Value block = context.threadAndBlockIds[1];
+    if (context.threadAndBlockIds.size() > 2)
+      block = arith::AddIOp::create(
+          b, block,
+          arith::MulIOp::create(b, context.threadAndBlockIds[2],
+                                constant(launchDimensions().blocks[0])));
+    int64_t tilesPerRow = padded / tile;
+    Value row = arith::DivUIOp::create(b, block, constant(tilesPerRow));
+    Value tileStart =
+        arith::MulIOp::create(b, arith::RemUIOp::create(b, block, constant(tilesPerRow)),
+                              constant(tile));
+    SmallVector<Value> rowCoordinates = delinearizeIndex(b, row, otherDims);
+    Value sizeValue = constant(size);
+
+    SmallVector<Value> tiles;
+    for (int64_t i = 0; i < n; ++i)
+      tiles.push_back(xla_gpu::AllocateSharedOp::create(
+          b, RankedTensorType::get({tile}, elementType(sort->operand(i)->shape().elementType(),
+                                                       mlirContext))));
+    if (stable)
+      tiles.push_back(
+          xla_gpu::AllocateSharedOp::create(b, RankedTensorType::get({tile}, b.getI32Type())));
+    bool failed = false;
+    // Each thread's elements of the tile: thread + k * threads.
+    auto forEachElement =
+        [&](ValueRange inits,
+            const std::function<SmallVector<Value>(ImplicitLocOpBuilder &, Value, Value,
+                                                   ValueRange)> &body) {
+          auto loop = scf::ForOp::create(
+              b, constant(0), constant(perThread), constant(1), inits,
+              [&](OpBuilder &builder, Location location, Value k, ValueRange carried) {
+                ImplicitLocOpBuilder inner(location, builder);
+                Value element = arith::AddIOp::create(
+                    inner, thread,
+                    arith::MulIOp::create(inner, k,
+                                          arith::ConstantIndexOp::create(inner, threads)));
+                Value position = arith::AddIOp::create(inner, tileStart, element);
+                Value inside =
+                    arith::CmpIOp::create(inner, arith::CmpIPredicate::ult, position, sizeValue);
+                scf::YieldOp::create(inner, emitIf(inner, inside, carried,
+                                                   [&](ImplicitLocOpBuilder &then) {
+                                                     return body(then, element, position,
+                                                                 carried);
+                                                   },
+                                                   failed));
+              });
+          return SmallVector<Value>(loop.getResults());
+        };
+
+    // Load the tile: from the operands on the first launch, else from the
+    // outputs being sorted.
+    tiles = forEachElement(tiles, [&](ImplicitLocOpBuilder &inner, Value element,
+                                      Value position, ValueRange carried) {
+      SmallVector<Value> results(carried);
+      SmallVector<Value> index = elementIndex(rowCoordinates, position);
+      for (int64_t i = 0; i < n; ++i) {
+        Value value;
+        if (first) {
+          SmallVector<Value> values = context.elemental.emitValue(
+              inner, *sort->operand(i), context.parameters, index, error);
+          if (values.empty())
+            return SmallVector<Value>();
+          value = values[0];
+        } else {
+          value = tensor::ExtractOp::create(
+              inner, context.outputs[i], bufferIndices(*fusionOutputs()[i].shape, index));
+        }
+        results[i] = tensor::InsertOp::create(inner, value, results[i], element);
+      }
+      if (stable)
+        results.back() = tensor::InsertOp::create(
+            inner, arith::IndexCastOp::create(inner, inner.getI32Type(), position),
+            results.back(), element);
+      return results;
+    });
+    if (failed)
+      return false;
+    tiles = SmallVector<Value>(xla_gpu::SyncThreadsOp::create(b, tiles).getResults());
+
+    // The network's steps, a pair per thread, a barrier after each.
+    for (const NetworkStep &step : launches[currentLaunch()].steps) {
+      auto [low, high] = pairPositions(b, thread, step);
+      Value inside = arith::CmpIOp::create(
+          b, arith::CmpIPredicate::ult, arith::AddIOp::create(b, tileStart, high), sizeValue);
+      tiles = emitIf(b, inside, tiles,
+                     [&, low = low, high = high](ImplicitLocOpBuilder &inner) {
+                       SmallVector<Value> lowValues, highValues;
+                       for (Value t : tiles) {
+                         lowValues.push_back(tensor::ExtractOp::create(inner, t, low));
+                         highValues.push_back(tensor::ExtractOp::create(inner, t, high));
+                       }
+                       auto exchanged =
+                           compareExchange(inner, context, lowValues, highValues, error);
+                       if (!exchanged)
+                         return SmallVector<Value>();
+                       SmallVector<Value> results;
+                       for (size_t i = 0; i < tiles.size(); ++i) {
+                         Value t = tensor::InsertOp::create(inner, exchanged->first[i],
+                                                            tiles[i], low);
+                         results.push_back(
+                             tensor::InsertOp::create(inner, exchanged->second[i], t, high));
+                       }
+                       return results;
+                     },
+                     failed);
+      if (failed)
+        return false;
+      tiles = SmallVector<Value>(xla_gpu::SyncThreadsOp::create(b, tiles).getResults());
+    }
+
+    // Store the tile into the outputs.
+    SmallVector<Value> outputs = forEachElement(
+        SmallVector<Value>(context.outputs),
+        [&](ImplicitLocOpBuilder &inner, Value element, Value position, ValueRange carried) {
+          SmallVector<Value> results(carried);
+          SmallVector<Value> index = elementIndex(rowCoordinates, position);
+          for (int64_t i = 0; i < n; ++i)
+            results[i] = tensor::InsertOp::create(
+                inner, tensor::ExtractOp::create(inner, tiles[i], element), results[i],
+                bufferIndices(*fusionOutputs()[i].shape, index));
+          return results;
+        });
+    if (failed)
+      return false;
+    func::ReturnOp::create(b, outputs);
+    return true;
+  }
+
+  bool emitGlobalLaunch(EmitterContext &context, EmissionError &error) {
+    ImplicitLocOpBuilder &b = context.b;
+    const NetworkStep &step = launches[currentLaunch()].steps.front();
+    int64_t n = sort->operandCount();
+    bool failed = false;
+    Operation *loop = emitLoop(
+        b, context.threadAndBlockIds,
+        elementIndexing({rows, padded / 2}, 1, b.getContext()), SmallVector<Value>(context.outputs),
+        [&](ImplicitLocOpBuilder &nested, ValueRange, ValueRange rowAndPair,
+            ValueRange outputs) -> SmallVector<Value> {
+          SmallVector<Value> rowCoordinates = delinearizeIndex(nested, rowAndPair[0], otherDims);
+          auto [low, high] = pairPositions(nested, rowAndPair[1], step);
+          Value inside = arith::CmpIOp::create(nested, arith::CmpIPredicate::ult, high,
+                                               arith::ConstantIndexOp::create(nested, size));
+          return emitIf(
+              nested, inside, outputs,
+              [&, low = low, high = high](ImplicitLocOpBuilder &inner) {
+                SmallVector<Value> lowIndex = elementIndex(rowCoordinates, low);
+                SmallVector<Value> highIndex = elementIndex(rowCoordinates, high);
+                SmallVector<Value> lowValues, highValues;
+                for (int64_t i = 0; i < n; ++i) {
+                  const Shape &shape = *fusionOutputs()[i].shape;
+                  lowValues.push_back(
+                      tensor::ExtractOp::create(inner, outputs[i], bufferIndices(shape, lowIndex)));
+                  highValues.push_back(tensor::ExtractOp::create(
+                      inner, outputs[i], bufferIndices(shape, highIndex)));
+                }
+                auto exchanged = compareExchange(inner, context, lowValues, highValues, error);
+                if (!exchanged)
+                  return SmallVector<Value>();
+                SmallVector<Value> results;
+                for (int64_t i = 0; i < n; ++i) {
+                  const Shape &shape = *fusionOutputs()[i].shape;
+                  Value t = tensor::InsertOp::create(inner, exchanged->first[i], outputs[i],
+                                                     bufferIndices(shape, lowIndex));
+                  results.push_back(tensor::InsertOp::create(inner, exchanged->second[i], t,
+                                                             bufferIndices(shape, highIndex)));
+                }
+                return results;
+              },
+              failed);
+        });
+    if (failed || !loop)
+      return false;
+    func::ReturnOp::create(b, loop->getResults());
+    return true;
+  }
+
+  const HloInstruction *sort;
+  bool stable;
+  int64_t tile;
+  std::vector<int64_t> dims, otherDims;
+  int64_t sortDim = 0, size = 0, padded = 1, rows = 1;
+  std::vector<SortLaunch> launches;
+};
+
+} // namespace
+
+std::unique_ptr<EmitterBase> createSortEmitter(const FusionAnalysis &analysis,
+                                               const HloComputation &fused,
+                                               const GpuDeviceInfo &device,
+                                               std::string &unsupported) {
+  const HloInstruction *sort = analysis.roots.front();
+  const Shape &shape = sort->operand(0)->shape();
+  int64_t size = shape.rank() ? shape.dimension(sort->dimensions().front()) : 1;
+  int64_t padded = 1;
+  while (padded < size)
+    padded *= 2;
+  // The tile: the largest power of two <= 2048 whose shared tiles fit.
+  bool stable = sort->boolAttr("is_stable");
+  int64_t tile = kMaxTile;
+  auto tileBytes = [&](int64_t elements) {
+    int64_t bytes = 0;
+    for (const HloInstruction *operand : sort->operands())
+      bytes = alignTo16(bytes) + elements * primitiveByteWidth(operand->shape().elementType());
+    return stable ? alignTo16(bytes) + elements * 4 : bytes;
+  };
+  while (tile > 2 && tileBytes(tile) > kSharedMemoryLimit)
+    tile /= 2;
+  if (stable && padded > tile) {
+    unsupported = "unsupported: stable sort '" + sort->name() + "' of " +
+                  std::to_string(size) + " elements per row: a stable sort must fit one "
+                  "shared-memory tile (" + std::to_string(tile) +
+                  " elements for these operands); add an iota operand as a tie-breaker "
+                  "and sort with is_stable=false, as XLA's stable-sort expansion does";
+    return nullptr;
+  }
+  return std::make_unique<SortEmitter>(analysis, fused, device, std::min(tile, padded));
+}
+
+} // namespace hlo

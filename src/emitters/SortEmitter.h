@@ -1,0 +1,48 @@
+//===- SortEmitter.h - Sorting networks for kSort fusions -------*- C++ -*-===//
+//
+// XLA's sort (not one of its MLIR emitters; shared/notes/xla-reference.md):
+// a bitonic sorting network along the sort dimension, every other
+// dimension a row sorted on its own. The network is the one whose
+// comparisons all put the smaller element first: stage s compares each
+// element with its mirror in its block of 2^(s+1) (xor 2^(s+1)-1), then
+// with the element 2^j away for j = s-1 .. 0. The dimension is padded to a
+// power of two P by skipping every pair whose upper element lies past the
+// end, which sorts as if the padding were larger than everything.
+//
+// Launches. The comparisons with strides below a tile of T elements (the
+// largest power of two <= 2048 whose operand tiles fit 48 KiB of shared
+// memory) run in shared memory, a block per tile, T/2 threads each
+// exchanging one pair per step, with a barrier between steps:
+//   - P <= T: one launch, a block per row, the whole network;
+//   - P > T: a launch sorting each tile, then per later stage a launch per
+//     stride >= T working on the outputs in global memory, and one
+//     shared-memory launch for the strides below T.
+// The first launch reads the operands (through the fused computation); the
+// others sort the outputs in place. The manifest lists the launches in
+// order.
+//
+// Stable sorts (is_stable=true) carry each element's original position in
+// a shared tile and break comparator ties by it; their rows must fit one
+// tile (a larger stable sort would need a scratch buffer the manifest does
+// not have yet, and is reported).
+//
+//===----------------------------------------------------------------------===//
+#ifndef HLO_EMITTERS_SORTEMITTER_H
+#define HLO_EMITTERS_SORTEMITTER_H
+
+#include "emitters/EmitterBase.h"
+
+#include <memory>
+
+namespace hlo {
+
+/// The sort emitter for `analysis` (a sort root); null with `unsupported`
+/// set when the sort is one it cannot emit.
+std::unique_ptr<EmitterBase> createSortEmitter(const FusionAnalysis &analysis,
+                                               const HloComputation &fused,
+                                               const GpuDeviceInfo &device,
+                                               std::string &unsupported);
+
+} // namespace hlo
+
+#endif // HLO_EMITTERS_SORTEMITTER_H
