@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Our hero kernels (reductions, transposes, concatenates, in-place updates) against XLA's, statically (no GPU needed).
+"""Our hero kernels (reductions, transposes, concatenates, in-place updates, scatters, sorts) against XLA's, statically (no GPU needed).
 
-For every reduction, transpose, concatenate and in-place dynamic-update-slice
-module the compiler claims in the corpus
+For every reduction, transpose, concatenate, in-place dynamic-update-slice,
+scatter and sort module the compiler claims in the corpus
 and every such kernel of XLA's own H100 dumps (../shared/corpus/dumps/*.native),
 compiles the kernel with hlo-compile (--kernel NAME --resource-usage, for
 sm_90a like XLA's dumps) and prints one row per kernel beside XLA's kernel
@@ -21,7 +21,7 @@ their rows pair our kernel with XLA's kernel of that hero op in that
 module).
 
   bench/hero_side_by_side.py [--build build] [--corpus-only|--dumps-only]
-      [--kind reduction|transpose|concatenate|dus] [--jobs N] [--tsv FILE]
+      [--kind reduction|transpose|concatenate|dus|scatter|sort] [--jobs N] [--tsv FILE]
 
 The summary counts kernels without spills, with registers within 10% of
 XLA's, and with the same widest load.
@@ -44,11 +44,12 @@ ARCH = "sm_90a"
 # What each hero's kernels are called in the manifest, and the HLO op that
 # names XLA's kernel for it in a corpus module.
 HERO_EMITTERS = ("kReduction/", "kTranspose/", "kConcatenate/",
-                 "kLoop/InPlaceDynamicUpdateSliceFusion")
+                 "kLoop/InPlaceDynamicUpdateSliceFusion", "kScatter/", "kSort/")
 HERO_KINDS = {"reduction": "kReduction/", "transpose": "kTranspose/",
-              "concatenate": "kConcatenate/", "dus": "kLoop/InPlaceDynamicUpdateSliceFusion"}
+              "concatenate": "kConcatenate/", "dus": "kLoop/InPlaceDynamicUpdateSliceFusion",
+              "scatter": "kScatter/", "sort": "kSort/"}
 XLA_HERO_OPS = {"reduction": "reduce", "transpose": "transpose", "concatenate": "concatenate",
-                "dus": "dynamic-update-slice"}
+                "dus": "dynamic-update-slice", "scatter": "scatter", "sort": "sort"}
 
 
 def hero_kind(emitter):
@@ -169,7 +170,8 @@ def corpus_modules():
         for line in f:
             name, category = line.split("\t")[:2]
             if (category.startswith("reduce_") or category in ("transpose", "concatenate",
-                                                               "dynamic_update_slice")):
+                                                               "dynamic_update_slice",
+                                                               "scatter")):
                 modules.append(name)
     with open(os.path.join(ROOT, "tests", "claimed-modules.txt")) as f:
         modules += [l.strip() for l in f if l.strip() and not l.startswith("#")]
@@ -255,7 +257,10 @@ def main():
                 op = XLA_HERO_OPS[ours["kind"]]
                 candidates = [r for r in xla.values() if op in r["hlo"]]
                 theirs = candidates[0] if len(candidates) == 1 else None
-            row = [source, label if key else label + ":" + ours["name"], ours["emitter"],
+            # A kernel of several launches: a row per launch, named.
+            several = len(result["kernels"]) > 1
+            row = [source, label + ":" + ours["name"] if several or not key else label,
+                   ours["emitter"],
                    ours["grid"], ours["block"], ours.get("regs", ""), ours.get("spills", ""),
                    ours.get("smem", ""), ours["bits"]]
             if theirs:

@@ -45,6 +45,7 @@ LaunchRole launchRole(HloOpcode opcode) {
   case HloOpcode::Reverse:
   case HloOpcode::Scatter:
   case HloOpcode::Slice:
+  case HloOpcode::Sort:
   case HloOpcode::Transpose:
     return LaunchRole::Wrapped;
   // Library calls (cuBLAS, cuDNN, cuFFT, cuSOLVER, custom calls) and
@@ -115,6 +116,17 @@ bool hasControlFlow(const HloComputation &computation) {
   return false;
 }
 
+/// A scatter or sort is the root of its kernel (XLA fuses neither into a
+/// consumer): an entry with one elsewhere is not a kernel of its own.
+bool hasInnerScatterOrSort(const HloComputation &computation) {
+  for (const auto &instruction : computation.instructions())
+    if ((instruction->opcode() == HloOpcode::Scatter ||
+         instruction->opcode() == HloOpcode::Sort) &&
+        instruction.get() != computation.root())
+      return true;
+  return false;
+}
+
 /// Computations that run on the host side: the entry and what its control
 /// flow calls, transitively. Reducers, comparators and fused computations
 /// are not among them.
@@ -142,7 +154,8 @@ std::set<const HloComputation *> hostComputations(const HloModule &module) {
 KernelPlan::KernelPlan(const HloModule &module) : entry(module.entry()) {
   if (!module.entry())
     return;
-  if (!hasFusion(module) && !hasControlFlow(*module.entry())) {
+  if (!hasFusion(module) && !hasControlFlow(*module.entry()) &&
+      !hasInnerScatterOrSort(*module.entry())) {
     kernelList.push_back({module.entry()->name(), module.entry(), nullptr,
                           module.entry()->root()});
     return;

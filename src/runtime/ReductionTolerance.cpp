@@ -108,6 +108,7 @@ public:
       case HloOpcode::Reduce:
       case HloOpcode::ReduceWindow:
       case HloOpcode::Dot:
+      case HloOpcode::Scatter:
         depth = reduced(*inst, depth);
         break;
       default:
@@ -134,6 +135,18 @@ public:
         return depth;
       for (int64_t d : inst.dimensions())
         count *= input.dimension(d);
+    } else if (inst.opcode() == HloOpcode::Scatter) {
+      // Repeated indices combine their updates in the order the kernel's
+      // atomics land: at most every slice onto one element, after the
+      // operand's value.
+      if (inst.boolAttr("unique_indices") || isExactReducer(inst.computationAttr("to_apply")))
+        return depth;
+      const std::vector<int64_t> &window = inst.intListAttr("update_window_dims");
+      const Shape &updates = inst.operand(inst.operandCount() - 1)->shape();
+      for (int64_t d = 0; d < updates.rank(); ++d)
+        if (std::find(window.begin(), window.end(), d) == window.end())
+          count *= updates.dimension(d);
+      count += 1;
     } else if (inst.opcode() == HloOpcode::ReduceWindow) {
       if (isExactReducer(inst.computationAttr("to_apply")))
         return depth;
@@ -179,6 +192,7 @@ ReductionDepth reductionDepthOf(const HloInstruction &instruction) {
   case HloOpcode::Reduce:
   case HloOpcode::ReduceWindow:
   case HloOpcode::Dot:
+  case HloOpcode::Scatter:
     return DepthAnalysis::reduced(instruction, ReductionDepth());
   default:
     return ReductionDepth();

@@ -23,7 +23,9 @@
 //   |actual - expected| <= atol + rtol |expected| + 4 sqrt(n) u (M + |expected|)
 //
 // where n multiplies the element counts of the float reductions (reduce,
-// reduce-window, dot) along the deepest path to the output and u is the
+// reduce-window, dot, and scatters whose indices may repeat: the slices
+// that may land on one element, plus the operand, since atomics combine
+// them in no fixed order) along the deepest path to the output and u is the
 // coarsest of their types' unit roundoffs. Integer, pred and exact
 // (max/min) results keep the default, except integers that are a reduced
 // float's bits (a bitcast), which are compared as those floats; an explicit

@@ -8,6 +8,7 @@
 #include "runtime/Comparison.h"
 #include "abi/Json.h"
 #include "abi/LaunchManifest.h"
+#include "runtime/ReductionTolerance.h"
 #include "runtime/ReferenceCases.h"
 
 #include "hlo_parser/Parser.h"
@@ -267,4 +268,71 @@ ENTRY e {
   mismatched.parameters.insert(mismatched.parameters.begin(),
                                parameter(false, BufferBinding::Parameter, 0));
   EXPECT_THROW(buildKernelCase(mismatched, *module, evaluator, 2, {}), std::runtime_error);
+}
+
+namespace {
+
+const char *kScatterAdd = R"(
+HloModule scatter_add
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+maximum {
+  a = s32[] parameter(0)
+  b = s32[] parameter(1)
+  ROOT m = s32[] maximum(a, b)
+}
+ENTRY main {
+  operand = f32[100,8] parameter(0)
+  indices = s32[400,1] parameter(1)
+  updates = f32[400,8] parameter(2)
+  added = f32[100,8] scatter(operand, indices, updates), update_window_dims={1},
+    inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1,
+    to_apply=add
+  unique = f32[100,8] scatter(operand, indices, updates), update_window_dims={1},
+    inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1,
+    unique_indices=true, to_apply=add
+  ints = s32[100,8] parameter(3)
+  int_updates = s32[400,8] parameter(4)
+  maxed = s32[100,8] scatter(ints, indices, int_updates), update_window_dims={1},
+    inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1,
+    to_apply=maximum
+  ROOT t = (f32[100,8], f32[100,8], s32[100,8]) tuple(added, unique, maxed)
+}
+)";
+
+const HloInstruction *named(const HloModule &module, const std::string &name) {
+  for (const auto &instruction : module.entry()->instructions())
+    if (instruction->name() == name)
+      return instruction.get();
+  return nullptr;
+}
+
+} // namespace
+
+// Repeated indices make a float scatter-add order dependent: its depth is
+// the slices that may land on one element plus the operand; unique
+// indices and exact combiners keep the default tolerance.
+TEST(ReductionTolerance, ScatterAddGrowsWithTheSlicesThatMayRepeat) {
+  std::string errors;
+  std::unique_ptr<HloModule> module = parseHloModuleText(kScatterAdd, errors);
+  ASSERT_NE(module, nullptr) << errors;
+  ReductionDepth added = reductionDepthOf(*named(*module, "added"));
+  EXPECT_EQ(added.elements, 401);
+  EXPECT_GT(added.unitRoundoff, 0);
+  EXPECT_EQ(reductionDepthOf(*named(*module, "unique")).elements, 1);
+  EXPECT_EQ(reductionDepthOf(*named(*module, "maxed")).elements, 1);
+  Literal expected(Shape(PrimitiveType::F32, {2}));
+  expected.realData()[0] = 100;
+  expected.realData()[1] = -3;
+  Tolerance base{1e-5, 1e-5};
+  Tolerance widened = reductionTolerance(base, added, expected);
+  // 4 sqrt(401) 2^-24 (M + |e|), M = 100.
+  EXPECT_NEAR(widened.absolute - base.absolute, 4 * std::sqrt(401.0) * std::ldexp(1.0, -24) * 100,
+              1e-9);
+  EXPECT_EQ(reductionTolerance(base, reductionDepthOf(*named(*module, "unique")), expected)
+                .absolute,
+            base.absolute);
 }
