@@ -2,6 +2,7 @@
 #include "analysis/FusionAnalysis.h"
 
 #include "analysis/HeroAnalysis.h"
+#include "analysis/ScatterAnalysis.h"
 
 #include <algorithm>
 #include <deque>
@@ -58,13 +59,7 @@ bool useConcatenateFusion(const std::vector<const HloInstruction *> &roots,
 /// there are many more update slices than SMs.
 FusionVariant scatterVariant(const HloInstruction &scatter,
                              const GpuDeviceInfo &device) {
-  int64_t n = (scatter.operandCount() - 1) / 2;
-  const Shape &indices = scatter.operand(n)->shape();
-  int64_t indexVectorDim = scatter.intAttr("index_vector_dim");
-  int64_t slices = 1;
-  for (int64_t d = 0; d < indices.rank(); ++d)
-    if (d != indexVectorDim)
-      slices *= indices.dimension(d);
+  int64_t slices = scatterCanonicalForm(scatter).sliceCount;
   bool sorted = scatter.boolAttr("indices_are_sorted");
   bool unique = scatter.boolAttr("unique_indices");
   if (sorted && !unique && slices > 4 * device.smCount)

@@ -82,8 +82,9 @@ struct FusionAnalysis {
   FusionElementBits elementBits;
   bool inPlaceDynamicUpdateSlice = false;
   /// The fusion parameters whose buffers an output may take (the module's
-  /// KernelPlan::canReuseInputBuffer; set by whoever emits the fusion,
-  /// empty: none). A scatter updates its operand in place when it may.
+  /// KernelPlan::canReuseInputBuffer; set by whoever emits an in-place
+  /// dynamic-update-slice or scatter fusion, empty: none). Those update
+  /// their operand in place only when it is listed.
   std::vector<int64_t> reusableParameters;
 
   /// "kReduction/RowReductionFusion", "kLoop/LoopFusion", ...

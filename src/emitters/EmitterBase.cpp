@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <functional>
@@ -28,6 +29,15 @@ std::array<int64_t, 3> splitGrid(int64_t blocks, const GpuDeviceInfo &device) {
   grid[1] = std::min(rows, device.blockDimLimitYZ);
   grid[2] = (rows + grid[1] - 1) / grid[1];
   return grid;
+}
+
+LaunchDimensions threadPerItemLaunch(int64_t items, int64_t threadsPerBlock,
+                                     const GpuDeviceInfo &device) {
+  LaunchDimensions launch;
+  items = std::max<int64_t>(items, 1);
+  launch.threads[0] = std::min(threadsPerBlock, items);
+  launch.blocks = splitGrid((items + launch.threads[0] - 1) / launch.threads[0], device);
+  return launch;
 }
 
 const Shape &firstArrayShape(const Shape &shape) {
@@ -131,6 +141,26 @@ SmallVector<Value> EmitterBase::delinearizeIndex(ImplicitLocOpBuilder &b, Value 
       linear = arith::DivUIOp::create(b, linear, size);
   }
   return result;
+}
+
+SmallVector<Value> EmitterBase::emitIf(
+    ImplicitLocOpBuilder &b, Value condition, ValueRange values,
+    const std::function<SmallVector<Value>(ImplicitLocOpBuilder &)> &body, bool &failed) const {
+  auto branch = scf::IfOp::create(
+      b, condition,
+      [&](OpBuilder &builder, Location location) {
+        ImplicitLocOpBuilder inner(location, builder);
+        SmallVector<Value> results = body(inner);
+        if (results.empty()) {
+          failed = true;
+          results.assign(values.begin(), values.end());
+        }
+        scf::YieldOp::create(inner, results);
+      },
+      [&](OpBuilder &builder, Location location) {
+        scf::YieldOp::create(builder, location, values);
+      });
+  return SmallVector<Value>(branch.getResults());
 }
 
 Operation *EmitterBase::emitLoop(ImplicitLocOpBuilder &b, ValueRange dims,

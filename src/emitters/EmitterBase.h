@@ -171,6 +171,12 @@ protected:
   mlir::Operation *emitLoop(mlir::ImplicitLocOpBuilder &b, mlir::ValueRange dims,
                             const IndexingMap &map, mlir::ValueRange inits,
                             const LoopBody &body) const;
+  /// scf.if `condition`: `body`'s values (it returns `values` updated; empty
+  /// on error, which sets `failed`), else `values` unchanged.
+  llvm::SmallVector<mlir::Value>
+  emitIf(mlir::ImplicitLocOpBuilder &b, mlir::Value condition, mlir::ValueRange values,
+         const std::function<llvm::SmallVector<mlir::Value>(mlir::ImplicitLocOpBuilder &)> &body,
+         bool &failed) const;
   /// Applies `map` to `dims` (and `symbols`) with xla_gpu.apply_indexing.
   llvm::SmallVector<mlir::Value> applyIndexing(mlir::ImplicitLocOpBuilder &b,
                                                const IndexingMap &map,
@@ -227,6 +233,11 @@ Shape normalFormShape(const std::vector<int64_t> &dims);
 /// `blocks` over a grid whose x, y and z limits are the device's: x first,
 /// then x * y, then x * y * z.
 std::array<int64_t, 3> splitGrid(int64_t blocks, const GpuDeviceInfo &device);
+
+/// A launch of one thread per work item for `items` (at least one), at
+/// most `threadsPerBlock` per block, the blocks split by splitGrid.
+LaunchDimensions threadPerItemLaunch(int64_t items, int64_t threadsPerBlock,
+                                     const GpuDeviceInfo &device);
 
 } // namespace hlo
 

@@ -77,15 +77,19 @@ std::optional<EmittedModule> emitKernels(const HloModule &module, const KernelPl
     Block &body = result.getBodyRegion().front();
     Operation *last = body.empty() ? nullptr : &body.back();
     FusionAnalysis analysis = analyzeFusion(*kernel.computation, kernel.fusion, device);
-    // In place only where the output may be the updated operand's buffer;
-    // elsewhere the loop emitter copies the operand as it writes.
-    if (analysis.variant == FusionVariant::InPlaceDynamicUpdateSlice)
-      for (const HloInstruction *root : analysis.roots)
-        if (!plan.canReuseInputBuffer(kernel, inPlaceUpdatedParameter(*root).parameterNumber()))
-          analysis.setVariant(FusionVariant::Loop);
-    for (int64_t i = 0; i < kernel.computation->parameterCount(); ++i)
+    // The kinds that update an operand in place may do so only where the
+    // output may take that operand's buffer.
+    bool updatesInPlace = analysis.variant == FusionVariant::InPlaceDynamicUpdateSlice ||
+                          analysis.kind == EmitterKind::Scatter;
+    for (int64_t i = 0; updatesInPlace && i < kernel.computation->parameterCount(); ++i)
       if (plan.canReuseInputBuffer(kernel, i))
         analysis.reusableParameters.push_back(i);
+    // Elsewhere the loop emitter copies the updated operand as it writes.
+    if (analysis.variant == FusionVariant::InPlaceDynamicUpdateSlice)
+      for (const HloInstruction *root : analysis.roots)
+        if (!llvm::is_contained(analysis.reusableParameters,
+                                inPlaceUpdatedParameter(*root).parameterNumber()))
+          analysis.setVariant(FusionVariant::Loop);
     std::string unsupported;
     std::unique_ptr<EmitterBase> emitter =
         createEmitter(analysis, *kernel.computation, device, unsupported);

@@ -36,11 +36,7 @@ public:
 
 protected:
   LaunchDimensions scatterLaunch() const override {
-    LaunchDimensions launch;
-    int64_t threads = std::max<int64_t>(runs * form.windowElements, 1);
-    launch.threads[0] = std::min(kThreadsPerBlock, threads);
-    launch.blocks = splitGrid((threads + launch.threads[0] - 1) / launch.threads[0], device);
-    return launch;
+    return threadPerItemLaunch(runs * form.windowElements, kThreadsPerBlock, device);
   }
 
   bool emitScatter(EmitterContext &context, EmissionError &error) override {
@@ -121,20 +117,15 @@ protected:
                 Value flush = arith::AndIOp::create(
                     body, held,
                     arith::XOrIOp::create(body, same, arith::ConstantIntOp::create(body, 1, 1)));
-                auto write = scf::IfOp::create(
-                    body, flush,
-                    [&](OpBuilder &thenBuilder, Location thenLocation) {
-                      ImplicitLocOpBuilder inner(thenLocation, thenBuilder);
-                      SmallVector<Value> written =
-                          combineInto(inner, context, output, operandIndex(inner, heldStart),
-                                      accumulated, error);
-                      scf::YieldOp::create(inner, written.empty() ? fail({output}) : written);
+                SmallVector<Value> written = emitIf(
+                    body, flush, output,
+                    [&](ImplicitLocOpBuilder &inner) {
+                      return combineInto(inner, context, output, operandIndex(inner, heldStart),
+                                         accumulated, error);
                     },
-                    [&](OpBuilder &elseBuilder, Location elseLocation) {
-                      scf::YieldOp::create(elseBuilder, elseLocation, output);
-                    });
+                    failed);
                 SmallVector<Value> next = {
-                    write.getResult(0),
+                    written[0],
                     arith::SelectOp::create(body, same, merged[0], update[0])};
                 for (size_t d = 0; d < rank; ++d)
                   next.push_back(
@@ -145,20 +136,14 @@ protected:
           if (failed)
             return {};
           // The run's last start.
-          auto write = scf::IfOp::create(
-              nested, run.getResults().back(),
-              [&](OpBuilder &thenBuilder, Location thenLocation) {
-                ImplicitLocOpBuilder inner(thenLocation, thenBuilder);
-                SmallVector<Value> written = combineInto(
-                    inner, context, run.getResult(0),
-                    operandIndex(inner, run.getResults().slice(2, rank)), run.getResult(1),
-                    error);
-                scf::YieldOp::create(inner, written.empty() ? fail({run.getResult(0)}) : written);
+          return emitIf(
+              nested, run.getResults().back(), run.getResult(0),
+              [&](ImplicitLocOpBuilder &inner) {
+                return combineInto(inner, context, run.getResult(0),
+                                   operandIndex(inner, run.getResults().slice(2, rank)),
+                                   run.getResult(1), error);
               },
-              [&](OpBuilder &elseBuilder, Location elseLocation) {
-                scf::YieldOp::create(elseBuilder, elseLocation, run.getResult(0));
-              });
-          return SmallVector<Value>(write.getResults());
+              failed);
         });
     if (failed || !loop)
       return false;

@@ -9,7 +9,6 @@
 #include "emitters/ScatterEmitter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 
@@ -24,11 +23,8 @@ public:
 
 protected:
   LaunchDimensions scatterLaunch() const override {
-    LaunchDimensions launch;
-    int64_t elements = std::max<int64_t>(form.sliceCount * form.windowElements, 1);
-    launch.threads[0] = std::min(kThreadsPerBlock, elements);
-    launch.blocks = splitGrid((elements + launch.threads[0] - 1) / launch.threads[0], device);
-    return launch;
+    return threadPerItemLaunch(form.sliceCount * form.windowElements, kThreadsPerBlock,
+                               device);
   }
 
   bool emitScatter(EmitterContext &context, EmissionError &error) override {
@@ -48,10 +44,9 @@ protected:
             failed = true;
             return {};
           }
-          auto branch = scf::IfOp::create(
-              nested, start->inBounds,
-              [&](OpBuilder &builder, Location location) {
-                ImplicitLocOpBuilder inner(location, builder);
+          return emitIf(
+              nested, start->inBounds, iterArgs,
+              [&](ImplicitLocOpBuilder &inner) -> SmallVector<Value> {
                 SmallVector<Value> operandIndex(start->start);
                 for (size_t j = 0; j < form.updateWindowDims.size(); ++j) {
                   Value &position = operandIndex[form.windowOperandDims[j]];
@@ -59,20 +54,11 @@ protected:
                                                    updateIndex[form.updateWindowDims[j]]);
                 }
                 SmallVector<Value> values = updateValues(inner, context, updateIndex, error);
-                SmallVector<Value> results =
-                    values.empty() ? SmallVector<Value>()
-                                   : combineInto(inner, context, iterArgs, operandIndex,
-                                                 values, error);
-                if (results.empty()) {
-                  failed = true;
-                  results.assign(iterArgs.begin(), iterArgs.end());
-                }
-                scf::YieldOp::create(inner, results);
+                if (values.empty())
+                  return {};
+                return combineInto(inner, context, iterArgs, operandIndex, values, error);
               },
-              [&](OpBuilder &builder, Location location) {
-                scf::YieldOp::create(builder, location, iterArgs);
-              });
-          return SmallVector<Value>(branch.getResults());
+              failed);
         });
     if (failed || !loop)
       return false;

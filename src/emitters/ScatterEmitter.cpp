@@ -52,14 +52,10 @@ std::string ScatterEmitter::emitterName() const {
 LaunchDimensions ScatterEmitter::launchDimensions() const {
   if (launchCount() == 1 || currentLaunch() == 1)
     return scatterLaunch();
-  LaunchDimensions launch;
   int64_t elements = 1;
   for (int64_t dim : form.operandDims)
     elements *= dim;
-  elements = std::max<int64_t>(elements, 1);
-  launch.threads[0] = std::min(kCopyThreadsPerBlock, elements);
-  launch.blocks = splitGrid((elements + launch.threads[0] - 1) / launch.threads[0], device);
-  return launch;
+  return threadPerItemLaunch(elements, kCopyThreadsPerBlock, device);
 }
 
 std::vector<int64_t> ScatterEmitter::outputAliases() const {

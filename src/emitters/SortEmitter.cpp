@@ -8,6 +8,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
+#include "llvm/Support/MathExtras.h"
+
 using namespace mlir;
 
 namespace hlo {
@@ -31,14 +33,24 @@ struct SortLaunch {
   std::vector<NetworkStep> steps;
 };
 
-int64_t log2Of(int64_t powerOfTwo) {
-  int64_t log = 0;
-  while ((int64_t(1) << log) < powerOfTwo)
-    ++log;
-  return log;
+int64_t alignTo16(int64_t bytes) { return (bytes + 15) / 16 * 16; }
+
+/// The shared memory of tiles of `elements` per operand (and positions for
+/// a stable sort), each at a 16-byte aligned offset
+/// (pipeline/SharedMemoryLayout.h).
+int64_t tileBytes(const HloInstruction &sort, int64_t elements) {
+  int64_t bytes = 0;
+  for (const HloInstruction *operand : sort.operands())
+    bytes = alignTo16(bytes) + elements * primitiveByteWidth(operand->shape().elementType());
+  return sort.boolAttr("is_stable") ? alignTo16(bytes) + elements * 4 : bytes;
 }
 
-int64_t alignTo16(int64_t bytes) { return (bytes + 15) / 16 * 16; }
+/// The sort dimension's size, padded to a power of two (at least 1).
+int64_t paddedSortSize(const HloInstruction &sort) {
+  const Shape &shape = sort.operand(0)->shape();
+  int64_t size = shape.rank() ? shape.dimension(sort.dimensions().front()) : 1;
+  return static_cast<int64_t>(llvm::PowerOf2Ceil(static_cast<uint64_t>(std::max<int64_t>(size, 1))));
+}
 
 class SortEmitter : public EmitterBase {
 public:
@@ -55,37 +67,22 @@ public:
         otherDims.push_back(dims[d]);
         rows *= dims[d];
       }
-    padded = 1;
-    while (padded < size)
-      padded *= 2;
+    padded = paddedSortSize(*sort);
     planLaunches();
   }
 
   int64_t launchCount() const override { return static_cast<int64_t>(launches.size()); }
   std::string emitterName() const override { return "kSort/SortingNetwork"; }
   LaunchDimensions launchDimensions() const override {
+    if (!launches[currentLaunch()].shared)
+      return threadPerItemLaunch(rows * padded / 2, kGlobalThreadsPerBlock, device);
     LaunchDimensions launch;
-    const SortLaunch &current = launches[currentLaunch()];
-    if (current.shared) {
-      launch.threads[0] = std::max<int64_t>(tile / 2, 1);
-      launch.blocks = splitGrid(std::max<int64_t>(rows * (padded / tile), 1), device);
-      return launch;
-    }
-    int64_t pairs = std::max<int64_t>(rows * padded / 2, 1);
-    launch.threads[0] = std::min(kGlobalThreadsPerBlock, pairs);
-    launch.blocks = splitGrid((pairs + launch.threads[0] - 1) / launch.threads[0], device);
+    launch.threads[0] = std::max<int64_t>(tile / 2, 1);
+    launch.blocks = splitGrid(std::max<int64_t>(rows * (padded / tile), 1), device);
     return launch;
   }
   int64_t sharedMemoryBytes() const override {
-    if (!launches[currentLaunch()].shared)
-      return 0;
-    int64_t bytes = 0;
-    for (int64_t i = 0; i < sort->operandCount(); ++i)
-      bytes = alignTo16(bytes) +
-              tile * primitiveByteWidth(sort->operand(i)->shape().elementType());
-    if (stable)
-      bytes = alignTo16(bytes) + tile * 4;
-    return bytes;
+    return launches[currentLaunch()].shared ? tileBytes(*sort, tile) : 0;
   }
   bool synchronizesThreads() const override { return launches[currentLaunch()].shared; }
   std::optional<IndexingMap> threadIdToOutputIndexing(int64_t, MLIRContext *) const override {
@@ -110,8 +107,8 @@ protected:
 
 private:
   void planLaunches() {
-    int64_t logP = log2Of(padded);
-    int64_t logT = log2Of(tile);
+    int64_t logP = llvm::Log2_64(static_cast<uint64_t>(padded));
+    int64_t logT = llvm::Log2_64(static_cast<uint64_t>(tile));
     auto stagesUpTo = [](int64_t last) {
       std::vector<NetworkStep> steps;
       for (int64_t s = 0; s < last; ++s) {
@@ -202,28 +199,6 @@ private:
       newHigh.push_back(arith::SelectOp::create(b, swap, low[i], high[i]));
     }
     return std::make_pair(newLow, newHigh);
-  }
-
-  /// scf.if `condition` around `body` (which yields `values` updated), or
-  /// `values` unchanged.
-  SmallVector<Value> emitIf(ImplicitLocOpBuilder &b, Value condition, ValueRange values,
-                            const std::function<SmallVector<Value>(ImplicitLocOpBuilder &)> &body,
-                            bool &failed) const {
-    auto branch = scf::IfOp::create(
-        b, condition,
-        [&](OpBuilder &builder, Location location) {
-          ImplicitLocOpBuilder inner(location, builder);
-          SmallVector<Value> results = body(inner);
-          if (results.empty()) {
-            failed = true;
-            results.assign(values.begin(), values.end());
-          }
-          scf::YieldOp::create(inner, results);
-        },
-        [&](OpBuilder &builder, Location location) {
-          scf::YieldOp::create(builder, location, values);
-        });
-    return SmallVector<Value>(branch.getResults());
   }
 
   bool emitSharedLaunch(EmitterContext &context, EmissionError &error) {
@@ -427,23 +402,14 @@ std::unique_ptr<EmitterBase> createSortEmitter(const FusionAnalysis &analysis,
                                                const GpuDeviceInfo &device,
                                                std::string &unsupported) {
   const HloInstruction *sort = analysis.roots.front();
-  const Shape &shape = sort->operand(0)->shape();
-  int64_t size = shape.rank() ? shape.dimension(sort->dimensions().front()) : 1;
-  int64_t padded = 1;
-  while (padded < size)
-    padded *= 2;
+  int64_t padded = paddedSortSize(*sort);
   // The tile: the largest power of two <= 2048 whose shared tiles fit.
-  bool stable = sort->boolAttr("is_stable");
   int64_t tile = kMaxTile;
-  auto tileBytes = [&](int64_t elements) {
-    int64_t bytes = 0;
-    for (const HloInstruction *operand : sort->operands())
-      bytes = alignTo16(bytes) + elements * primitiveByteWidth(operand->shape().elementType());
-    return stable ? alignTo16(bytes) + elements * 4 : bytes;
-  };
-  while (tile > 2 && tileBytes(tile) > kSharedMemoryLimit)
+  while (tile > 2 && tileBytes(*sort, tile) > kSharedMemoryLimit)
     tile /= 2;
-  if (stable && padded > tile) {
+  if (sort->boolAttr("is_stable") && padded > tile) {
+    const Shape &shape = sort->operand(0)->shape();
+    int64_t size = shape.dimension(sort->dimensions().front());
     unsupported = "unsupported: stable sort '" + sort->name() + "' of " +
                   std::to_string(size) + " elements per row: a stable sort must fit one "
                   "shared-memory tile (" + std::to_string(tile) +
