@@ -239,15 +239,6 @@ std::unique_ptr<EmitterBase> createScatterEmitter(const FusionAnalysis &analysis
                   "loops before emission)";
     return nullptr;
   }
-  PrimitiveType type = scatter->operand(0)->shape().elementType();
-  if (!scatter->boolAttr("unique_indices") && type != PrimitiveType::Pred &&
-      primitiveBitWidth(type) < 8) {
-    unsupported = "unsupported: scatter '" + scatter->name() + "' of " +
-                  std::string(primitiveTypeName(type)) +
-                  " elements with non-unique indices: there is no atomic update of a "
-                  "sub-byte element yet (unique_indices=true is supported)";
-    return nullptr;
-  }
   if (analysis.variant == FusionVariant::ScatterWithDistributedIndices &&
       !isComplex(scatter->operand(0)->shape().elementType()))
     return createScatterDistributedIndicesEmitter(analysis, fused, device);

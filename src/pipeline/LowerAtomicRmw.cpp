@@ -1,13 +1,19 @@
 //===- LowerAtomicRmw.cpp - generic atomics to native ones ----------------===//
 //
-// Owns xla-gpu-lower-atomic-rmw (Passes.td).
+// Owns xla-gpu-lower-atomic-rmw (Passes.td): native atomics for the
+// combiners that have one, and a byte-wide compare-and-swap loop for
+// elements narrower than a byte (pred, s4, u4), which LLVM has no atomics
+// on.
 //
 //===----------------------------------------------------------------------===//
 #include "pipeline/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace hlo::pipeline {
@@ -36,6 +42,73 @@ std::optional<arith::AtomicRMWKind> nativeKind(Operation *combiner) {
       .Default([](Operation *) { return std::nullopt; });
 }
 
+/// The address of `memref[indices]` as an LLVM pointer: the aligned base
+/// plus the strided offset. Sub-byte elements take a byte each in memory
+/// (their LLVM store size), so the element offset is the byte offset.
+Value elementAddress(OpBuilder &b, Location loc, Value memref, ValueRange indices) {
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value offset = metadata.getOffset();
+  for (auto [index, stride] : llvm::zip_equal(indices, metadata.getStrides()))
+    offset = arith::AddIOp::create(b, loc, offset,
+                                   arith::MulIOp::create(b, loc, index, stride));
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value address = arith::AddIOp::create(b, loc, base, offset);
+  Value address64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
+  return LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()),
+                                  address64);
+}
+
+/// A sub-byte element's update as a compare-and-swap loop on its byte:
+/// LLVM's atomics need at least a byte. The first guess is the element as a
+/// plain load reads it (the access the host target bounds-checks); a
+/// failed exchange returns the byte as it is and the loop retries with it.
+/// Only the low bits of the byte are the element (the buffers' encoding,
+/// interpreter/ElementBytes.h), so the new byte is the new element
+/// zero-extended.
+LogicalResult lowerSubByte(memref::GenericAtomicRMWOp generic) {
+  auto type = cast<MemRefType>(generic.getMemref().getType());
+  if (type.getMemorySpace())
+    return generic.emitOpError("an atomic update of sub-byte elements in memory space ")
+           << type.getMemorySpace() << " is not supported";
+  OpBuilder b(generic);
+  Location loc = generic.getLoc();
+  Type element = generic.getCurrentValue().getType();
+  Type byte = b.getI8Type();
+  if (!element.isInteger()) // f4: through its bits
+    return generic.emitOpError("an atomic update of ") << element << " is not supported";
+  Value pointer = elementAddress(b, loc, generic.getMemref(), generic.getIndices());
+  Value first = memref::LoadOp::create(b, loc, generic.getMemref(), generic.getIndices());
+  Value firstByte = arith::ExtUIOp::create(b, loc, byte, first);
+  auto loop = scf::WhileOp::create(
+      b, loc, TypeRange{byte, element}, ValueRange{firstByte},
+      [&](OpBuilder &b, Location loc, ValueRange arguments) {
+        Value expected = arguments[0];
+        IRMapping mapping;
+        mapping.map(generic.getCurrentValue(),
+                    arith::TruncIOp::create(b, loc, element, expected));
+        for (Operation &op : generic.getBody()->without_terminator())
+          b.clone(op, mapping);
+        auto yield = cast<memref::AtomicYieldOp>(generic.getBody()->getTerminator());
+        Value updated = mapping.lookupOrDefault(yield.getResult());
+        Value updatedByte = arith::ExtUIOp::create(b, loc, byte, updated);
+        auto exchange = LLVM::AtomicCmpXchgOp::create(
+            b, loc, pointer, expected, updatedByte, LLVM::AtomicOrdering::acq_rel,
+            LLVM::AtomicOrdering::monotonic);
+        Value seen = LLVM::ExtractValueOp::create(b, loc, exchange, 0);
+        Value stored = LLVM::ExtractValueOp::create(b, loc, exchange, 1);
+        Value retry = arith::XOrIOp::create(
+            b, loc, stored, arith::ConstantIntOp::create(b, loc, 1, 1));
+        scf::ConditionOp::create(b, loc, retry, ValueRange{seen, updated});
+      },
+      [&](OpBuilder &b, Location loc, ValueRange arguments) {
+        scf::YieldOp::create(b, loc, arguments[0]);
+      });
+  // The value stored, as memref.generic_atomic_rmw defines its result.
+  generic.getResult().replaceAllUsesWith(loop.getResult(1));
+  generic.erase();
+  return success();
+}
+
 void lower(memref::GenericAtomicRMWOp generic) {
   Block *body = generic.getBody();
   auto replaceBy = [&](arith::AtomicRMWKind kind, Value value) {
@@ -45,10 +118,6 @@ void lower(memref::GenericAtomicRMWOp generic) {
     generic.getResult().replaceAllUsesWith(native.getResult());
     generic.erase();
   };
-  // Sub-byte elements (s4, u4) have no native atomics: the compare-and-swap
-  // loop.
-  if (generic.getCurrentValue().getType().getIntOrFloatBitWidth() < 8)
-    return;
   // Exactly: atomic_yield %x with %x from outside (an overwrite): an
   // exchange.
   auto onlyYield = dyn_cast<memref::AtomicYieldOp>(body->front());
@@ -80,8 +149,14 @@ struct LowerAtomicRmwPass : impl::LowerAtomicRmwPassBase<LowerAtomicRmwPass> {
   void runOnOperation() override {
     SmallVector<memref::GenericAtomicRMWOp> generics;
     getOperation().walk([&](memref::GenericAtomicRMWOp op) { generics.push_back(op); });
-    for (memref::GenericAtomicRMWOp generic : generics)
-      lower(generic);
+    for (memref::GenericAtomicRMWOp generic : generics) {
+      if (generic.getCurrentValue().getType().getIntOrFloatBitWidth() >= 8) {
+        lower(generic);
+      } else if (failed(lowerSubByte(generic))) {
+        signalPassFailure();
+        return;
+      }
+    }
   }
 };
 

@@ -104,11 +104,13 @@ def LowerAtomicRmwPass : Pass<"xla-gpu-lower-atomic-rmw", "mlir::ModuleOp"> {
     andi, ori), it becomes that memref.atomic_rmw: `red.add`/`atom.add` on
     NVPTX (f16 and bf16 where the architecture has them, else LLVM expands
     them), `atomicrmw` on the host. A body that yields a value from outside
-    (an overwriting scatter) becomes an exchange (`assign`). Sub-byte
-    elements (s4, u4) keep the loop, which the LLVM conversion widens to
-    their byte.
+    (an overwriting scatter) becomes an exchange (`assign`). Elements
+    narrower than a byte (pred, s4, u4), which LLVM has no atomics on, become
+    a compare-and-swap loop on their byte (`scf.while` around
+    `llvm.cmpxchg` of i8): in memory each takes a byte of its own.
   }];
-  let dependentDialects = ["mlir::memref::MemRefDialect", "mlir::arith::ArithDialect"];
+  let dependentDialects = ["mlir::memref::MemRefDialect", "mlir::arith::ArithDialect",
+                           "mlir::scf::SCFDialect", "mlir::LLVM::LLVMDialect"];
 }
 
 def InlineSubgraphsPass : Pass<"xla-gpu-inline-subgraphs", "mlir::ModuleOp"> {

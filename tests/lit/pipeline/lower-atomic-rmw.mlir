@@ -69,9 +69,20 @@ func.func @overwrite(%t: tensor<4xf32>, %i: index, %x: f32) -> tensor<4xf32> {
   return %r : tensor<4xf32>
 }
 
-// Sub-byte elements have no native atomics: the loop stays.
+// Sub-byte elements have no LLVM atomics: a compare-and-swap loop on their
+// byte, first guessing the byte from a plain load of the element.
 // CHECK-LABEL: func.func @add_s4(
-// CHECK:         memref.generic_atomic_rmw
+// CHECK-SAME:    %[[T:.*]]: memref<8xi4{{.*}}>, %[[I:.*]]: index, %[[X:.*]]: i4
+// CHECK:         %[[PTR:.*]] = llvm.inttoptr
+// CHECK:         %[[FIRST:.*]] = memref.load %[[T]][%[[I]]] : memref<8xi4
+// CHECK:         %[[GUESS:.*]] = arith.extui %[[FIRST]] : i4 to i8
+// CHECK:         scf.while (%[[OLD:.*]] = %[[GUESS]]) : (i8) -> (i8, i4)
+// CHECK:           %[[CUR:.*]] = arith.trunci %[[OLD]] : i8 to i4
+// CHECK:           %[[SUM:.*]] = arith.addi %[[CUR]], %[[X]] : i4
+// CHECK:           %[[NEW:.*]] = arith.extui %[[SUM]] : i4 to i8
+// CHECK:           llvm.cmpxchg %[[PTR]], %[[OLD]], %[[NEW]] acq_rel monotonic : !llvm.ptr, i8
+// CHECK:           scf.condition
+// CHECK-NOT:     generic_atomic_rmw
 // CHECK-NOT:     memref.atomic_rmw
 func.func @add_s4(%t: tensor<8xi4>, %i: index, %x: i4) -> tensor<8xi4> {
   %r = xla_gpu.atomic_rmw %t[%i] : tensor<8xi4> {
@@ -80,4 +91,20 @@ func.func @add_s4(%t: tensor<8xi4>, %i: index, %x: i4) -> tensor<8xi4> {
     xla_gpu.yield %s : i4
   }
   return %r : tensor<8xi4>
+}
+
+// pred too (an or-scatter of flags): its i1 takes a byte.
+// CHECK-LABEL: func.func @or_pred(
+// CHECK:         arith.extui %{{.*}} : i1 to i8
+// CHECK:         scf.while
+// CHECK:           arith.ori
+// CHECK:           llvm.cmpxchg %{{.*}} : !llvm.ptr, i8
+// CHECK-NOT:     generic_atomic_rmw
+func.func @or_pred(%t: tensor<8xi1>, %i: index, %x: i1) -> tensor<8xi1> {
+  %r = xla_gpu.atomic_rmw %t[%i] : tensor<8xi1> {
+  ^bb0(%current: i1):
+    %s = arith.ori %current, %x : i1
+    xla_gpu.yield %s : i1
+  }
+  return %r : tensor<8xi1>
 }
