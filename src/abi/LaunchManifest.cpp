@@ -100,8 +100,8 @@ public:
       parameter.binding = BufferBinding::Output;
       if (!readInt(json, "output", parameter.number, where))
         return false;
-    } else if (binds == "buffer") {
-      parameter.binding = BufferBinding::Buffer;
+    } else if (binds == "buffer" || binds == "scratch") {
+      parameter.binding = binds == "buffer" ? BufferBinding::Buffer : BufferBinding::Scratch;
       if (!readString(json, "buffer", parameter.bufferName, where))
         return false;
     } else {
@@ -269,6 +269,9 @@ std::string parameterJson(const KernelParameter &parameter) {
     break;
   case BufferBinding::Buffer:
     binding = "\"binds\": \"buffer\", \"buffer\": " + quoteJson(parameter.bufferName);
+    break;
+  case BufferBinding::Scratch:
+    binding = "\"binds\": \"scratch\", \"buffer\": " + quoteJson(parameter.bufferName);
     break;
   }
   const Shape &shape = parameter.shape;

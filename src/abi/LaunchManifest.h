@@ -7,8 +7,8 @@
 // kernel, in execution order, its name, the HLO it computes, the emitter,
 // grid/block/shared memory (on the host, whether the block's threads must
 // run concurrently), and each parameter's direction, binding (module
-// parameter, output, or a named intermediate buffer), shape, element type
-// and layout; then what runs between kernels that hlo-compile does not
+// parameter, output, a named intermediate buffer, or a scratch buffer of the
+// kernel's own), shape, element type and layout; then what runs between kernels that hlo-compile does not
 // generate. Plain C++ on the HLO parser's Shape: hlo-run links no LLVM.
 //
 //===----------------------------------------------------------------------===//
@@ -24,13 +24,19 @@
 
 namespace hlo::abi {
 
-enum class BufferBinding { Parameter, Output, Buffer };
+/// What a kernel parameter's buffer is: a module parameter, a module
+/// output, an intermediate buffer another kernel reads or writes, or a
+/// scratch buffer only this kernel's launches use (uninitialized, not a
+/// result: a stable sort's positions between its launches).
+enum class BufferBinding { Parameter, Output, Buffer, Scratch };
 
 struct KernelParameter {
   bool isOutput = false;
   BufferBinding binding = BufferBinding::Buffer;
   int64_t number = 0;     // Parameter: the module parameter; Output: the leaf.
-  std::string bufferName; // Buffer: the producing instruction ("name#leaf").
+  /// Buffer: the producing instruction ("name#leaf"); Scratch: the
+  /// kernel's instruction and the scratch number ("name#scratch0").
+  std::string bufferName;
   Shape shape;            // element type, dims and layout
   int64_t bytes = 0;
   /// The alignment the kernel assumes for the buffer.

@@ -55,13 +55,23 @@ void bindOutput(abi::KernelParameter &parameter, const HloModule &module,
     parameter.number = static_cast<int64_t>(leaf);
     return;
   }
-  if (root->opcode() == HloOpcode::Tuple && leafCount == 1)
-    for (int64_t i = 0; i < root->operandCount(); ++i)
-      if (root->operand(i) == origin) {
+  // A tuple root of the kernel's result, or of get-tuple-elements of its
+  // leaves (a sort's or multi-output fusion's results put in the entry's
+  // tuple).
+  if (root->opcode() == HloOpcode::Tuple)
+    for (int64_t i = 0; i < root->operandCount(); ++i) {
+      const HloInstruction *operand = root->operand(i);
+      bool whole = operand == origin && leafCount == 1;
+      bool element = operand->opcode() == HloOpcode::GetTupleElement &&
+                     operand->operand(0) == origin &&
+                     operand->intAttr("index") == static_cast<int64_t>(leaf) &&
+                     operand->shape().isArray();
+      if (whole || element) {
         parameter.binding = abi::BufferBinding::Output;
         parameter.number = i;
         return;
       }
+    }
   parameter.binding = abi::BufferBinding::Buffer;
   parameter.bufferName = origin->name();
   if (leafCount > 1)
@@ -159,6 +169,12 @@ abi::LaunchManifest buildManifest(const HloModule &module, const KernelPlan &pla
       if (leaf < record.outputAliases.size())
         output.aliases = record.outputAliases[leaf];
       spec.parameters.push_back(output);
+    }
+    for (size_t i = 0; i < record.scratchBuffers.size(); ++i) {
+      abi::KernelParameter scratch = parameter(true, record.scratchBuffers[i]);
+      scratch.binding = abi::BufferBinding::Scratch;
+      scratch.bufferName = origin->name() + "#scratch" + std::to_string(i);
+      spec.parameters.push_back(scratch);
     }
     manifest.kernels.push_back(std::move(spec));
   }

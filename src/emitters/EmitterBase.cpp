@@ -358,6 +358,9 @@ bool EmitterBase::emitLaunch(ModuleOp module, const std::string &name,
     inputTypes.push_back(bufferTensorType(parameter->shape(), context));
   for (const FusionOutput &output : outputs)
     outputTypes.push_back(bufferTensorType(*output.shape, context));
+  std::vector<Shape> scratch = scratchBuffers();
+  for (const Shape &shape : scratch)
+    outputTypes.push_back(bufferTensorType(shape, context));
   SmallVector<Type> arguments = inputTypes;
   arguments.append(outputTypes);
   OpBuilder builder(context);
@@ -387,7 +390,8 @@ bool EmitterBase::emitLaunch(ModuleOp module, const std::string &name,
   EmitterContext emitterContext{b,
                                 function,
                                 entry->getArguments().take_front(inputTypes.size()),
-                                entry->getArguments().drop_front(inputTypes.size()),
+                                entry->getArguments().slice(inputTypes.size(), outputs.size()),
+                                entry->getArguments().take_back(scratch.size()),
                                 ids,
                                 partitioned,
                                 elemental};
@@ -399,6 +403,7 @@ bool EmitterBase::emitLaunch(ModuleOp module, const std::string &name,
   record.sharedMemoryBytes = sharedMemoryBytes();
   record.synchronizesThreads = synchronizesThreads();
   record.outputAliases = outputAliases();
+  record.scratchBuffers = std::move(scratch);
   return true;
 }
 

@@ -7,8 +7,9 @@
 // to the roots; the base does the rest once for all of them: partitioning
 // with those epilogues, the entry function
 //
-//   func.func @kernel(%p0: tensor<..>, ..., %out0: tensor<..>, ...)
-//       -> (tensor<..>, ...)   // the outputs, written
+//   func.func @kernel(%p0: tensor<..>, ..., %out0: tensor<..>, ...,
+//                     %scratch0: tensor<..>, ...)
+//       -> (tensor<..>, ...)   // the outputs, then the scratch, written
 //
 // with its launch attributes, the thread and block ids (with their bounds),
 // loops over indexing maps, and the subgraph functions the body calls (on
@@ -57,6 +58,9 @@ struct KernelLaunchRecord {
   /// Per output (FusionOutput order): the fusion parameter whose buffer it
   /// is (an in-place update writes only part of it), or -1. Empty: none.
   std::vector<int64_t> outputAliases;
+  /// Buffers only the kernel's launches use, after the outputs among its
+  /// parameters (the manifest's "scratch" bindings).
+  std::vector<Shape> scratchBuffers;
   /// The kernel of the KernelPlan this launch belongs to, and its place
   /// among that kernel's launches (a sort's network stages, a scatter
   /// after the copy of its operand): launches of one kernel run in order
@@ -78,9 +82,12 @@ struct FusionOutput {
 struct EmitterContext {
   mlir::ImplicitLocOpBuilder &b;
   mlir::func::FuncOp entry;
-  /// The fusion's parameters (tensors), then its output tensors.
+  /// The fusion's parameters (tensors), its output tensors, and the
+  /// emitter's scratch tensors (EmitterBase::scratchBuffers); the entry
+  /// returns the outputs, then the scratch tensors.
   mlir::ValueRange parameters;
   mlir::ValueRange outputs;
+  mlir::ValueRange scratch;
   /// (thread x, block x[, block y[, block z]]): the dimensions of every
   /// map the emitters build (launchDimVars() names and bounds them).
   llvm::SmallVector<mlir::Value, 4> threadAndBlockIds;
@@ -110,6 +117,9 @@ public:
   virtual bool synchronizesThreads() const { return false; }
   /// Per output: the fusion parameter whose buffer it must be, or -1.
   virtual std::vector<int64_t> outputAliases() const { return {}; }
+  /// Buffers the kernel's launches share and the runtime allocates,
+  /// uninitialized (the same for every launch).
+  virtual std::vector<Shape> scratchBuffers() const { return {}; }
   /// (th_x, bl_x[, bl_y[, bl_z]])[symbols] -> the index of root
   /// `rootIndex` (of its first array) each thread writes; nullopt if not
   /// affine.

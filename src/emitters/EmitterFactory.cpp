@@ -29,7 +29,7 @@ std::unique_ptr<EmitterBase> createEmitter(const FusionAnalysis &analysis,
   case EmitterKind::Scatter:
     return createScatterEmitter(analysis, fused, device, unsupported);
   case EmitterKind::Sort:
-    return createSortEmitter(analysis, fused, device, unsupported);
+    return createSortEmitter(analysis, fused, device);
   default:
     break;
   }

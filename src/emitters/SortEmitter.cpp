@@ -85,6 +85,13 @@ public:
     return launches[currentLaunch()].shared ? tileBytes(*sort, tile) : 0;
   }
   bool synchronizesThreads() const override { return launches[currentLaunch()].shared; }
+  /// A stable sort of several launches keeps each element's original
+  /// position in a scratch buffer between them.
+  std::vector<Shape> scratchBuffers() const override {
+    if (!stable || launches.size() == 1)
+      return {};
+    return {positionsShape()};
+  }
   std::optional<IndexingMap> threadIdToOutputIndexing(int64_t, MLIRContext *) const override {
     return std::nullopt;
   }
@@ -96,9 +103,10 @@ protected:
   }
 
   bool emitEntryFunction(EmitterContext &context, EmissionError &error) override {
-    SmallVector<Value> outputs(context.outputs);
     if (rows == 0 || size == 0) {
-      func::ReturnOp::create(context.b, outputs);
+      SmallVector<Value> results(context.outputs);
+      results.append(context.scratch.begin(), context.scratch.end());
+      func::ReturnOp::create(context.b, results);
       return true;
     }
     return launches[currentLaunch()].shared ? emitSharedLaunch(context, error)
@@ -106,6 +114,8 @@ protected:
   }
 
 private:
+  Shape positionsShape() const { return Shape(PrimitiveType::S32, dims); }
+
   void planLaunches() {
     int64_t logP = llvm::Log2_64(static_cast<uint64_t>(padded));
     int64_t logT = llvm::Log2_64(static_cast<uint64_t>(tile));
@@ -280,10 +290,15 @@ private:
         }
         results[i] = tensor::InsertOp::create(inner, value, results[i], element);
       }
-      if (stable)
-        results.back() = tensor::InsertOp::create(
-            inner, arith::IndexCastOp::create(inner, inner.getI32Type(), position),
-            results.back(), element);
+      if (stable) {
+        // The original position: the element's own on the first launch,
+        // else what the last launch left in the scratch buffer.
+        Value original =
+            first ? Value(arith::IndexCastOp::create(inner, inner.getI32Type(), position))
+                  : Value(tensor::ExtractOp::create(
+                        inner, context.scratch.front(), bufferIndices(positionsShape(), index)));
+        results.back() = tensor::InsertOp::create(inner, original, results.back(), element);
+      }
       return results;
     });
     if (failed)
@@ -321,9 +336,12 @@ private:
       tiles = SmallVector<Value>(xla_gpu::SyncThreadsOp::create(b, tiles).getResults());
     }
 
-    // Store the tile into the outputs.
+    // Store the tile into the outputs (and the positions into the scratch
+    // buffer for the next launch).
+    SmallVector<Value> buffers(context.outputs);
+    buffers.append(context.scratch.begin(), context.scratch.end());
     SmallVector<Value> outputs = forEachElement(
-        SmallVector<Value>(context.outputs),
+        buffers,
         [&](ImplicitLocOpBuilder &inner, Value element, Value position, ValueRange carried) {
           SmallVector<Value> results(carried);
           SmallVector<Value> index = elementIndex(rowCoordinates, position);
@@ -331,6 +349,10 @@ private:
             results[i] = tensor::InsertOp::create(
                 inner, tensor::ExtractOp::create(inner, tiles[i], element), results[i],
                 bufferIndices(*fusionOutputs()[i].shape, index));
+          if (!context.scratch.empty())
+            results.back() = tensor::InsertOp::create(
+                inner, tensor::ExtractOp::create(inner, tiles.back(), element), results.back(),
+                bufferIndices(positionsShape(), index));
           return results;
         });
     if (failed)
@@ -344,9 +366,18 @@ private:
     const NetworkStep &step = launches[currentLaunch()].steps.front();
     int64_t n = sort->operandCount();
     bool failed = false;
+    // The outputs, then the positions of a stable sort (the scratch
+    // buffer), exchanged together.
+    SmallVector<Value> buffers(context.outputs);
+    buffers.append(context.scratch.begin(), context.scratch.end());
+    SmallVector<Shape> shapes;
+    for (int64_t i = 0; i < n; ++i)
+      shapes.push_back(*fusionOutputs()[i].shape);
+    if (!context.scratch.empty())
+      shapes.push_back(positionsShape());
     Operation *loop = emitLoop(
         b, context.threadAndBlockIds,
-        elementIndexing({rows, padded / 2}, 1, b.getContext()), SmallVector<Value>(context.outputs),
+        elementIndexing({rows, padded / 2}, 1, b.getContext()), buffers,
         [&](ImplicitLocOpBuilder &nested, ValueRange, ValueRange rowAndPair,
             ValueRange outputs) -> SmallVector<Value> {
           SmallVector<Value> rowCoordinates = delinearizeIndex(nested, rowAndPair[0], otherDims);
@@ -359,19 +390,18 @@ private:
                 SmallVector<Value> lowIndex = elementIndex(rowCoordinates, low);
                 SmallVector<Value> highIndex = elementIndex(rowCoordinates, high);
                 SmallVector<Value> lowValues, highValues;
-                for (int64_t i = 0; i < n; ++i) {
-                  const Shape &shape = *fusionOutputs()[i].shape;
-                  lowValues.push_back(
-                      tensor::ExtractOp::create(inner, outputs[i], bufferIndices(shape, lowIndex)));
+                for (size_t i = 0; i < shapes.size(); ++i) {
+                  lowValues.push_back(tensor::ExtractOp::create(
+                      inner, outputs[i], bufferIndices(shapes[i], lowIndex)));
                   highValues.push_back(tensor::ExtractOp::create(
-                      inner, outputs[i], bufferIndices(shape, highIndex)));
+                      inner, outputs[i], bufferIndices(shapes[i], highIndex)));
                 }
                 auto exchanged = compareExchange(inner, context, lowValues, highValues, error);
                 if (!exchanged)
                   return SmallVector<Value>();
                 SmallVector<Value> results;
-                for (int64_t i = 0; i < n; ++i) {
-                  const Shape &shape = *fusionOutputs()[i].shape;
+                for (size_t i = 0; i < shapes.size(); ++i) {
+                  const Shape &shape = shapes[i];
                   Value t = tensor::InsertOp::create(inner, exchanged->first[i], outputs[i],
                                                      bufferIndices(shape, lowIndex));
                   results.push_back(tensor::InsertOp::create(inner, exchanged->second[i], t,
@@ -399,24 +429,13 @@ private:
 
 std::unique_ptr<EmitterBase> createSortEmitter(const FusionAnalysis &analysis,
                                                const HloComputation &fused,
-                                               const GpuDeviceInfo &device,
-                                               std::string &unsupported) {
+                                               const GpuDeviceInfo &device) {
   const HloInstruction *sort = analysis.roots.front();
   int64_t padded = paddedSortSize(*sort);
   // The tile: the largest power of two <= 2048 whose shared tiles fit.
   int64_t tile = kMaxTile;
   while (tile > 2 && tileBytes(*sort, tile) > kSharedMemoryLimit)
     tile /= 2;
-  if (sort->boolAttr("is_stable") && padded > tile) {
-    const Shape &shape = sort->operand(0)->shape();
-    int64_t size = shape.dimension(sort->dimensions().front());
-    unsupported = "unsupported: stable sort '" + sort->name() + "' of " +
-                  std::to_string(size) + " elements per row: a stable sort must fit one "
-                  "shared-memory tile (" + std::to_string(tile) +
-                  " elements for these operands); add an iota operand as a tie-breaker "
-                  "and sort with is_stable=false, as XLA's stable-sort expansion does";
-    return nullptr;
-  }
   return std::make_unique<SortEmitter>(analysis, fused, device, std::min(tile, padded));
 }
 

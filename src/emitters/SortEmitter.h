@@ -21,10 +21,10 @@
 // others sort the outputs in place. The manifest lists the launches in
 // order.
 //
-// Stable sorts (is_stable=true) carry each element's original position in
-// a shared tile and break comparator ties by it; their rows must fit one
-// tile (a larger stable sort would need a scratch buffer the manifest does
-// not have yet, and is reported).
+// Stable sorts (is_stable=true) carry each element's original position
+// beside it (a shared tile of s32) and break comparator ties by it; between
+// launches the positions live in a scratch buffer of the kernel's (the
+// manifest's "scratch" binding), so a stable sort of any size is emitted.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_EMITTERS_SORTEMITTER_H
@@ -36,12 +36,10 @@
 
 namespace hlo {
 
-/// The sort emitter for `analysis` (a sort root); null with `unsupported`
-/// set when the sort is one it cannot emit.
+/// The sort emitter for `analysis` (a sort root): every sort has one.
 std::unique_ptr<EmitterBase> createSortEmitter(const FusionAnalysis &analysis,
                                                const HloComputation &fused,
-                                               const GpuDeviceInfo &device,
-                                               std::string &unsupported);
+                                               const GpuDeviceInfo &device);
 
 } // namespace hlo
 

@@ -190,6 +190,8 @@ private:
                               ? "p" + std::to_string(parameter.number)
                           : parameter.binding == BufferBinding::Output
                               ? "o" + std::to_string(parameter.number)
+                          : parameter.binding == BufferBinding::Scratch
+                              ? "s:" + parameter.bufferName
                               : "b:" + parameter.bufferName;
         // An in-place output is the aliased input's buffer.
         if (!buffers.count(key) && parameter.aliases >= 0 && !options.noAliasing)
@@ -276,7 +278,11 @@ private:
         }
         if (!device.allocate(parameter.bytes, pointer, error))
           return fail(error);
-        if (parameter.isOutput) {
+        if (parameter.binding == BufferBinding::Scratch) {
+          // The kernel's own: it writes before it reads.
+          if (!device.fill(pointer, parameter.bytes, 0xff, error))
+            return fail(error);
+        } else if (parameter.isOutput) {
           if (!device.fill(pointer, parameter.bytes, 0xff, error))
             return fail(error);
           outputs.emplace_back(pointer, &parameter);

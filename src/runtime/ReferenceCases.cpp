@@ -174,7 +174,8 @@ KernelCase buildKernelCase(const KernelSpec &kernel, const HloModule &module,
 
   std::vector<const KernelParameter *> inputs, outputs;
   for (const KernelParameter &parameter : kernel.parameters)
-    (parameter.isOutput ? outputs : inputs).push_back(&parameter);
+    if (parameter.binding != BufferBinding::Scratch)
+      (parameter.isOutput ? outputs : inputs).push_back(&parameter);
   if (inputs.size() != sources.size())
     throw std::runtime_error("kernel " + kernel.name + " takes " +
                              std::to_string(inputs.size()) + " inputs, its HLO reads " +

@@ -109,6 +109,24 @@ TEST(LaunchManifest, ReadsWhatHloCompileWrites) {
   EXPECT_EQ(kernel.parameters[1].bytes, 25165824);
 }
 
+TEST(LaunchManifest, ScratchBuffersRoundTrip) {
+  std::string error;
+  std::optional<LaunchManifest> manifest = parseLaunchManifest(kManifest, error);
+  ASSERT_TRUE(manifest) << error;
+  manifest->kernels[0].parameters.push_back(
+      parameter(true, BufferBinding::Scratch, 0, "sort#scratch0"));
+  std::string json = printLaunchManifest(*manifest);
+  EXPECT_NE(json.find("\"binds\": \"scratch\", \"buffer\": \"sort#scratch0\""),
+            std::string::npos)
+      << json;
+  std::optional<LaunchManifest> back = parseLaunchManifest(json, error);
+  ASSERT_TRUE(back) << error;
+  const KernelParameter &scratch = back->kernels[0].parameters.back();
+  EXPECT_EQ(scratch.binding, BufferBinding::Scratch);
+  EXPECT_EQ(scratch.bufferName, "sort#scratch0");
+  EXPECT_EQ(scratch.bytes, 16);
+}
+
 TEST(LaunchManifest, RejectsBrokenManifestsWithWhere) {
   std::string manifest = kManifest;
   auto replaced = [&](const std::string &from, const std::string &to) {
@@ -263,6 +281,14 @@ ENTRY e {
   check = buildKernelCase(wrapped, *module, evaluator, 2, {});
   ASSERT_EQ(check.inputs.size(), 1u);
   EXPECT_EQ(check.expected[0].realData()[0], 2 * check.inputs[0].realData()[0]);
+
+  // A scratch buffer is neither an input nor a result of the HLO.
+  KernelSpec withScratch = fusion;
+  withScratch.parameters.push_back(
+      parameter(true, BufferBinding::Scratch, 0, "f#scratch0"));
+  check = buildKernelCase(withScratch, *module, evaluator, 1, {});
+  EXPECT_EQ(check.inputs.size(), 2u);
+  EXPECT_EQ(check.expected.size(), 1u);
 
   KernelSpec mismatched = wrapped;
   mismatched.parameters.insert(mismatched.parameters.begin(),
