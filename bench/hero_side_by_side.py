@@ -53,7 +53,10 @@ XLA_HERO_OPS = {"reduction": "reduce", "transpose": "transpose", "concatenate": 
 
 
 def hero_kind(emitter):
-    return next((k for k, prefix in HERO_KINDS.items() if emitter.startswith(prefix)), None)
+    # The fusion analysis names a sort "kSort" (no variant); the manifest
+    # "kSort/SortingNetwork".
+    return next((k for k, prefix in HERO_KINDS.items() if (emitter + "/").startswith(prefix)),
+                None)
 
 
 def widest_load(ptx_text):
@@ -98,6 +101,7 @@ def compile_kernel(hlo_compile, module, kernel):
                            "kind": hero_kind(k["emitter"]),
                            "grid": "%d,%d,%d" % tuple(k["grid"]),
                            "block": "%d,%d,%d" % tuple(k["block"]),
+                           "launch": k.get("launch_index", 0),
                            "bits": bits, **usage.get(k["name"], {})})
         return {"kernels": result}
 
@@ -116,7 +120,9 @@ def xla_rows(directory):
                 with open(ptx_path) as p:
                     bits = widest_load(p.read())
             row["bits"] = bits
-            rows[row["hlo"]] = row
+            # XLA's sort kernels name no fusion: by kernel name
+            # ("sort_14_1", then "sort_14_1__K" for launch K).
+            rows[row["hlo"] or row["kernel"]] = row
     return rows
 
 
@@ -230,11 +236,15 @@ def main():
             for fusion, fingerprint in fingerprints.items():
                 if fusion not in xla and fingerprint in kernel_of:
                     xla[fusion] = kernel_of[fingerprint]
-            for line in analysis.splitlines():
-                match = re.match(r"^(\S+): (k[A-Za-z]+/[A-Za-z]+)", line)
+            lines = analysis.splitlines()
+            for i, line in enumerate(lines):
+                match = re.match(r"^(\S+): (k[A-Za-z]+(?:/[A-Za-z]+)?)\s*$", line)
                 if match and hero_kind(match.group(2)) in kinds:
-                    jobs.append((name[:-7], module, match.group(1), xla, match.group(1),
-                                 match.group(1)))
+                    key = match.group(1)
+                    root = re.match(r"^\s+root %(\S+):", lines[i + 1]) if i + 1 < len(lines) else None
+                    if hero_kind(match.group(2)) == "sort" and root:
+                        key = ("sort", root.group(1).replace(".", "_"))
+                    jobs.append((name[:-7], module, match.group(1), xla, key, match.group(1)))
 
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         results = list(pool.map(lambda j: compile_kernel(hlo_compile, j[1], j[2]), jobs))
@@ -250,7 +260,11 @@ def main():
             failures.append((source, label, result["error"]))
             continue
         for ours in result["kernels"]:
-            theirs = xla.get(key) if key else None
+            if isinstance(key, tuple):  # a sort: XLA's kernel for the same launch
+                launch = ours["launch"]
+                theirs = xla.get(key[1] + ("__%d" % launch if launch else ""))
+            else:
+                theirs = xla.get(key) if key else None
             if ours["kind"] not in kinds:
                 continue
             if theirs is None and not key:  # corpus: XLA's hero kernel of the module

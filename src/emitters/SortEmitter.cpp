@@ -15,9 +15,14 @@ using namespace mlir;
 namespace hlo {
 namespace {
 
-constexpr int64_t kMaxTile = 2048;
+/// XLA's figures: tiles of up to 4096 elements, a thread per two pairs of
+/// the tile (1024 for a full tile); the global steps with 128 threads per
+/// block, four pairs each.
+constexpr int64_t kMaxTile = 4096;
+constexpr int64_t kPairsPerTileThread = 2;
 constexpr int64_t kSharedMemoryLimit = 48 * 1024;
-constexpr int64_t kGlobalThreadsPerBlock = 256;
+constexpr int64_t kGlobalThreadsPerBlock = 128;
+constexpr int64_t kPairsPerGlobalThread = 4;
 
 /// One compare-exchange step of the network: pairs 2^j apart, or each
 /// element with its mirror in its block of 2^(j+1).
@@ -75,9 +80,10 @@ public:
   std::string emitterName() const override { return "kSort/SortingNetwork"; }
   LaunchDimensions launchDimensions() const override {
     if (!launches[currentLaunch()].shared)
-      return threadPerItemLaunch(rows * padded / 2, kGlobalThreadsPerBlock, device);
+      return threadPerItemLaunch(llvm::divideCeil(rows * padded / 2, kPairsPerGlobalThread),
+                                 kGlobalThreadsPerBlock, device);
     LaunchDimensions launch;
-    launch.threads[0] = std::max<int64_t>(tile / 2, 1);
+    launch.threads[0] = tileThreads();
     launch.blocks = splitGrid(std::max<int64_t>(rows * (padded / tile), 1), device);
     return launch;
   }
@@ -114,6 +120,10 @@ protected:
   }
 
 private:
+  int64_t tileThreads() const {
+    return std::max<int64_t>(tile / 2 / kPairsPerTileThread, 1);
+  }
+
   Shape positionsShape() const { return Shape(PrimitiveType::S32, dims); }
 
   void planLaunches() {
@@ -217,7 +227,7 @@ private:
     auto constant = [&](int64_t value) { return arith::ConstantIndexOp::create(b, value); };
     bool first = currentLaunch() == 0;
     int64_t n = sort->operandCount();
-    int64_t threads = std::max<int64_t>(tile / 2, 1);
+    int64_t threads = tileThreads();
     int64_t perThread = tile / threads;
     Value thread = context.threadAndBlockIds[0];
     // Blocks in row-major (row, tile) order.
@@ -305,34 +315,39 @@ private:
       return false;
     tiles = SmallVector<Value>(xla_gpu::SyncThreadsOp::create(b, tiles).getResults());
 
-    // The network's steps, a pair per thread, a barrier after each.
+    // The network's steps, tile/2 pairs over the threads, a barrier after
+    // each.
+    int64_t pairsPerThread = std::max<int64_t>(tile / 2 / threads, 1);
     for (const NetworkStep &step : launches[currentLaunch()].steps) {
-      auto [low, high] = pairPositions(b, thread, step);
-      Value inside = arith::CmpIOp::create(
-          b, arith::CmpIPredicate::ult, arith::AddIOp::create(b, tileStart, high), sizeValue);
-      tiles = emitIf(b, inside, tiles,
-                     [&, low = low, high = high](ImplicitLocOpBuilder &inner) {
-                       SmallVector<Value> lowValues, highValues;
-                       for (Value t : tiles) {
-                         lowValues.push_back(tensor::ExtractOp::create(inner, t, low));
-                         highValues.push_back(tensor::ExtractOp::create(inner, t, high));
-                       }
-                       auto exchanged =
-                           compareExchange(inner, context, lowValues, highValues, error);
-                       if (!exchanged)
-                         return SmallVector<Value>();
-                       SmallVector<Value> results;
-                       for (size_t i = 0; i < tiles.size(); ++i) {
-                         Value t = tensor::InsertOp::create(inner, exchanged->first[i],
-                                                            tiles[i], low);
-                         results.push_back(
-                             tensor::InsertOp::create(inner, exchanged->second[i], t, high));
-                       }
-                       return results;
-                     },
-                     failed);
-      if (failed)
-        return false;
+      for (int64_t k = 0; k < pairsPerThread; ++k) {
+        Value pair = k == 0 ? thread : arith::AddIOp::create(b, thread, constant(k * threads));
+        auto [low, high] = pairPositions(b, pair, step);
+        Value inside = arith::CmpIOp::create(
+            b, arith::CmpIPredicate::ult, arith::AddIOp::create(b, tileStart, high), sizeValue);
+        tiles = emitIf(b, inside, tiles,
+                       [&, low = low, high = high](ImplicitLocOpBuilder &inner) {
+                         SmallVector<Value> lowValues, highValues;
+                         for (Value t : tiles) {
+                           lowValues.push_back(tensor::ExtractOp::create(inner, t, low));
+                           highValues.push_back(tensor::ExtractOp::create(inner, t, high));
+                         }
+                         auto exchanged =
+                             compareExchange(inner, context, lowValues, highValues, error);
+                         if (!exchanged)
+                           return SmallVector<Value>();
+                         SmallVector<Value> results;
+                         for (size_t i = 0; i < tiles.size(); ++i) {
+                           Value t = tensor::InsertOp::create(inner, exchanged->first[i],
+                                                              tiles[i], low);
+                           results.push_back(
+                               tensor::InsertOp::create(inner, exchanged->second[i], t, high));
+                         }
+                         return results;
+                       },
+                       failed);
+        if (failed)
+          return false;
+      }
       tiles = SmallVector<Value>(xla_gpu::SyncThreadsOp::create(b, tiles).getResults());
     }
 
@@ -377,7 +392,7 @@ private:
       shapes.push_back(positionsShape());
     Operation *loop = emitLoop(
         b, context.threadAndBlockIds,
-        elementIndexing({rows, padded / 2}, 1, b.getContext()), buffers,
+        elementIndexing({rows, padded / 2}, kPairsPerGlobalThread, b.getContext()), buffers,
         [&](ImplicitLocOpBuilder &nested, ValueRange, ValueRange rowAndPair,
             ValueRange outputs) -> SmallVector<Value> {
           SmallVector<Value> rowCoordinates = delinearizeIndex(nested, rowAndPair[0], otherDims);
@@ -432,7 +447,7 @@ std::unique_ptr<EmitterBase> createSortEmitter(const FusionAnalysis &analysis,
                                                const GpuDeviceInfo &device) {
   const HloInstruction *sort = analysis.roots.front();
   int64_t padded = paddedSortSize(*sort);
-  // The tile: the largest power of two <= 2048 whose shared tiles fit.
+  // The tile: the largest power of two <= 4096 whose shared tiles fit.
   int64_t tile = kMaxTile;
   while (tile > 2 && tileBytes(*sort, tile) > kSharedMemoryLimit)
     tile /= 2;

@@ -10,9 +10,11 @@
 // end, which sorts as if the padding were larger than everything.
 //
 // Launches. The comparisons with strides below a tile of T elements (the
-// largest power of two <= 2048 whose operand tiles fit 48 KiB of shared
-// memory) run in shared memory, a block per tile, T/2 threads each
-// exchanging one pair per step, with a barrier between steps:
+// largest power of two <= 4096 whose operand tiles fit 48 KiB of shared
+// memory) run in shared memory, a block per tile, T/4 threads exchanging
+// two pairs each per step (XLA's shape: 1024 threads for T = 4096), with a
+// barrier between steps; a global step runs 128 threads per block, four
+// pairs each:
 //   - P <= T: one launch, a block per row, the whole network;
 //   - P > T: a launch sorting each tile, then per later stage a launch per
 //     stride >= T working on the outputs in global memory, and one
