@@ -12,6 +12,36 @@ namespace hlo {
 
 namespace {
 
+/// XLA's block-level Triton fusion (`"kind":"__triton"`), not a GEMM one
+/// (`__triton_gemm`, `__triton_nested_gemm_fusion`, ...).
+bool isBlockLevelFusion(const HloInstruction &fusion) {
+  return fusion.textAttr("backend_config").find("\"kind\":\"__triton\"") !=
+         std::string_view::npos;
+}
+
+/// A reduce whose value reaches a broadcast: the fusion uses the reduction
+/// of a row back on that row (a normalization), which no native emitter
+/// does in one kernel.
+bool hasNormalizationReduce(const HloComputation &computation) {
+  for (const auto &instruction : computation.instructions()) {
+    if (instruction->opcode() != HloOpcode::Reduce)
+      continue;
+    std::deque<const HloInstruction *> queue{instruction.get()};
+    std::set<const HloInstruction *> visited{instruction.get()};
+    while (!queue.empty()) {
+      const HloInstruction *inst = queue.front();
+      queue.pop_front();
+      for (const HloInstruction *user : inst->users()) {
+        if (user->opcode() == HloOpcode::Broadcast)
+          return true;
+        if (visited.insert(user).second)
+          queue.push_back(user);
+      }
+    }
+  }
+  return false;
+}
+
 /// A library kind named by the fusion instruction, if any.
 std::optional<FusionVariant> libraryKind(const HloInstruction *fusion,
                                          const std::vector<const HloInstruction *> &roots) {
@@ -22,7 +52,7 @@ std::optional<FusionVariant> libraryKind(const HloInstruction *fusion,
     if (config.find("__custom_fusion") != std::string_view::npos ||
         config.find("custom_fusion_config") != std::string_view::npos)
       return FusionVariant::CustomFusion;
-    if (config.find("__triton") != std::string_view::npos)
+    if (config.find("__triton") != std::string_view::npos && !isBlockLevelFusion(*fusion))
       return FusionVariant::Triton;
     if (config.find("__cudnn") != std::string_view::npos)
       return FusionVariant::Cudnn;
@@ -136,6 +166,8 @@ const char *emitterKindName(EmitterKind kind) {
     return "kConcatenate";
   case EmitterKind::Sort:
     return "kSort";
+  case EmitterKind::BlockLevel:
+    return "kBlockLevel";
   case EmitterKind::Library:
     return "kLibrary";
   }
@@ -168,6 +200,8 @@ const char *fusionVariantName(FusionVariant variant) {
     return "ConcatenateFusion";
   case FusionVariant::Sort:
     return "";
+  case FusionVariant::Normalization:
+    return "NormalizationFusion";
   case FusionVariant::CustomFusion:
     return "custom fusion";
   case FusionVariant::Triton:
@@ -202,6 +236,8 @@ EmitterKind emitterKindOf(FusionVariant variant) {
     return EmitterKind::Concatenate;
   case FusionVariant::Sort:
     return EmitterKind::Sort;
+  case FusionVariant::Normalization:
+    return EmitterKind::BlockLevel;
   case FusionVariant::CustomFusion:
   case FusionVariant::Triton:
   case FusionVariant::Cudnn:
@@ -304,6 +340,10 @@ FusionAnalysis analyzeFusion(const HloComputation &computation,
   analysis.elementBits = fusionElementBits(computation, analysis);
   if (std::optional<FusionVariant> library = libraryKind(fusion, analysis.roots)) {
     analysis.setVariant(*library);
+    return analysis;
+  }
+  if (fusion && isBlockLevelFusion(*fusion) && hasNormalizationReduce(computation)) {
+    analysis.setVariant(FusionVariant::Normalization);
     return analysis;
   }
   // Reduction.

@@ -7,8 +7,12 @@
 // concatenate hero with at most 4 operands, no tuple root); else loop —
 // with in-place dynamic-update-slice as a loop variant. Library kinds
 // (custom, Triton and cuDNN fusions by their backend config; convolution
-// and custom-call roots) are reported as not handled by an emitter. A dot
-// left inside a loop fusion is emitted elementally, as XLA does.
+// and custom-call roots) are reported as not handled by an emitter, except
+// XLA's block-level Triton fusions (`"kind":"__triton"`, not the GEMMs):
+// those whose reductions are broadcast back into the fusion (softmax,
+// layer norm) are kBlockLevel/NormalizationFusion, the others are analysed
+// as the native fusions they are. A dot left inside a loop fusion is
+// emitted elementally, as XLA does.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_ANALYSIS_FUSIONANALYSIS_H
@@ -34,6 +38,8 @@ enum class EmitterKind {
   Scatter,
   Concatenate,
   Sort,
+  /// XLA's block-level (Triton) normalization fusions, by our own emitter.
+  BlockLevel,
   Library, // custom / Triton / cuDNN / cuBLAS: not handled by an emitter
 };
 
@@ -51,6 +57,7 @@ enum class FusionVariant {
   ScatterWithDistributedIndices,
   Concatenate,
   Sort,
+  Normalization,
   CustomFusion,
   Triton,
   Cudnn,

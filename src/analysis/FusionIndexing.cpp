@@ -45,21 +45,19 @@ int64_t rootOutputCount(const HloComputation &computation) {
   return static_cast<int64_t>(rootLeaves(computation).size());
 }
 
-bool computeFusionOutputToInputIndexing(const HloComputation &computation,
-                                        int64_t outputIndex,
-                                        MLIRContext *context,
-                                        IndexingMapSets &maps,
-                                        std::string &error,
-                                        const HloInstruction **failedAt) {
-  maps.assign(computation.parameterCount(), {});
+namespace {
+
+/// Maps from output `outputIndex` of the root to every value it reads,
+/// through each path (the walk both output-to-* functions share).
+bool walkOutputToValues(const HloComputation &computation, int64_t outputIndex,
+                        MLIRContext *context, std::map<Value, std::vector<IndexingMap>> &reached,
+                        std::string &error, const HloInstruction **failedAt) {
   std::vector<Value> leaves = rootLeaves(computation);
   if (outputIndex < 0 || outputIndex >= static_cast<int64_t>(leaves.size())) {
     error = "computation '" + computation.name() + "' has no output " +
             std::to_string(outputIndex);
     return false;
   }
-  // Maps from the fusion output to each value reached so far.
-  std::map<Value, std::vector<IndexingMap>> reached;
   Value start = leaves[outputIndex];
   std::vector<int64_t> outDims =
       outputShape(*start.first, start.second).dimensions();
@@ -70,13 +68,8 @@ bool computeFusionOutputToInputIndexing(const HloComputation &computation,
     const HloInstruction *inst = it->get();
     for (int64_t output = 0; output < outputCount(*inst); ++output) {
       auto found = reached.find({inst, output});
-      if (found == reached.end())
+      if (found == reached.end() || inst->opcode() == HloOpcode::Parameter)
         continue;
-      if (inst->opcode() == HloOpcode::Parameter) {
-        for (const IndexingMap &map : found->second)
-          addUnique(maps[inst->parameterNumber()], map);
-        continue;
-      }
       if (inst->opcode() == HloOpcode::GetTupleElement) {
         // Pass through to the tuple producer's output.
         Value producer{inst->operand(0), inst->intAttr("index")};
@@ -107,6 +100,39 @@ bool computeFusionOutputToInputIndexing(const HloComputation &computation,
       }
     }
   }
+  return true;
+}
+
+} // namespace
+
+bool computeFusionOutputToInputIndexing(const HloComputation &computation,
+                                        int64_t outputIndex,
+                                        MLIRContext *context,
+                                        IndexingMapSets &maps,
+                                        std::string &error,
+                                        const HloInstruction **failedAt) {
+  maps.assign(computation.parameterCount(), {});
+  std::map<Value, std::vector<IndexingMap>> reached;
+  if (!walkOutputToValues(computation, outputIndex, context, reached, error, failedAt))
+    return false;
+  for (const auto &[value, set] : reached)
+    if (value.first->opcode() == HloOpcode::Parameter)
+      for (const IndexingMap &map : set)
+        addUnique(maps[value.first->parameterNumber()], map);
+  return true;
+}
+
+bool computeFusionOutputToInstructionIndexing(
+    const HloComputation &computation, int64_t outputIndex, MLIRContext *context,
+    std::map<const HloInstruction *, std::vector<IndexingMap>> &maps, std::string &error,
+    const HloInstruction **failedAt) {
+  std::map<Value, std::vector<IndexingMap>> reached;
+  if (!walkOutputToValues(computation, outputIndex, context, reached, error, failedAt))
+    return false;
+  for (const auto &[value, set] : reached)
+    if (value.second == 0 && value.first->shape().isArray())
+      for (const IndexingMap &map : set)
+        addUnique(maps[value.first], map);
   return true;
 }
 

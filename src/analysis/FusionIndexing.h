@@ -13,6 +13,8 @@
 #include "analysis/OpIndexing.h"
 #include "hlo_parser/HloComputation.h"
 
+#include <map>
+
 namespace hlo {
 
 /// Maps from output `outputIndex` of `computation`'s root (a tuple root's
@@ -25,6 +27,13 @@ bool computeFusionOutputToInputIndexing(const HloComputation &computation,
                                         IndexingMapSets &maps,
                                         std::string &error,
                                         const HloInstruction **failedAt = nullptr);
+
+/// Maps from output `outputIndex` of the root to each array-valued
+/// instruction it reads (through every path), by instruction.
+bool computeFusionOutputToInstructionIndexing(
+    const HloComputation &computation, int64_t outputIndex, mlir::MLIRContext *context,
+    std::map<const HloInstruction *, std::vector<IndexingMap>> &maps, std::string &error,
+    const HloInstruction **failedAt = nullptr);
 
 /// Maps from parameter `parameterNumber` to each root output.
 bool computeFusionInputToOutputIndexing(const HloComputation &computation,

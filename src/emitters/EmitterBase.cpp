@@ -310,6 +310,19 @@ void EmitterBase::insertRootValues(ImplicitLocOpBuilder &b, const HloInstruction
   }
 }
 
+SmallVector<Value> EmitterBase::callComputation(ImplicitLocOpBuilder &b,
+                                                ElementalEmitter &elemental,
+                                                const HloComputation &computation,
+                                                ValueRange arguments, EmissionError &error) {
+  func::FuncOp function = elemental.scalarFunction(computation, error);
+  if (!function)
+    return {};
+  auto call = xla_gpu::PureCallOp::create(b, function.getFunctionType().getResults(),
+                                          FlatSymbolRefAttr::get(function.getSymNameAttr()),
+                                          arguments, ArrayAttr(), ArrayAttr());
+  return SmallVector<Value>(call.getResults());
+}
+
 bool EmitterBase::emit(ModuleOp module, const std::string &name, SymbolNamer &namer,
                        const SourceLocations &locations, Location location,
                        std::vector<KernelLaunchRecord> &records, EmissionError &error) {
@@ -323,7 +336,7 @@ bool EmitterBase::emit(ModuleOp module, const std::string &name, SymbolNamer &na
   for (const HloInstruction *value : valuesReadByEmitter())
     if (!isSubgraphLeaf(*value))
       extraRoots.insert(value);
-  PartitionedComputation partitioned(fused, context, extraRoots, epilogues());
+  PartitionedComputation partitioned(emittedComputation(), context, extraRoots, epilogues());
   ElementalEmitter elemental(module, partitioned, namer, locations);
   std::vector<func::FuncOp> functions;
   int64_t count = launchCount();

@@ -144,6 +144,10 @@ protected:
   virtual std::vector<const HloInstruction *> valuesReadByEmitter() const { return {}; }
   /// The epilogues from heroes to roots the body evaluates.
   virtual std::vector<EpilogueSpecification> epilogues() const { return {}; }
+  /// The computation the subgraph functions are emitted from: the fusion's
+  /// own, or an emitter's rewrite of it that keeps its parameters first
+  /// (a normalization's reductions replaced by values computed per block).
+  virtual const HloComputation &emittedComputation() const { return fused; }
   /// The body of the entry function, ending in its func.return.
   virtual bool emitEntryFunction(EmitterContext &context, EmissionError &error) = 0;
 
@@ -187,6 +191,13 @@ protected:
   emitIf(mlir::ImplicitLocOpBuilder &b, mlir::Value condition, mlir::ValueRange values,
          const std::function<llvm::SmallVector<mlir::Value>(mlir::ImplicitLocOpBuilder &)> &body,
          bool &failed) const;
+  /// A call of `computation` (a reducer, comparator, combiner) on scalar
+  /// `arguments`; empty on error.
+  static llvm::SmallVector<mlir::Value> callComputation(mlir::ImplicitLocOpBuilder &b,
+                                                        ElementalEmitter &elemental,
+                                                        const HloComputation &computation,
+                                                        mlir::ValueRange arguments,
+                                                        EmissionError &error);
   /// Applies `map` to `dims` (and `symbols`) with xla_gpu.apply_indexing.
   llvm::SmallVector<mlir::Value> applyIndexing(mlir::ImplicitLocOpBuilder &b,
                                                const IndexingMap &map,

@@ -4,6 +4,7 @@
 #include "emitters/ConcatenateEmitter.h"
 #include "emitters/DynamicUpdateSliceEmitter.h"
 #include "emitters/LoopEmitter.h"
+#include "emitters/NormalizationEmitter.h"
 #include "emitters/ReductionEmitter.h"
 #include "emitters/ScatterEmitter.h"
 #include "emitters/SortEmitter.h"
@@ -30,6 +31,8 @@ std::unique_ptr<EmitterBase> createEmitter(const FusionAnalysis &analysis,
     return createScatterEmitter(analysis, fused, device, unsupported);
   case EmitterKind::Sort:
     return createSortEmitter(analysis, fused, device);
+  case EmitterKind::BlockLevel:
+    return createNormalizationEmitter(analysis, fused, device, unsupported);
   default:
     break;
   }

@@ -65,6 +65,20 @@ def LegalizeHostFloatsPass
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::LLVM::LLVMDialect"];
 }
 
+def KeepEmulatedRoundingPass
+    : Pass<"xla-gpu-keep-emulated-rounding", "mlir::ModuleOp"> {
+  let summary = "Every f16/bf16 operation rounds, as on the GPU";
+  let description = [{
+    Runs after arith-emulate-unsupported-floats, which computes f16/bf16
+    arith ops in f32 between `extf`/`truncf` pairs but marks those
+    conversions `fastmath<contract>`; arith's folder then removes each
+    `extf(truncf(x))` between two operations, so a chain such as
+    `(a + b) + c` in bf16 skips its intermediate rounding. The GPU's native
+    bf16/f16 arithmetic and the interpreter round after every operation:
+    this pass clears the fast-math flags of those conversions.
+  }];
+}
+
 def ConvertToHostLlvmPass
     : Pass<"xla-gpu-convert-to-host-llvm", "mlir::ModuleOp"> {
   let summary = "Convert to the LLVM dialect for the host CPU";

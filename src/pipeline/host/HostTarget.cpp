@@ -14,6 +14,7 @@
 #include "pipeline/host/SharedObjectLinker.h"
 
 #include "mlir/Conversion/MathToLibm/MathToLibm.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -44,9 +45,14 @@ public:
     emulate.sourceTypeStrs = {"bf16", "f16"};
     emulate.targetTypeStr = "f32";
     pm.addPass(mlir::arith::createArithEmulateUnsupportedFloats(emulate));
+    pm.addPass(createKeepEmulatedRoundingPass());
     mlir::arith::ArithExpandOpsPassOptions expand;
     expand.includeBf16 = true;
     pm.addPass(mlir::arith::createArithExpandOpsPass(expand));
+    // libm has no rsqrtf: 1 / sqrt first.
+    mlir::math::MathExpandOpsPassOptions mathExpand;
+    mathExpand.opMnemonics = {"rsqrt"};
+    pm.addPass(mlir::math::createMathExpandOpsPass(mathExpand));
     pm.addPass(mlir::createConvertMathToLibmPass());
     pm.addPass(mlir::createSCFToControlFlowPass());
     pm.addPass(createConvertToHostLlvmPass());

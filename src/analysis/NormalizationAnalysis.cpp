@@ -1,0 +1,133 @@
+//===- NormalizationAnalysis.cpp - Rows of a normalization fusion ---------===//
+#include "analysis/NormalizationAnalysis.h"
+
+#include "analysis/FusionIndexing.h"
+
+#include <algorithm>
+#include <map>
+
+using namespace mlir;
+
+namespace hlo {
+namespace {
+
+/// Whether some result of `map` moves with dimension `dim`.
+bool dependsOnDim(const IndexingMap &map, int64_t dim) {
+  return llvm::any_of(map.getAffineMap().getResults(), [&](AffineExpr expr) {
+    return expr.isFunctionOfDim(static_cast<unsigned>(dim));
+  });
+}
+
+bool dependsOnSymbols(const IndexingMap &map) {
+  for (int64_t s = 0; s < map.getSymbolCount(); ++s)
+    for (AffineExpr expr : map.getAffineMap().getResults())
+      if (expr.isFunctionOfSymbol(static_cast<unsigned>(s)))
+        return true;
+  return false;
+}
+
+} // namespace
+
+int64_t NormalizationRows::rowElements() const {
+  int64_t count = 1;
+  for (int64_t dim : rowDims)
+    count *= outputDims[dim];
+  return count;
+}
+
+int64_t NormalizationRows::rowCount() const {
+  int64_t count = 1;
+  for (int64_t dim : batchDims)
+    count *= outputDims[dim];
+  return count;
+}
+
+int64_t NormalizationRows::reducedElements(const HloInstruction &reduction) {
+  int64_t count = 1;
+  for (int64_t dim : reduction.dimensions())
+    count *= reduction.operand(0)->shape().dimension(dim);
+  return count;
+}
+
+std::optional<NormalizationRows> analyzeNormalizationRows(const HloComputation &computation,
+                                                          MLIRContext *context,
+                                                          std::string &whyNot) {
+  NormalizationRows rows;
+  int64_t outputs = rootOutputCount(computation);
+  std::map<const HloInstruction *, std::vector<IndexingMap>> maps;
+  for (int64_t output = 0; output < outputs; ++output) {
+    std::map<const HloInstruction *, std::vector<IndexingMap>> fromOutput;
+    const HloInstruction *failedAt = nullptr;
+    std::string error;
+    if (!computeFusionOutputToInstructionIndexing(computation, output, context, fromOutput,
+                                                  error, &failedAt)) {
+      whyNot = "unsupported: no indexing through '" +
+               (failedAt ? failedAt->name() : computation.name()) + "': " + error;
+      return std::nullopt;
+    }
+    std::vector<int64_t> dims;
+    const HloInstruction *root = computation.root();
+    const Shape &shape = root->shape().isTuple() ? root->shape().tupleShapes()[output]
+                                                 : root->shape();
+    if (!shape.isArray()) {
+      whyNot = "unsupported: a nested tuple output";
+      return std::nullopt;
+    }
+    if (output == 0)
+      rows.outputDims = shape.dimensions();
+    else if (shape.dimensions() != rows.outputDims) {
+      whyNot = "unsupported: outputs of different shapes in a normalization fusion";
+      return std::nullopt;
+    }
+    for (auto &[instruction, set] : fromOutput)
+      for (IndexingMap &map : set) {
+        map.simplify();
+        addUnique(maps[instruction], map);
+      }
+  }
+  int64_t rank = static_cast<int64_t>(rows.outputDims.size());
+  std::vector<bool> inRow(static_cast<size_t>(rank), true);
+  for (const auto &instruction : computation.instructions()) {
+    if (instruction->opcode() != HloOpcode::Reduce)
+      continue;
+    auto found = maps.find(instruction.get());
+    if (found == maps.end() || found->second.empty())
+      continue;
+    const std::vector<IndexingMap> &set = found->second;
+    // Broadcast back: some output dimension moves no path's index.
+    bool broadcastBack = false;
+    for (int64_t d = 0; d < rank; ++d)
+      broadcastBack |= llvm::none_of(set, [&](const IndexingMap &map) {
+        return dependsOnDim(map, d);
+      });
+    if (!broadcastBack)
+      continue;
+    if (!instruction->shape().isArray()) {
+      whyNot = "unsupported: variadic reduce '" + instruction->name() +
+               "' in a normalization fusion";
+      return std::nullopt;
+    }
+    const IndexingMap &first = set.front();
+    for (const IndexingMap &map : set)
+      if (dependsOnSymbols(map) ||
+          map.getAffineMap().getResults() != first.getAffineMap().getResults()) {
+        whyNot = "unsupported: reduce '" + instruction->name() +
+                 "' is read at several indices per row of the normalization fusion";
+        return std::nullopt;
+      }
+    for (int64_t d = 0; d < rank; ++d)
+      if (dependsOnDim(first, d))
+        inRow[d] = false;
+    rows.reductions.push_back(instruction.get());
+    rows.outputToReduction.push_back(first);
+  }
+  for (int64_t d = 0; d < rank; ++d)
+    (inRow[d] ? rows.rowDims : rows.batchDims).push_back(d);
+  if (rows.reductions.empty() || rows.rowDims.empty()) {
+    whyNot = "unsupported: no row shares its reductions in this normalization fusion";
+    return std::nullopt;
+  }
+  return rows;
+}
+
+} // namespace hlo
