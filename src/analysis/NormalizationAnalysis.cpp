@@ -95,9 +95,10 @@ std::optional<NormalizationRows> analyzeNormalizationRows(const HloComputation &
       continue;
     const std::vector<IndexingMap> &set = found->second;
     // Broadcast back: some output dimension moves no path's index.
+    // (Dimensions of size 1 move nothing.)
     bool broadcastBack = false;
     for (int64_t d = 0; d < rank; ++d)
-      broadcastBack |= llvm::none_of(set, [&](const IndexingMap &map) {
+      broadcastBack |= rows.outputDims[d] > 1 && llvm::none_of(set, [&](const IndexingMap &map) {
         return dependsOnDim(map, d);
       });
     if (!broadcastBack)
@@ -121,9 +122,14 @@ std::optional<NormalizationRows> analyzeNormalizationRows(const HloComputation &
     rows.reductions.push_back(instruction.get());
     rows.outputToReduction.push_back(first);
   }
+  // No reduction broadcast back over a dimension larger than 1 (a softmax
+  // of rows of one element): every reduce is elemental, a row is the minor
+  // dimension.
+  if (rows.reductions.empty() && rank > 0)
+    std::fill(inRow.begin(), inRow.end() - 1, false);
   for (int64_t d = 0; d < rank; ++d)
     (inRow[d] ? rows.rowDims : rows.batchDims).push_back(d);
-  if (rows.reductions.empty() || rows.rowDims.empty()) {
+  if (rows.rowDims.empty()) {
     whyNot = "unsupported: no row shares its reductions in this normalization fusion";
     return std::nullopt;
   }

@@ -14,7 +14,8 @@
 // depending on neither the row nor on any loop variable (another
 // reduction's reduced dimension), so that a row needs exactly one value of
 // each. Other reduces (small ones feeding the outputs directly) stay
-// elemental loops.
+// elemental loops; with none broadcast back (rows of one element), a row is
+// the minor output dimension.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_ANALYSIS_NORMALIZATIONANALYSIS_H

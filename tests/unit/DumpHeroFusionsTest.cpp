@@ -2,7 +2,8 @@
 //
 // Every reduction, transpose, concatenate, in-place dynamic-update-slice,
 // scatter and sort fusion of XLA's own after-optimizations dumps of real models
-// (corpus/dumps/*.native/module.hlo) compiles: the plan keeps those kernels (what `hlo-compile --kernel` does; the modules'
+// (corpus/dumps/*.native/module.hlo), and every block-level normalization
+// fusion of the default (Triton) dumps, for sm_80 and sm_90, compiles: the plan keeps those kernels (what `hlo-compile --kernel` does; the modules'
 // other kinds may still be refused until their emitters land), they are
 // emitted, lowered to PTX for sm_90 and assembled by ptxas with no spills.
 // Fusions that are one structure under different names (XLA's dumps
@@ -22,6 +23,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <map>
 #include <regex>
 #include <set>
@@ -76,38 +78,39 @@ std::string structureOf(const HloComputation &computation) {
   return std::regex_replace(text, names, "_");
 }
 
-class DumpHeroFusions : public testing::TestWithParam<std::string> {};
-
-TEST_P(DumpHeroFusions, EveryHeroFusionAssembles) {
-  if (!haveToolkit())
-    GTEST_SKIP() << "no CUDA toolkit at " << cudaPath();
-  std::filesystem::path file = testing_utils::kCorpus / "dumps" / GetParam() / "module.hlo";
+/// Compiles the fusions of `dump`'s module that `selected` picks (one per
+/// structure) for `arch` and checks that ptxas assembles them with no
+/// spills; counts them by kind. False (after a gtest failure or skip) when
+/// nothing was compiled.
+bool assembleSelectedFusions(const std::string &dump, const std::string &arch,
+                             const std::function<bool(const FusionAnalysis &)> &selected,
+                             std::map<EmitterKind, size_t> &kinds,
+                             std::map<FusionVariant, size_t> &fusions, size_t &distinct) {
+  std::filesystem::path file = testing_utils::kCorpus / "dumps" / dump / "module.hlo";
   std::string errors;
   auto module = parseHloModuleText(testing_utils::readFile(file), errors, file.string());
-  ASSERT_NE(module, nullptr) << errors;
-  const GpuDeviceInfo device = deviceInfoForArch("sm_90").value();
+  EXPECT_NE(module, nullptr) << errors;
+  if (!module)
+    return false;
+  const GpuDeviceInfo device = deviceInfoForArch(arch).value();
 
   KernelPlan plan(*module);
   std::vector<std::string> heroKernels;
   std::set<std::string> structures;
-  std::map<FusionVariant, size_t> fusions;
-  std::map<EmitterKind, size_t> kinds;
   for (const KernelSource &kernel : plan.kernels()) {
     FusionAnalysis analysis = analyzeFusion(*kernel.computation, kernel.fusion, device);
-    if (analysis.kind != EmitterKind::Reduction && analysis.kind != EmitterKind::Transpose &&
-        analysis.kind != EmitterKind::Concatenate && analysis.kind != EmitterKind::Scatter &&
-        analysis.kind != EmitterKind::Sort &&
-        analysis.variant != FusionVariant::InPlaceDynamicUpdateSlice)
+    if (!selected(analysis))
       continue;
     ++kinds[analysis.kind];
     ++fusions[analysis.variant];
     if (structures.insert(structureOf(*kernel.computation)).second)
       heroKernels.push_back(kernel.name);
   }
+  distinct = heroKernels.size();
   if (heroKernels.empty())
-    GTEST_SKIP() << GetParam() << " has those ops only outside hero fusions";
+    return false;
   std::string error;
-  ASSERT_TRUE(plan.retainKernels(heroKernels, error)) << error;
+  EXPECT_TRUE(plan.retainKernels(heroKernels, error)) << error;
 
   mlir::MLIRContext context;
   context.disableMultithreading();
@@ -115,28 +118,93 @@ TEST_P(DumpHeroFusions, EveryHeroFusionAssembles) {
   diagnostics.setWarningPolicy(WarningPolicy::Ignore);
   std::optional<EmittedModule> emitted =
       emitKernels(*module, plan, device, context, diagnostics);
-  ASSERT_TRUE(emitted) << diagnostics.rendered();
+  EXPECT_TRUE(emitted) << diagnostics.rendered();
+  if (!emitted)
+    return false;
   // A kernel of several launches (a sort's stages, a scatter after the copy
   // of its operand) has a record per launch.
   size_t kernelsEmitted = 0;
   for (const KernelLaunchRecord &record : emitted->launches)
     kernelsEmitted += record.launchIndex == 0;
-  ASSERT_EQ(kernelsEmitted, heroKernels.size());
+  EXPECT_EQ(kernelsEmitted, heroKernels.size());
 
   std::vector<pipeline::KernelResourceUsage> usage;
-  error = testing_utils::assembleForArch(*emitted->module, "sm_90", &usage);
-  ASSERT_EQ(error, "");
+  error = testing_utils::assembleForArch(*emitted->module, arch, &usage);
+  EXPECT_EQ(error, "");
   EXPECT_EQ(usage.size(), emitted->launches.size());
   for (const pipeline::KernelResourceUsage &kernel : usage) {
     EXPECT_EQ(kernel.spillStoreBytes, 0) << kernel.name << " spills";
     EXPECT_EQ(kernel.spillLoadBytes, 0) << kernel.name << " spills";
   }
+  return true;
+}
+
+class DumpHeroFusions : public testing::TestWithParam<std::string> {};
+
+TEST_P(DumpHeroFusions, EveryHeroFusionAssembles) {
+  if (!haveToolkit())
+    GTEST_SKIP() << "no CUDA toolkit at " << cudaPath();
+  std::map<EmitterKind, size_t> kinds;
+  std::map<FusionVariant, size_t> fusions;
+  size_t distinct = 0;
+  auto hero = [](const FusionAnalysis &analysis) {
+    return analysis.kind == EmitterKind::Reduction || analysis.kind == EmitterKind::Transpose ||
+           analysis.kind == EmitterKind::Concatenate || analysis.kind == EmitterKind::Scatter ||
+           analysis.kind == EmitterKind::Sort ||
+           analysis.variant == FusionVariant::InPlaceDynamicUpdateSlice;
+  };
+  if (!assembleSelectedFusions(GetParam(), "sm_90", hero, kinds, fusions, distinct)) {
+    if (!HasFailure())
+      GTEST_SKIP() << GetParam() << " has those ops only outside hero fusions";
+    return;
+  }
   std::printf("%s: %zu reduction, %zu transpose, %zu concatenate, %zu in-place "
               "dynamic-update-slice, %zu scatter, %zu sort fusions, %zu distinct, compiled\n",
               GetParam().c_str(), kinds[EmitterKind::Reduction], kinds[EmitterKind::Transpose],
               kinds[EmitterKind::Concatenate], fusions[FusionVariant::InPlaceDynamicUpdateSlice],
-              kinds[EmitterKind::Scatter], kinds[EmitterKind::Sort], heroKernels.size());
+              kinds[EmitterKind::Scatter], kinds[EmitterKind::Sort], distinct);
 }
+
+/// The default (Triton) dumps with block-level normalization fusions.
+std::vector<std::string> defaultDumpsWithBlockLevelFusions() {
+  std::vector<std::string> names;
+  std::error_code error;
+  for (const auto &entry :
+       std::filesystem::directory_iterator(testing_utils::kCorpus / "dumps", error))
+    if (entry.path().extension() == ".default" &&
+        testing_utils::readFile(entry.path() / "module.hlo").find("\"kind\":\"__triton\"") !=
+            std::string::npos)
+      names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// Every block-level normalization fusion (XLA's Triton softmax / norms) of
+// the default dumps, for sm_80 and sm_90.
+class DumpBlockLevelFusions : public testing::TestWithParam<std::string> {};
+
+TEST_P(DumpBlockLevelFusions, EveryNormalizationFusionAssembles) {
+  if (!haveToolkit())
+    GTEST_SKIP() << "no CUDA toolkit at " << cudaPath();
+  for (const char *arch : {"sm_80", "sm_90"}) {
+    std::map<EmitterKind, size_t> kinds;
+    std::map<FusionVariant, size_t> fusions;
+    size_t distinct = 0;
+    auto blockLevel = [](const FusionAnalysis &analysis) {
+      return analysis.kind == EmitterKind::BlockLevel;
+    };
+    ASSERT_TRUE(assembleSelectedFusions(GetParam(), arch, blockLevel, kinds, fusions, distinct))
+        << GetParam() << ": no normalization fusion compiled for " << arch;
+    std::printf("%s %s: %zu normalization fusions, %zu distinct, compiled\n", GetParam().c_str(),
+                arch, kinds[EmitterKind::BlockLevel], distinct);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Dumps, DumpBlockLevelFusions,
+                         testing::ValuesIn(defaultDumpsWithBlockLevelFusions()),
+                         [](const testing::TestParamInfo<std::string> &info) {
+                           return testing_utils::gtestName(info.param);
+                         });
 
 INSTANTIATE_TEST_SUITE_P(Dumps, DumpHeroFusions, testing::ValuesIn(nativeDumpsWithHeroes()),
                          [](const testing::TestParamInfo<std::string> &info) {
