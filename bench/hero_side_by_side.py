@@ -21,7 +21,7 @@ their rows pair our kernel with XLA's kernel of that hero op in that
 module).
 
   bench/hero_side_by_side.py [--build build] [--corpus-only|--dumps-only]
-      [--kind reduction|transpose|concatenate|dus|scatter|sort] [--jobs N] [--tsv FILE]
+      [--kind reduction|transpose|concatenate|dus|scatter|sort|normalization] [--jobs N] [--tsv FILE]
 
 The summary counts kernels without spills, with registers within 10% of
 XLA's, and with the same widest load.
@@ -44,12 +44,13 @@ ARCH = "sm_90a"
 # What each hero's kernels are called in the manifest, and the HLO op that
 # names XLA's kernel for it in a corpus module.
 HERO_EMITTERS = ("kReduction/", "kTranspose/", "kConcatenate/",
-                 "kLoop/InPlaceDynamicUpdateSliceFusion", "kScatter/", "kSort/")
+                 "kLoop/InPlaceDynamicUpdateSliceFusion", "kScatter/", "kSort/", "kBlockLevel/")
 HERO_KINDS = {"reduction": "kReduction/", "transpose": "kTranspose/",
               "concatenate": "kConcatenate/", "dus": "kLoop/InPlaceDynamicUpdateSliceFusion",
-              "scatter": "kScatter/", "sort": "kSort/"}
+              "scatter": "kScatter/", "sort": "kSort/", "normalization": "kBlockLevel/"}
 XLA_HERO_OPS = {"reduction": "reduce", "transpose": "transpose", "concatenate": "concatenate",
-                "dus": "dynamic-update-slice", "scatter": "scatter", "sort": "sort"}
+                "dus": "dynamic-update-slice", "scatter": "scatter", "sort": "sort",
+                "normalization": "reduce"}
 
 
 def hero_kind(emitter):
@@ -222,8 +223,13 @@ def main():
             jobs.append(("corpus", os.path.join(CORPUS, "xla", module), None, xla, None, module))
     if not args.corpus_only:
         dumps = os.path.join(CORPUS, "dumps")
+        # Block-level normalization fusions are XLA's Triton kernels: in the
+        # default dumps; every other hero in the native (no Triton) ones.
+        variants = set()
+        for kind in kinds:
+            variants.add(".default" if kind == "normalization" else ".native")
         for name in sorted(os.listdir(dumps)):
-            if not name.endswith(".native"):
+            if os.path.splitext(name)[1] not in variants:
                 continue
             module = os.path.join(dumps, name, "module.hlo")
             analysis = subprocess.run([hlo_compile, "--emit=fusion-analysis", module],
@@ -244,7 +250,8 @@ def main():
                     root = re.match(r"^\s+root %(\S+):", lines[i + 1]) if i + 1 < len(lines) else None
                     if hero_kind(match.group(2)) == "sort" and root:
                         key = ("sort", root.group(1).replace(".", "_"))
-                    jobs.append((name[:-7], module, match.group(1), xla, key, match.group(1)))
+                    jobs.append((os.path.splitext(name)[0], module, match.group(1), xla, key,
+                                 match.group(1)))
 
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         results = list(pool.map(lambda j: compile_kernel(hlo_compile, j[1], j[2]), jobs))
