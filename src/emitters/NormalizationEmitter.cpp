@@ -88,7 +88,6 @@ public:
         kMaxThreadsPerBlock);
   }
 
-  std::string emitterName() const override { return analysis().kindString(); }
   LaunchDimensions launchDimensions() const override {
     LaunchDimensions launch;
     launch.threads[0] = threads;
@@ -290,8 +289,9 @@ std::unique_ptr<EmitterBase> createNormalizationEmitter(const FusionAnalysis &an
                                                         const HloComputation &fused,
                                                         const GpuDeviceInfo &device,
                                                         std::string &unsupported) {
-  // The structure is found again at emission, with the module's context.
-  MLIRContext context;
+  // The structure is found again at emission, with the module's context;
+  // this one only holds the maps of the check.
+  MLIRContext context(MLIRContext::Threading::DISABLED);
   std::optional<NormalizationRows> rows = analyzeNormalizationRows(fused, &context, unsupported);
   if (!rows)
     return nullptr;

@@ -282,18 +282,15 @@ bool ReductionEmitter::emitPerThreadElements(GroupEmission &group) {
             }
             arguments.push_back(value[0]);
           }
-          func::FuncOp reducer = context.elemental.scalarFunction(
-              *hero->computationAttr("to_apply"), group.error);
-          if (!reducer) {
+          SmallVector<Value> call = callComputation(
+              nested, context.elemental, *hero->computationAttr("to_apply"), arguments,
+              group.error);
+          if (call.empty()) {
             group.failed = true;
             return {};
           }
-          auto call = xla_gpu::PureCallOp::create(
-              nested, reducer.getFunctionType().getResults(),
-              FlatSymbolRefAttr::get(reducer.getSymNameAttr()), arguments, ArrayAttr(),
-              ArrayAttr());
           for (int64_t k = 0; k < arity; ++k) {
-            Value combined = call.getResult(k);
+            Value combined = call[k];
             if (vectors)
               combined = vector::InsertOp::create(nested, combined, iterArgs[slot + k],
                                                   OpFoldResult(symbols.back()));

@@ -170,16 +170,10 @@ SmallVector<Value> ScatterEmitter::updateValues(ImplicitLocOpBuilder &b, Emitter
 SmallVector<Value> ScatterEmitter::combine(ImplicitLocOpBuilder &b, EmitterContext &context,
                                            ValueRange accumulated, ValueRange values,
                                            EmissionError &error) const {
-  func::FuncOp combiner =
-      context.elemental.scalarFunction(*scatter->computationAttr("to_apply"), error);
-  if (!combiner)
-    return {};
   SmallVector<Value> arguments(accumulated);
   arguments.append(values.begin(), values.end());
-  auto call = xla_gpu::PureCallOp::create(b, combiner.getFunctionType().getResults(),
-                                          FlatSymbolRefAttr::get(combiner.getSymNameAttr()),
-                                          arguments, ArrayAttr(), ArrayAttr());
-  return SmallVector<Value>(call.getResults());
+  return callComputation(b, context.elemental, *scatter->computationAttr("to_apply"), arguments,
+                         error);
 }
 
 SmallVector<Value> ScatterEmitter::combineInto(ImplicitLocOpBuilder &b, EmitterContext &context,

@@ -179,19 +179,17 @@ private:
   /// comparator(a, b) for the operands' values at two positions.
   Value lessThan(ImplicitLocOpBuilder &b, EmitterContext &context, ValueRange a, ValueRange c,
                  EmissionError &error) const {
-    func::FuncOp comparator =
-        context.elemental.scalarFunction(*sort->computationAttr("to_apply"), error);
-    if (!comparator)
-      return nullptr;
     SmallVector<Value> arguments;
     for (size_t i = 0; i < a.size(); ++i) {
       arguments.push_back(a[i]);
       arguments.push_back(c[i]);
     }
-    auto call = xla_gpu::PureCallOp::create(b, comparator.getFunctionType().getResults(),
-                                            FlatSymbolRefAttr::get(comparator.getSymNameAttr()),
-                                            arguments, ArrayAttr(), ArrayAttr());
-    Value result = call.getResult(0);
+    SmallVector<Value> results = callComputation(b, context.elemental,
+                                                 *sort->computationAttr("to_apply"), arguments,
+                                                 error);
+    if (results.empty())
+      return nullptr;
+    Value result = results[0];
     if (result.getType() != b.getI1Type())
       result = arith::TruncIOp::create(b, b.getI1Type(), result);
     return result;
