@@ -363,6 +363,13 @@ LogicalResult PredicatedExtractOp::verify() {
   return success();
 }
 
+LogicalResult ElementPointerOp::verify() {
+  auto type = cast<MemRefType>(getMemref().getType());
+  if (static_cast<int64_t>(getIndices().size()) != type.getRank())
+    return emitOpError("expects ") << type.getRank() << " indices";
+  return success();
+}
+
 LogicalResult AtomicRMWOp::verify() {
   auto type = getInput().getType();
   if (static_cast<int64_t>(getIndices().size()) != type.getRank())

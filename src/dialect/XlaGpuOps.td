@@ -7,6 +7,7 @@ include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/CallInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Dialect/LLVMIR/LLVMOpBase.td"
 include "XlaGpuAttrs.td"
 
 class XlaGpu_Op<string mnemonic, list<Trait> traits = []>
@@ -203,7 +204,6 @@ def XlaGpu_PredicatedExtractOp : XlaGpu_Op<"predicated_extract",
   let hasVerifier = 1;
 }
 
-#endif // HLO_DIALECT_XLAGPUOPS_TD
 
 def XlaGpu_AtomicRMWOp : XlaGpu_Op<"atomic_rmw", [
     SingleBlockImplicitTerminator<"YieldOp">,
@@ -233,3 +233,23 @@ def XlaGpu_AtomicRMWOp : XlaGpu_Op<"atomic_rmw", [
   }];
   let hasVerifier = 1;
 }
+
+def XlaGpu_ElementPointerOp : XlaGpu_Op<"element_pointer", [Pure]> {
+  let summary = "The address of one element of a buffer, as an LLVM pointer";
+  let description = [{
+    For accesses that LLVM-level code makes on a buffer (a compare-and-swap
+    loop on a byte, an atomic in inline PTX): the address of
+    `memref[indices]`, lowered by each target's conversion with the
+    buffer's descriptor (pipeline/ElementPointerToLlvm.cpp), so that the
+    pointer keeps its 64 bits however wide the kernel's indices are.
+
+      %p = xla_gpu.element_pointer %buffer[%i, %j] : memref<8x8xf16> -> !llvm.ptr
+  }];
+  let arguments = (ins AnyStridedMemRef:$memref, Variadic<Index>:$indices);
+  let results = (outs LLVM_AnyPointer:$result);
+  let assemblyFormat =
+      "$memref `[` $indices `]` attr-dict `:` type($memref) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+#endif // HLO_DIALECT_XLAGPUOPS_TD

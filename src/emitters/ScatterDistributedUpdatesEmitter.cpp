@@ -5,6 +5,12 @@
 // slice's indices, skips a window that does not fit, and combines its
 // element into the output (atomically for non-unique indices).
 //
+// Atomic updates of 16-bit floats go in pairs where the window walks the
+// operand's minor dimension from 0 in steps of two: a thread combines two
+// neighbouring elements with two atomics on an even and the next index,
+// which the NVPTX target packs into one f16x2/bf16x2 atomic
+// (nvptx/PackAtomics.cpp); elsewhere they stay two atomics.
+//
 //===----------------------------------------------------------------------===//
 #include "emitters/ScatterEmitter.h"
 
@@ -23,22 +29,46 @@ public:
 
 protected:
   LaunchDimensions scatterLaunch() const override {
-    return threadPerItemLaunch(form.sliceCount * form.windowElements, kThreadsPerBlock,
-                               device);
+    return threadPerItemLaunch(form.sliceCount * form.windowElements / elementsPerThread(),
+                               kThreadsPerBlock, device);
   }
+
+  /// The update dimension whose neighbouring pairs a thread takes: the one
+  /// walking the operand's minor dimension when the atomics are on 16-bit
+  /// floats, that window starts at 0 and its extent and the operand's are
+  /// even (so each pair starts at an even element of the buffer).
+  std::optional<size_t> pairedUpdateDim() const {
+    const Shape &operand = scatter->operand(0)->shape();
+    PrimitiveType element = operand.elementType();
+    if (uniqueIndices || form.arrays != 1 ||
+        (element != PrimitiveType::F16 && element != PrimitiveType::BF16))
+      return std::nullopt;
+    int64_t minor = operand.layoutOrDefault().minorToMajor.front();
+    if (form.starts[minor].kind != ScatterCanonicalForm::Start::Zero ||
+        form.windowSize[minor] % 2 != 0 || form.operandDims[minor] % 2 != 0)
+      return std::nullopt;
+    for (size_t j = 0; j < form.windowOperandDims.size(); ++j)
+      if (form.windowOperandDims[j] == minor)
+        return form.updateWindowDims[j];
+    return std::nullopt;
+  }
+  int64_t elementsPerThread() const { return pairedUpdateDim() ? 2 : 1; }
 
   bool emitScatter(EmitterContext &context, EmissionError &error) override {
     ImplicitLocOpBuilder &b = context.b;
     SmallVector<Value> outputs(context.outputs);
+    std::optional<size_t> paired = pairedUpdateDim();
+    std::vector<int64_t> threadDims = form.updateDims;
+    if (paired)
+      threadDims[*paired] /= 2;
     bool failed = false;
     Operation *loop = emitLoop(
-        b, context.threadAndBlockIds, elementIndexing(form.updateDims, 1, b.getContext()),
-        outputs,
-        [&](ImplicitLocOpBuilder &nested, ValueRange, ValueRange updateIndex,
+        b, context.threadAndBlockIds, elementIndexing(threadDims, 1, b.getContext()), outputs,
+        [&](ImplicitLocOpBuilder &nested, ValueRange, ValueRange threadIndex,
             ValueRange iterArgs) -> SmallVector<Value> {
           SmallVector<Value> slice;
           for (int64_t d : form.updateScatterDims)
-            slice.push_back(updateIndex[d]);
+            slice.push_back(threadIndex[d]);
           std::optional<WindowStart> start = windowStart(nested, context, slice, error);
           if (!start) {
             failed = true;
@@ -47,16 +77,20 @@ protected:
           return emitIf(
               nested, start->inBounds, iterArgs,
               [&](ImplicitLocOpBuilder &inner) -> SmallVector<Value> {
-                SmallVector<Value> operandIndex(start->start);
-                for (size_t j = 0; j < form.updateWindowDims.size(); ++j) {
-                  Value &position = operandIndex[form.windowOperandDims[j]];
-                  position = arith::AddIOp::create(inner, position,
-                                                   updateIndex[form.updateWindowDims[j]]);
+                SmallVector<Value> results(iterArgs);
+                for (int64_t k = 0; k < elementsPerThread(); ++k) {
+                  SmallVector<Value> updateIndex(threadIndex);
+                  if (paired)
+                    updateIndex[*paired] = arith::AddIOp::create(
+                        inner,
+                        arith::MulIOp::create(inner, threadIndex[*paired],
+                                              arith::ConstantIndexOp::create(inner, 2)),
+                        arith::ConstantIndexOp::create(inner, k));
+                  results = combineElement(inner, context, *start, updateIndex, results, error);
+                  if (results.empty())
+                    return {};
                 }
-                SmallVector<Value> values = updateValues(inner, context, updateIndex, error);
-                if (values.empty())
-                  return {};
-                return combineInto(inner, context, iterArgs, operandIndex, values, error);
+                return results;
               },
               failed);
         });
@@ -64,6 +98,22 @@ protected:
       return false;
     func::ReturnOp::create(b, loop->getResults());
     return true;
+  }
+
+  /// The update element at `updateIndex` combined into `outputs` at its
+  /// place in the window starting at `start`.
+  SmallVector<Value> combineElement(ImplicitLocOpBuilder &b, EmitterContext &context,
+                                    const WindowStart &start, ValueRange updateIndex,
+                                    ValueRange outputs, EmissionError &error) const {
+    SmallVector<Value> operandIndex(start.start);
+    for (size_t j = 0; j < form.updateWindowDims.size(); ++j) {
+      Value &position = operandIndex[form.windowOperandDims[j]];
+      position = arith::AddIOp::create(b, position, updateIndex[form.updateWindowDims[j]]);
+    }
+    SmallVector<Value> values = updateValues(b, context, updateIndex, error);
+    if (values.empty())
+      return {};
+    return combineInto(b, context, outputs, operandIndex, values, error);
   }
 };
 

@@ -6,6 +6,7 @@
 // on.
 //
 //===----------------------------------------------------------------------===//
+#include "dialect/XlaGpuDialect.h"
 #include "pipeline/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -42,22 +43,6 @@ std::optional<arith::AtomicRMWKind> nativeKind(Operation *combiner) {
       .Default([](Operation *) { return std::nullopt; });
 }
 
-/// The address of `memref[indices]` as an LLVM pointer: the aligned base
-/// plus the strided offset. Sub-byte elements take a byte each in memory
-/// (their LLVM store size), so the element offset is the byte offset.
-Value elementAddress(OpBuilder &b, Location loc, Value memref, ValueRange indices) {
-  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
-  Value offset = metadata.getOffset();
-  for (auto [index, stride] : llvm::zip_equal(indices, metadata.getStrides()))
-    offset = arith::AddIOp::create(b, loc, offset,
-                                   arith::MulIOp::create(b, loc, index, stride));
-  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
-  Value address = arith::AddIOp::create(b, loc, base, offset);
-  Value address64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
-  return LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()),
-                                  address64);
-}
-
 /// A sub-byte element's update as a compare-and-swap loop on its byte:
 /// LLVM's atomics need at least a byte. The first guess is the element as a
 /// plain load reads it (the access the host target bounds-checks); a
@@ -76,7 +61,8 @@ LogicalResult lowerSubByte(memref::GenericAtomicRMWOp generic) {
   Type byte = b.getI8Type();
   if (!element.isInteger()) // f4: through its bits
     return generic.emitOpError("an atomic update of ") << element << " is not supported";
-  Value pointer = elementAddress(b, loc, generic.getMemref(), generic.getIndices());
+  Value pointer = xla_gpu::ElementPointerOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), generic.getMemref(), generic.getIndices());
   Value first = memref::LoadOp::create(b, loc, generic.getMemref(), generic.getIndices());
   Value firstByte = arith::ExtUIOp::create(b, loc, byte, first);
   auto loop = scf::WhileOp::create(

@@ -110,7 +110,8 @@ def LowerAtomicRmwPass : Pass<"xla-gpu-lower-atomic-rmw", "mlir::ModuleOp"> {
     `llvm.cmpxchg` of i8): in memory each takes a byte of its own.
   }];
   let dependentDialects = ["mlir::memref::MemRefDialect", "mlir::arith::ArithDialect",
-                           "mlir::scf::SCFDialect", "mlir::LLVM::LLVMDialect"];
+                           "mlir::scf::SCFDialect", "mlir::LLVM::LLVMDialect",
+                           "hlo::xla_gpu::XlaGpuDialect"];
 }
 
 def InlineSubgraphsPass : Pass<"xla-gpu-inline-subgraphs", "mlir::ModuleOp"> {
@@ -195,6 +196,22 @@ def KernelAbiPass : Pass<"xla-gpu-kernel-abi", "mlir::ModuleOp"> {
     applies.
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect"];
+}
+
+def LowerElementPointersPass
+    : Pass<"xla-gpu-lower-element-pointers", "mlir::ModuleOp"> {
+  let summary = "xla_gpu.element_pointer as a getelementptr on the buffer's descriptor";
+  let description = [{
+    A partial conversion to the LLVM dialect of xla_gpu.element_pointer
+    alone, for targets whose own conversion is upstream's (NVPTX: run it
+    just before gpu-to-nvvm with the same index width, so that the
+    descriptor casts it leaves cancel with the ones gpu-to-nvvm makes).
+  }];
+  let options = [
+    Option<"indexBitwidth", "index-bitwidth", "unsigned", "64",
+           "The width of index values in the target's conversion">
+  ];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
 #endif // HLO_PIPELINE_PASSES

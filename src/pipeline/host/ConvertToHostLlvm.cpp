@@ -7,6 +7,7 @@
 // shared memory (3) and to plain memory otherwise.
 //
 //===----------------------------------------------------------------------===//
+#include "pipeline/ElementPointerToLlvm.h"
 #include "pipeline/SharedMemoryLayout.h"
 #include "pipeline/host/HostPasses.h"
 
@@ -55,6 +56,7 @@ struct ConvertToHostLlvmPass
     cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
     populateFuncToLLVMConversionPatterns(converter, patterns);
     populateFinalizeMemRefToLLVMConversionPatterns(converter, patterns);
+    populateElementPointerToLlvmPatterns(converter, patterns);
     populateVectorToLLVMConversionPatterns(converter, patterns);
     // log1p goes to libm before this pass; never approximate it here.
     populateMathToLLVMConversionPatterns(converter, patterns, /*approximateLog1p=*/false);

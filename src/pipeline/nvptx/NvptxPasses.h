@@ -6,8 +6,10 @@
 #ifndef HLO_PIPELINE_NVPTX_NVPTXPASSES_H
 #define HLO_PIPELINE_NVPTX_NVPTXPASSES_H
 
+#include "dialect/XlaGpuDialect.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "pipeline/Target.h"
+#include "pipeline/Passes.h"
 #include "pipeline/nvptx/NvptxPasses.h"
 #include "pipeline/ExternalTool.h"
 #include "pipeline/nvptx/Ptxas.h"
@@ -250,10 +251,13 @@ public:
   explicit NvptxTarget(const PipelineOptions &options) : options(options) {}
 
   void addConversionPasses(mlir::PassManager &pm, mlir::ModuleOp module) const override {
+    unsigned indexBitwidth = indexBitwidthFor(module);
+    pm.addPass(createPackAtomicsPass(PackAtomicsPassOptions{capabilityOf(options.gpuArch)}));
     pm.addPass(mlir::createSCFToControlFlowPass());
+    pm.addPass(createLowerElementPointersPass(LowerElementPointersPassOptions{indexBitwidth}));
     mlir::ConvertGpuOpsToNVVMOpsOptions nvvm;
     nvvm.useBarePtrCallConv = true;
-    nvvm.indexBitwidth = indexBitwidthFor(module);
+    nvvm.indexBitwidth = indexBitwidth;
     pm.addNestedPass<mlir::gpu::GPUModuleOp>(mlir::createConvertGpuOpsToNVVMOps(nvvm));
     pm.addNestedPass<mlir::gpu::GPUModuleOp>(mlir::createConvertComplexToLLVMPass());
     pm.addPass(mlir::createReconcileUnrealizedCastsPass());

@@ -73,7 +73,7 @@ func.func @overwrite(%t: tensor<4xf32>, %i: index, %x: f32) -> tensor<4xf32> {
 // byte, first guessing the byte from a plain load of the element.
 // CHECK-LABEL: func.func @add_s4(
 // CHECK-SAME:    %[[T:.*]]: memref<8xi4{{.*}}>, %[[I:.*]]: index, %[[X:.*]]: i4
-// CHECK:         %[[PTR:.*]] = llvm.inttoptr
+// CHECK:         %[[PTR:.*]] = xla_gpu.element_pointer %[[T]][%[[I]]] : memref<8xi4{{.*}}> -> !llvm.ptr
 // CHECK:         %[[FIRST:.*]] = memref.load %[[T]][%[[I]]] : memref<8xi4
 // CHECK:         %[[GUESS:.*]] = arith.extui %[[FIRST]] : i4 to i8
 // CHECK:         scf.while (%[[OLD:.*]] = %[[GUESS]]) : (i8) -> (i8, i4)
