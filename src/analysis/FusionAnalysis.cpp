@@ -5,6 +5,7 @@
 #include "analysis/ScatterAnalysis.h"
 
 #include <algorithm>
+#include <cctype>
 #include <deque>
 #include <set>
 
@@ -17,6 +18,28 @@ namespace {
 bool isBlockLevelFusion(const HloInstruction &fusion) {
   return fusion.textAttr("backend_config").find("\"kind\":\"__triton\"") !=
          std::string_view::npos;
+}
+
+/// The `num_warps` of a block-level fusion's `block_level_fusion_config`
+/// (XLA writes it as a string, `"num_warps":"8"`), if it is there.
+std::optional<int64_t> blockLevelWarps(const HloInstruction &fusion) {
+  std::string_view config = fusion.textAttr("backend_config");
+  constexpr std::string_view key = "\"num_warps\":";
+  size_t at = config.find(key);
+  if (at == std::string_view::npos)
+    return std::nullopt;
+  at += key.size();
+  while (at < config.size() && (config[at] == '"' || config[at] == ' '))
+    ++at;
+  int64_t warps = 0;
+  size_t digits = 0;
+  for (; at < config.size() && std::isdigit(static_cast<unsigned char>(config[at])) &&
+         digits < 6;
+       ++at, ++digits)
+    warps = warps * 10 + (config[at] - '0');
+  if (digits == 0 || warps <= 0)
+    return std::nullopt;
+  return warps;
 }
 
 /// A reduce whose value reaches a broadcast: the fusion uses the reduction
@@ -344,6 +367,7 @@ FusionAnalysis analyzeFusion(const HloComputation &computation,
   }
   if (fusion && isBlockLevelFusion(*fusion) && hasNormalizationReduce(computation)) {
     analysis.setVariant(FusionVariant::Normalization);
+    analysis.blockLevelWarps = blockLevelWarps(*fusion);
     return analysis;
   }
   // Reduction.

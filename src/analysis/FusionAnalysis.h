@@ -88,6 +88,9 @@ struct FusionAnalysis {
   /// The narrowest types read and written (vector sizes depend on them).
   FusionElementBits elementBits;
   bool inPlaceDynamicUpdateSlice = false;
+  /// Block-level (normalization) fusions: the warps per block XLA's
+  /// `block_level_fusion_config` asks for, if it names them.
+  std::optional<int64_t> blockLevelWarps;
   /// The fusion parameters whose buffers an output may take (the module's
   /// KernelPlan::canReuseInputBuffer; set by whoever emits an in-place
   /// dynamic-update-slice or scatter fusion, empty: none). Those update

@@ -20,8 +20,13 @@ namespace {
 
 constexpr int64_t kWarpSize = 32;
 constexpr int64_t kMaxThreadsPerBlock = 1024;
-/// Elements each thread takes of the longest loop of a row, at least.
-constexpr int64_t kElementsPerThread = 4;
+/// Bytes a thread reads at once from its neighbouring elements (a 128-bit
+/// load, as XLA's Triton kernels make).
+constexpr int64_t kVectorBytes = 16;
+/// The most elements of a row one thread walks as straight-line code (so
+/// that every pass reads the same registers); longer rows are walked in a
+/// loop, each pass reading the row again.
+constexpr int64_t kMaxElementsInRegisters = 32;
 
 /// `fused` with each of `reductions` replaced by a broadcast of a new
 /// scalar parameter (numbered after the fusion's own, in order), so that
@@ -81,11 +86,36 @@ public:
         rowElements(rows.rowElements()), rowCount(rows.rowCount()) {
     staged = withReductionsAsParameters(fused, reductions, clones);
     int64_t work = rowElements;
-    for (const HloInstruction *reduction : reductions)
+    std::vector<int64_t> lengths = {rowElements};
+    for (const HloInstruction *reduction : reductions) {
       work = std::max(work, NormalizationRows::reducedElements(*reduction));
-    threads = std::clamp<int64_t>(
-        llvm::alignTo(llvm::divideCeil(work, kElementsPerThread), kWarpSize), kWarpSize,
-        kMaxThreadsPerBlock);
+      lengths.push_back(NormalizationRows::reducedElements(*reduction));
+    }
+    // The block: the warps XLA's block-level config asks for, else enough
+    // threads for a vector of neighbours each. The neighbours: a 16-byte
+    // load of the narrowest array read, where every walk's length is a
+    // multiple of it (so that each thread's first element is aligned) and
+    // every thread still has work.
+    int64_t narrowest = kVectorBytes;
+    for (const HloInstruction *parameter : fused.parameters())
+      if (!parameter->shape().dimensions().empty())
+        narrowest = std::min<int64_t>(narrowest,
+                                      primitiveByteWidth(parameter->shape().elementType()));
+    std::optional<int64_t> configured;
+    if (analysis.blockLevelWarps)
+      configured = std::clamp<int64_t>(*analysis.blockLevelWarps * kWarpSize, kWarpSize,
+                                       kMaxThreadsPerBlock);
+    vector = kVectorBytes / std::max<int64_t>(narrowest, 1);
+    auto fits = [&](int64_t v) {
+      return llvm::all_of(lengths, [&](int64_t n) { return n % v == 0; }) &&
+             work / v >= (configured ? *configured : kWarpSize);
+    };
+    while (vector > 1 && !fits(vector))
+      vector /= 2;
+    threads = configured ? *configured
+                         : std::clamp<int64_t>(
+                               llvm::alignTo(llvm::divideCeil(work, vector), kWarpSize),
+                               kWarpSize, kMaxThreadsPerBlock);
   }
 
   LaunchDimensions launchDimensions() const override {
@@ -166,29 +196,47 @@ protected:
     // Every output element of the row.
     SmallVector<Value> outputs(context.outputs);
     bool failed = false;
-    auto loop = scf::ForOp::create(
-        b, thread, constant(b, rowElements), constant(b, threads), outputs,
-        [&](OpBuilder &builder, Location location, Value k, ValueRange carried) {
-          ImplicitLocOpBuilder inner(location, builder);
-          SmallVector<Value> results(carried);
+    SmallVector<Value> written = walkRow(
+        b, thread, rowElements, outputs,
+        [&](ImplicitLocOpBuilder &inner, Value k, Value valid,
+            ValueRange carried) -> SmallVector<Value> {
           SmallVector<Value> index(rowStart);
           SmallVector<Value> inRow = delinearizeIndex(inner, k, rowSizes);
           for (size_t i = 0; i < rowDims.size(); ++i)
             index[rowDims[i]] = inRow[i];
+          // The values first (reads the other passes share), then the
+          // writes, only where the position is one.
+          std::vector<SmallVector<Value>> rootValues;
           for (const HloInstruction *root : analysis().roots) {
-            SmallVector<Value> values =
-                context.elemental.emitValue(inner, *clones.at(root), parameters, index, error);
-            if (values.empty()) {
+            rootValues.push_back(
+                context.elemental.emitValue(inner, *clones.at(root), parameters, index, error));
+            if (rootValues.back().empty()) {
               failed = true;
-              break;
+              return SmallVector<Value>(carried);
             }
-            insertRootValues(inner, root, values, index, results);
           }
-          scf::YieldOp::create(inner, results);
+          auto write = [&](ImplicitLocOpBuilder &writer) {
+            SmallVector<Value> results(carried);
+            for (size_t r = 0; r < rootValues.size(); ++r)
+              insertRootValues(writer, analysis().roots[r], rootValues[r], index, results);
+            return results;
+          };
+          if (!valid)
+            return write(inner);
+          auto guarded = scf::IfOp::create(
+              inner, valid,
+              [&](OpBuilder &nested, Location location) {
+                ImplicitLocOpBuilder writer(location, nested);
+                scf::YieldOp::create(writer, write(writer));
+              },
+              [&](OpBuilder &nested, Location location) {
+                scf::YieldOp::create(nested, location, carried);
+              });
+          return SmallVector<Value>(guarded.getResults());
         });
     if (failed)
       return false;
-    func::ReturnOp::create(b, loop.getResults());
+    func::ReturnOp::create(b, written);
     return true;
   }
 
@@ -196,6 +244,71 @@ private:
   int64_t warps() const { return threads / kWarpSize; }
   static Value constant(ImplicitLocOpBuilder &b, int64_t value) {
     return arith::ConstantIndexOp::create(b, value);
+  }
+
+  /// One element of a walk: its position in the row, whether it is one
+  /// (null: always; otherwise the position is clamped into the row and the
+  /// body must keep `carried` where `valid` is false), the values carried
+  /// along the walk -> their new values.
+  using RowElementBody = llvm::function_ref<SmallVector<Value>(
+      ImplicitLocOpBuilder &, Value position, Value valid, ValueRange carried)>;
+
+  /// `body` for each of the `elements` positions of a row the thread owns,
+  /// threading `carried` through: groups of `vector` neighbours starting at
+  /// (j * threads + thread) * vector, each group an scf.for over its
+  /// neighbours (xla-gpu-vectorize-accesses makes their reads one vector
+  /// load). Every walk of the same length reads the same positions in the
+  /// same order, unconditionally (a group past the row's end reads the last
+  /// group and is masked), so that LLVM reads each element once for all the
+  /// passes. The groups are straight-line code when a thread owns at most
+  /// kMaxElementsInRegisters elements, otherwise a loop over the whole
+  /// steps that reads the row again in each pass; the step that runs past
+  /// the row's end, if any, comes last.
+  SmallVector<Value> walkRow(ImplicitLocOpBuilder &b, Value thread, int64_t elements,
+                             ValueRange carried, RowElementBody body) const {
+    int64_t stride = threads * vector;
+    int64_t steps = llvm::divideCeil(elements, stride);
+    bool lastPartial = elements % stride != 0;
+    Value first = arith::MulIOp::create(b, thread, constant(b, vector));
+    auto emitGroup = [&](ImplicitLocOpBuilder &builder, Value stepStart, bool partial,
+                         ValueRange values) -> SmallVector<Value> {
+      Value group = arith::AddIOp::create(builder, stepStart, first);
+      Value valid;
+      if (partial) {
+        valid = arith::CmpIOp::create(builder, arith::CmpIPredicate::ult, group,
+                                      constant(builder, elements));
+        group = arith::SelectOp::create(builder, valid, group,
+                                        constant(builder, elements - vector));
+      }
+      if (vector == 1)
+        return body(builder, group, valid, values);
+      auto loop = scf::ForOp::create(
+          builder, constant(builder, 0), constant(builder, vector), constant(builder, 1),
+          values, [&](OpBuilder &nested, Location location, Value v, ValueRange current) {
+            ImplicitLocOpBuilder inner(location, nested);
+            Value position = arith::AddIOp::create(inner, group, v);
+            scf::YieldOp::create(inner, body(inner, position, valid, current));
+          });
+      return SmallVector<Value>(loop.getResults());
+    };
+    // Whole steps, then the one that runs past the row's end (masked).
+    int64_t wholeSteps = elements / stride;
+    SmallVector<Value> current(carried);
+    if (steps * vector <= kMaxElementsInRegisters) {
+      for (int64_t j = 0; j < wholeSteps; ++j)
+        current = emitGroup(b, constant(b, j * stride), /*partial=*/false, current);
+    } else if (wholeSteps > 0) {
+      auto loop = scf::ForOp::create(
+          b, constant(b, 0), constant(b, wholeSteps * stride), constant(b, stride), current,
+          [&](OpBuilder &builder, Location location, Value stepStart, ValueRange values) {
+            ImplicitLocOpBuilder inner(location, builder);
+            scf::YieldOp::create(inner, emitGroup(inner, stepStart, /*partial=*/false, values));
+          });
+      current.assign(loop.getResults().begin(), loop.getResults().end());
+    }
+    if (lastPartial)
+      current = emitGroup(b, constant(b, wholeSteps * stride), /*partial=*/true, current);
+    return current;
   }
 
   /// `reduction`'s value for the block's row, in every thread: a strided
@@ -221,11 +334,10 @@ private:
     for (int64_t dim : reducedDims)
       reducedSizes.push_back(inputDims[dim]);
     bool failed = false;
-    auto accumulate = scf::ForOp::create(
-        b, thread, constant(b, NormalizationRows::reducedElements(reduction)),
-        constant(b, threads), init,
-        [&](OpBuilder &builder, Location location, Value k, ValueRange carried) {
-          ImplicitLocOpBuilder inner(location, builder);
+    SmallVector<Value> accumulated = walkRow(
+        b, thread, NormalizationRows::reducedElements(reduction), init,
+        [&](ImplicitLocOpBuilder &inner, Value k, Value valid,
+            ValueRange carried) -> SmallVector<Value> {
           SmallVector<Value> reduced = delinearizeIndex(inner, k, reducedSizes);
           SmallVector<Value> index;
           size_t kept = 0, next = 0;
@@ -244,15 +356,16 @@ private:
             failed = true;
             combined.assign(carried.begin(), carried.end());
           }
-          scf::YieldOp::create(inner, combined);
+          if (valid)
+            combined[0] = arith::SelectOp::create(inner, valid, combined[0], carried[0]);
+          return combined;
         });
     if (failed)
       return std::nullopt;
     func::FuncOp combiner = context.elemental.scalarFunction(reducer, error);
     if (!combiner)
       return std::nullopt;
-    auto shuffled = xla_gpu::ShuffleReduceOp::create(b, combiner, accumulate.getResults(),
-                                                     kWarpSize / 2);
+    auto shuffled = xla_gpu::ShuffleReduceOp::create(b, combiner, accumulated, kWarpSize / 2);
     // Lane 0 of each warp writes its warp's value; after the barrier every
     // thread combines them all.
     Type type = shuffled.getResult(0).getType();
@@ -279,6 +392,8 @@ private:
   std::vector<const HloInstruction *> reductions;
   int64_t rowElements, rowCount;
   int64_t threads = kWarpSize;
+  /// Neighbouring elements a thread takes at each step of a walk.
+  int64_t vector = 1;
   std::unique_ptr<HloComputation> staged;
   std::map<const HloInstruction *, HloInstruction *> clones;
 };
