@@ -42,6 +42,38 @@ std::optional<int64_t> blockLevelWarps(const HloInstruction &fusion) {
   return warps;
 }
 
+/// The sizes of the first output tile of a block-level fusion's config
+/// (`"output_tiles":[{"sizes":["8","1","1024"]}]`); empty if not there.
+std::vector<int64_t> blockLevelTile(const HloInstruction &fusion) {
+  std::string_view config = fusion.textAttr("backend_config");
+  size_t at = config.find("\"output_tiles\"");
+  if (at == std::string_view::npos)
+    return {};
+  constexpr std::string_view key = "\"sizes\":[";
+  at = config.find(key, at);
+  if (at == std::string_view::npos)
+    return {};
+  std::vector<int64_t> sizes;
+  int64_t value = 0;
+  size_t digits = 0;
+  for (at += key.size(); at < config.size() && config[at] != ']'; ++at) {
+    char c = config[at];
+    if (std::isdigit(static_cast<unsigned char>(c)) && digits < 12) {
+      value = value * 10 + (c - '0');
+      ++digits;
+    } else if (c == ',' && digits > 0) {
+      sizes.push_back(value);
+      value = 0;
+      digits = 0;
+    } else if (c != '"' && c != ' ' && c != ',') {
+      return {};
+    }
+  }
+  if (digits > 0)
+    sizes.push_back(value);
+  return sizes;
+}
+
 /// A reduce whose value reaches a broadcast: the fusion uses the reduction
 /// of a row back on that row (a normalization), which no native emitter
 /// does in one kernel.
@@ -368,6 +400,7 @@ FusionAnalysis analyzeFusion(const HloComputation &computation,
   if (fusion && isBlockLevelFusion(*fusion) && hasNormalizationReduce(computation)) {
     analysis.setVariant(FusionVariant::Normalization);
     analysis.blockLevelWarps = blockLevelWarps(*fusion);
+    analysis.blockLevelTile = blockLevelTile(*fusion);
     return analysis;
   }
   // Reduction.

@@ -91,6 +91,9 @@ struct FusionAnalysis {
   /// Block-level (normalization) fusions: the warps per block XLA's
   /// `block_level_fusion_config` asks for, if it names them.
   std::optional<int64_t> blockLevelWarps;
+  /// ... and the output tile one block computes (one size per output
+  /// dimension), empty if it names none.
+  std::vector<int64_t> blockLevelTile;
   /// The fusion parameters whose buffers an output may take (the module's
   /// KernelPlan::canReuseInputBuffer; set by whoever emits an in-place
   /// dynamic-update-slice or scatter fusion, empty: none). Those update

@@ -105,10 +105,23 @@ public:
     if (analysis.blockLevelWarps)
       configured = std::clamp<int64_t>(*analysis.blockLevelWarps * kWarpSize, kWarpSize,
                                        kMaxThreadsPerBlock);
+    // Several rows per block where the config's tile holds several whole
+    // rows and each gets whole warps of its own.
+    const std::vector<int64_t> &tile = analysis.blockLevelTile;
+    if (configured && tile.size() == outputDims.size()) {
+      bool wholeRows = llvm::all_of(rowDims, [&](int64_t d) { return tile[d] >= outputDims[d]; });
+      int64_t rows = 1;
+      for (int64_t d : batchDims)
+        rows *= std::clamp<int64_t>(tile[d], 1, outputDims[d]);
+      rows = std::min(rows, std::max<int64_t>(rowCount, 1));
+      if (wholeRows && rows > 1 && *configured % rows == 0 &&
+          (*configured / rows) % kWarpSize == 0)
+        rowsPerBlock = rows;
+    }
     vector = kVectorBytes / std::max<int64_t>(narrowest, 1);
     auto fits = [&](int64_t v) {
       return llvm::all_of(lengths, [&](int64_t n) { return n % v == 0; }) &&
-             work / v >= (configured ? *configured : kWarpSize);
+             work / v >= (configured ? *configured / rowsPerBlock : kWarpSize);
     };
     while (vector > 1 && !fits(vector))
       vector /= 2;
@@ -121,7 +134,8 @@ public:
   LaunchDimensions launchDimensions() const override {
     LaunchDimensions launch;
     launch.threads[0] = threads;
-    launch.blocks = splitGrid(std::max<int64_t>(rowCount, 1), device);
+    launch.blocks =
+        splitGrid(std::max<int64_t>(llvm::divideCeil(rowCount, rowsPerBlock), 1), device);
     return launch;
   }
   int64_t sharedMemoryBytes() const override {
@@ -155,8 +169,9 @@ protected:
       error = {fused.root(), whyNot};
       return false;
     }
-    Value thread = context.threadAndBlockIds[0];
-    // The row: the block's linear id over the batch dimensions.
+    Value blockThread = context.threadAndBlockIds[0];
+    // The row: the block's linear id (times its rows, plus the thread's row
+    // among them) over the batch dimensions.
     LaunchDimensions launch = launchDimensions();
     Value block = context.threadAndBlockIds[1];
     for (size_t axis = 2; axis < context.threadAndBlockIds.size(); ++axis)
@@ -170,6 +185,21 @@ protected:
       batchSizes.push_back(outputDims[dim]);
     for (int64_t dim : rowDims)
       rowSizes.push_back(outputDims[dim]);
+    Value thread = blockThread;
+    Value rowValid;
+    if (rowsPerBlock > 1) {
+      Value rowInBlock = arith::DivUIOp::create(b, blockThread, constant(b, threadsPerRow()));
+      thread = arith::RemUIOp::create(b, blockThread, constant(b, threadsPerRow()));
+      block = arith::AddIOp::create(
+          b, arith::MulIOp::create(b, block, constant(b, rowsPerBlock)), rowInBlock);
+      // The last block's rows past the end compute the last row again and
+      // write nothing.
+      if (rowCount % rowsPerBlock != 0) {
+        rowValid = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, block,
+                                         constant(b, rowCount));
+        block = arith::MinUIOp::create(b, block, constant(b, rowCount - 1));
+      }
+    }
     SmallVector<Value> rowStart(outputDims.size(), constant(b, 0));
     SmallVector<Value> batch = delinearizeIndex(b, block, batchSizes);
     for (size_t i = 0; i < batchDims.size(); ++i)
@@ -186,7 +216,7 @@ protected:
     for (size_t r = 0; r < reductions.size(); ++r) {
       std::optional<Value> value =
           emitRowReduction(context, *reductions[r], rows->outputToReduction[r], rowStart,
-                           thread, parameters, error);
+                           thread, blockThread, parameters, error);
       if (!value)
         return false;
       parameters[fusionParameters + r] = tensor::FromElementsOp::create(
@@ -197,7 +227,7 @@ protected:
     SmallVector<Value> outputs(context.outputs);
     bool failed = false;
     SmallVector<Value> written = walkRow(
-        b, thread, rowElements, outputs,
+        b, thread, rowElements, outputs, rowValid,
         [&](ImplicitLocOpBuilder &inner, Value k, Value valid,
             ValueRange carried) -> SmallVector<Value> {
           SmallVector<Value> index(rowStart);
@@ -242,6 +272,7 @@ protected:
 
 private:
   int64_t warps() const { return threads / kWarpSize; }
+  int64_t threadsPerRow() const { return threads / rowsPerBlock; }
   static Value constant(ImplicitLocOpBuilder &b, int64_t value) {
     return arith::ConstantIndexOp::create(b, value);
   }
@@ -255,30 +286,33 @@ private:
 
   /// `body` for each of the `elements` positions of a row the thread owns,
   /// threading `carried` through: groups of `vector` neighbours starting at
-  /// (j * threads + thread) * vector, each group an scf.for over its
+  /// (j * threadsPerRow() + thread) * vector (`thread`: the index among
+  /// its row's threads), each group an scf.for over its
   /// neighbours (xla-gpu-vectorize-accesses makes their reads one vector
   /// load). Every walk of the same length reads the same positions in the
   /// same order, unconditionally (a group past the row's end reads the last
   /// group and is masked), so that LLVM reads each element once for all the
-  /// passes. The groups are straight-line code when a thread owns at most
+  /// passes; where `rowValid` is false (a block's rows past the last) the
+  /// body sees `valid` false. The groups are straight-line code when a thread owns at most
   /// kMaxElementsInRegisters elements, otherwise a loop over the whole
   /// steps that reads the row again in each pass; the step that runs past
   /// the row's end, if any, comes last.
   SmallVector<Value> walkRow(ImplicitLocOpBuilder &b, Value thread, int64_t elements,
-                             ValueRange carried, RowElementBody body) const {
-    int64_t stride = threads * vector;
+                             ValueRange carried, Value rowValid, RowElementBody body) const {
+    int64_t stride = threadsPerRow() * vector;
     int64_t steps = llvm::divideCeil(elements, stride);
     bool lastPartial = elements % stride != 0;
     Value first = arith::MulIOp::create(b, thread, constant(b, vector));
     auto emitGroup = [&](ImplicitLocOpBuilder &builder, Value stepStart, bool partial,
                          ValueRange values) -> SmallVector<Value> {
       Value group = arith::AddIOp::create(builder, stepStart, first);
-      Value valid;
+      Value valid = rowValid;
       if (partial) {
-        valid = arith::CmpIOp::create(builder, arith::CmpIPredicate::ult, group,
-                                      constant(builder, elements));
-        group = arith::SelectOp::create(builder, valid, group,
+        Value inside = arith::CmpIOp::create(builder, arith::CmpIPredicate::ult, group,
+                                             constant(builder, elements));
+        group = arith::SelectOp::create(builder, inside, group,
                                         constant(builder, elements - vector));
+        valid = valid ? Value(arith::AndIOp::create(builder, valid, inside)) : inside;
       }
       if (vector == 1)
         return body(builder, group, valid, values);
@@ -318,7 +352,8 @@ private:
                                         const HloInstruction &reduction,
                                         const IndexingMap &outputToReduction,
                                         ValueRange rowStart, Value thread,
-                                        ValueRange parameters, EmissionError &error) {
+                                        Value blockThread, ValueRange parameters,
+                                        EmissionError &error) {
     ImplicitLocOpBuilder &b = context.b;
     const HloComputation &reducer = *reduction.computationAttr("to_apply");
     SmallVector<Value> resultIndex = applyIndexing(b, outputToReduction, rowStart);
@@ -335,7 +370,7 @@ private:
       reducedSizes.push_back(inputDims[dim]);
     bool failed = false;
     SmallVector<Value> accumulated = walkRow(
-        b, thread, NormalizationRows::reducedElements(reduction), init,
+        b, thread, NormalizationRows::reducedElements(reduction), init, /*rowValid=*/Value(),
         [&](ImplicitLocOpBuilder &inner, Value k, Value valid,
             ValueRange carried) -> SmallVector<Value> {
           SmallVector<Value> reduced = delinearizeIndex(inner, k, reducedSizes);
@@ -370,15 +405,26 @@ private:
     // thread combines them all.
     Type type = shuffled.getResult(0).getType();
     Value tile = xla_gpu::AllocateSharedOp::create(b, RankedTensorType::get({warps()}, type));
-    Value lane = arith::RemUIOp::create(b, thread, constant(b, kWarpSize));
-    Value warp = arith::DivUIOp::create(b, thread, constant(b, kWarpSize));
+    Value lane = arith::RemUIOp::create(b, blockThread, constant(b, kWarpSize));
+    Value warp = arith::DivUIOp::create(b, blockThread, constant(b, kWarpSize));
     Value first = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, lane, constant(b, 0));
     tile = xla_gpu::PredicatedInsertOp::create(b, tile.getType(), first, shuffled.getResult(0),
                                                tile, ValueRange{warp});
     tile = xla_gpu::SyncThreadsOp::create(b, ValueRange{tile}).getResult(0);
-    Value value = tensor::ExtractOp::create(b, tile, ValueRange{constant(b, 0)});
-    for (int64_t w = 1; w < warps(); ++w) {
-      Value other = tensor::ExtractOp::create(b, tile, ValueRange{constant(b, w)});
+    // The warps of the thread's row: all of them, or its row's share.
+    int64_t rowWarps = threadsPerRow() / kWarpSize;
+    Value firstWarp = constant(b, 0);
+    if (rowsPerBlock > 1)
+      firstWarp = arith::MulIOp::create(
+          b, arith::DivUIOp::create(b, blockThread, constant(b, threadsPerRow())),
+          constant(b, rowWarps));
+    auto warpValue = [&](int64_t w) -> Value {
+      return tensor::ExtractOp::create(
+          b, tile, ValueRange{arith::AddIOp::create(b, firstWarp, constant(b, w))});
+    };
+    Value value = warpValue(0);
+    for (int64_t w = 1; w < rowWarps; ++w) {
+      Value other = warpValue(w);
       SmallVector<Value> combined = callComputation(b, context.elemental, reducer,
                                                     {value, other}, error);
       if (combined.empty())
@@ -394,6 +440,8 @@ private:
   int64_t threads = kWarpSize;
   /// Neighbouring elements a thread takes at each step of a walk.
   int64_t vector = 1;
+  /// Rows a block computes side by side, threadsPerRow() threads each.
+  int64_t rowsPerBlock = 1;
   std::unique_ptr<HloComputation> staged;
   std::map<const HloInstruction *, HloInstruction *> clones;
 };

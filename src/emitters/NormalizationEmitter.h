@@ -3,11 +3,14 @@
 // XLA's block-level Triton fusions of the normalization kind (softmax,
 // layer norm, RMS norm: reductions of a row broadcast back onto the row),
 // emitted by our own MLIR path, no Triton involved. A block computes one
-// row (NormalizationAnalysis.h): each cooperative reduction of the row in
-// turn — its threads stride over the reduced elements, shuffle within
-// warps, combine the warps through shared memory so that every thread holds
-// the value — then every output element of the row, reading the reductions
-// as values. The rest of the fusion is emitted elementally from a rewrite
+// row (NormalizationAnalysis.h), or several side by side where XLA's tile
+// holds several and each gets whole warps, with the warps XLA's
+// block_level_fusion_config names: each cooperative reduction of the row in
+// turn — its threads walk the reduced elements 16 bytes at a time, shuffle
+// within warps, combine the row's warps through shared memory so that every
+// thread holds the value — then every output element of the row, reading
+// the reductions as values. Up to 32 elements per thread, every pass reads
+// the same registers (the row is read from memory once). The rest of the fusion is emitted elementally from a rewrite
 // of it in which each cooperative reduce is a broadcast of a scalar
 // parameter (the value the block computed).
 //
