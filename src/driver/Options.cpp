@@ -52,6 +52,18 @@ std::string emitForExtension(const std::string &output) {
   return found == kEmitOf.end() ? "" : found->second;
 }
 
+} // namespace
+
+std::string extensionForEmit(const std::string &emit) {
+  static const std::map<std::string, std::string> kExtensionOf = {
+      {"ptx", ".ptx"}, {"cubin", ".cubin"}, {"llvm", ".ll"}, {"mlir", ".mlir"},
+      {"hlo", ".hlo"}, {"so", ".so"},       {"obj", ".o"},   {"asm", ".s"}};
+  auto found = kExtensionOf.find(emit);
+  return found == kExtensionOf.end() ? ".txt" : found->second;
+}
+
+namespace {
+
 bool isHostOnlyEmit(const std::string &emit) {
   return emit == "asm" || emit == "obj" || emit == "so";
 }
@@ -65,8 +77,16 @@ int parseOptions(int argc, char **argv, Options &options) {
   app.set_version_flag("--version",
                        std::string("hlo-compile ") + HLO_COMPILE_VERSION +
                            " (LLVM " + HLO_LLVM_VERSION + ")");
-  app.add_option("input", options.input, "HLO text file ('-' = stdin)")
+  app.add_option("input", options.inputs,
+                 "HLO text file ('-' = stdin); several with --output-dir")
       ->required();
+  app.add_option("--output-dir", options.outputDir,
+                 "Batch mode: compile every input, in parallel, to DIR/<input name>.<ext> "
+                 "(the extension of --emit; with its manifest, .json), one summary line "
+                 "per input; exit 1 if any failed");
+  app.add_option("-j,--jobs", options.jobs,
+                 "Batch mode: inputs compiled at once (default: the number of cores)")
+      ->check(CLI::PositiveNumber);
   app.add_option("-o,--output", options.output,
                  "Output file ('-' = stdout; default: stdout); its extension (.ptx, "
                  ".cubin, .ll, .mlir, .hlo, .so, .o, .s) chooses --emit and, for host "
@@ -151,6 +171,20 @@ int parseOptions(int argc, char **argv, Options &options) {
     return code == 0 ? kExitSuccess : kExitUsage;
   }
   options.warningsAsErrors = warningMode == "error";
+  options.input = options.inputs.front();
+  if (options.inputs.size() > 1 && options.outputDir.empty())
+    return usageError("several inputs need --output-dir DIR (one output per input there)");
+  if (!options.outputDir.empty()) {
+    if (app.count("--output") || app.count("--manifest"))
+      return usageError("--output-dir names every output and manifest: -o and --manifest "
+                        "are for one input");
+    if (std::find(options.inputs.begin(), options.inputs.end(), "-") != options.inputs.end())
+      return usageError("--output-dir compiles files; stdin ('-') is for one input");
+    if (options.printAfterEachPass || !options.dumpDir.empty() || options.timePasses ||
+        options.resourceUsage)
+      return usageError("--v, --dump-dir, --time-passes and --resource-usage report on one "
+                        "input: compile it alone");
+  }
   if (std::find(architectures.begin(), architectures.end(), options.gpuArch) ==
       architectures.end())
     return usageError("unsupported GPU architecture '" + options.gpuArch +

@@ -16,7 +16,14 @@
 namespace hlo::driver {
 
 struct Options {
+  /// The input of this run (one of `inputs`).
   std::string input = "-";
+  /// Every input on the command line; several need --output-dir.
+  std::vector<std::string> inputs;
+  /// Batch mode: one output (and manifest) per input in this directory.
+  std::string outputDir;
+  /// Batch mode: inputs compiled at once (-j; 0: the number of cores).
+  int jobs = 0;
   std::string output; // empty: stdout for textual emits
   /// What to produce; empty until parsed: the target's default (ptx for
   /// nvptx, so for host).
@@ -53,6 +60,10 @@ struct Options {
   /// the extension .json; none when writing to stdout).
   std::string manifestPath;
 };
+
+/// The file extension of what --emit=`emit` writes (".ptx", ".ll", ...;
+/// ".txt" for the textual reports).
+std::string extensionForEmit(const std::string &emit);
 
 /// Every --emit value the tool knows.
 const std::vector<std::string> &knownEmitKinds();

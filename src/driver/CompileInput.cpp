@@ -1,0 +1,115 @@
+//===- CompileInput.cpp - One input through hlo-compile -------------------===//
+#include "CompileInput.h"
+
+#include "EmitCode.h"
+#include "EmitFusionAnalysis.h"
+#include "EmitIndexing.h"
+#include "OutputFiles.h"
+#include "StageTimer.h"
+
+#include "abi/LaunchManifest.h"
+#include "emitters/FusionEmitter.h"
+#include "hlo_parser/Parser.h"
+#include "hlo_parser/Printer.h"
+#include "hlo_parser/Verifier.h"
+
+#include "llvm/Support/FileSystem.h"
+
+namespace hlo::driver {
+namespace {
+
+int fail(std::ostream &errors, const std::string &message, int code = kExitError) {
+  errors << "hlo-compile: error: " << message << "\n";
+  return code;
+}
+
+/// The kernel launches a manifest lists (0 for none or an unreadable one).
+int countLaunches(const std::string &manifest) {
+  if (manifest.empty())
+    return 0;
+  std::string error;
+  std::optional<abi::LaunchManifest> parsed = abi::parseLaunchManifest(manifest, error);
+  return parsed ? static_cast<int>(parsed->kernels.size()) : 0;
+}
+
+} // namespace
+
+CompileResult compileInput(const Options &options, std::ostream &errors) {
+  CompileResult result;
+  StageTimer timer(options.timePasses);
+  timer.lap("options");
+  OutputFiles outputs(options, writesManifest(options.emit));
+  std::string error;
+  if (!outputs.validate(error)) {
+    result.exitCode = fail(errors, error, kExitUsage);
+    return result;
+  }
+  // From here on a failure leaves no output behind, stale or partial.
+  auto failed = [&](int code = kExitError) {
+    outputs.removeStale();
+    result.exitCode = code;
+    return result;
+  };
+  if (!options.dumpDir.empty())
+    if (std::error_code ec = llvm::sys::fs::create_directories(options.dumpDir))
+      return failed(fail(errors, "cannot create the --dump-dir '" + options.dumpDir +
+                                     "': " + ec.message()));
+
+  std::shared_ptr<SourceFile> file = SourceFile::read(options.input, error);
+  if (!file)
+    return failed(fail(errors, error));
+  timer.lap("read " + file->name());
+  DiagnosticEngine diagnostics(file);
+  if (options.warningsAsErrors)
+    diagnostics.setWarningPolicy(WarningPolicy::Error);
+  else if (options.noWarnings)
+    diagnostics.setWarningPolicy(WarningPolicy::Ignore);
+  // Undefined computations are declarations for printing alone.
+  ParseOptions parseOptions;
+  parseOptions.allowUndefinedComputations = options.emit == "hlo";
+  std::unique_ptr<HloModule> module = parseHloModule(file, diagnostics, parseOptions);
+  timer.lap("parse");
+  if (module && options.verify) {
+    verifyModule(*module, diagnostics);
+    timer.lap("verify");
+  }
+  size_t printed = 0;
+  auto flushDiagnostics = [&]() {
+    errors << diagnostics.rendered().substr(printed);
+    errors.flush();
+    printed = diagnostics.rendered().size();
+  };
+  flushDiagnostics();
+  if (!module || diagnostics.hasErrors())
+    return failed();
+
+  std::string text, manifest;
+  bool ok = true;
+  if (options.emit == "hlo") {
+    text = printModule(*module);
+  } else if (options.emit == "indexing") {
+    ok = emitIndexing(*module, options.indexingDirection == "input-to-output", text,
+                      diagnostics);
+  } else if (options.emit == "fusion-analysis") {
+    ok = emitFusionAnalysis(*module, *deviceInfoForArch(options.gpuArch), text, diagnostics);
+  } else {
+    // mlir, llvm, ptx, cubin, asm, obj, so.
+    ok = emitCode(*module, options, outputs.codePathForManifest(), timer, text, manifest,
+                  diagnostics);
+  }
+  if (!isCodeEmitKind(options.emit) && options.emit != "mlir")
+    timer.lap(options.emit);
+  flushDiagnostics();
+  // -Werror: a warning is an error too, and nothing is written.
+  if (!ok || diagnostics.hasErrors())
+    return failed();
+  if (!outputs.write(text, manifest, error))
+    return failed(fail(errors, error));
+  timer.lap("write");
+  timer.finish();
+  result.exitCode = kExitSuccess;
+  result.launches = countLaunches(manifest);
+  return result;
+}
+
+} // namespace hlo::driver
