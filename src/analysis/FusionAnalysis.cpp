@@ -125,6 +125,22 @@ std::optional<FusionVariant> libraryKind(const HloInstruction *fusion,
   return std::nullopt;
 }
 
+} // namespace
+
+bool runsAsLibraryCall(const HloInstruction &fusion) {
+  std::vector<const HloInstruction *> roots;
+  if (const HloComputation *fused = fusion.fusedComputation()) {
+    const HloInstruction *root = fused->root();
+    if (root && root->opcode() == HloOpcode::Tuple)
+      roots.assign(root->operands().begin(), root->operands().end());
+    else if (root)
+      roots.push_back(root);
+  }
+  return libraryKind(&fusion, roots).has_value();
+}
+
+namespace {
+
 /// Same element count: a root the transpose emitter can write as a bitcast
 /// of the transpose input.
 bool isBitcastCompatible(const Shape &a, const Shape &b) {

@@ -109,6 +109,12 @@ struct FusionAnalysis {
   }
 };
 
+/// Whether XLA runs `fusion` through a library rather than a kernel it
+/// generates: a Triton GEMM (`__triton_gemm`, `__triton_nested_gemm_fusion`),
+/// a custom fusion (`__custom_fusion`, CUTLASS), cuDNN, or a fused
+/// convolution or custom-call.
+bool runsAsLibraryCall(const HloInstruction &fusion);
+
 /// Analyses `computation` as a fusion. `fusion` is the fusion instruction
 /// calling it, if any (its kind / backend_config can name a library kind).
 FusionAnalysis analyzeFusion(const HloComputation &computation,

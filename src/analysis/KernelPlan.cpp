@@ -1,6 +1,8 @@
 //===- KernelPlan.cpp - Which kernels a module launches -------------------===//
 #include "analysis/KernelPlan.h"
 
+#include "analysis/FusionAnalysis.h"
+
 #include <regex>
 
 #include <algorithm>
@@ -171,6 +173,10 @@ void KernelPlan::planComputation(const HloComputation &computation) {
   for (const auto &instruction : computation.instructions()) {
     switch (launchRole(instruction->opcode())) {
     case LaunchRole::Fusion:
+      if (runsAsLibraryCall(*instruction)) {
+        libraryOps.push_back(instruction.get());
+        break;
+      }
       kernelList.push_back({instruction->name(),
                             instruction->fusedComputation(), instruction.get(),
                             instruction.get()});

@@ -106,10 +106,12 @@ TEST_P(NotesFormulas, MatchTheCorpusShapes) {
     EXPECT_EQ(field(expected, "kept"), tiling.threads[0]) << expected;
     EXPECT_EQ(field(expected, "reduced"), tiling.threads[1]) << expected;
   }
-  if (field(expected, "shared_rows") >= 0)
+  if (field(expected, "shared_rows") >= 0) {
     EXPECT_EQ(field(expected, "shared_rows"), tiling.sharedRows) << expected;
-  if (field(expected, "warps_per_row") >= 0)
+  }
+  if (field(expected, "warps_per_row") >= 0) {
     EXPECT_EQ(field(expected, "warps_per_row"), tiling.warpsPerRow()) << expected;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, NotesFormulas, testing::ValuesIn(emulatedRows()),
