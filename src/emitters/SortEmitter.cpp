@@ -35,7 +35,13 @@ struct NetworkStep {
 /// on the outputs in global memory (one step).
 struct SortLaunch {
   bool shared;
+  /// Global launches: the one step.
   std::vector<NetworkStep> steps;
+  /// Shared launches: stages [stageBegin, stageEnd) of the network, each
+  /// its steps j = stage .. 0 (j = stage being the mirror step, left out
+  /// unless `withMirror`).
+  int64_t stageBegin = 0, stageEnd = 0;
+  bool withMirror = true;
 };
 
 int64_t alignTo16(int64_t bytes) { return (bytes + 15) / 16 * 16; }
@@ -129,24 +135,13 @@ private:
   void planLaunches() {
     int64_t logP = llvm::Log2_64(static_cast<uint64_t>(padded));
     int64_t logT = llvm::Log2_64(static_cast<uint64_t>(tile));
-    auto stagesUpTo = [](int64_t last) {
-      std::vector<NetworkStep> steps;
-      for (int64_t s = 0; s < last; ++s) {
-        steps.push_back({s, true});
-        for (int64_t j = s - 1; j >= 0; --j)
-          steps.push_back({j, false});
-      }
-      return steps;
-    };
-    launches.push_back({true, stagesUpTo(std::min(logP, logT))});
+    launches.push_back({true, {}, 0, std::min(logP, logT), true});
     for (int64_t s = logT; s < logP; ++s) {
       launches.push_back({false, {{s, true}}});
       for (int64_t j = s - 1; j >= logT; --j)
         launches.push_back({false, {{j, false}}});
-      std::vector<NetworkStep> small;
-      for (int64_t j = logT - 1; j >= 0; --j)
-        small.push_back({j, false});
-      launches.push_back({true, small});
+      // Steps logT - 1 .. 0: stage logT without its mirror step.
+      launches.push_back({true, {}, logT, logT + 1, false});
     }
   }
 
@@ -173,6 +168,23 @@ private:
     Value high = step.mirror
                      ? Value(arith::XOrIOp::create(b, low, constant(2 * distance - 1)))
                      : Value(arith::AddIOp::create(b, low, constant(distance)));
+    return {low, high};
+  }
+
+  /// The pair `pair` of the step 2^j apart (a mirror step where `mirror`),
+  /// with j and `mirror` known at run time: the network's loops.
+  static std::pair<Value, Value> pairPositions(ImplicitLocOpBuilder &b, Value pair, Value j,
+                                               Value mirror) {
+    Value one = arith::ConstantIndexOp::create(b, 1);
+    Value distance = arith::ShLIOp::create(b, one, j);
+    Value low = arith::AddIOp::create(
+        b,
+        arith::ShLIOp::create(b, arith::ShRUIOp::create(b, pair, j),
+                              arith::AddIOp::create(b, j, one)),
+        arith::AndIOp::create(b, pair, arith::SubIOp::create(b, distance, one)));
+    Value block = arith::SubIOp::create(b, arith::ShLIOp::create(b, distance, one), one);
+    Value high = arith::SelectOp::create(b, mirror, arith::XOrIOp::create(b, low, block),
+                                         arith::AddIOp::create(b, low, distance));
     return {low, high};
   }
 
@@ -314,40 +326,71 @@ private:
     tiles = SmallVector<Value>(xla_gpu::SyncThreadsOp::create(b, tiles).getResults());
 
     // The network's steps, tile/2 pairs over the threads, a barrier after
-    // each.
+    // each: loops over the stages and their steps (unrolled, the largest
+    // tile's 78 steps made functions that one-shot bufferization took tens
+    // of seconds over).
     int64_t pairsPerThread = std::max<int64_t>(tile / 2 / threads, 1);
-    for (const NetworkStep &step : launches[currentLaunch()].steps) {
-      for (int64_t k = 0; k < pairsPerThread; ++k) {
-        Value pair = k == 0 ? thread : arith::AddIOp::create(b, thread, constant(k * threads));
-        auto [low, high] = pairPositions(b, pair, step);
-        Value inside = arith::CmpIOp::create(
-            b, arith::CmpIPredicate::ult, arith::AddIOp::create(b, tileStart, high), sizeValue);
-        tiles = emitIf(b, inside, tiles,
-                       [&, low = low, high = high](ImplicitLocOpBuilder &inner) {
-                         SmallVector<Value> lowValues, highValues;
-                         for (Value t : tiles) {
-                           lowValues.push_back(tensor::ExtractOp::create(inner, t, low));
-                           highValues.push_back(tensor::ExtractOp::create(inner, t, high));
-                         }
-                         auto exchanged =
-                             compareExchange(inner, context, lowValues, highValues, error);
-                         if (!exchanged)
-                           return SmallVector<Value>();
-                         SmallVector<Value> results;
-                         for (size_t i = 0; i < tiles.size(); ++i) {
-                           Value t = tensor::InsertOp::create(inner, exchanged->first[i],
-                                                              tiles[i], low);
-                           results.push_back(
-                               tensor::InsertOp::create(inner, exchanged->second[i], t, high));
-                         }
-                         return results;
-                       },
-                       failed);
-        if (failed)
-          return false;
-      }
-      tiles = SmallVector<Value>(xla_gpu::SyncThreadsOp::create(b, tiles).getResults());
-    }
+    const SortLaunch &launch = launches[currentLaunch()];
+    auto stages = scf::ForOp::create(
+        b, constant(launch.stageBegin), constant(launch.stageEnd), constant(1), tiles,
+        [&](OpBuilder &stageBuilder, Location stageLocation, Value stage,
+            ValueRange stageTiles) {
+          ImplicitLocOpBuilder sb(stageLocation, stageBuilder);
+          Value one = arith::ConstantIndexOp::create(sb, 1);
+          Value firstStep = arith::ConstantIndexOp::create(sb, launch.withMirror ? 0 : 1);
+          auto steps = scf::ForOp::create(
+              sb, firstStep, arith::AddIOp::create(sb, stage, one), one, stageTiles,
+              [&](OpBuilder &stepBuilder, Location stepLocation, Value t,
+                  ValueRange stepTiles) {
+                ImplicitLocOpBuilder ib(stepLocation, stepBuilder);
+                Value j = arith::SubIOp::create(ib, stage, t);
+                Value mirror = arith::CmpIOp::create(
+                    ib, arith::CmpIPredicate::eq, t, arith::ConstantIndexOp::create(ib, 0));
+                SmallVector<Value> current(stepTiles);
+                for (int64_t k = 0; k < pairsPerThread && !failed; ++k) {
+                  Value pair = k == 0 ? thread
+                                      : arith::AddIOp::create(
+                                            ib, thread,
+                                            arith::ConstantIndexOp::create(ib, k * threads));
+                  auto [low, high] = pairPositions(ib, pair, j, mirror);
+                  Value inside = arith::CmpIOp::create(
+                      ib, arith::CmpIPredicate::ult, arith::AddIOp::create(ib, tileStart, high),
+                      sizeValue);
+                  current = emitIf(
+                      ib, inside, current,
+                      [&, low = low, high = high](ImplicitLocOpBuilder &inner) {
+                        SmallVector<Value> lowValues, highValues;
+                        for (Value t : current) {
+                          lowValues.push_back(tensor::ExtractOp::create(inner, t, low));
+                          highValues.push_back(tensor::ExtractOp::create(inner, t, high));
+                        }
+                        auto exchanged =
+                            compareExchange(inner, context, lowValues, highValues, error);
+                        if (!exchanged)
+                          return SmallVector<Value>();
+                        SmallVector<Value> results;
+                        for (size_t i = 0; i < current.size(); ++i) {
+                          Value updated = tensor::InsertOp::create(inner, exchanged->first[i],
+                                                                   current[i], low);
+                          results.push_back(tensor::InsertOp::create(
+                              inner, exchanged->second[i], updated, high));
+                        }
+                        return results;
+                      },
+                      failed);
+                }
+                if (failed)
+                  current.assign(stepTiles.begin(), stepTiles.end());
+                else
+                  current = SmallVector<Value>(
+                      xla_gpu::SyncThreadsOp::create(ib, current).getResults());
+                scf::YieldOp::create(ib, current);
+              });
+          scf::YieldOp::create(sb, steps.getResults());
+        });
+    if (failed)
+      return false;
+    tiles = SmallVector<Value>(stages.getResults());
 
     // Store the tile into the outputs (and the positions into the scratch
     // buffer for the next launch).
