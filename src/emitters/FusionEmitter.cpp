@@ -65,17 +65,31 @@ std::optional<EmittedModule> emitKernels(const HloModule &module, const KernelPl
                         SourceLocations::prefixOf(diagnostic.getLocation()) + diagnostic.str();
     return success();
   });
+  // Every kernel is tried: each error is reported at its instruction and
+  // the kernel's functions are dropped, then the next kernel is emitted.
+  bool anyFailed = false;
   auto report = [&](const EmissionError &error) {
     diagnostics.error(error.instruction ? error.instruction->sourceOffset() : kNoOffset,
                       error.message);
-    return std::nullopt;
+    anyFailed = true;
+  };
+  Block &body = result.getBodyRegion().front();
+  auto dropSince = [&](Operation *last) {
+    SmallVector<Operation *> added;
+    for (Operation &op : llvm::make_range(
+             last ? std::next(Block::iterator(last)) : body.begin(), body.end()))
+      added.push_back(&op);
+    for (Operation *op : llvm::reverse(added))
+      op->erase();
   };
   for (size_t k = 0; k < plan.kernels().size(); ++k) {
     const KernelSource &kernel = plan.kernels()[k];
-    if (!kernel.computation || kernel.computation->isDeclaration())
-      return report({kernel.origin, "fusion calls a computation that is not defined"});
-    Block &body = result.getBodyRegion().front();
+    if (!kernel.computation || kernel.computation->isDeclaration()) {
+      report({kernel.origin, "fusion calls a computation that is not defined"});
+      continue;
+    }
     Operation *last = body.empty() ? nullptr : &body.back();
+    verifierMessages.clear();
     FusionAnalysis analysis = analyzeFusion(*kernel.computation, kernel.fusion, device);
     // The kinds that update an operand in place may do so only where the
     // output may take that operand's buffer.
@@ -93,13 +107,33 @@ std::optional<EmittedModule> emitKernels(const HloModule &module, const KernelPl
     std::string unsupported;
     std::unique_ptr<EmitterBase> emitter =
         createEmitter(analysis, *kernel.computation, device, unsupported);
-    if (!emitter)
-      return report({kernel.origin, unsupported});
+    if (!emitter) {
+      report({kernel.origin, unsupported});
+      continue;
+    }
     EmissionError error;
     std::vector<KernelLaunchRecord> records;
     if (!emitter->emit(result, kernelNames[k], namer, locations, locations.of(kernel.origin),
-                       records, error))
-      return report(error);
+                       records, error)) {
+      // Inside a fused computation several kernels may share: say which.
+      if (error.instruction && error.instruction != kernel.origin)
+        error.message += " (in kernel '" + kernel.name + "')";
+      report(error);
+      dropSince(last);
+      continue;
+    }
+    // The functions this kernel added must verify on their own.
+    bool verified = true;
+    for (Operation &op : llvm::make_range(
+             last ? std::next(Block::iterator(last)) : body.begin(), body.end()))
+      verified = verified && succeeded(verify(&op));
+    if (!verified) {
+      report({kernel.origin, "internal error: the MLIR emitted for '" +
+                                 (kernel.origin ? kernel.origin->name() : kernel.name) +
+                                 "' does not verify: " + verifierMessages});
+      dropSince(last);
+      continue;
+    }
     for (KernelLaunchRecord &record : records) {
       record.planKernel = static_cast<int64_t>(k);
       result.lookupSymbol(record.name)
@@ -108,17 +142,14 @@ std::optional<EmittedModule> emitKernels(const HloModule &module, const KernelPl
                                      static_cast<int64_t>(emitted.launches.size())));
       emitted.launches.push_back(record);
     }
-    // The functions this kernel added must verify on their own.
-    for (Operation &op : llvm::make_range(
-             last ? std::next(Block::iterator(last)) : body.begin(), body.end()))
-      if (failed(verify(&op)))
-        return report({kernel.origin, "internal error: the MLIR emitted for '" +
-                                          (kernel.origin ? kernel.origin->name() : kernel.name) +
-                                          "' does not verify: " + verifierMessages});
   }
-  if (failed(verify(result)))
-    return report({nullptr, "internal error: the emitted MLIR does not verify: " +
-                                verifierMessages});
+  if (anyFailed)
+    return std::nullopt;
+  verifierMessages.clear();
+  if (failed(verify(result))) {
+    report({nullptr, "internal error: the emitted MLIR does not verify: " + verifierMessages});
+    return std::nullopt;
+  }
   return emitted;
 }
 
