@@ -4,8 +4,9 @@
 #include "analysis/HeroAnalysis.h"
 #include "analysis/ScatterAnalysis.h"
 
+#include "llvm/Support/JSON.h"
+
 #include <algorithm>
-#include <cctype>
 #include <deque>
 #include <set>
 
@@ -20,58 +21,54 @@ bool isBlockLevelFusion(const HloInstruction &fusion) {
          std::string_view::npos;
 }
 
-/// The `num_warps` of a block-level fusion's `block_level_fusion_config`
-/// (XLA writes it as a string, `"num_warps":"8"`), if it is there.
-std::optional<int64_t> blockLevelWarps(const HloInstruction &fusion) {
-  std::string_view config = fusion.textAttr("backend_config");
-  constexpr std::string_view key = "\"num_warps\":";
-  size_t at = config.find(key);
-  if (at == std::string_view::npos)
+/// An integer XLA writes as a string (`"8"`) or a number; nullopt if it is
+/// neither or not positive.
+std::optional<int64_t> positiveInteger(const llvm::json::Value *value) {
+  if (!value)
     return std::nullopt;
-  at += key.size();
-  while (at < config.size() && (config[at] == '"' || config[at] == ' '))
-    ++at;
-  int64_t warps = 0;
-  size_t digits = 0;
-  for (; at < config.size() && std::isdigit(static_cast<unsigned char>(config[at])) &&
-         digits < 6;
-       ++at, ++digits)
-    warps = warps * 10 + (config[at] - '0');
-  if (digits == 0 || warps <= 0)
+  std::optional<int64_t> number = value->getAsInteger();
+  if (!number)
+    if (std::optional<llvm::StringRef> text = value->getAsString()) {
+      int64_t parsed = 0;
+      if (!text->getAsInteger(10, parsed))
+        number = parsed;
+    }
+  if (!number || *number <= 0)
     return std::nullopt;
-  return warps;
+  return number;
 }
 
-/// The sizes of the first output tile of a block-level fusion's config
-/// (`"output_tiles":[{"sizes":["8","1","1024"]}]`); empty if not there.
-std::vector<int64_t> blockLevelTile(const HloInstruction &fusion) {
-  std::string_view config = fusion.textAttr("backend_config");
-  size_t at = config.find("\"output_tiles\"");
-  if (at == std::string_view::npos)
-    return {};
-  constexpr std::string_view key = "\"sizes\":[";
-  at = config.find(key, at);
-  if (at == std::string_view::npos)
-    return {};
-  std::vector<int64_t> sizes;
-  int64_t value = 0;
-  size_t digits = 0;
-  for (at += key.size(); at < config.size() && config[at] != ']'; ++at) {
-    char c = config[at];
-    if (std::isdigit(static_cast<unsigned char>(c)) && digits < 12) {
-      value = value * 10 + (c - '0');
-      ++digits;
-    } else if (c == ',' && digits > 0) {
-      sizes.push_back(value);
-      value = 0;
-      digits = 0;
-    } else if (c != '"' && c != ' ' && c != ',') {
-      return {};
-    }
+/// The warps and first output tile of a block-level fusion's
+/// `block_level_fusion_config` (`"num_warps":"8"`,
+/// `"output_tiles":[{"sizes":["8","1","1024"]}]`), where it names them.
+void readBlockLevelConfig(const HloInstruction &fusion, FusionAnalysis &analysis) {
+  llvm::Expected<llvm::json::Value> parsed =
+      llvm::json::parse(llvm::StringRef(fusion.textAttr("backend_config")));
+  if (!parsed) {
+    llvm::consumeError(parsed.takeError());
+    return;
   }
-  if (digits > 0)
-    sizes.push_back(value);
-  return sizes;
+  const llvm::json::Object *root = parsed->getAsObject();
+  const llvm::json::Object *backend = root ? root->getObject("fusion_backend_config") : nullptr;
+  const llvm::json::Object *config =
+      backend ? backend->getObject("block_level_fusion_config") : nullptr;
+  if (!config)
+    return;
+  analysis.blockLevelWarps = positiveInteger(config->get("num_warps"));
+  const llvm::json::Array *tiles = config->getArray("output_tiles");
+  const llvm::json::Object *tile =
+      tiles && !tiles->empty() ? tiles->front().getAsObject() : nullptr;
+  const llvm::json::Array *sizes = tile ? tile->getArray("sizes") : nullptr;
+  if (!sizes)
+    return;
+  std::vector<int64_t> values;
+  for (const llvm::json::Value &size : *sizes) {
+    std::optional<int64_t> value = positiveInteger(&size);
+    if (!value)
+      return;
+    values.push_back(*value);
+  }
+  analysis.blockLevelTile = std::move(values);
 }
 
 /// A reduce whose value reaches a broadcast: the fusion uses the reduction
@@ -415,8 +412,7 @@ FusionAnalysis analyzeFusion(const HloComputation &computation,
   }
   if (fusion && isBlockLevelFusion(*fusion) && hasNormalizationReduce(computation)) {
     analysis.setVariant(FusionVariant::Normalization);
-    analysis.blockLevelWarps = blockLevelWarps(*fusion);
-    analysis.blockLevelTile = blockLevelTile(*fusion);
+    readBlockLevelConfig(*fusion, analysis);
     return analysis;
   }
   // Reduction.

@@ -87,7 +87,9 @@ int compileBatch(const Options &options, std::ostream &report) {
     return kExitUsage;
   }
   const std::vector<std::string> &inputs = options.inputs;
-  std::vector<std::string> names = batchOutputNames(inputs);
+  std::vector<std::string> outputs;
+  for (const std::string &name : batchOutputNames(inputs))
+    outputs.push_back(options.outputDir + "/" + name + extensionForEmit(options.emit));
   size_t jobs = options.jobs > 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
   jobs = std::min(jobs, inputs.size());
   bool terminal = ::isatty(STDERR_FILENO);
@@ -104,11 +106,9 @@ int compileBatch(const Options &options, std::ostream &report) {
     for (; reported < outcomes.size() && outcomes[reported].done; ++reported) {
       const Outcome &outcome = outcomes[reported];
       report << outcome.errors;
-      std::string output = options.outputDir + "/" + names[reported] +
-                           extensionForEmit(options.emit);
       if (outcome.result.exitCode == kExitSuccess)
         report << fmt::format("hlo-compile: {} -> {}: {} kernel launch{}, {:.2f} s\n",
-                              inputs[reported], output, outcome.result.launches,
+                              inputs[reported], outputs[reported], outcome.result.launches,
                               outcome.result.launches == 1 ? "" : "es", outcome.seconds);
       else
         report << fmt::format("hlo-compile: {}: FAILED, {:.2f} s\n", inputs[reported],
@@ -125,7 +125,7 @@ int compileBatch(const Options &options, std::ostream &report) {
       one.input = inputs[i];
       one.inputs = {inputs[i]};
       one.outputDir.clear();
-      one.output = options.outputDir + "/" + names[i] + extensionForEmit(options.emit);
+      one.output = outputs[i];
       std::ostringstream errors;
       auto begin = std::chrono::steady_clock::now();
       CompileResult result = compileInput(one, errors);

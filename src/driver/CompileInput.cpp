@@ -23,15 +23,6 @@ int fail(std::ostream &errors, const std::string &message, int code = kExitError
   return code;
 }
 
-/// The kernel launches a manifest lists (0 for none or an unreadable one).
-int countLaunches(const std::string &manifest) {
-  if (manifest.empty())
-    return 0;
-  std::string error;
-  std::optional<abi::LaunchManifest> parsed = abi::parseLaunchManifest(manifest, error);
-  return parsed ? static_cast<int>(parsed->kernels.size()) : 0;
-}
-
 } // namespace
 
 CompileResult compileInput(const Options &options, std::ostream &errors) {
@@ -83,7 +74,8 @@ CompileResult compileInput(const Options &options, std::ostream &errors) {
   if (!module || diagnostics.hasErrors())
     return failed();
 
-  std::string text, manifest;
+  std::string text;
+  std::optional<abi::LaunchManifest> manifest;
   bool ok = true;
   if (options.emit == "hlo") {
     text = printModule(*module);
@@ -103,12 +95,12 @@ CompileResult compileInput(const Options &options, std::ostream &errors) {
   // -Werror: a warning is an error too, and nothing is written.
   if (!ok || diagnostics.hasErrors())
     return failed();
-  if (!outputs.write(text, manifest, error))
+  if (!outputs.write(text, manifest ? abi::printLaunchManifest(*manifest) : "", error))
     return failed(fail(errors, error));
   timer.lap("write");
   timer.finish();
   result.exitCode = kExitSuccess;
-  result.launches = countLaunches(manifest);
+  result.launches = manifest ? static_cast<int>(manifest->kernels.size()) : 0;
   return result;
 }
 

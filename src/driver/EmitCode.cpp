@@ -65,7 +65,8 @@ bool writesManifest(const std::string &emit) {
 }
 
 bool emitCode(const HloModule &module, const Options &options, const std::string &codeFile,
-              StageTimer &timer, std::string &output, std::string &manifest,
+              StageTimer &timer, std::string &output,
+              std::optional<abi::LaunchManifest> &manifest,
               DiagnosticEngine &diagnostics) {
   pipeline::PipelineOptions pipelineOptions;
   pipelineOptions.target =
@@ -168,8 +169,8 @@ bool emitCode(const HloModule &module, const Options &options, const std::string
     timer.lap("system linker (shared object)");
   }
   if (isLoadable(kind))
-    manifest = abi::printLaunchManifest(buildManifest(
-        module, plan, emittedKernels->launches, options.gpuArch, options.target, codeFile));
+    manifest = buildManifest(module, plan, emittedKernels->launches, options.gpuArch,
+                             options.target, codeFile);
   output = std::move(*code);
   return true;
 }

@@ -11,10 +11,12 @@
 #include "Options.h"
 #include "StageTimer.h"
 
+#include "abi/LaunchManifest.h"
 #include "hlo_parser/HloModule.h"
 #include "hlo_parser/SourceFile.h"
 #include "pipeline/Pipeline.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,8 +27,8 @@ namespace hlo::driver {
 /// For code a runtime loads (ptx, cubin, so), `manifest` receives the
 /// launch manifest, whose "code" is `codeFile` (none if empty).
 bool emitCode(const HloModule &module, const Options &options, const std::string &codeFile,
-              StageTimer &timer, std::string &output, std::string &manifest,
-              DiagnosticEngine &diagnostics);
+              StageTimer &timer, std::string &output,
+              std::optional<abi::LaunchManifest> &manifest, DiagnosticEngine &diagnostics);
 
 /// --resource-usage's table: one line per kernel.
 std::string formatResourceUsage(const std::vector<pipeline::KernelResourceUsage> &kernels,

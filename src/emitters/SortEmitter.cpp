@@ -155,24 +155,9 @@ private:
     return index;
   }
 
-  /// The pair `pair` of `step`: its lower and upper position.
-  std::pair<Value, Value> pairPositions(ImplicitLocOpBuilder &b, Value pair,
-                                        const NetworkStep &step) const {
-    auto constant = [&](int64_t value) { return arith::ConstantIndexOp::create(b, value); };
-    int64_t distance = int64_t(1) << step.j;
-    Value low = arith::AddIOp::create(
-        b,
-        arith::MulIOp::create(b, arith::DivUIOp::create(b, pair, constant(distance)),
-                              constant(2 * distance)),
-        arith::RemUIOp::create(b, pair, constant(distance)));
-    Value high = step.mirror
-                     ? Value(arith::XOrIOp::create(b, low, constant(2 * distance - 1)))
-                     : Value(arith::AddIOp::create(b, low, constant(distance)));
-    return {low, high};
-  }
-
-  /// The pair `pair` of the step 2^j apart (a mirror step where `mirror`),
-  /// with j and `mirror` known at run time: the network's loops.
+  /// The pair `pair` of the step 2^j apart (a mirror step where `mirror`):
+  /// its lower and upper position. j and `mirror` are constants in a global
+  /// launch and the loops' values in a shared one.
   static std::pair<Value, Value> pairPositions(ImplicitLocOpBuilder &b, Value pair, Value j,
                                                Value mirror) {
     Value one = arith::ConstantIndexOp::create(b, 1);
@@ -437,7 +422,9 @@ private:
         [&](ImplicitLocOpBuilder &nested, ValueRange, ValueRange rowAndPair,
             ValueRange outputs) -> SmallVector<Value> {
           SmallVector<Value> rowCoordinates = delinearizeIndex(nested, rowAndPair[0], otherDims);
-          auto [low, high] = pairPositions(nested, rowAndPair[1], step);
+          auto [low, high] = pairPositions(
+              nested, rowAndPair[1], arith::ConstantIndexOp::create(nested, step.j),
+              arith::ConstantIntOp::create(nested, step.mirror ? 1 : 0, 1));
           Value inside = arith::CmpIOp::create(nested, arith::CmpIPredicate::ult, high,
                                                arith::ConstantIndexOp::create(nested, size));
           return emitIf(
