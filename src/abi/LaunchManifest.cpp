@@ -333,4 +333,12 @@ std::string printLaunchManifest(const LaunchManifest &manifest) {
   return json;
 }
 
+std::string launchLabel(const std::vector<KernelSpec> &kernels, size_t k) {
+  const KernelSpec &kernel = kernels.at(k);
+  for (size_t i = 0; i < k; ++i)
+    if (kernels[i].name == kernel.name && kernels[i].hloInstruction != kernel.hloInstruction)
+      return kernel.name + "[" + kernel.hloInstruction + "]";
+  return kernel.name;
+}
+
 } // namespace hlo::abi

@@ -85,6 +85,11 @@ struct LaunchManifest {
   std::vector<std::pair<std::string, std::string>> notEmitted;
 };
 
+/// How hlo-run names launch `k` in its output, report and saved files: its
+/// kernel's name, or "name[instruction]" where the launch runs the function
+/// of an earlier kernel with the same code for another HLO instruction.
+std::string launchLabel(const std::vector<KernelSpec> &kernels, size_t k);
+
 /// Parses manifest JSON; on failure returns nullopt with `error` set.
 std::optional<LaunchManifest> parseLaunchManifest(const std::string &json,
                                                   std::string &error);

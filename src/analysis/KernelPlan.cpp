@@ -1,7 +1,9 @@
 //===- KernelPlan.cpp - Which kernels a module launches -------------------===//
 #include "analysis/KernelPlan.h"
 
+#include "analysis/ComputationFingerprint.h"
 #include "analysis/FusionAnalysis.h"
+#include "hlo_parser/HloAttributes.h"
 
 #include <regex>
 
@@ -308,6 +310,39 @@ bool KernelPlan::isLoopStateUpdatedBy(const HloInstruction *element,
         return false;
   }
   return true;
+}
+
+std::vector<size_t> KernelPlan::codeOwners() const {
+  ComputationFingerprinter fingerprinter;
+  std::map<std::string, size_t> firstWithCode;
+  std::vector<size_t> owners;
+  for (size_t k = 0; k < kernelList.size(); ++k) {
+    const KernelSource &kernel = kernelList[k];
+    if (!kernel.computation || kernel.computation->isDeclaration()) {
+      owners.push_back(k);
+      continue;
+    }
+    std::string key;
+    // What the emitters read from the fusion instruction itself.
+    if (kernel.fusion)
+      for (const char *name : {"kind", "backend_config"})
+        if (const AttrValue *value = kernel.fusion->findAttribute(name)) {
+          key += std::string(name) + '=';
+          printAttrValue(key, *value);
+          key += '\n';
+        }
+    // Only in-place updates read which buffers the output may take.
+    bool updatesInPlace = false;
+    for (const auto &instruction : kernel.computation->instructions())
+      updatesInPlace |= instruction->opcode() == HloOpcode::DynamicUpdateSlice ||
+                        instruction->opcode() == HloOpcode::Scatter;
+    key += "reusable=";
+    for (int64_t i = 0; updatesInPlace && i < kernel.computation->parameterCount(); ++i)
+      key += canReuseInputBuffer(kernel, i) ? '1' : '0';
+    key += '\n' + fingerprinter.fingerprint(*kernel.computation);
+    owners.push_back(firstWithCode.emplace(std::move(key), k).first->second);
+  }
+  return owners;
 }
 
 bool KernelPlan::canReuseInputBuffer(const KernelSource &kernel, int64_t parameter) const {

@@ -86,6 +86,13 @@ public:
   /// after this kernel.
   bool canReuseInputBuffer(const KernelSource &kernel, int64_t parameter) const;
 
+  /// For each kernel, the first kernel in plan order whose code it can run
+  /// (itself, if none before it has the same code): same fused computation
+  /// up to names (ComputationFingerprint.h), same fusion kind and
+  /// backend_config, and the same inputs whose buffers the output may take.
+  /// XLA compiles each such group once; so does hlo-compile.
+  std::vector<size_t> codeOwners() const;
+
 private:
   void planComputation(const HloComputation &computation);
   /// The module's input_output_alias gives module parameter `parameter`'s

@@ -33,14 +33,29 @@ abi::KernelParameter parameter(bool isOutput, const Shape &shape) {
   return result;
 }
 
-/// What a kernel's input binds to: a module parameter or another kernel's
-/// (or instruction's) result buffer.
+/// What a kernel's input binds to: a module parameter, a module output an
+/// earlier kernel wrote (the entry's root, or an array element of its
+/// tuple), or another kernel's (or instruction's) result buffer.
 void bindInput(abi::KernelParameter &parameter, const HloInstruction *operand) {
-  if (operand && operand->opcode() == HloOpcode::Parameter &&
-      operand->parent() == operand->parent()->parent()->entry()) {
+  const HloComputation *entry = operand ? operand->parent()->parent()->entry() : nullptr;
+  if (operand && operand->opcode() == HloOpcode::Parameter && operand->parent() == entry) {
     parameter.binding = abi::BufferBinding::Parameter;
     parameter.number = operand->parameterNumber();
     return;
+  }
+  if (operand && operand->parent() == entry && operand->shape().isArray()) {
+    const HloInstruction *root = entry->root();
+    for (int64_t i = 0; root->opcode() == HloOpcode::Tuple && i < root->operandCount(); ++i)
+      if (root->operand(i) == operand) {
+        parameter.binding = abi::BufferBinding::Output;
+        parameter.number = i;
+        return;
+      }
+    if (root == operand) {
+      parameter.binding = abi::BufferBinding::Output;
+      parameter.number = 0;
+      return;
+    }
   }
   parameter.binding = abi::BufferBinding::Buffer;
   parameter.bufferName = operand ? operand->name() : std::string("?");
@@ -109,7 +124,7 @@ std::string checkLaunchRecords(const std::vector<KernelLaunchRecord> &records,
       return kernel + "the code synchronizes threads, which the emitter did not declare";
   }
   for (size_t i = 0; i < records.size(); ++i)
-    if (!found[i])
+    if (!found[i] && !(records[i].sharesCodeOf >= 0 && found[records[i].sharesCodeOf]))
       return "internal error: kernel '" + records[i].name + "' is missing from the code";
   return "";
 }

@@ -68,6 +68,9 @@ struct KernelLaunchRecord {
   int64_t planKernel = 0;
   int64_t launchIndex = 0;
   int64_t launchCount = 1;
+  /// The earlier launch whose function this one runs, because its plan
+  /// kernel has the same code (KernelPlan::codeOwners); -1: its own.
+  int64_t sharesCodeOf = -1;
 };
 
 /// One output buffer of a fusion: a root, or one leaf of a tuple root.

@@ -55,9 +55,13 @@ std::optional<EmittedModule> emitKernels(const HloModule &module, const KernelPl
   // Kernels claim their names first; every function name is unique.
   SymbolNamer namer;
   SourceLocations locations(module.source().get(), &context);
+  // Kernels with the same code as an earlier one run its functions.
+  std::vector<size_t> owners = plan.codeOwners();
   std::vector<std::string> kernelNames;
-  for (const KernelSource &kernel : plan.kernels())
-    kernelNames.push_back(namer.claim(kernel.name));
+  for (size_t k = 0; k < plan.kernels().size(); ++k)
+    kernelNames.push_back(owners[k] == k ? namer.claim(plan.kernels()[k].name) : "");
+  // Per kernel, its first launch in `emitted.launches`; -1 if it failed.
+  std::vector<int64_t> firstLaunch(plan.kernels().size(), -1);
   // What the MLIR verifier says, reported at the kernel it concerns.
   std::string verifierMessages;
   ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diagnostic) {
@@ -68,9 +72,18 @@ std::optional<EmittedModule> emitKernels(const HloModule &module, const KernelPl
   // Every kernel is tried: each error is reported at its instruction and
   // the kernel's functions are dropped, then the next kernel is emitted.
   bool anyFailed = false;
-  auto report = [&](const EmissionError &error) {
+  // Per kernel, its errors as the emitter gave them: a kernel with the
+  // same code as a failed one fails the same way, reported as its own.
+  std::vector<std::vector<EmissionError>> kernelErrors(plan.kernels().size());
+  auto reportFor = [&](size_t k, const EmissionError &error) {
+    const KernelSource &kernel = plan.kernels()[k];
+    kernelErrors[k].push_back(error);
+    std::string message = error.message;
+    // Inside a fused computation several kernels may share: say which.
+    if (error.instruction && error.instruction != kernel.origin)
+      message += " (in kernel '" + kernel.name + "')";
     diagnostics.error(error.instruction ? error.instruction->sourceOffset() : kNoOffset,
-                      error.message);
+                      message);
     anyFailed = true;
   };
   Block &body = result.getBodyRegion().front();
@@ -84,8 +97,26 @@ std::optional<EmittedModule> emitKernels(const HloModule &module, const KernelPl
   };
   for (size_t k = 0; k < plan.kernels().size(); ++k) {
     const KernelSource &kernel = plan.kernels()[k];
+    if (owners[k] != k) {
+      // The owner's errors were reported at the owner.
+      int64_t first = firstLaunch[owners[k]];
+      if (first < 0) {
+        for (const EmissionError &error : kernelErrors[owners[k]])
+          reportFor(k, error);
+        continue;
+      }
+      firstLaunch[k] = static_cast<int64_t>(emitted.launches.size());
+      int64_t count = emitted.launches[first].launchCount;
+      for (int64_t i = first; i < first + count; ++i) {
+        KernelLaunchRecord record = emitted.launches[i];
+        record.planKernel = static_cast<int64_t>(k);
+        record.sharesCodeOf = i;
+        emitted.launches.push_back(std::move(record));
+      }
+      continue;
+    }
     if (!kernel.computation || kernel.computation->isDeclaration()) {
-      report({kernel.origin, "fusion calls a computation that is not defined"});
+      reportFor(k, {kernel.origin, "fusion calls a computation that is not defined"});
       continue;
     }
     Operation *last = body.empty() ? nullptr : &body.back();
@@ -108,17 +139,14 @@ std::optional<EmittedModule> emitKernels(const HloModule &module, const KernelPl
     std::unique_ptr<EmitterBase> emitter =
         createEmitter(analysis, *kernel.computation, device, unsupported);
     if (!emitter) {
-      report({kernel.origin, unsupported});
+      reportFor(k, {kernel.origin, unsupported});
       continue;
     }
     EmissionError error;
     std::vector<KernelLaunchRecord> records;
     if (!emitter->emit(result, kernelNames[k], namer, locations, locations.of(kernel.origin),
                        records, error)) {
-      // Inside a fused computation several kernels may share: say which.
-      if (error.instruction && error.instruction != kernel.origin)
-        error.message += " (in kernel '" + kernel.name + "')";
-      report(error);
+      reportFor(k, error);
       dropSince(last);
       continue;
     }
@@ -128,12 +156,13 @@ std::optional<EmittedModule> emitKernels(const HloModule &module, const KernelPl
              last ? std::next(Block::iterator(last)) : body.begin(), body.end()))
       verified = verified && succeeded(verify(&op));
     if (!verified) {
-      report({kernel.origin, "internal error: the MLIR emitted for '" +
+      reportFor(k, {kernel.origin, "internal error: the MLIR emitted for '" +
                                  (kernel.origin ? kernel.origin->name() : kernel.name) +
                                  "' does not verify: " + verifierMessages});
       dropSince(last);
       continue;
     }
+    firstLaunch[k] = static_cast<int64_t>(emitted.launches.size());
     for (KernelLaunchRecord &record : records) {
       record.planKernel = static_cast<int64_t>(k);
       result.lookupSymbol(record.name)
@@ -147,7 +176,8 @@ std::optional<EmittedModule> emitKernels(const HloModule &module, const KernelPl
     return std::nullopt;
   verifierMessages.clear();
   if (failed(verify(result))) {
-    report({nullptr, "internal error: the emitted MLIR does not verify: " + verifierMessages});
+    diagnostics.error(kNoOffset,
+                      "internal error: the emitted MLIR does not verify: " + verifierMessages);
     return std::nullopt;
   }
   return emitted;

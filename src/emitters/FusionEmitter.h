@@ -3,7 +3,9 @@
 // Turns each kernel of an HLO module's KernelPlan (its fusions, the
 // instructions wrapped into fusions of their own, or a bare fused entry)
 // into MLIR with the emitter the factory picks (EmitterFactory.h), and
-// returns each kernel's launch record for the manifest. Fusions whose
+// returns each kernel's launch record for the manifest. Kernels whose code
+// is the same as an earlier kernel's (KernelPlan::codeOwners) are not
+// emitted again: their launches run the earlier kernel's functions. Fusions whose
 // emitter is not implemented yet are reported by kind; ops no emitter
 // handles are reported by name; library calls get a warning that no kernel
 // is emitted for them.
@@ -19,6 +21,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/STLExtras.h"
 
 #include <vector>
 
@@ -32,6 +35,13 @@ struct EmittedModule {
   /// One per launch, in order: a kernel of the plan has one or more
   /// (KernelLaunchRecord::planKernel says which).
   std::vector<KernelLaunchRecord> launches;
+
+  /// Launches with a function of their own (the others run the function
+  /// of an earlier kernel with the same code).
+  size_t functionCount() const {
+    return static_cast<size_t>(llvm::count_if(
+        launches, [](const KernelLaunchRecord &launch) { return launch.sharesCodeOf < 0; }));
+  }
 };
 
 /// Emits all kernels of `plan` (made from `module`); nullopt on error

@@ -57,7 +57,7 @@ public:
         return fail(error);
     rows.resize(manifest.kernels.size());
     for (size_t k = 0; k < manifest.kernels.size(); ++k) {
-      rows[k].kernel = manifest.kernels[k].name;
+      rows[k].kernel = launchLabel(manifest.kernels, k);
       rows[k].emitter = manifest.kernels[k].emitter;
     }
     int status = wholeModule ? runModule(given) : runKernels(given);
@@ -77,8 +77,9 @@ private:
     return kExitError;
   }
 
-  void printKernel(const KernelSpec &kernel) const {
-    std::cout << kernel.name << " (" << kernel.emitter << "): grid [" << kernel.grid[0]
+  void printKernel(size_t k) const {
+    const KernelSpec &kernel = manifest.kernels[k];
+    std::cout << launchLabel(manifest.kernels, k) << " (" << kernel.emitter << "): grid [" << kernel.grid[0]
               << ", " << kernel.grid[1] << ", " << kernel.grid[2] << "], block ["
               << kernel.block[0] << ", " << kernel.block[1] << ", " << kernel.block[2]
               << "]\n";
@@ -124,7 +125,7 @@ private:
     if (result.ok())
       return true;
     if (result.status == LaunchResult::Fault) {
-      std::cout << manifest.kernels[k].name << ": kernel fault: " << result.message << "\n";
+      std::cout << launchLabel(manifest.kernels, k) << ": kernel fault: " << result.message << "\n";
       rows[k].checked = true;
       rows[k].passed = false;
       faulted = true;
@@ -219,7 +220,7 @@ private:
     bool passed = true;
     std::vector<ReductionDepth> outputDepths = reductionDepths(*module.entry());
     for (size_t k = 0; k < manifest.kernels.size(); ++k) {
-      printKernel(manifest.kernels[k]);
+      printKernel(k);
       for (const KernelParameter &parameter : manifest.kernels[k].parameters) {
         // A kernel of several launches: its outputs, after its last.
         if (parameter.binding != BufferBinding::Output || !parameter.isOutput ||
@@ -254,7 +255,7 @@ private:
       if (kernel.launchIndex != 0 || k + launches > manifest.kernels.size())
         return fail("kernel '" + kernel.name + "': its launches are not listed in order");
       for (size_t j = k; j < k + launches; ++j)
-        printKernel(manifest.kernels[j]);
+        printKernel(j);
       KernelCase check;
       try {
         check = buildKernelCase(kernel, module, evaluator, options.seed + 1000 * k, given);
@@ -289,7 +290,7 @@ private:
         } else {
           const Literal &value = check.inputs[input];
           if (!device.upload(pointer, toBufferBytes(value, parameter.shape), error) ||
-              !save(kernel.name + "_input_" + std::to_string(input), value))
+              !save(launchLabel(manifest.kernels, k) + "_input_" + std::to_string(input), value))
             return error.empty() ? kExitError : fail(error);
           ++input;
         }
@@ -307,7 +308,7 @@ private:
         passed &= checkOutput("output " + std::to_string(output), check.expected[output],
                               actual, rows[k],
                               output < depths.size() ? depths[output] : ReductionDepth());
-        if (!save(kernel.name + "_output_" + std::to_string(output), actual))
+        if (!save(launchLabel(manifest.kernels, k) + "_output_" + std::to_string(output), actual))
           return kExitError;
         ++output;
       }

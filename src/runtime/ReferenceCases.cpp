@@ -92,6 +92,10 @@ std::string moduleModeBlocker(const LaunchManifest &manifest, const HloModule &m
                  "', which no earlier kernel writes";
       } else if (parameter.binding == BufferBinding::Output && parameter.isOutput) {
         outputsWritten.insert(parameter.number);
+      } else if (parameter.binding == BufferBinding::Output &&
+                 !outputsWritten.count(parameter.number)) {
+        return "kernel " + kernel.name + " reads output " + std::to_string(parameter.number) +
+               ", which no earlier kernel writes";
       } else if (parameter.binding == BufferBinding::Parameter &&
                  parameter.number >= entry->parameterCount()) {
         return "kernel " + kernel.name + " reads parameter " +

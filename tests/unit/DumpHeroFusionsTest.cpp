@@ -131,7 +131,7 @@ bool assembleSelectedFusions(const std::string &dump, const std::string &arch,
   std::vector<pipeline::KernelResourceUsage> usage;
   error = testing_utils::assembleForArch(*emitted->module, arch, &usage);
   EXPECT_EQ(error, "");
-  EXPECT_EQ(usage.size(), emitted->launches.size());
+  EXPECT_EQ(usage.size(), emitted->functionCount());
   for (const pipeline::KernelResourceUsage &kernel : usage) {
     EXPECT_EQ(kernel.spillStoreBytes, 0) << kernel.name << " spills";
     EXPECT_EQ(kernel.spillLoadBytes, 0) << kernel.name << " spills";

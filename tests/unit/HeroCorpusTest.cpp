@@ -65,7 +65,7 @@ TEST_P(HeroCorpus, AssemblesWithoutSpills) {
   std::vector<pipeline::KernelResourceUsage> usage;
   std::string error = testing_utils::assembleForArch(*emitted->module, arch, &usage);
   ASSERT_EQ(error, "");
-  EXPECT_EQ(usage.size(), emitted->launches.size());
+  EXPECT_EQ(usage.size(), emitted->functionCount());
   for (const pipeline::KernelResourceUsage &kernel : usage) {
     EXPECT_EQ(kernel.spillStoreBytes, 0) << kernel.name << " spills";
     EXPECT_EQ(kernel.spillLoadBytes, 0) << kernel.name << " spills";

@@ -77,8 +77,9 @@ bool linkLibdevice(llvm::Module &module, const PipelineOptions &options,
     error = "cannot read libdevice at " + path + " (set --cuda-path or CUDA_HOME)";
     return false;
   }
-  auto libdevice = llvm::parseBitcodeFile(buffer.get()->getMemBufferRef(),
-                                          module.getContext());
+  // Read lazily: the linker materializes only the functions it moves
+  // (a kernel calls a handful of libdevice's ~500).
+  auto libdevice = llvm::getOwningLazyBitcodeModule(std::move(*buffer), module.getContext());
   if (!libdevice) {
     error = "cannot parse " + path + ": " + llvm::toString(libdevice.takeError());
     return false;
