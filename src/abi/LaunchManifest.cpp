@@ -2,6 +2,7 @@
 #include "LaunchManifest.h"
 
 #include "Json.h"
+#include "ManifestProgram.h"
 
 namespace hlo::abi {
 namespace {
@@ -241,6 +242,8 @@ std::optional<LaunchManifest> parseLaunchManifest(const std::string &json,
       manifest.notEmitted.emplace_back(name ? name->string() : "",
                                        opcode ? opcode->string() : "");
     }
+  if (!readProgramSections(*root, manifest, error))
+    return std::nullopt;
   return manifest;
 }
 
@@ -324,6 +327,7 @@ std::string printLaunchManifest(const LaunchManifest &manifest) {
     json += "      ]\n    }";
   }
   json += "\n  ],\n";
+  json += printProgramSections(manifest);
   json += "  \"not_emitted\": [";
   for (size_t i = 0; i < manifest.notEmitted.size(); ++i)
     json += std::string(i ? "," : "") + "\n    {\"name\": " +

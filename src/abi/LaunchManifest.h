@@ -71,6 +71,55 @@ struct KernelSpec {
   std::vector<KernelParameter> parameters;
 };
 
+/// One step of a host computation, in schedule order: what a runtime does
+/// there. Values (operands, results) are named by the HLO instruction that
+/// produces them, as the kernels' "buffer" bindings are.
+struct ProgramStep {
+  enum class Kind {
+    Launch,      ///< kernels[launch] (each launch of a kernel is a step).
+    Copy,        ///< A device-to-device copy of `bytes` (XLA's copy thunk).
+    Library,     ///< A library call or runtime operation at `instruction`.
+    While,       ///< computations = {condition, body}; predicate = the
+                 ///< condition's root (pred[]), read after each condition.
+    Conditional, ///< computations = branches; predicate = the branch index
+                 ///< (or pred) operand.
+    Call,        ///< computations = {callee}.
+  };
+  Kind kind = Kind::Launch;
+  /// The host computation the step belongs to and its instruction.
+  std::string computation;
+  std::string instruction;
+  int64_t launch = -1;
+  /// Library: the custom-call target, or the fusion kind / backend kind
+  /// ("__triton_gemm", "__custom_fusion", ...), or the opcode.
+  std::string target;
+  std::string opcode;
+  std::vector<std::string> operands;
+  std::vector<std::string> computations;
+  std::string predicate;
+  /// Library: the instruction's backend_config, verbatim.
+  std::string backendConfig;
+  /// Copy: the bytes copied; Library: the bytes of its result buffers.
+  int64_t bytes = 0;
+};
+
+/// A buffer the module needs, beside the kernels' own bindings: module
+/// parameters and outputs, constants (with their HLO literal text), and the
+/// values the program's steps produce.
+struct BufferSpec {
+  enum class Kind { Parameter, Output, Constant, Temporary };
+  Kind kind = Kind::Temporary;
+  /// The producing instruction (a temporary or constant), or the
+  /// parameter's instruction; outputs: "output#N".
+  std::string name;
+  std::string computation;
+  int64_t number = -1;  // parameter or output number
+  Shape shape;
+  int64_t bytes = 0;
+  /// Constant: the literal as HLO text.
+  std::string data;
+};
+
 struct LaunchManifest {
   std::string module;
   std::string gpuArch;
@@ -83,6 +132,12 @@ struct LaunchManifest {
   std::vector<KernelSpec> kernels;
   /// Instructions hlo-compile did not generate code for (name, opcode).
   std::vector<std::pair<std::string, std::string>> notEmitted;
+  /// The module as a program: every host computation's steps (entry first,
+  /// then while bodies and conditions, branches, callees), and its buffers.
+  std::vector<ProgramStep> program;
+  std::vector<BufferSpec> buffers;
+  /// --keep-going: kernels that failed to compile (instruction, message).
+  std::vector<std::pair<std::string, std::string>> failed;
 };
 
 /// How hlo-run names launch `k` in its output, report and saved files: its

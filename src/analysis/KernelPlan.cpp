@@ -134,7 +134,7 @@ bool hasInnerScatterOrSort(const HloComputation &computation) {
 /// Computations that run on the host side: the entry and what its control
 /// flow calls, transitively. Reducers, comparators and fused computations
 /// are not among them.
-std::set<const HloComputation *> hostComputations(const HloModule &module) {
+std::set<const HloComputation *> reachableHostComputations(const HloModule &module) {
   std::set<const HloComputation *> result;
   std::vector<const HloComputation *> work = {module.entry()};
   while (!work.empty()) {
@@ -162,14 +162,20 @@ KernelPlan::KernelPlan(const HloModule &module) : entry(module.entry()) {
       !hasInnerScatterOrSort(*module.entry())) {
     kernelList.push_back({module.entry()->name(), module.entry(), nullptr,
                           module.entry()->root()});
+    hostComputationList.push_back(module.entry());
     return;
   }
-  std::set<const HloComputation *> host = hostComputations(module);
+  std::set<const HloComputation *> host = reachableHostComputations(module);
+  hostComputationList.push_back(module.entry());
   // Module order, so that kernels come out in the order of the text.
   for (const auto &computation : module.computations())
-    if (host.count(computation.get()))
+    if (host.count(computation.get())) {
       planComputation(*computation);
+      if (computation.get() != module.entry())
+        hostComputationList.push_back(computation.get());
+    }
 }
+
 
 void KernelPlan::planComputation(const HloComputation &computation) {
   for (const auto &instruction : computation.instructions()) {
@@ -186,6 +192,14 @@ void KernelPlan::planComputation(const HloComputation &computation) {
     case LaunchRole::NoCode:
       break;
     case LaunchRole::Wrapped:
+      // A copy that keeps the layout moves bytes only: XLA's memcpy.
+      if (instruction->opcode() == HloOpcode::Copy && instruction->shape().isArray() &&
+          instruction->operand(0)->shape().isArray() &&
+          instruction->shape().layoutOrDefault() ==
+              instruction->operand(0)->shape().layoutOrDefault()) {
+        copyOps.push_back(instruction.get());
+        break;
+      }
       wrap(*instruction);
       break;
     case LaunchRole::Library:
@@ -224,6 +238,7 @@ bool KernelPlan::retainKernels(const std::vector<std::string> &names, std::strin
   kernelList = std::move(kept);
   libraryOps.clear();
   unsupportedOps.clear();
+  copyOps.clear();
   return true;
 }
 

@@ -64,6 +64,14 @@ public:
   const std::vector<const HloInstruction *> &notEmitted() const {
     return libraryOps;
   }
+  /// Copies between buffers of one layout: XLA runs them as device-to-device
+  /// memcpy (its copy thunk), not as kernels.
+  const std::vector<const HloInstruction *> &deviceCopies() const { return copyOps; }
+  /// The computations that run on the host side (entry first, then module
+  /// order): the steps of the module's program.
+  const std::vector<const HloComputation *> &hostComputations() const {
+    return hostComputationList;
+  }
   /// Instructions no emitter can turn into a kernel, in module order.
   const std::vector<const HloInstruction *> &unsupported() const {
     return unsupportedOps;
@@ -106,6 +114,8 @@ private:
   std::vector<KernelSource> kernelList;
   std::vector<const HloInstruction *> libraryOps;
   std::vector<const HloInstruction *> unsupportedOps;
+  std::vector<const HloInstruction *> copyOps;
+  std::vector<const HloComputation *> hostComputationList;
   std::vector<std::unique_ptr<HloComputation>> wrappedComputations;
   const HloComputation *entry = nullptr;
 };

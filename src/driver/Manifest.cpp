@@ -1,5 +1,6 @@
 //===- Manifest.cpp - The launch manifest from the emitters' records -----===//
 #include "Manifest.h"
+#include "ModuleProgram.h"
 
 #include "dialect/XlaGpuDialect.h"
 
@@ -197,6 +198,7 @@ abi::LaunchManifest buildManifest(const HloModule &module, const KernelPlan &pla
   for (const HloInstruction *instruction : plan.notEmitted())
     manifest.notEmitted.emplace_back(instruction->name(),
                                      std::string(opcodeName(instruction->opcode())));
+  describeProgram(module, plan, records, manifest);
   return manifest;
 }
 

@@ -214,9 +214,64 @@ private:
         arguments[k].push_back(buffers[key]);
       }
     }
-    for (size_t k = 0; k < manifest.kernels.size(); ++k)
-      if (!launch(k, arguments[k]))
-        return faulted ? kExitMismatch : kExitError;
+    // The entry's program: its launches and device copies, in schedule
+    // order (a manifest without one: the kernels in order).
+    const HloComputation *entry = module.entry();
+    auto valueKey = [&](const std::string &name) -> std::string {
+      for (int64_t i = 0; i < entry->parameterCount(); ++i)
+        if (entry->parameter(i)->name() == name)
+          return "p" + std::to_string(i);
+      const HloInstruction *root = entry->root();
+      if (root->name() == name)
+        return "o0";
+      for (int64_t i = 0; root->opcode() == HloOpcode::Tuple && i < root->operandCount(); ++i)
+        if (root->operand(i)->name() == name)
+          return "o" + std::to_string(i);
+      return "b:" + name;
+    };
+    auto bufferOf = [&](const std::string &name, int64_t bytes, DeviceBuffer &pointer) {
+      std::string key = valueKey(name);
+      if (!buffers.count(key)) {
+        if (!device.allocate(static_cast<size_t>(bytes), buffers[key], error))
+          return false;
+        if (key[0] == 'p' &&
+            !device.upload(buffers[key],
+                           toBufferBytes(*inputs.at(std::stoll(key.substr(1))),
+                                         entry->parameter(std::stoll(key.substr(1)))->shape()),
+                           error))
+          return false;
+        // A constant's buffer holds its literal.
+        for (const auto &instruction : entry->instructions())
+          if (instruction->name() == name && instruction->opcode() == HloOpcode::Constant &&
+              !device.upload(buffers[key],
+                             toBufferBytes(instruction->literal(), instruction->shape()), error))
+            return false;
+      }
+      pointer = buffers[key];
+      return true;
+    };
+    std::vector<const ProgramStep *> steps;
+    for (const ProgramStep &step : manifest.program)
+      if (step.computation == entry->name())
+        steps.push_back(&step);
+    if (manifest.program.empty())
+      for (size_t k = 0; k < manifest.kernels.size(); ++k)
+        if (!launch(k, arguments[k]))
+          return faulted ? kExitMismatch : kExitError;
+    for (const ProgramStep *step : steps) {
+      if (step->kind == ProgramStep::Kind::Launch) {
+        if (!launch(static_cast<size_t>(step->launch), arguments[step->launch]))
+          return faulted ? kExitMismatch : kExitError;
+        continue;
+      }
+      // Copies (checked by moduleModeBlocker: nothing else runs here).
+      DeviceBuffer source = 0, destination = 0;
+      std::vector<uint8_t> bytes(static_cast<size_t>(step->bytes));
+      if (!bufferOf(step->operands.at(0), step->bytes, source) ||
+          !bufferOf(step->instruction, step->bytes, destination) ||
+          !device.download(source, bytes, error) || !device.upload(destination, bytes, error))
+        return fail(error);
+    }
     bool passed = true;
     std::vector<ReductionDepth> outputDepths = reductionDepths(*module.entry());
     for (size_t k = 0; k < manifest.kernels.size(); ++k) {
@@ -237,6 +292,26 @@ private:
           return kExitError;
       }
       if (!bench(k, arguments[k]))
+        return kExitError;
+    }
+    // Outputs a device copy wrote.
+    const HloInstruction *root = entry->root();
+    for (const ProgramStep *step : steps) {
+      std::string key = valueKey(step->instruction);
+      if (step->kind != ProgramStep::Kind::Copy || key[0] != 'o')
+        continue;
+      int64_t number = std::stoll(key.substr(1));
+      const Shape &shape =
+          root->opcode() == HloOpcode::Tuple ? root->operand(number)->shape() : root->shape();
+      std::cout << "copy " << step->instruction << "\n";
+      std::vector<uint8_t> bytes(static_cast<size_t>(step->bytes));
+      if (!device.download(buffers[key], bytes, error))
+        return fail(error);
+      Literal actual = fromBufferBytes(bytes.data(), shape);
+      KernelRow row;
+      passed &= checkOutput("output " + std::to_string(number), expected.at(number), actual,
+                            row, outputDepths.at(number));
+      if (!save("output_" + std::to_string(number), actual))
         return kExitError;
     }
     return passed ? kExitPass : kExitMismatch;

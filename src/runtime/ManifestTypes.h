@@ -16,6 +16,8 @@ using abi::BufferBinding;
 using abi::KernelParameter;
 using abi::KernelSpec;
 using abi::LaunchManifest;
+using abi::ProgramStep;
+using abi::launchLabel;
 using abi::parseLaunchManifest;
 
 } // namespace hlo::runtime

@@ -73,6 +73,23 @@ std::string moduleModeBlocker(const LaunchManifest &manifest, const HloModule &m
   const HloComputation *entry = module.entry();
   std::set<std::string> produced;
   std::set<int64_t> outputsWritten;
+  // Steps other than launches: device copies of the entry only.
+  for (const ProgramStep &step : manifest.program) {
+    if (step.kind == ProgramStep::Kind::Launch)
+      continue;
+    if (step.kind != ProgramStep::Kind::Copy || step.computation != entry->name())
+      return "the module's program has a " +
+             std::string(step.kind == ProgramStep::Kind::Copy ? "copy" : "host step") +
+             " '" + step.instruction + "' in computation '" + step.computation +
+             "', which module mode does not run";
+    const HloInstruction *root = entry->root();
+    produced.insert(step.instruction);
+    for (int64_t i = 0; root->opcode() == HloOpcode::Tuple && i < root->operandCount(); ++i)
+      if (root->operand(i)->name() == step.instruction)
+        outputsWritten.insert(i);
+    if (root->name() == step.instruction)
+      outputsWritten.insert(0);
+  }
   for (const KernelSpec &kernel : manifest.kernels) {
     if (!kernel.hloInstruction.empty()) {
       const HloInstruction *instruction = findKernelInstruction(module, kernel);

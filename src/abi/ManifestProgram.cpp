@@ -1,0 +1,175 @@
+//===- ManifestProgram.cpp - The manifest's program and buffers -----------===//
+#include "abi/ManifestProgram.h"
+
+#include "hlo_parser/PrimitiveType.h"
+
+#include <array>
+#include <utility>
+
+namespace hlo::abi {
+namespace {
+
+constexpr std::array<std::pair<ProgramStep::Kind, const char *>, 6> kStepKinds = {{
+    {ProgramStep::Kind::Launch, "launch"},
+    {ProgramStep::Kind::Copy, "copy"},
+    {ProgramStep::Kind::Library, "library"},
+    {ProgramStep::Kind::While, "while"},
+    {ProgramStep::Kind::Conditional, "conditional"},
+    {ProgramStep::Kind::Call, "call"},
+}};
+
+constexpr std::array<std::pair<BufferSpec::Kind, const char *>, 4> kBufferKinds = {{
+    {BufferSpec::Kind::Parameter, "parameter"},
+    {BufferSpec::Kind::Output, "output"},
+    {BufferSpec::Kind::Constant, "constant"},
+    {BufferSpec::Kind::Temporary, "temporary"},
+}};
+
+template <typename Kind, size_t N>
+const char *kindName(const std::array<std::pair<Kind, const char *>, N> &names, Kind kind) {
+  for (const auto &[value, name] : names)
+    if (value == kind)
+      return name;
+  return "?";
+}
+
+std::string stringList(const std::vector<std::string> &values) {
+  std::string text = "[";
+  for (size_t i = 0; i < values.size(); ++i)
+    text += (i ? ", " : "") + quoteJson(values[i]);
+  return text + "]";
+}
+
+std::string stepJson(const ProgramStep &step) {
+  std::string json = std::string("    {\"step\": \"") + kindName(kStepKinds, step.kind) +
+                     "\", \"computation\": " + quoteJson(step.computation) +
+                     ", \"instruction\": " + quoteJson(step.instruction);
+  if (step.kind == ProgramStep::Kind::Launch)
+    json += ", \"launch\": " + std::to_string(step.launch);
+  if (!step.opcode.empty())
+    json += ", \"opcode\": " + quoteJson(step.opcode);
+  if (!step.target.empty())
+    json += ", \"target\": " + quoteJson(step.target);
+  if (!step.operands.empty())
+    json += ", \"operands\": " + stringList(step.operands);
+  if (!step.computations.empty())
+    json += ", \"computations\": " + stringList(step.computations);
+  if (!step.predicate.empty())
+    json += ", \"predicate\": " + quoteJson(step.predicate);
+  if (step.bytes)
+    json += ", \"bytes\": " + std::to_string(step.bytes);
+  if (!step.backendConfig.empty())
+    json += ", \"backend_config\": " + quoteJson(step.backendConfig);
+  return json + "}";
+}
+
+std::string bufferJson(const BufferSpec &buffer) {
+  std::string json = std::string("    {\"buffer\": ") + quoteJson(buffer.name) +
+                     ", \"kind\": \"" + kindName(kBufferKinds, buffer.kind) + "\"";
+  if (!buffer.computation.empty())
+    json += ", \"computation\": " + quoteJson(buffer.computation);
+  if (buffer.number >= 0)
+    json += ", \"number\": " + std::to_string(buffer.number);
+  json += ", \"shape\": " + quoteJson(buffer.shape.toString(/*printLayout=*/true)) +
+          ", \"bytes\": " + std::to_string(buffer.bytes);
+  if (!buffer.data.empty())
+    json += ", \"data\": " + quoteJson(buffer.data);
+  return json + "}";
+}
+
+std::string text(const JsonValue &object, const char *key) {
+  const JsonValue *value = object.find(key);
+  return value && value->kind() == JsonValue::Kind::String ? value->string() : "";
+}
+
+int64_t integer(const JsonValue &object, const char *key, int64_t otherwise) {
+  const JsonValue *value = object.find(key);
+  return value && value->kind() == JsonValue::Kind::Number
+             ? static_cast<int64_t>(value->number())
+             : otherwise;
+}
+
+std::vector<std::string> texts(const JsonValue &object, const char *key) {
+  std::vector<std::string> values;
+  if (const JsonValue *list = object.find(key))
+    for (const JsonValue &value : list->array())
+      values.push_back(value.string());
+  return values;
+}
+
+} // namespace
+
+std::string printProgramSections(const LaunchManifest &manifest) {
+  std::string json;
+  auto section = [&](const char *name, size_t count, auto &&print) {
+    if (!count)
+      return;
+    json += std::string("  \"") + name + "\": [\n";
+    for (size_t i = 0; i < count; ++i)
+      json += print(i) + (i + 1 < count ? ",\n" : "\n");
+    json += "  ],\n";
+  };
+  section("program", manifest.program.size(),
+          [&](size_t i) { return stepJson(manifest.program[i]); });
+  section("buffers", manifest.buffers.size(),
+          [&](size_t i) { return bufferJson(manifest.buffers[i]); });
+  section("failed", manifest.failed.size(), [&](size_t i) {
+    return "    {\"instruction\": " + quoteJson(manifest.failed[i].first) +
+           ", \"error\": " + quoteJson(manifest.failed[i].second) + "}";
+  });
+  return json;
+}
+
+bool readProgramSections(const JsonValue &root, LaunchManifest &manifest, std::string &error) {
+  if (const JsonValue *program = root.find("program"))
+    for (const JsonValue &entry : program->array()) {
+      ProgramStep step;
+      std::string kind = text(entry, "step");
+      bool known = false;
+      for (const auto &[value, name] : kStepKinds)
+        if (kind == name) {
+          step.kind = value;
+          known = true;
+        }
+      if (!known) {
+        error = "manifest: unknown program step \"" + kind + "\"";
+        return false;
+      }
+      step.computation = text(entry, "computation");
+      step.instruction = text(entry, "instruction");
+      step.launch = integer(entry, "launch", -1);
+      if (step.kind == ProgramStep::Kind::Launch &&
+          (step.launch < 0 || step.launch >= static_cast<int64_t>(manifest.kernels.size()))) {
+        error = "manifest: program step '" + step.instruction + "' launches no listed kernel";
+        return false;
+      }
+      step.opcode = text(entry, "opcode");
+      step.target = text(entry, "target");
+      step.operands = texts(entry, "operands");
+      step.computations = texts(entry, "computations");
+      step.predicate = text(entry, "predicate");
+      step.backendConfig = text(entry, "backend_config");
+      step.bytes = integer(entry, "bytes", 0);
+      manifest.program.push_back(std::move(step));
+    }
+  if (const JsonValue *buffers = root.find("buffers"))
+    for (const JsonValue &entry : buffers->array()) {
+      BufferSpec buffer;
+      std::string kind = text(entry, "kind");
+      for (const auto &[value, name] : kBufferKinds)
+        if (kind == name)
+          buffer.kind = value;
+      buffer.name = text(entry, "buffer");
+      buffer.computation = text(entry, "computation");
+      buffer.number = integer(entry, "number", -1);
+      buffer.bytes = integer(entry, "bytes", 0);
+      buffer.data = text(entry, "data");
+      manifest.buffers.push_back(std::move(buffer));
+    }
+  if (const JsonValue *failed = root.find("failed"))
+    for (const JsonValue &entry : failed->array())
+      manifest.failed.emplace_back(text(entry, "instruction"), text(entry, "error"));
+  return true;
+}
+
+} // namespace hlo::abi

@@ -1,0 +1,167 @@
+//===- ModuleProgram.cpp - The manifest's program and buffers -------------===//
+#include "ModuleProgram.h"
+
+#include "hlo_parser/Printer.h"
+
+#include <map>
+#include <set>
+#include <unordered_map>
+
+namespace hlo::driver {
+namespace {
+
+int64_t arrayBytes(const Shape &shape) {
+  return shape.elementCount() * primitiveByteWidth(shape.elementType());
+}
+
+int64_t leafBytes(const Shape &shape) {
+  if (!shape.isTuple())
+    return arrayBytes(shape);
+  int64_t bytes = 0;
+  for (const Shape &element : shape.tupleShapes())
+    bytes += leafBytes(element);
+  return bytes;
+}
+
+/// What a library call runs: the custom-call target, the fusion's backend
+/// kind ("__triton_gemm", "__custom_fusion", ...), or its opcode.
+std::string libraryTarget(const HloInstruction &instruction) {
+  std::string_view target = instruction.textAttr("custom_call_target");
+  if (!target.empty())
+    return std::string(target);
+  if (instruction.opcode() == HloOpcode::Fusion) {
+    std::string config(instruction.textAttr("backend_config"));
+    size_t at = config.find("\"kind\":\"");
+    if (at != std::string::npos) {
+      size_t begin = at + 8, end = config.find('"', begin);
+      return config.substr(begin, end - begin);
+    }
+  }
+  return std::string(opcodeName(instruction.opcode()));
+}
+
+std::vector<std::string> operandNames(const HloInstruction &instruction, int64_t first = 0) {
+  std::vector<std::string> names;
+  for (int64_t i = first; i < instruction.operandCount(); ++i)
+    names.push_back(instruction.operand(i)->name());
+  return names;
+}
+
+} // namespace
+
+void describeProgram(const HloModule &module, const KernelPlan &plan,
+                     const std::vector<KernelLaunchRecord> &records,
+                     abi::LaunchManifest &manifest) {
+  // Per plan kernel, its launches; per instruction, its kernel.
+  std::map<int64_t, std::vector<int64_t>> launchesOf;
+  for (size_t i = 0; i < records.size(); ++i)
+    launchesOf[records[i].planKernel].push_back(static_cast<int64_t>(i));
+  std::unordered_map<const HloInstruction *, int64_t> kernelOf;
+  for (size_t k = 0; k < plan.kernels().size(); ++k)
+    kernelOf.emplace(plan.kernels()[k].origin, static_cast<int64_t>(k));
+  std::set<const HloInstruction *> copies(plan.deviceCopies().begin(),
+                                          plan.deviceCopies().end());
+  std::set<const HloInstruction *> library(plan.notEmitted().begin(), plan.notEmitted().end());
+  const HloComputation *entry = module.entry();
+  bool bareEntry = plan.kernels().size() == 1 && plan.kernels()[0].computation == entry;
+
+  std::set<std::string> produced;
+  for (const HloComputation *computation : plan.hostComputations()) {
+    for (const auto &owned : computation->instructions()) {
+      const HloInstruction &instruction = *owned;
+      abi::ProgramStep step;
+      step.computation = computation->name();
+      step.instruction = instruction.name();
+      auto kernel = kernelOf.find(&instruction);
+      if (bareEntry && &instruction == entry->root())
+        kernel = kernelOf.find(plan.kernels()[0].origin);
+      HloOpcode opcode = instruction.opcode();
+      if (kernel != kernelOf.end()) {
+        for (int64_t launch : launchesOf[kernel->second]) {
+          step.kind = abi::ProgramStep::Kind::Launch;
+          step.launch = launch;
+          manifest.program.push_back(step);
+        }
+        produced.insert(instruction.name());
+        continue;
+      }
+      if (copies.count(&instruction)) {
+        step.kind = abi::ProgramStep::Kind::Copy;
+        step.operands = operandNames(instruction);
+        step.bytes = arrayBytes(instruction.shape());
+      } else if (library.count(&instruction)) {
+        step.kind = abi::ProgramStep::Kind::Library;
+        step.opcode = opcodeName(opcode);
+        step.target = libraryTarget(instruction);
+        step.operands = operandNames(instruction);
+        step.backendConfig = std::string(instruction.textAttr("backend_config"));
+        step.bytes = leafBytes(instruction.shape());
+      } else if (opcode == HloOpcode::While) {
+        step.kind = abi::ProgramStep::Kind::While;
+        const HloComputation *condition = instruction.computationAttr("condition");
+        const HloComputation *body = instruction.computationAttr("body");
+        step.computations = {condition ? condition->name() : "", body ? body->name() : ""};
+        step.operands = operandNames(instruction);
+        step.predicate = condition ? condition->root()->name() : "";
+      } else if (opcode == HloOpcode::Conditional) {
+        step.kind = abi::ProgramStep::Kind::Conditional;
+        for (const HloComputation *branch : instruction.calledComputations())
+          step.computations.push_back(branch->name());
+        step.predicate = instruction.operand(0)->name();
+        step.operands = operandNames(instruction, 1);
+      } else if (opcode == HloOpcode::Call) {
+        step.kind = abi::ProgramStep::Kind::Call;
+        for (const HloComputation *callee : instruction.calledComputations())
+          step.computations.push_back(callee->name());
+        step.operands = operandNames(instruction);
+      } else {
+        continue; // parameters, constants, tuples, bitcasts: no step
+      }
+      produced.insert(instruction.name());
+      manifest.program.push_back(std::move(step));
+    }
+  }
+
+  // Buffers: the entry's parameters and outputs, the host computations'
+  // constants, and every value a step produces that is not an output.
+  for (int64_t i = 0; i < entry->parameterCount(); ++i) {
+    const HloInstruction *parameter = entry->parameter(i);
+    manifest.buffers.push_back({abi::BufferSpec::Kind::Parameter, parameter->name(),
+                                entry->name(), i, parameter->shape(),
+                                leafBytes(parameter->shape()), ""});
+  }
+  const HloInstruction *root = entry->root();
+  std::set<const HloInstruction *> outputs;
+  if (root->opcode() == HloOpcode::Tuple) {
+    for (int64_t i = 0; i < root->operandCount(); ++i) {
+      outputs.insert(root->operand(i));
+      manifest.buffers.push_back({abi::BufferSpec::Kind::Output, root->operand(i)->name(),
+                                  entry->name(), i, root->operand(i)->shape(),
+                                  leafBytes(root->operand(i)->shape()), ""});
+    }
+  } else {
+    outputs.insert(root);
+    manifest.buffers.push_back({abi::BufferSpec::Kind::Output, root->name(), entry->name(), 0,
+                                root->shape(), leafBytes(root->shape()), ""});
+  }
+  for (const HloComputation *computation : plan.hostComputations())
+    for (const auto &instruction : computation->instructions()) {
+      bool constant = instruction->opcode() == HloOpcode::Constant;
+      if (outputs.count(instruction.get()) ||
+          (!constant && !produced.count(instruction->name())) ||
+          (bareEntry && instruction.get() != root))
+        continue;
+      abi::BufferSpec buffer{constant ? abi::BufferSpec::Kind::Constant
+                                      : abi::BufferSpec::Kind::Temporary,
+                             instruction->name(), computation->name(), -1,
+                             instruction->shape(), leafBytes(instruction->shape()), ""};
+      if (constant) {
+        std::string text;
+        instruction->literal().print(text);
+        buffer.data = std::move(text);
+      }
+      manifest.buffers.push_back(std::move(buffer));
+    }
+}
+
+} // namespace hlo::driver

@@ -1,0 +1,30 @@
+//===- ModuleProgram.h - The manifest's program and buffers -----*- C++ -*-===//
+//
+// Describes a whole module for a runtime, beside the kernels: each host
+// computation's steps in schedule order (kernel launches, device copies,
+// library calls with their operands and backend_config, while loops with
+// the buffer their condition leaves the predicate in, conditionals with
+// their branch index, calls), and the buffers it needs (parameters,
+// outputs, constants with their literal, temporaries) with their sizes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HLO_DRIVER_MODULEPROGRAM_H
+#define HLO_DRIVER_MODULEPROGRAM_H
+
+#include "abi/LaunchManifest.h"
+#include "analysis/KernelPlan.h"
+#include "emitters/EmitterBase.h"
+
+#include <vector>
+
+namespace hlo::driver {
+
+/// Fills `manifest.program` and `manifest.buffers` for `module`, planned as
+/// `plan`, whose launches are `records` (manifest.kernels, in order).
+void describeProgram(const HloModule &module, const KernelPlan &plan,
+                     const std::vector<KernelLaunchRecord> &records,
+                     abi::LaunchManifest &manifest);
+
+} // namespace hlo::driver
+
+#endif // HLO_DRIVER_MODULEPROGRAM_H
