@@ -176,7 +176,6 @@ KernelPlan::KernelPlan(const HloModule &module) : entry(module.entry()) {
     }
 }
 
-
 void KernelPlan::planComputation(const HloComputation &computation) {
   for (const auto &instruction : computation.instructions()) {
     switch (launchRole(instruction->opcode())) {

@@ -98,7 +98,8 @@ std::optional<EmittedModule> emitKernels(const HloModule &module, const KernelPl
   for (size_t k = 0; k < plan.kernels().size(); ++k) {
     const KernelSource &kernel = plan.kernels()[k];
     if (owners[k] != k) {
-      // The owner's errors were reported at the owner.
+      // The owner's launches run this kernel too; its errors are this
+      // kernel's as well, reported here under this kernel's name.
       int64_t first = firstLaunch[owners[k]];
       if (first < 0) {
         for (const EmissionError &error : kernelErrors[owners[k]])
@@ -157,8 +158,8 @@ std::optional<EmittedModule> emitKernels(const HloModule &module, const KernelPl
       verified = verified && succeeded(verify(&op));
     if (!verified) {
       reportFor(k, {kernel.origin, "internal error: the MLIR emitted for '" +
-                                 (kernel.origin ? kernel.origin->name() : kernel.name) +
-                                 "' does not verify: " + verifierMessages});
+                                       (kernel.origin ? kernel.origin->name() : kernel.name) +
+                                       "' does not verify: " + verifierMessages});
       dropSince(last);
       continue;
     }

@@ -5,10 +5,10 @@
 // into MLIR with the emitter the factory picks (EmitterFactory.h), and
 // returns each kernel's launch record for the manifest. Kernels whose code
 // is the same as an earlier kernel's (KernelPlan::codeOwners) are not
-// emitted again: their launches run the earlier kernel's functions. Fusions whose
-// emitter is not implemented yet are reported by kind; ops no emitter
-// handles are reported by name; library calls get a warning that no kernel
-// is emitted for them.
+// emitted again: their launches run the earlier kernel's functions.
+// Fusions whose emitter is not implemented yet are reported by kind; ops no
+// emitter handles are reported by name; library calls get a warning that no
+// kernel is emitted for them.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_EMITTERS_FUSIONEMITTER_H

@@ -79,8 +79,8 @@ private:
 
   void printKernel(size_t k) const {
     const KernelSpec &kernel = manifest.kernels[k];
-    std::cout << launchLabel(manifest.kernels, k) << " (" << kernel.emitter << "): grid [" << kernel.grid[0]
-              << ", " << kernel.grid[1] << ", " << kernel.grid[2] << "], block ["
+    std::cout << launchLabel(manifest.kernels, k) << " (" << kernel.emitter << "): grid ["
+              << kernel.grid[0] << ", " << kernel.grid[1] << ", " << kernel.grid[2] << "], block ["
               << kernel.block[0] << ", " << kernel.block[1] << ", " << kernel.block[2]
               << "]\n";
   }
@@ -125,7 +125,8 @@ private:
     if (result.ok())
       return true;
     if (result.status == LaunchResult::Fault) {
-      std::cout << launchLabel(manifest.kernels, k) << ": kernel fault: " << result.message << "\n";
+      std::cout << launchLabel(manifest.kernels, k) << ": kernel fault: " << result.message
+                << "\n";
       rows[k].checked = true;
       rows[k].passed = false;
       faulted = true;
@@ -217,35 +218,28 @@ private:
     // The entry's program: its launches and device copies, in schedule
     // order (a manifest without one: the kernels in order).
     const HloComputation *entry = module.entry();
-    auto valueKey = [&](const std::string &name) -> std::string {
-      for (int64_t i = 0; i < entry->parameterCount(); ++i)
-        if (entry->parameter(i)->name() == name)
-          return "p" + std::to_string(i);
-      const HloInstruction *root = entry->root();
-      if (root->name() == name)
-        return "o0";
-      for (int64_t i = 0; root->opcode() == HloOpcode::Tuple && i < root->operandCount(); ++i)
-        if (root->operand(i)->name() == name)
-          return "o" + std::to_string(i);
-      return "b:" + name;
-    };
+    // A copy's source or destination, keyed as the kernels' buffers are; a
+    // parameter's buffer gets its input, a constant's its literal.
     auto bufferOf = [&](const std::string &name, int64_t bytes, DeviceBuffer &pointer) {
-      std::string key = valueKey(name);
+      const HloInstruction *value = nullptr;
+      for (const auto &instruction : entry->instructions())
+        if (instruction->name() == name)
+          value = instruction.get();
+      int64_t output = entryOutputNumber(*entry, name);
+      bool isParameter = value && value->opcode() == HloOpcode::Parameter;
+      std::string key = isParameter ? "p" + std::to_string(value->parameterNumber())
+                        : output >= 0 ? "o" + std::to_string(output)
+                                      : "b:" + name;
       if (!buffers.count(key)) {
         if (!device.allocate(static_cast<size_t>(bytes), buffers[key], error))
           return false;
-        if (key[0] == 'p' &&
-            !device.upload(buffers[key],
-                           toBufferBytes(*inputs.at(std::stoll(key.substr(1))),
-                                         entry->parameter(std::stoll(key.substr(1)))->shape()),
-                           error))
+        const Literal *initial = isParameter ? inputs.at(value->parameterNumber()).get()
+                                 : value && value->opcode() == HloOpcode::Constant
+                                     ? &value->literal()
+                                     : nullptr;
+        if (initial && !device.upload(buffers[key], toBufferBytes(*initial, value->shape()),
+                                      error))
           return false;
-        // A constant's buffer holds its literal.
-        for (const auto &instruction : entry->instructions())
-          if (instruction->name() == name && instruction->opcode() == HloOpcode::Constant &&
-              !device.upload(buffers[key],
-                             toBufferBytes(instruction->literal(), instruction->shape()), error))
-            return false;
       }
       pointer = buffers[key];
       return true;
@@ -297,15 +291,14 @@ private:
     // Outputs a device copy wrote.
     const HloInstruction *root = entry->root();
     for (const ProgramStep *step : steps) {
-      std::string key = valueKey(step->instruction);
-      if (step->kind != ProgramStep::Kind::Copy || key[0] != 'o')
+      int64_t number = entryOutputNumber(*entry, step->instruction);
+      if (step->kind != ProgramStep::Kind::Copy || number < 0)
         continue;
-      int64_t number = std::stoll(key.substr(1));
       const Shape &shape =
           root->opcode() == HloOpcode::Tuple ? root->operand(number)->shape() : root->shape();
       std::cout << "copy " << step->instruction << "\n";
       std::vector<uint8_t> bytes(static_cast<size_t>(step->bytes));
-      if (!device.download(buffers[key], bytes, error))
+      if (!device.download(buffers["o" + std::to_string(number)], bytes, error))
         return fail(error);
       Literal actual = fromBufferBytes(bytes.data(), shape);
       KernelRow row;

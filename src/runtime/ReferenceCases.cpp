@@ -38,6 +38,16 @@ const HloInstruction *findKernelInstruction(const HloModule &module, const Kerne
   return nullptr;
 }
 
+int64_t entryOutputNumber(const HloComputation &entry, const std::string &name) {
+  const HloInstruction *root = entry.root();
+  if (root->opcode() != HloOpcode::Tuple)
+    return root->name() == name ? 0 : -1;
+  for (int64_t i = 0; i < root->operandCount(); ++i)
+    if (root->operand(i)->name() == name)
+      return i;
+  return -1;
+}
+
 std::vector<uint8_t> toBufferBytes(const Literal &logical, const Shape &physical) {
   std::vector<uint8_t> rowMajor = interp::encodeElements(logical);
   int64_t size = interp::elementByteSize(physical.elementType());
@@ -82,13 +92,9 @@ std::string moduleModeBlocker(const LaunchManifest &manifest, const HloModule &m
              std::string(step.kind == ProgramStep::Kind::Copy ? "copy" : "host step") +
              " '" + step.instruction + "' in computation '" + step.computation +
              "', which module mode does not run";
-    const HloInstruction *root = entry->root();
     produced.insert(step.instruction);
-    for (int64_t i = 0; root->opcode() == HloOpcode::Tuple && i < root->operandCount(); ++i)
-      if (root->operand(i)->name() == step.instruction)
-        outputsWritten.insert(i);
-    if (root->name() == step.instruction)
-      outputsWritten.insert(0);
+    if (int64_t output = entryOutputNumber(*entry, step.instruction); output >= 0)
+      outputsWritten.insert(output);
   }
   for (const KernelSpec &kernel : manifest.kernels) {
     if (!kernel.hloInstruction.empty()) {

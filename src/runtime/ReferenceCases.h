@@ -22,11 +22,15 @@
 
 namespace hlo::runtime {
 
-/// `logical` (row-major) as the bytes of a buffer with `physical`'s layout.
 /// The fusion or wrapped instruction `kernel` computes (null if none; the
 /// kernel must name one).
 const HloInstruction *findKernelInstruction(const HloModule &module, const KernelSpec &kernel);
 
+/// The module output that the entry's instruction `name` is (the root, or
+/// an element of its tuple root), or -1.
+int64_t entryOutputNumber(const HloComputation &entry, const std::string &name);
+
+/// `logical` (row-major) as the bytes of a buffer with `physical`'s layout.
 std::vector<uint8_t> toBufferBytes(const Literal &logical, const Shape &physical);
 /// The inverse: a buffer's bytes back to a row-major literal.
 Literal fromBufferBytes(const uint8_t *bytes, const Shape &physical);
