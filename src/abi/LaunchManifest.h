@@ -84,6 +84,8 @@ struct ProgramStep {
     Conditional, ///< computations = branches; predicate = the branch index
                  ///< (or pred) operand.
     Call,        ///< computations = {callee}.
+    Failed,      ///< --keep-going: the kernel for `instruction` did not
+                 ///< compile (LaunchManifest::failed says why).
   };
   Kind kind = Kind::Launch;
   /// The host computation the step belongs to and its instruction.

@@ -9,13 +9,14 @@
 namespace hlo::abi {
 namespace {
 
-constexpr std::array<std::pair<ProgramStep::Kind, const char *>, 6> kStepKinds = {{
+constexpr std::array<std::pair<ProgramStep::Kind, const char *>, 7> kStepKinds = {{
     {ProgramStep::Kind::Launch, "launch"},
     {ProgramStep::Kind::Copy, "copy"},
     {ProgramStep::Kind::Library, "library"},
     {ProgramStep::Kind::While, "while"},
     {ProgramStep::Kind::Conditional, "conditional"},
     {ProgramStep::Kind::Call, "call"},
+    {ProgramStep::Kind::Failed, "failed"},
 }};
 
 constexpr std::array<std::pair<BufferSpec::Kind, const char *>, 4> kBufferKinds = {{

@@ -110,6 +110,14 @@ int compileBatch(const Options &options, std::ostream &report) {
         report << fmt::format("hlo-compile: {} -> {}: {} kernel launch{}, {:.2f} s\n",
                               inputs[reported], outputs[reported], outcome.result.launches,
                               outcome.result.launches == 1 ? "" : "es", outcome.seconds);
+      else if (outcome.result.written) // --keep-going
+        report << fmt::format("hlo-compile: {} -> {}: FAILED, {} kernel{} failed, {} kernel "
+                              "launch{} written, {:.2f} s\n",
+                              inputs[reported], outputs[reported],
+                              outcome.result.failedKernels,
+                              outcome.result.failedKernels == 1 ? "" : "s",
+                              outcome.result.launches,
+                              outcome.result.launches == 1 ? "" : "es", outcome.seconds);
       else
         report << fmt::format("hlo-compile: {}: FAILED, {:.2f} s\n", inputs[reported],
                               outcome.seconds);

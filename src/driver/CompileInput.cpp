@@ -92,15 +92,18 @@ CompileResult compileInput(const Options &options, std::ostream &errors) {
   if (!isCodeEmitKind(options.emit) && options.emit != "mlir")
     timer.lap(options.emit);
   flushDiagnostics();
-  // -Werror: a warning is an error too, and nothing is written.
-  if (!ok || diagnostics.hasErrors())
+  // -Werror: a warning is an error too, and nothing is written; with
+  // --keep-going, what compiled is written despite errors in kernels.
+  if (!ok || (diagnostics.hasErrors() && !options.keepGoing))
     return failed();
   if (!outputs.write(text, manifest ? abi::printLaunchManifest(*manifest) : "", error))
     return failed(fail(errors, error));
   timer.lap("write");
   timer.finish();
-  result.exitCode = kExitSuccess;
+  result.exitCode = diagnostics.hasErrors() ? kExitError : kExitSuccess;
+  result.written = true;
   result.launches = manifest ? static_cast<int>(manifest->kernels.size()) : 0;
+  result.failedKernels = manifest ? static_cast<int>(manifest->failed.size()) : 0;
   return result;
 }
 

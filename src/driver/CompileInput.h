@@ -19,8 +19,13 @@ namespace hlo::driver {
 /// What one run produced, for batch summaries.
 struct CompileResult {
   int exitCode = kExitError;
+  /// Whether the output was written (on success, or with --keep-going
+  /// despite failed kernels).
+  bool written = false;
   /// Kernel launches the manifest lists (0 when there is none).
   int launches = 0;
+  /// --keep-going: the kernels (and unsupported instructions) that failed.
+  int failedKernels = 0;
 };
 
 /// Compiles `options.input` as `options` say; errors go to `errors`.

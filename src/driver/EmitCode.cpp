@@ -97,6 +97,10 @@ bool emitCode(const HloModule &module, const Options &options, const std::string
       module, plan, *deviceInfoForArch(options.gpuArch), context, diagnostics);
   if (!emittedKernels)
     return false;
+  // Without --keep-going a kernel that failed stops the run (its errors
+  // are reported); with it, the others are compiled and written.
+  if (!emittedKernels->failed.empty() && !options.keepGoing)
+    return false;
   mlir::OwningOpRef<mlir::ModuleOp> &emitted = emittedKernels->module;
   timer.lap("emission");
   if (dumper.enabled() || options.emit == "mlir") {
@@ -169,7 +173,7 @@ bool emitCode(const HloModule &module, const Options &options, const std::string
     timer.lap("system linker (shared object)");
   }
   if (isLoadable(kind))
-    manifest = buildManifest(module, plan, emittedKernels->launches, options.gpuArch,
+    manifest = buildManifest(module, plan, *emittedKernels, options.gpuArch,
                              options.target, codeFile);
   output = std::move(*code);
   return true;

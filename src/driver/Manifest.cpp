@@ -131,9 +131,9 @@ std::string checkLaunchRecords(const std::vector<KernelLaunchRecord> &records,
 }
 
 abi::LaunchManifest buildManifest(const HloModule &module, const KernelPlan &plan,
-                                  const std::vector<KernelLaunchRecord> &records,
-                                  const std::string &gpuArch, const std::string &target,
-                                  const std::string &codeFile) {
+                                  const EmittedModule &emitted, const std::string &gpuArch,
+                                  const std::string &target, const std::string &codeFile) {
+  const std::vector<KernelLaunchRecord> &records = emitted.launches;
   abi::LaunchManifest manifest;
   manifest.module = module.name();
   manifest.gpuArch = gpuArch;
@@ -198,6 +198,13 @@ abi::LaunchManifest buildManifest(const HloModule &module, const KernelPlan &pla
   for (const HloInstruction *instruction : plan.notEmitted())
     manifest.notEmitted.emplace_back(instruction->name(),
                                      std::string(opcodeName(instruction->opcode())));
+  // --keep-going: what did not compile, with the first line of its error.
+  for (const FailedKernel &failure : emitted.failed) {
+    std::string error = formatDiagnostic(module.source().get(), failure.offset,
+                                         Severity::Error, failure.message);
+    manifest.failed.emplace_back(failure.instruction->name(),
+                                 error.substr(0, error.find('\n')));
+  }
   describeProgram(module, plan, records, manifest);
   return manifest;
 }

@@ -14,7 +14,7 @@
 
 #include "abi/LaunchManifest.h"
 #include "analysis/KernelPlan.h"
-#include "emitters/EmitterBase.h"
+#include "emitters/FusionEmitter.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -31,11 +31,12 @@ std::string checkLaunchRecords(const std::vector<KernelLaunchRecord> &records,
                                mlir::ModuleOp lowered);
 
 /// The manifest for `module` (planned as `plan`) compiled for `gpuArch`
-/// and `target` ("nvptx" or "host") into `codeFile`.
+/// and `target` ("nvptx" or "host") into `codeFile`: the launches of
+/// `emitted`, and (--keep-going) the kernels that failed, each with its
+/// first error.
 abi::LaunchManifest buildManifest(const HloModule &module, const KernelPlan &plan,
-                                  const std::vector<KernelLaunchRecord> &records,
-                                  const std::string &gpuArch, const std::string &target,
-                                  const std::string &codeFile);
+                                  const EmittedModule &emitted, const std::string &gpuArch,
+                                  const std::string &target, const std::string &codeFile);
 
 } // namespace hlo::driver
 

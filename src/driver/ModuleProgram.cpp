@@ -62,6 +62,9 @@ void describeProgram(const HloModule &module, const KernelPlan &plan,
   std::set<const HloInstruction *> copies(plan.deviceCopies().begin(),
                                           plan.deviceCopies().end());
   std::set<const HloInstruction *> library(plan.notEmitted().begin(), plan.notEmitted().end());
+  std::set<std::string> failed;
+  for (const auto &failure : manifest.failed)
+    failed.insert(failure.first);
   const HloComputation *entry = module.entry();
   bool bareEntry = plan.kernels().size() == 1 && plan.kernels()[0].computation == entry;
 
@@ -76,6 +79,13 @@ void describeProgram(const HloModule &module, const KernelPlan &plan,
       if (bareEntry && &instruction == entry->root())
         kernel = kernelOf.find(plan.kernels()[0].origin);
       HloOpcode opcode = instruction.opcode();
+      if (failed.count(instruction.name())) {
+        step.kind = abi::ProgramStep::Kind::Failed;
+        step.operands = operandNames(instruction);
+        produced.insert(instruction.name());
+        manifest.program.push_back(std::move(step));
+        continue;
+      }
       if (kernel != kernelOf.end()) {
         for (int64_t launch : launchesOf[kernel->second]) {
           step.kind = abi::ProgramStep::Kind::Launch;

@@ -4,7 +4,8 @@
 // computation's steps in schedule order (kernel launches, device copies,
 // library calls with their operands and backend_config, while loops with
 // the buffer their condition leaves the predicate in, conditionals with
-// their branch index, calls), and the buffers it needs (parameters,
+// their branch index, calls; where a kernel failed to compile, under
+// --keep-going, a "failed" step), and the buffers it needs (parameters,
 // outputs, constants with their literal, temporaries) with their sizes.
 //
 //===----------------------------------------------------------------------===//
@@ -20,7 +21,8 @@
 namespace hlo::driver {
 
 /// Fills `manifest.program` and `manifest.buffers` for `module`, planned as
-/// `plan`, whose launches are `records` (manifest.kernels, in order).
+/// `plan`, whose launches are `records` (manifest.kernels, in order); an
+/// instruction in `manifest.failed` gets a step of kind "failed".
 void describeProgram(const HloModule &module, const KernelPlan &plan,
                      const std::vector<KernelLaunchRecord> &records,
                      abi::LaunchManifest &manifest);

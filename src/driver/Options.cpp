@@ -125,6 +125,10 @@ int parseOptions(int argc, char **argv, Options &options) {
                  "--emit=fusion-analysis lists them); repeat or separate with commas for "
                  "several")
       ->delimiter(',');
+  app.add_flag("-k,--keep-going", options.keepGoing,
+               "When kernels fail to compile, report them and still write the code of "
+               "the others; the manifest lists each failure (\"failed\") and where it "
+               "runs in the program; the exit code is still 1");
   app.add_flag("--resource-usage", options.resourceUsage,
                "After --emit=ptx or cubin: print each kernel's registers, spills, stack, "
                "shared memory and barriers as ptxas reports them (-v) to stderr");

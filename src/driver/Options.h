@@ -54,6 +54,9 @@ struct Options {
   bool lineInfo = false;
   /// --resource-usage: ptxas -v's figures per kernel, on stderr.
   bool resourceUsage = false;
+  /// --keep-going: after errors in some kernels, still write the code of
+  /// the others (the manifest lists what failed); the exit code stays 1.
+  bool keepGoing = false;
   /// --kernel: compile only these kernels (fusion names); empty: all.
   std::vector<std::string> kernels;
   /// --manifest: where the launch manifest goes (default: beside -o, with

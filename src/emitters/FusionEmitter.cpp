@@ -42,14 +42,13 @@ std::optional<EmittedModule> emitKernels(const HloModule &module, const KernelPl
                             " '" + instruction->name() +
                             "': it runs as a library call or runtime "
                             "operation, outside generated code");
-  for (const HloInstruction *instruction : plan.unsupported())
-    diagnostics.error(instruction->sourceOffset(),
-                      "unsupported: " +
-                          std::string(opcodeName(instruction->opcode())));
-  if (!plan.unsupported().empty())
-    return std::nullopt;
-
   EmittedModule emitted;
+  for (const HloInstruction *instruction : plan.unsupported()) {
+    std::string message = "unsupported: " + std::string(opcodeName(instruction->opcode()));
+    diagnostics.error(instruction->sourceOffset(), message);
+    emitted.failed.push_back({instruction, -1, instruction->sourceOffset(), message});
+  }
+
   emitted.module = ModuleOp::create(UnknownLoc::get(&context));
   ModuleOp result = *emitted.module;
   // Kernels claim their names first; every function name is unique.
@@ -71,7 +70,6 @@ std::optional<EmittedModule> emitKernels(const HloModule &module, const KernelPl
   });
   // Every kernel is tried: each error is reported at its instruction and
   // the kernel's functions are dropped, then the next kernel is emitted.
-  bool anyFailed = false;
   // Per kernel, its errors as the emitter gave them: a kernel with the
   // same code as a failed one fails the same way, reported as its own.
   std::vector<std::vector<EmissionError>> kernelErrors(plan.kernels().size());
@@ -82,9 +80,11 @@ std::optional<EmittedModule> emitKernels(const HloModule &module, const KernelPl
     // Inside a fused computation several kernels may share: say which.
     if (error.instruction && error.instruction != kernel.origin)
       message += " (in kernel '" + kernel.name + "')";
-    diagnostics.error(error.instruction ? error.instruction->sourceOffset() : kNoOffset,
-                      message);
-    anyFailed = true;
+    uint32_t offset = error.instruction ? error.instruction->sourceOffset() : kNoOffset;
+    diagnostics.error(offset, message);
+    // One entry per kernel, with its first error.
+    if (emitted.failed.empty() || emitted.failed.back().planKernel != static_cast<int64_t>(k))
+      emitted.failed.push_back({kernel.origin, static_cast<int64_t>(k), offset, message});
   };
   Block &body = result.getBodyRegion().front();
   auto dropSince = [&](Operation *last) {
@@ -173,8 +173,6 @@ std::optional<EmittedModule> emitKernels(const HloModule &module, const KernelPl
       emitted.launches.push_back(record);
     }
   }
-  if (anyFailed)
-    return std::nullopt;
   verifierMessages.clear();
   if (failed(verify(result))) {
     diagnostics.error(kNoOffset,
@@ -191,7 +189,7 @@ OwningOpRef<ModuleOp> emitModuleFusions(const HloModule &module,
   KernelPlan plan(module);
   std::optional<EmittedModule> emitted =
       emitKernels(module, plan, device, context, diagnostics);
-  if (!emitted)
+  if (!emitted || !emitted->failed.empty())
     return nullptr;
   return std::move(emitted->module);
 }

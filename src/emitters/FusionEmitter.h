@@ -30,6 +30,20 @@ namespace hlo {
 /// Loads every dialect the emitters produce.
 void loadEmitterDialects(mlir::MLIRContext &context);
 
+/// A kernel (or an instruction no kernel can run) that did not compile;
+/// its errors were reported through the diagnostics.
+struct FailedKernel {
+  /// The instruction the kernel runs (a fusion or a wrapped instruction),
+  /// or the unsupported instruction.
+  const HloInstruction *instruction = nullptr;
+  /// The plan kernel; -1 for an unsupported instruction.
+  int64_t planKernel = -1;
+  /// Where the first error is (an instruction of the fused computation
+  /// when the emitter failed inside it), and what it says.
+  uint32_t offset = kNoOffset;
+  std::string message;
+};
+
 struct EmittedModule {
   mlir::OwningOpRef<mlir::ModuleOp> module;
   /// One per launch, in order: a kernel of the plan has one or more
@@ -42,17 +56,22 @@ struct EmittedModule {
     return static_cast<size_t>(llvm::count_if(
         launches, [](const KernelLaunchRecord &launch) { return launch.sharesCodeOf < 0; }));
   }
+  /// What did not compile, in plan order; `module` and `launches` hold
+  /// every other kernel.
+  std::vector<FailedKernel> failed;
 };
 
-/// Emits all kernels of `plan` (made from `module`); nullopt on error
-/// (reported through `diagnostics` at the failing instruction).
+/// Emits all kernels of `plan` (made from `module`). Every kernel is tried:
+/// one that fails is reported through `diagnostics` at its instruction and
+/// listed in `failed`, and the others are emitted (--keep-going writes
+/// them). Nullopt only when the module as a whole does not verify.
 std::optional<EmittedModule> emitKernels(const HloModule &module, const KernelPlan &plan,
                                          const GpuDeviceInfo &device,
                                          mlir::MLIRContext &context,
                                          DiagnosticEngine &diagnostics);
 
 /// emitKernels() with a plan of its own, for callers that need only the
-/// MLIR; null on error.
+/// MLIR; null if any kernel failed.
 mlir::OwningOpRef<mlir::ModuleOp>
 emitModuleFusions(const HloModule &module, const GpuDeviceInfo &device,
                   mlir::MLIRContext &context, DiagnosticEngine &diagnostics);

@@ -481,6 +481,8 @@ int runKernelCheck(const RunOptions &options, const HloModule &module) {
   }
   if (!wholeModule && options.mode == CheckMode::Auto)
     std::cout << "note: " << blocker << "\n";
+  for (const auto &[instruction, failure] : manifest->failed)
+    std::cout << "note: not compiled, not checked: " << instruction << ": " << failure << "\n";
   KernelCheck check(options, module, *manifest, *device);
   return check.run(wholeModule, given);
 }

@@ -75,6 +75,9 @@ std::vector<Literal> arrayLeaves(const Literal &value) {
 }
 
 std::string moduleModeBlocker(const LaunchManifest &manifest, const HloModule &module) {
+  if (!manifest.failed.empty())
+    return std::to_string(manifest.failed.size()) + " of its kernels did not compile (" +
+           "hlo-compile --keep-going), the first '" + manifest.failed[0].first + "'";
   if (!manifest.notEmitted.empty())
     return "the module calls " + manifest.notEmitted[0].second + " '" +
            manifest.notEmitted[0].first + "', which hlo-compile does not generate";
