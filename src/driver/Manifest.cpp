@@ -34,39 +34,62 @@ abi::KernelParameter parameter(bool isOutput, const Shape &shape) {
   return result;
 }
 
+/// The instruction whose buffer `value` is: bitcasts only reinterpret
+/// their operand's bytes (XLA gives them no buffer of their own).
+const HloInstruction *bufferOwner(const HloInstruction *value) {
+  while (value && value->opcode() == HloOpcode::Bitcast)
+    value = value->operand(0);
+  return value;
+}
+
+/// The entry output `value` is (its root, or an array element of its root
+/// tuple, seen through bitcasts), or -1.
+int64_t entryOutputOf(const HloInstruction *value) {
+  const HloInstruction *root = value->parent()->root();
+  if (bufferOwner(root) == value && value->shape().isArray())
+    return 0;
+  for (int64_t i = 0; root->opcode() == HloOpcode::Tuple && i < root->operandCount(); ++i)
+    if (bufferOwner(root->operand(i)) == value && root->operand(i)->shape().isArray())
+      return i;
+  return -1;
+}
+
 /// What a kernel's input binds to: a module parameter, a module output an
 /// earlier kernel wrote (the entry's root, or an array element of its
-/// tuple), or another kernel's (or instruction's) result buffer.
+/// tuple), or another kernel's (or instruction's) result buffer; bitcasts
+/// bind to their operand's buffer, a get-tuple-element of a kernel's tuple
+/// to that kernel's output.
 void bindInput(abi::KernelParameter &parameter, const HloInstruction *operand) {
+  operand = bufferOwner(operand);
   const HloComputation *entry = operand ? operand->parent()->parent()->entry() : nullptr;
   if (operand && operand->opcode() == HloOpcode::Parameter && operand->parent() == entry) {
     parameter.binding = abi::BufferBinding::Parameter;
     parameter.number = operand->parameterNumber();
     return;
   }
-  if (operand && operand->parent() == entry && operand->shape().isArray()) {
-    const HloInstruction *root = entry->root();
-    for (int64_t i = 0; root->opcode() == HloOpcode::Tuple && i < root->operandCount(); ++i)
-      if (root->operand(i) == operand) {
-        parameter.binding = abi::BufferBinding::Output;
-        parameter.number = i;
-        return;
-      }
-    if (root == operand) {
+  if (operand && operand->parent() == entry) {
+    if (int64_t output = entryOutputOf(operand); output >= 0) {
       parameter.binding = abi::BufferBinding::Output;
-      parameter.number = 0;
+      parameter.number = output;
       return;
     }
   }
   parameter.binding = abi::BufferBinding::Buffer;
   parameter.bufferName = operand ? operand->name() : std::string("?");
+  // An element of a kernel's tuple result: that kernel's output buffer.
+  if (!operand || operand->opcode() != HloOpcode::GetTupleElement)
+    return;
+  const HloInstruction *tuple = operand->operand(0);
+  if (tuple->opcode() == HloOpcode::Fusion && tuple->shape().isTuple() &&
+      tuple->shape().tupleShapes().size() > 1 && operand->shape().isArray())
+    parameter.bufferName = tuple->name() + "#" + std::to_string(operand->intAttr("index"));
 }
 
 /// What output leaf `leaf` of the kernel rooted at `origin` binds to.
 void bindOutput(abi::KernelParameter &parameter, const HloModule &module,
                 const HloInstruction *origin, size_t leaf, size_t leafCount) {
   const HloInstruction *root = module.entry()->root();
-  if (origin == root) {
+  if (origin == bufferOwner(root)) {
     parameter.binding = abi::BufferBinding::Output;
     parameter.number = static_cast<int64_t>(leaf);
     return;
@@ -76,7 +99,7 @@ void bindOutput(abi::KernelParameter &parameter, const HloModule &module,
   // tuple).
   if (root->opcode() == HloOpcode::Tuple)
     for (int64_t i = 0; i < root->operandCount(); ++i) {
-      const HloInstruction *operand = root->operand(i);
+      const HloInstruction *operand = bufferOwner(root->operand(i));
       bool whole = operand == origin && leafCount == 1;
       bool element = operand->opcode() == HloOpcode::GetTupleElement &&
                      operand->operand(0) == origin &&

@@ -203,8 +203,9 @@ private:
           if (!device.allocate(parameter.bytes, pointer, error))
             return fail(error);
           if (parameter.binding == BufferBinding::Parameter) {
-            if (!device.upload(pointer,
-                               toBufferBytes(*inputs.at(parameter.number), parameter.shape),
+            // In the entry's layout: the kernel may view it through a bitcast.
+            const Shape &shape = module.entry()->parameter(parameter.number)->shape();
+            if (!device.upload(pointer, toBufferBytes(*inputs.at(parameter.number), shape),
                                error))
               return fail(error);
           } else if (!device.fill(pointer, parameter.bytes, 0xff, error)) {
@@ -278,7 +279,8 @@ private:
         std::vector<uint8_t> bytes(static_cast<size_t>(parameter.bytes));
         if (!device.download(buffers["o" + std::to_string(parameter.number)], bytes, error))
           return fail(error);
-        Literal actual = fromBufferBytes(bytes.data(), parameter.shape);
+        Literal actual =
+            fromBufferBytes(bytes.data(), entryOutputShape(*entry, parameter.number));
         std::string label = "output " + std::to_string(parameter.number);
         passed &= checkOutput(label, expected.at(parameter.number), actual, rows[k],
                               outputDepths.at(parameter.number));
@@ -289,13 +291,11 @@ private:
         return kExitError;
     }
     // Outputs a device copy wrote.
-    const HloInstruction *root = entry->root();
     for (const ProgramStep *step : steps) {
       int64_t number = entryOutputNumber(*entry, step->instruction);
       if (step->kind != ProgramStep::Kind::Copy || number < 0)
         continue;
-      const Shape &shape =
-          root->opcode() == HloOpcode::Tuple ? root->operand(number)->shape() : root->shape();
+      const Shape &shape = entryOutputShape(*entry, number);
       std::cout << "copy " << step->instruction << "\n";
       std::vector<uint8_t> bytes(static_cast<size_t>(step->bytes));
       if (!device.download(buffers["o" + std::to_string(number)], bytes, error))

@@ -38,14 +38,35 @@ const HloInstruction *findKernelInstruction(const HloModule &module, const Kerne
   return nullptr;
 }
 
+namespace {
+
+/// Whether `value`, seen through bitcasts (which keep their operand's
+/// buffer), is the instruction called `name`.
+bool isBufferOf(const HloInstruction *value, const std::string &name) {
+  for (; value; value = value->opcode() == HloOpcode::Bitcast ? value->operand(0) : nullptr)
+    if (value->name() == name)
+      return true;
+  return false;
+}
+
+} // namespace
+
 int64_t entryOutputNumber(const HloComputation &entry, const std::string &name) {
   const HloInstruction *root = entry.root();
   if (root->opcode() != HloOpcode::Tuple)
-    return root->name() == name ? 0 : -1;
+    return isBufferOf(root, name) ? 0 : -1;
   for (int64_t i = 0; i < root->operandCount(); ++i)
-    if (root->operand(i)->name() == name)
+    if (isBufferOf(root->operand(i), name))
       return i;
   return -1;
+}
+
+const Shape &entryOutputShape(const HloComputation &entry, int64_t number) {
+  const HloInstruction *root = entry.root();
+  if (root->opcode() == HloOpcode::Tuple)
+    return root->operand(number)->shape();
+  // A root with a tuple result of its own (a sort, a multi-output fusion).
+  return root->shape().isTuple() ? root->shape().tupleShapes().at(number) : root->shape();
 }
 
 std::vector<uint8_t> toBufferBytes(const Literal &logical, const Shape &physical) {
@@ -144,7 +165,11 @@ std::string moduleModeBlocker(const LaunchManifest &manifest, const HloModule &m
       else if (parameter.binding == BufferBinding::Output)
         return "kernel " + kernel.name + " writes output " +
                std::to_string(parameter.number) + ", which the entry lacks";
-      if (bound && !bound->compatible(logical))
+      // A bitcast's view of the buffer: the same elements in another shape.
+      bool sameBuffer = bound && bound->isArray() &&
+                        bound->elementType() == logical.elementType() &&
+                        bound->elementCount() == logical.elementCount();
+      if (bound && !bound->compatible(logical) && !sameBuffer)
         return "kernel " + kernel.name + " binds " + shapeText(logical) + " to " +
                (parameter.binding == BufferBinding::Parameter ? "parameter " : "output ") +
                std::to_string(parameter.number) + ", which is " + shapeText(*bound);

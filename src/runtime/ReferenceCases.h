@@ -27,8 +27,13 @@ namespace hlo::runtime {
 const HloInstruction *findKernelInstruction(const HloModule &module, const KernelSpec &kernel);
 
 /// The module output that the entry's instruction `name` is (the root, or
-/// an element of its tuple root), or -1.
+/// an element of its tuple root, or their operand through bitcasts), or -1.
 int64_t entryOutputNumber(const HloComputation &entry, const std::string &name);
+
+/// The shape (with its layout) of the entry's output `number`: what its
+/// buffer holds, whichever shape the kernel that writes it (through a
+/// bitcast) gives it.
+const Shape &entryOutputShape(const HloComputation &entry, int64_t number);
 
 /// `logical` (row-major) as the bytes of a buffer with `physical`'s layout.
 std::vector<uint8_t> toBufferBytes(const Literal &logical, const Shape &physical);

@@ -15,6 +15,7 @@
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <malloc.h>
 
 using namespace hlo;
 using namespace hlo::runtime;
@@ -40,6 +41,13 @@ bool parseInputSpec(const std::string &spec, RunOptions &options) {
 } // namespace
 
 int main(int argc, char **argv) {
+  // The interpreter's arrays of a real model are hundreds of MB each, made
+  // and freed per instruction: glibc would map and unmap each one, paying
+  // its page faults again every time. Keep them in the heap instead
+  // (dropout_gelu's module: 33 s -> 19 s, most of it system time).
+  mallopt(M_MMAP_THRESHOLD, 1 << 30);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  mallopt(M_TOP_PAD, 256 << 20);
   CLI::App app{"hlo-run: run an HLO module in the reference interpreter, or run the "
                "kernels hlo-compile generated for it (on a GPU, or on this CPU with "
                "--target=host) and check them against the interpreter"};

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# One ctest per XLA dump listed in tests/host/whole-module-dumps.txt
+# (tests/CMakeLists.txt): the whole after-optimizations module compiled for
+# the host target and run by hlo-run's module mode — every kernel, device
+# copy and library call of the entry in schedule order on the buffers the
+# manifest describes — and each module output checked against the
+# reference interpreter.
+#
+#   run-dump-module.sh HLO_COMPILE HLO_RUN DUMP_DIR WORK_DIR
+set -euo pipefail
+hlo_compile=$1 hlo_run=$2 dump=$3 work=$4
+mkdir -p "$work"
+"$hlo_compile" -w --target=host "$dump/module.hlo" -o "$work/module.so" \
+  --manifest "$work/module.json"
+"$hlo_run" "$dump/module.hlo" --manifest "$work/module.json" --mode module
