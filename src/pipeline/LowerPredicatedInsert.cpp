@@ -6,7 +6,7 @@
 #include "dialect/XlaGpuDialect.h"
 #include "pipeline/Passes.h"
 
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/WalkPatternRewriteDriver.h"
 
 namespace hlo::pipeline {
 #define GEN_PASS_DEF_LOWERPREDICATEDINSERTPASS
@@ -43,8 +43,9 @@ struct LowerPredicatedInsertPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<LowerPredicatedInsert>(&getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      signalPassFailure();
+    // One walk, no folding: the greedy driver would also fold and re-visit
+    // every op of the kernel, which dominates on large kernels.
+    walkAndApplyPatterns(getOperation(), std::move(patterns));
   }
 };
 
