@@ -14,11 +14,38 @@ namespace hlo {
 
 namespace {
 
-/// XLA's block-level Triton fusion (`"kind":"__triton"`), not a GEMM one
+/// The fusion's backend_config as JSON; null where it is not JSON.
+std::optional<llvm::json::Value> parseBackendConfig(const HloInstruction &fusion) {
+  llvm::Expected<llvm::json::Value> parsed =
+      llvm::json::parse(llvm::StringRef(fusion.textAttr("backend_config")));
+  if (!parsed) {
+    llvm::consumeError(parsed.takeError());
+    return std::nullopt;
+  }
+  return std::move(*parsed);
+}
+
+/// Its `fusion_backend_config` object, if there is one.
+const llvm::json::Object *fusionBackendConfig(const llvm::json::Value &config) {
+  const llvm::json::Object *root = config.getAsObject();
+  return root ? root->getObject("fusion_backend_config") : nullptr;
+}
+
+} // namespace
+
+std::string fusionBackendKind(const HloInstruction &fusion) {
+  std::optional<llvm::json::Value> config = parseBackendConfig(fusion);
+  const llvm::json::Object *backend = config ? fusionBackendConfig(*config) : nullptr;
+  std::optional<llvm::StringRef> kind = backend ? backend->getString("kind") : std::nullopt;
+  return kind ? kind->str() : "";
+}
+
+namespace {
+
+/// XLA's block-level Triton fusion (kind `__triton`), not a GEMM one
 /// (`__triton_gemm`, `__triton_nested_gemm_fusion`, ...).
 bool isBlockLevelFusion(const HloInstruction &fusion) {
-  return fusion.textAttr("backend_config").find("\"kind\":\"__triton\"") !=
-         std::string_view::npos;
+  return fusionBackendKind(fusion) == "__triton";
 }
 
 /// An integer XLA writes as a string (`"8"`) or a number; nullopt if it is
@@ -42,14 +69,8 @@ std::optional<int64_t> positiveInteger(const llvm::json::Value *value) {
 /// `block_level_fusion_config` (`"num_warps":"8"`,
 /// `"output_tiles":[{"sizes":["8","1","1024"]}]`), where it names them.
 void readBlockLevelConfig(const HloInstruction &fusion, FusionAnalysis &analysis) {
-  llvm::Expected<llvm::json::Value> parsed =
-      llvm::json::parse(llvm::StringRef(fusion.textAttr("backend_config")));
-  if (!parsed) {
-    llvm::consumeError(parsed.takeError());
-    return;
-  }
-  const llvm::json::Object *root = parsed->getAsObject();
-  const llvm::json::Object *backend = root ? root->getObject("fusion_backend_config") : nullptr;
+  std::optional<llvm::json::Value> parsed = parseBackendConfig(fusion);
+  const llvm::json::Object *backend = parsed ? fusionBackendConfig(*parsed) : nullptr;
   const llvm::json::Object *config =
       backend ? backend->getObject("block_level_fusion_config") : nullptr;
   if (!config)

@@ -109,6 +109,10 @@ struct FusionAnalysis {
   }
 };
 
+/// The `kind` of the fusion's `fusion_backend_config` (`__triton`,
+/// `__triton_gemm`, `__custom_fusion`, ...); empty if it names none.
+std::string fusionBackendKind(const HloInstruction &fusion);
+
 /// Whether XLA runs `fusion` through a library rather than a kernel it
 /// generates: a Triton GEMM (`__triton_gemm`, `__triton_nested_gemm_fusion`),
 /// a custom fusion (`__custom_fusion`, CUTLASS), cuDNN, or a fused

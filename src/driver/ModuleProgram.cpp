@@ -1,6 +1,7 @@
 //===- ModuleProgram.cpp - The manifest's program and buffers -------------===//
 #include "ModuleProgram.h"
 
+#include "analysis/FusionAnalysis.h"
 #include "hlo_parser/Printer.h"
 
 #include <map>
@@ -29,14 +30,9 @@ std::string libraryTarget(const HloInstruction &instruction) {
   std::string_view target = instruction.textAttr("custom_call_target");
   if (!target.empty())
     return std::string(target);
-  if (instruction.opcode() == HloOpcode::Fusion) {
-    std::string config(instruction.textAttr("backend_config"));
-    size_t at = config.find("\"kind\":\"");
-    if (at != std::string::npos) {
-      size_t begin = at + 8, end = config.find('"', begin);
-      return config.substr(begin, end - begin);
-    }
-  }
+  if (instruction.opcode() == HloOpcode::Fusion)
+    if (std::string kind = fusionBackendKind(instruction); !kind.empty())
+      return kind;
   return std::string(opcodeName(instruction.opcode()));
 }
 

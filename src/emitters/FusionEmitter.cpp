@@ -87,10 +87,14 @@ std::optional<EmittedModule> emitKernels(const HloModule &module, const KernelPl
       emitted.failed.push_back({kernel.origin, static_cast<int64_t>(k), offset, message});
   };
   Block &body = result.getBodyRegion().front();
+  // The functions a kernel added after `last` (null: from the start).
+  auto addedSince = [&](Operation *last) {
+    return llvm::make_range(last ? std::next(Block::iterator(last)) : body.begin(),
+                            body.end());
+  };
   auto dropSince = [&](Operation *last) {
     SmallVector<Operation *> added;
-    for (Operation &op : llvm::make_range(
-             last ? std::next(Block::iterator(last)) : body.begin(), body.end()))
+    for (Operation &op : addedSince(last))
       added.push_back(&op);
     for (Operation *op : llvm::reverse(added))
       op->erase();
@@ -153,8 +157,7 @@ std::optional<EmittedModule> emitKernels(const HloModule &module, const KernelPl
     }
     // The functions this kernel added must verify on their own.
     bool verified = true;
-    for (Operation &op : llvm::make_range(
-             last ? std::next(Block::iterator(last)) : body.begin(), body.end()))
+    for (Operation &op : addedSince(last))
       verified = verified && succeeded(verify(&op));
     if (!verified) {
       reportFor(k, {kernel.origin, "internal error: the MLIR emitted for '" +

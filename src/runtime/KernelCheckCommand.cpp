@@ -79,7 +79,7 @@ private:
 
   void printKernel(size_t k) const {
     const KernelSpec &kernel = manifest.kernels[k];
-    std::cout << launchLabel(manifest.kernels, k) << " (" << kernel.emitter << "): grid ["
+    std::cout << rows[k].kernel << " (" << kernel.emitter << "): grid ["
               << kernel.grid[0] << ", " << kernel.grid[1] << ", " << kernel.grid[2] << "], block ["
               << kernel.block[0] << ", " << kernel.block[1] << ", " << kernel.block[2]
               << "]\n";
@@ -125,7 +125,7 @@ private:
     if (result.ok())
       return true;
     if (result.status == LaunchResult::Fault) {
-      std::cout << launchLabel(manifest.kernels, k) << ": kernel fault: " << result.message
+      std::cout << rows[k].kernel << ": kernel fault: " << result.message
                 << "\n";
       rows[k].checked = true;
       rows[k].passed = false;
@@ -269,6 +269,19 @@ private:
     }
     bool passed = true;
     std::vector<ReductionDepth> outputDepths = reductionDepths(*module.entry());
+    // Entry output `number` (`bytes` long) against the interpreter, read in
+    // the entry's layout; false after a download or save error.
+    auto checkEntryOutput = [&](int64_t number, int64_t bytes, KernelRow &row) {
+      std::vector<uint8_t> data(static_cast<size_t>(bytes));
+      if (!device.download(buffers["o" + std::to_string(number)], data, error)) {
+        fail(error);
+        return false;
+      }
+      Literal actual = fromBufferBytes(data.data(), entryOutputShape(*entry, number));
+      passed &= checkOutput("output " + std::to_string(number), expected.at(number), actual,
+                            row, outputDepths.at(number));
+      return save("output_" + std::to_string(number), actual);
+    };
     for (size_t k = 0; k < manifest.kernels.size(); ++k) {
       printKernel(k);
       for (const KernelParameter &parameter : manifest.kernels[k].parameters) {
@@ -276,15 +289,7 @@ private:
         if (parameter.binding != BufferBinding::Output || !parameter.isOutput ||
             manifest.kernels[k].launchIndex + 1 != manifest.kernels[k].launchCount)
           continue;
-        std::vector<uint8_t> bytes(static_cast<size_t>(parameter.bytes));
-        if (!device.download(buffers["o" + std::to_string(parameter.number)], bytes, error))
-          return fail(error);
-        Literal actual =
-            fromBufferBytes(bytes.data(), entryOutputShape(*entry, parameter.number));
-        std::string label = "output " + std::to_string(parameter.number);
-        passed &= checkOutput(label, expected.at(parameter.number), actual, rows[k],
-                              outputDepths.at(parameter.number));
-        if (!save("output_" + std::to_string(parameter.number), actual))
+        if (!checkEntryOutput(parameter.number, parameter.bytes, rows[k]))
           return kExitError;
       }
       if (!bench(k, arguments[k]))
@@ -295,16 +300,9 @@ private:
       int64_t number = entryOutputNumber(*entry, step->instruction);
       if (step->kind != ProgramStep::Kind::Copy || number < 0)
         continue;
-      const Shape &shape = entryOutputShape(*entry, number);
       std::cout << "copy " << step->instruction << "\n";
-      std::vector<uint8_t> bytes(static_cast<size_t>(step->bytes));
-      if (!device.download(buffers["o" + std::to_string(number)], bytes, error))
-        return fail(error);
-      Literal actual = fromBufferBytes(bytes.data(), shape);
       KernelRow row;
-      passed &= checkOutput("output " + std::to_string(number), expected.at(number), actual,
-                            row, outputDepths.at(number));
-      if (!save("output_" + std::to_string(number), actual))
+      if (!checkEntryOutput(number, step->bytes, row))
         return kExitError;
     }
     return passed ? kExitPass : kExitMismatch;
@@ -358,7 +356,7 @@ private:
         } else {
           const Literal &value = check.inputs[input];
           if (!device.upload(pointer, toBufferBytes(value, parameter.shape), error) ||
-              !save(launchLabel(manifest.kernels, k) + "_input_" + std::to_string(input), value))
+              !save(rows[k].kernel + "_input_" + std::to_string(input), value))
             return error.empty() ? kExitError : fail(error);
           ++input;
         }
@@ -376,7 +374,7 @@ private:
         passed &= checkOutput("output " + std::to_string(output), check.expected[output],
                               actual, rows[k],
                               output < depths.size() ? depths[output] : ReductionDepth());
-        if (!save(launchLabel(manifest.kernels, k) + "_output_" + std::to_string(output), actual))
+        if (!save(rows[k].kernel + "_output_" + std::to_string(output), actual))
           return kExitError;
         ++output;
       }
