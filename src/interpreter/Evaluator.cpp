@@ -190,6 +190,8 @@ ValuePtr Evaluator::evaluateInstruction(const HloInstruction &instruction,
     return share(evaluateDot(instruction, operands));
   case HloOpcode::Sort:
     return share(evaluateSort(instruction, operands, *this));
+  case HloOpcode::CustomCall:
+    return share(evaluateCustomCall(instruction, operands));
   default:
     fail(instruction, "unsupported by the interpreter: " +
                           std::string(opcodeName(opcode)) + " ('" +

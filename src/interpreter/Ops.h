@@ -34,7 +34,22 @@ Literal evaluateMap(const HloInstruction &instruction, const Operands &operands,
 Literal evaluateGather(const HloInstruction &instruction, const Operands &operands);
 Literal evaluateScatter(const HloInstruction &instruction, const Operands &operands,
                         Evaluator &evaluator);
+/// A dot's dimension numbers (dot's attributes, or a GEMM custom-call's
+/// backend_config).
+struct DotDimensions {
+  std::vector<int64_t> lhsBatch, rhsBatch, lhsContracting, rhsContracting;
+};
+DotDimensions dotDimensionsOf(const HloInstruction &dot);
+/// The products' sums of a floating-point dot, in the dot's output order,
+/// operands converted to `operandType` first, accumulated in double and
+/// not rounded.
+std::vector<double> floatDotSums(const DotDimensions &dimensions, const Literal &lhs,
+                                 const Literal &rhs, PrimitiveType operandType);
 Literal evaluateDot(const HloInstruction &instruction, const Operands &operands);
+/// The library calls XLA makes at custom-calls that have an HLO meaning:
+/// cuBLAS GEMMs with their epilogues, TopK.
+bool isInterpretedCustomCall(const HloInstruction &instruction);
+Literal evaluateCustomCall(const HloInstruction &instruction, const Operands &operands);
 Literal evaluateSort(const HloInstruction &instruction, const Operands &operands,
                      Evaluator &evaluator);
 

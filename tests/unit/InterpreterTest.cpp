@@ -54,6 +54,12 @@ std::string evaluationError(const std::string &text, int64_t maxWhileIterations 
 }
 
 std::vector<int64_t> ints(const Literal &literal) { return literal.intData(); }
+Shape parseShape(std::string_view text) {
+  std::string error;
+  std::optional<Shape> shape = parseShapeText(text, error);
+  EXPECT_TRUE(shape.has_value()) << error;
+  return shape ? *shape : Shape();
+}
 std::vector<double> reals(const Literal &literal) { return literal.realData(); }
 
 /// A one-op module over constant operands: `ENTRY { ...; ROOT r = <root> }`.
@@ -506,6 +512,79 @@ TEST(InterpreterDot, ContractingTheMajorDimension) {
             (std::vector<int64_t>{1, 4, 2, 5, 3, 6}));
 }
 
+TEST(InterpreterDot, BlockedDotSumsEachElementInContractionOrder) {
+  // Large enough for the 4x4 blocks, their edges and several threads; each
+  // element must be the double sum in k order, rounded once to f32.
+  const int64_t batches = 2, m = 131, n = 67, k = 301;
+  Literal lhs(parseShape("f32[2,131,301]")), rhs(parseShape("f32[2,301,67]"));
+  for (size_t i = 0; i < lhs.realData().size(); ++i)
+    lhs.realData()[i] = static_cast<float>(std::sin(0.37 * i) * 3);
+  for (size_t i = 0; i < rhs.realData().size(); ++i)
+    rhs.realData()[i] = static_cast<float>(std::cos(0.11 * i) / 7);
+  std::vector<double> expected;
+  for (int64_t b = 0; b < batches; ++b)
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double sum = 0;
+        for (int64_t x = 0; x < k; ++x)
+          sum += lhs.realData()[(b * m + i) * k + x] * rhs.realData()[(b * k + x) * n + j];
+        expected.push_back(static_cast<float>(sum));
+      }
+  Literal result = evaluate(R"(HloModule m
+ENTRY e {
+  a = f32[2,131,301] parameter(0)
+  b = f32[2,301,67] parameter(1)
+  ROOT r = f32[2,131,67] dot(a, b), lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_contracting_dims={1}
+}
+)", {lhs, rhs});
+  EXPECT_EQ(reals(result), expected);
+}
+
+//===-- Library calls -----------------------------------------------------===//
+
+TEST(InterpreterLibraryCalls, CublasLtMatmulWithBetaBiasAndEpilogues) {
+  auto gemm = [](const std::string &epilogue, double beta, const std::string &extra) {
+    std::string operands = "a, b" + std::string(beta != 0 ? ", c" : "") + extra;
+    return module(
+        "a = f32[2,3] constant({{1, 2, 3}, {4, 5, 6}})\n"
+        "b = f32[3,2] constant({{1, -1}, {0, 1}, {1, 0}})\n"
+        "c = f32[2,2] constant({{10, 20}, {30, 40}})\n"
+        "bias = f32[2] constant({-100, 1})\n"
+        "ROOT r = (f32[2,2], s8[16]) custom-call(" + operands +
+        "), custom_call_target=\"__cublas$lt$matmul\", backend_config={\"gemm_backend_config\":"
+        "{\"alpha_real\":2,\"beta\":" + std::to_string(beta) +
+        ",\"dot_dimension_numbers\":{\"lhs_contracting_dimensions\":[\"1\"],"
+        "\"rhs_contracting_dimensions\":[\"0\"],\"lhs_batch_dimensions\":[],"
+        "\"rhs_batch_dimensions\":[]},\"alpha_imag\":0,\"epilogue\":\"" + epilogue + "\"}}");
+  };
+  // a.b = {{4, 1}, {10, 1}}.
+  Literal plain = evaluate(gemm("DEFAULT", 0, ""));
+  ASSERT_EQ(plain.tupleElements().size(), 2u);
+  EXPECT_EQ(reals(plain.tupleElements()[0]), (std::vector<double>{8, 2, 20, 2}));
+  EXPECT_EQ(ints(plain.tupleElements()[1]), std::vector<int64_t>(16, 0));
+  EXPECT_EQ(reals(evaluate(gemm("BIAS", 1, ", bias")).tupleElements()[0]),
+            (std::vector<double>{-82, 23, -50, 43}));
+  EXPECT_EQ(reals(evaluate(gemm("BIAS_RELU", 0, ", bias")).tupleElements()[0]),
+            (std::vector<double>{0, 3, 0, 3}));
+  std::vector<double> gelu = reals(evaluate(gemm("GELU", 0, "")).tupleElements()[0]);
+  ASSERT_EQ(gelu.size(), 4u);
+  EXPECT_NEAR(gelu[1], 1.9545977, 1e-6); // tanh-approximated GELU(2)
+  EXPECT_NE(evaluationError(gemm("GELU_AUX", 0, ""))
+                .find("cuBLAS epilogue GELU_AUX is not supported by the interpreter"),
+            std::string::npos);
+  EXPECT_NE(evaluationError(gemm("BIAS", 0, "")).find("expected 3 operands (a, b, bias), has 2"),
+            std::string::npos);
+}
+
+TEST(InterpreterLibraryCalls, TopKPerRowDescendingWithIndices) {
+  Literal result = evaluate(module(
+      "a = f32[2,5] constant({{3, 1, 4, 1, 5}, {9, 2, 6, 5, 3}})\n"
+      "ROOT r = (f32[2,3], s32[2,3]) custom-call(a), custom_call_target=\"__gpu$TopK\""));
+  ASSERT_EQ(result.tupleElements().size(), 2u);
+  EXPECT_EQ(reals(result.tupleElements()[0]), (std::vector<double>{5, 4, 3, 9, 6, 5}));
+  EXPECT_EQ(ints(result.tupleElements()[1]), (std::vector<int64_t>{4, 2, 0, 0, 2, 3}));
+}
+
 //===-- Control flow and calls --------------------------------------------===//
 
 TEST(InterpreterControlFlow, WhileCountsToTen) {
@@ -606,7 +685,7 @@ TEST(InterpreterErrors, UnsupportedOpIsNamedWithItsLocation) {
       "a = f32[4] constant({1, 2, 3, 4})\n"
       "ROOT r = f32[4] custom-call(a), custom_call_target=\"foo\""));
   EXPECT_NE(error.find("<text>:4:"), std::string::npos) << error;
-  EXPECT_NE(error.find("error: unsupported by the interpreter: custom-call ('r')"),
+  EXPECT_NE(error.find("error: unsupported by the interpreter: custom-call 'foo' ('r')"),
             std::string::npos)
       << error;
 }
