@@ -261,7 +261,9 @@ std::string triple(const std::array<unsigned, 3> &values) {
          std::to_string(values[2]) + "]";
 }
 
-std::string parameterJson(const KernelParameter &parameter) {
+} // namespace
+
+std::string bindingJson(const KernelParameter &parameter) {
   std::string binding;
   switch (parameter.binding) {
   case BufferBinding::Parameter:
@@ -278,7 +280,7 @@ std::string parameterJson(const KernelParameter &parameter) {
     break;
   }
   const Shape &shape = parameter.shape;
-  return std::string("        {\"direction\": \"") + (parameter.isOutput ? "out" : "in") +
+  return std::string("{\"direction\": \"") + (parameter.isOutput ? "out" : "in") +
          "\", " + binding + ", \"shape\": [" + intList(shape.dimensions()) +
          "], \"element_type\": \"" + std::string(primitiveTypeName(shape.elementType())) +
          "\", \"layout\": [" + intList(shape.layoutOrDefault().minorToMajor) +
@@ -288,7 +290,14 @@ std::string parameterJson(const KernelParameter &parameter) {
          "}";
 }
 
-} // namespace
+bool readBinding(const JsonValue &json, KernelParameter &parameter, const std::string &where,
+                 std::string &error) {
+  ManifestReader reader;
+  if (reader.readParameter(json, parameter, where))
+    return true;
+  error = reader.error;
+  return false;
+}
 
 std::string printLaunchManifest(const LaunchManifest &manifest) {
   bool host = manifest.target == "host";
@@ -322,7 +331,7 @@ std::string printLaunchManifest(const LaunchManifest &manifest) {
               ",\n      \"launch_count\": " + std::to_string(kernel.launchCount) + ",\n";
     json += "      \"parameters\": [\n";
     for (size_t i = 0; i < kernel.parameters.size(); ++i)
-      json += parameterJson(kernel.parameters[i]) +
+      json += "        " + bindingJson(kernel.parameters[i]) +
               (i + 1 < kernel.parameters.size() ? ",\n" : "\n");
     json += "      ]\n    }";
   }

@@ -103,6 +103,10 @@ struct ProgramStep {
   std::string backendConfig;
   /// Copy: the bytes copied; Library: the bytes of its result buffers.
   int64_t bytes = 0;
+  /// Copy, Library: the buffers its operands are read from and its result
+  /// leaves written to, bound as kernel parameters are (one per operand,
+  /// one per array leaf of the result).
+  std::vector<KernelParameter> arguments, results;
 };
 
 /// A buffer the module needs, beside the kernels' own bindings: module

@@ -59,6 +59,16 @@ std::string stepJson(const ProgramStep &step) {
     json += ", \"predicate\": " + quoteJson(step.predicate);
   if (step.bytes)
     json += ", \"bytes\": " + std::to_string(step.bytes);
+  auto bindings = [&](const char *key, const std::vector<KernelParameter> &list) {
+    if (list.empty())
+      return;
+    json += std::string(", \"") + key + "\": [";
+    for (size_t i = 0; i < list.size(); ++i)
+      json += (i ? ", " : "") + bindingJson(list[i]);
+    json += "]";
+  };
+  bindings("arguments", step.arguments);
+  bindings("results", step.results);
   if (!step.backendConfig.empty())
     json += ", \"backend_config\": " + quoteJson(step.backendConfig);
   return json + "}";
@@ -151,6 +161,18 @@ bool readProgramSections(const JsonValue &root, LaunchManifest &manifest, std::s
       step.predicate = text(entry, "predicate");
       step.backendConfig = text(entry, "backend_config");
       step.bytes = integer(entry, "bytes", 0);
+      for (auto [key, list] : {std::pair{"arguments", &step.arguments},
+                               std::pair{"results", &step.results}})
+        if (const JsonValue *bindings = entry.find(key))
+          for (size_t i = 0; i < bindings->array().size(); ++i) {
+            KernelParameter binding;
+            if (!readBinding(bindings->array()[i], binding,
+                             "manifest: program step '" + step.instruction + "' " + key +
+                                 "[" + std::to_string(i) + "]",
+                             error))
+              return false;
+            list->push_back(std::move(binding));
+          }
       manifest.program.push_back(std::move(step));
     }
   if (const JsonValue *buffers = root.find("buffers"))

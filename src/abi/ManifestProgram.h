@@ -19,6 +19,12 @@ namespace hlo::abi {
 /// the manifest has none).
 std::string printProgramSections(const LaunchManifest &manifest);
 
+/// A buffer binding (a kernel parameter, a step's argument or result) as
+/// one JSON object, and back (LaunchManifest.cpp); `where` prefixes errors.
+std::string bindingJson(const KernelParameter &parameter);
+bool readBinding(const JsonValue &json, KernelParameter &parameter, const std::string &where,
+                 std::string &error);
+
 /// Reads the sections of `root` into `manifest`; false with `error` set on
 /// a malformed section. Absent sections are empty.
 bool readProgramSections(const JsonValue &root, LaunchManifest &manifest, std::string &error);

@@ -1,5 +1,6 @@
 //===- Manifest.cpp - The launch manifest from the emitters' records -----===//
 #include "Manifest.h"
+#include "BufferBindings.h"
 #include "ModuleProgram.h"
 
 #include "dialect/XlaGpuDialect.h"
@@ -13,111 +14,6 @@
 #include <algorithm>
 
 namespace hlo::driver {
-namespace {
-
-/// Array leaves of a (possibly nested tuple) shape, in order.
-void arrayLeaves(const Shape &shape, std::vector<const Shape *> &leaves) {
-  if (shape.isTuple()) {
-    for (const Shape &element : shape.tupleShapes())
-      arrayLeaves(element, leaves);
-    return;
-  }
-  leaves.push_back(&shape);
-}
-
-abi::KernelParameter parameter(bool isOutput, const Shape &shape) {
-  abi::KernelParameter result;
-  result.isOutput = isOutput;
-  result.shape = shape;
-  result.shape.setLayout(shape.layoutOrDefault());
-  result.bytes = shape.elementCount() * primitiveByteWidth(shape.elementType());
-  return result;
-}
-
-/// The instruction whose buffer `value` is: bitcasts only reinterpret
-/// their operand's bytes (XLA gives them no buffer of their own).
-const HloInstruction *bufferOwner(const HloInstruction *value) {
-  while (value && value->opcode() == HloOpcode::Bitcast)
-    value = value->operand(0);
-  return value;
-}
-
-/// The entry output `value` is (its root, or an array element of its root
-/// tuple, seen through bitcasts), or -1.
-int64_t entryOutputOf(const HloInstruction *value) {
-  const HloInstruction *root = value->parent()->root();
-  if (bufferOwner(root) == value && value->shape().isArray())
-    return 0;
-  for (int64_t i = 0; root->opcode() == HloOpcode::Tuple && i < root->operandCount(); ++i)
-    if (bufferOwner(root->operand(i)) == value && root->operand(i)->shape().isArray())
-      return i;
-  return -1;
-}
-
-/// What a kernel's input binds to: a module parameter, a module output an
-/// earlier kernel wrote (the entry's root, or an array element of its
-/// tuple), or another kernel's (or instruction's) result buffer; bitcasts
-/// bind to their operand's buffer, a get-tuple-element of a kernel's tuple
-/// to that kernel's output.
-void bindInput(abi::KernelParameter &parameter, const HloInstruction *operand) {
-  operand = bufferOwner(operand);
-  const HloComputation *entry = operand ? operand->parent()->parent()->entry() : nullptr;
-  if (operand && operand->opcode() == HloOpcode::Parameter && operand->parent() == entry) {
-    parameter.binding = abi::BufferBinding::Parameter;
-    parameter.number = operand->parameterNumber();
-    return;
-  }
-  if (operand && operand->parent() == entry) {
-    if (int64_t output = entryOutputOf(operand); output >= 0) {
-      parameter.binding = abi::BufferBinding::Output;
-      parameter.number = output;
-      return;
-    }
-  }
-  parameter.binding = abi::BufferBinding::Buffer;
-  parameter.bufferName = operand ? operand->name() : std::string("?");
-  // An element of a kernel's tuple result: that kernel's output buffer.
-  if (!operand || operand->opcode() != HloOpcode::GetTupleElement)
-    return;
-  const HloInstruction *tuple = operand->operand(0);
-  if (tuple->opcode() == HloOpcode::Fusion && tuple->shape().isTuple() &&
-      tuple->shape().tupleShapes().size() > 1 && operand->shape().isArray())
-    parameter.bufferName = tuple->name() + "#" + std::to_string(operand->intAttr("index"));
-}
-
-/// What output leaf `leaf` of the kernel rooted at `origin` binds to.
-void bindOutput(abi::KernelParameter &parameter, const HloModule &module,
-                const HloInstruction *origin, size_t leaf, size_t leafCount) {
-  const HloInstruction *root = module.entry()->root();
-  if (origin == bufferOwner(root)) {
-    parameter.binding = abi::BufferBinding::Output;
-    parameter.number = static_cast<int64_t>(leaf);
-    return;
-  }
-  // A tuple root of the kernel's result, or of get-tuple-elements of its
-  // leaves (a sort's or multi-output fusion's results put in the entry's
-  // tuple).
-  if (root->opcode() == HloOpcode::Tuple)
-    for (int64_t i = 0; i < root->operandCount(); ++i) {
-      const HloInstruction *operand = bufferOwner(root->operand(i));
-      bool whole = operand == origin && leafCount == 1;
-      bool element = operand->opcode() == HloOpcode::GetTupleElement &&
-                     operand->operand(0) == origin &&
-                     operand->intAttr("index") == static_cast<int64_t>(leaf) &&
-                     operand->shape().isArray();
-      if (whole || element) {
-        parameter.binding = abi::BufferBinding::Output;
-        parameter.number = i;
-        return;
-      }
-    }
-  parameter.binding = abi::BufferBinding::Buffer;
-  parameter.bufferName = origin->name();
-  if (leafCount > 1)
-    parameter.bufferName += "#" + std::to_string(leaf);
-}
-
-} // namespace
 
 std::string checkLaunchRecords(const std::vector<KernelLaunchRecord> &records,
                                mlir::ModuleOp lowered) {
@@ -195,7 +91,7 @@ abi::LaunchManifest buildManifest(const HloModule &module, const KernelPlan &pla
         if (std::find(operands.begin(), operands.end(), operand) == operands.end())
           operands.push_back(operand);
     for (int64_t i = 0; i < fused.parameterCount(); ++i) {
-      abi::KernelParameter input = parameter(false, fused.parameter(i)->shape());
+      abi::KernelParameter input = bufferParameter(false, fused.parameter(i)->shape());
       bindInput(input, i < static_cast<int64_t>(operands.size()) ? operands[i] : nullptr);
       spec.parameters.push_back(input);
     }
@@ -203,14 +99,14 @@ abi::LaunchManifest buildManifest(const HloModule &module, const KernelPlan &pla
     arrayLeaves(fused.resultShape(), leaves);
     const HloInstruction *origin = bareEntry ? module.entry()->root() : kernel.origin;
     for (size_t leaf = 0; leaf < leaves.size(); ++leaf) {
-      abi::KernelParameter output = parameter(true, *leaves[leaf]);
+      abi::KernelParameter output = bufferParameter(true, *leaves[leaf]);
       bindOutput(output, module, origin, leaf, leaves.size());
       if (leaf < record.outputAliases.size())
         output.aliases = record.outputAliases[leaf];
       spec.parameters.push_back(output);
     }
     for (size_t i = 0; i < record.scratchBuffers.size(); ++i) {
-      abi::KernelParameter scratch = parameter(true, record.scratchBuffers[i]);
+      abi::KernelParameter scratch = bufferParameter(true, record.scratchBuffers[i]);
       scratch.binding = abi::BufferBinding::Scratch;
       scratch.bufferName = origin->name() + "#scratch" + std::to_string(i);
       spec.parameters.push_back(scratch);

@@ -1,5 +1,6 @@
 //===- ModuleProgram.cpp - The manifest's program and buffers -------------===//
 #include "ModuleProgram.h"
+#include "BufferBindings.h"
 
 #include "analysis/FusionAnalysis.h"
 #include "hlo_parser/Printer.h"
@@ -34,6 +35,28 @@ std::string libraryTarget(const HloInstruction &instruction) {
     if (std::string kind = fusionBackendKind(instruction); !kind.empty())
       return kind;
   return std::string(opcodeName(instruction.opcode()));
+}
+
+/// Where a copy or library call at `instruction` reads its operands and
+/// writes its result leaves (none when an operand is a tuple).
+void bindStep(const HloModule &module, const HloInstruction &instruction,
+              abi::ProgramStep &step) {
+  // Operands that are tuples have no one buffer: no bindings then.
+  for (const HloInstruction *operand : instruction.operands())
+    if (!operand->shape().isArray())
+      return;
+  for (const HloInstruction *operand : instruction.operands()) {
+    abi::KernelParameter argument = bufferParameter(false, operand->shape());
+    bindInput(argument, operand);
+    step.arguments.push_back(std::move(argument));
+  }
+  std::vector<const Shape *> leaves;
+  arrayLeaves(instruction.shape(), leaves);
+  for (size_t leaf = 0; leaf < leaves.size(); ++leaf) {
+    abi::KernelParameter result = bufferParameter(true, *leaves[leaf]);
+    bindOutput(result, module, &instruction, leaf, leaves.size());
+    step.results.push_back(std::move(result));
+  }
 }
 
 std::vector<std::string> operandNames(const HloInstruction &instruction, int64_t first = 0) {
@@ -95,6 +118,7 @@ void describeProgram(const HloModule &module, const KernelPlan &plan,
         step.kind = abi::ProgramStep::Kind::Copy;
         step.operands = operandNames(instruction);
         step.bytes = arrayBytes(instruction.shape());
+        bindStep(module, instruction, step);
       } else if (library.count(&instruction)) {
         step.kind = abi::ProgramStep::Kind::Library;
         step.opcode = opcodeName(opcode);
@@ -102,6 +126,7 @@ void describeProgram(const HloModule &module, const KernelPlan &plan,
         step.operands = operandNames(instruction);
         step.backendConfig = std::string(instruction.textAttr("backend_config"));
         step.bytes = leafBytes(instruction.shape());
+        bindStep(module, instruction, step);
       } else if (opcode == HloOpcode::While) {
         step.kind = abi::ProgramStep::Kind::While;
         const HloComputation *condition = instruction.computationAttr("condition");

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 #include "GpuContext.h"
+#include "ModuleBuffers.h"
 #include "ReferenceCases.h"
 #include "host/HostDevice.h"
 
@@ -184,67 +185,22 @@ private:
       if (inputs[i]->shape().isArray() && !save("input_" + std::to_string(i), *inputs[i]))
         return kExitError;
     std::string error;
-    std::map<std::string, DeviceBuffer> buffers; // "p3", "o0", "b:name"
+    ModuleBuffers buffers(module, device, inputs);
     std::vector<std::vector<DeviceBuffer>> arguments(manifest.kernels.size());
-    for (size_t k = 0; k < manifest.kernels.size(); ++k) {
+    for (size_t k = 0; k < manifest.kernels.size(); ++k)
       for (const KernelParameter &parameter : manifest.kernels[k].parameters) {
-        std::string key = parameter.binding == BufferBinding::Parameter
-                              ? "p" + std::to_string(parameter.number)
-                          : parameter.binding == BufferBinding::Output
-                              ? "o" + std::to_string(parameter.number)
-                          : parameter.binding == BufferBinding::Scratch
-                              ? "s:" + parameter.bufferName
-                              : "b:" + parameter.bufferName;
         // An in-place output is the aliased input's buffer.
-        if (!buffers.count(key) && parameter.aliases >= 0 && !options.noAliasing)
-          buffers[key] = arguments[k].at(static_cast<size_t>(parameter.aliases));
-        if (!buffers.count(key)) {
-          DeviceBuffer pointer = 0;
-          if (!device.allocate(parameter.bytes, pointer, error))
-            return fail(error);
-          if (parameter.binding == BufferBinding::Parameter) {
-            // In the entry's layout: the kernel may view it through a bitcast.
-            const Shape &shape = module.entry()->parameter(parameter.number)->shape();
-            if (!device.upload(pointer, toBufferBytes(*inputs.at(parameter.number), shape),
-                               error))
-              return fail(error);
-          } else if (!device.fill(pointer, parameter.bytes, 0xff, error)) {
-            return fail(error);
-          }
-          buffers[key] = pointer;
-        }
-        arguments[k].push_back(buffers[key]);
+        bool inPlace = parameter.aliases >= 0 && !options.noAliasing;
+        DeviceBuffer pointer = 0;
+        if (!buffers.get(parameter, pointer, error,
+                         inPlace ? &arguments[k].at(static_cast<size_t>(parameter.aliases))
+                                 : nullptr))
+          return fail(error);
+        arguments[k].push_back(pointer);
       }
-    }
-    // The entry's program: its launches and device copies, in schedule
-    // order (a manifest without one: the kernels in order).
+    // The entry's program: its launches, device copies and library calls,
+    // in schedule order (a manifest without one: the kernels in order).
     const HloComputation *entry = module.entry();
-    // A copy's source or destination, keyed as the kernels' buffers are; a
-    // parameter's buffer gets its input, a constant's its literal.
-    auto bufferOf = [&](const std::string &name, int64_t bytes, DeviceBuffer &pointer) {
-      const HloInstruction *value = nullptr;
-      for (const auto &instruction : entry->instructions())
-        if (instruction->name() == name)
-          value = instruction.get();
-      int64_t output = entryOutputNumber(*entry, name);
-      bool isParameter = value && value->opcode() == HloOpcode::Parameter;
-      std::string key = isParameter ? "p" + std::to_string(value->parameterNumber())
-                        : output >= 0 ? "o" + std::to_string(output)
-                                      : "b:" + name;
-      if (!buffers.count(key)) {
-        if (!device.allocate(static_cast<size_t>(bytes), buffers[key], error))
-          return false;
-        const Literal *initial = isParameter ? inputs.at(value->parameterNumber()).get()
-                                 : value && value->opcode() == HloOpcode::Constant
-                                     ? &value->literal()
-                                     : nullptr;
-        if (initial && !device.upload(buffers[key], toBufferBytes(*initial, value->shape()),
-                                      error))
-          return false;
-      }
-      pointer = buffers[key];
-      return true;
-    };
     std::vector<const ProgramStep *> steps;
     for (const ProgramStep &step : manifest.program)
       if (step.computation == entry->name())
@@ -254,17 +210,25 @@ private:
         if (!launch(k, arguments[k]))
           return faulted ? kExitMismatch : kExitError;
     for (const ProgramStep *step : steps) {
-      if (step->kind == ProgramStep::Kind::Launch) {
+      bool done = true;
+      switch (step->kind) {
+      case ProgramStep::Kind::Launch:
         if (!launch(static_cast<size_t>(step->launch), arguments[step->launch]))
           return faulted ? kExitMismatch : kExitError;
-        continue;
+        break;
+      case ProgramStep::Kind::Copy:
+        done = buffers.copy(*step, error);
+        break;
+      case ProgramStep::Kind::Library:
+        std::cout << "library " << step->instruction << " (" << step->target
+                  << "): run by the interpreter on the host\n";
+        done = buffers.runLibraryCall(*step, evaluator, error);
+        break;
+      default: // refused by moduleModeBlocker
+        done = false;
+        error = "program step '" + step->instruction + "' cannot run in module mode";
       }
-      // Copies (checked by moduleModeBlocker: nothing else runs here).
-      DeviceBuffer source = 0, destination = 0;
-      std::vector<uint8_t> bytes(static_cast<size_t>(step->bytes));
-      if (!bufferOf(step->operands.at(0), step->bytes, source) ||
-          !bufferOf(step->instruction, step->bytes, destination) ||
-          !device.download(source, bytes, error) || !device.upload(destination, bytes, error))
+      if (!done)
         return fail(error);
     }
     bool passed = true;
@@ -273,7 +237,7 @@ private:
     // the entry's layout; false after a download or save error.
     auto checkEntryOutput = [&](int64_t number, int64_t bytes, KernelRow &row) {
       std::vector<uint8_t> data(static_cast<size_t>(bytes));
-      if (!device.download(buffers["o" + std::to_string(number)], data, error)) {
+      if (!device.download(buffers.output(number), data, error)) {
         fail(error);
         return false;
       }
@@ -295,16 +259,17 @@ private:
       if (!bench(k, arguments[k]))
         return kExitError;
     }
-    // Outputs a device copy wrote.
-    for (const ProgramStep *step : steps) {
-      int64_t number = entryOutputNumber(*entry, step->instruction);
-      if (step->kind != ProgramStep::Kind::Copy || number < 0)
-        continue;
-      std::cout << "copy " << step->instruction << "\n";
-      KernelRow row;
-      if (!checkEntryOutput(number, step->bytes, row))
-        return kExitError;
-    }
+    // Outputs a device copy or library call wrote.
+    for (const ProgramStep *step : steps)
+      for (const KernelParameter &result : step->results) {
+        if (result.binding != BufferBinding::Output)
+          continue;
+        std::cout << (step->kind == ProgramStep::Kind::Copy ? "copy " : "library ")
+                  << step->instruction << "\n";
+        KernelRow row;
+        if (!checkEntryOutput(result.number, result.bytes, row))
+          return kExitError;
+      }
     return passed ? kExitPass : kExitMismatch;
   }
 

@@ -1,5 +1,6 @@
 //===- ReferenceCases.cpp - What the GPU run is checked against -----------===//
 #include "ReferenceCases.h"
+#include "ModuleBuffers.h"
 
 #include "interpreter/ArrayUtils.h"
 #include "interpreter/ElementBytes.h"
@@ -99,26 +100,42 @@ std::string moduleModeBlocker(const LaunchManifest &manifest, const HloModule &m
   if (!manifest.failed.empty())
     return std::to_string(manifest.failed.size()) + " of its kernels did not compile (" +
            "hlo-compile --keep-going), the first '" + manifest.failed[0].first + "'";
-  if (!manifest.notEmitted.empty())
+  // Library calls run on the host where the program says; a manifest
+  // without a program does not say where.
+  if (!manifest.notEmitted.empty() && manifest.program.empty())
     return "the module calls " + manifest.notEmitted[0].second + " '" +
            manifest.notEmitted[0].first + "', which hlo-compile does not generate";
-  if (manifest.kernels.empty())
+  if (manifest.kernels.empty() && manifest.program.empty())
     return "the manifest has no kernels";
   const HloComputation *entry = module.entry();
   std::set<std::string> produced;
   std::set<int64_t> outputsWritten;
-  // Steps other than launches: device copies of the entry only.
+  // Steps other than launches: the entry's device copies and library calls
+  // the interpreter runs.
   for (const ProgramStep &step : manifest.program) {
     if (step.kind == ProgramStep::Kind::Launch)
       continue;
-    if (step.kind != ProgramStep::Kind::Copy || step.computation != entry->name())
+    bool hostStep = step.kind == ProgramStep::Kind::Copy ||
+                    step.kind == ProgramStep::Kind::Library;
+    if (!hostStep || step.computation != entry->name())
       return "the module's program has a " +
-             std::string(step.kind == ProgramStep::Kind::Copy ? "copy" : "host step") +
+             std::string(step.kind == ProgramStep::Kind::Copy      ? "copy"
+                         : step.kind == ProgramStep::Kind::Library ? "library call"
+                                                                   : "host step") +
              " '" + step.instruction + "' in computation '" + step.computation +
              "', which module mode does not run";
-    produced.insert(step.instruction);
-    if (int64_t output = entryOutputNumber(*entry, step.instruction); output >= 0)
-      outputsWritten.insert(output);
+    if (step.kind == ProgramStep::Kind::Library)
+      if (std::string blocker = libraryStepBlocker(step, module); !blocker.empty())
+        return blocker;
+    if (step.results.empty())
+      return "the manifest does not bind the buffers of '" + step.instruction +
+             "' (recompile with this hlo-compile)";
+    for (const KernelParameter &result : step.results) {
+      if (result.binding == BufferBinding::Output)
+        outputsWritten.insert(result.number);
+      else
+        produced.insert(result.bufferName);
+    }
   }
   for (const KernelSpec &kernel : manifest.kernels) {
     if (!kernel.hloInstruction.empty()) {
@@ -178,7 +195,7 @@ std::string moduleModeBlocker(const LaunchManifest &manifest, const HloModule &m
     if (result.isTuple() && result.tupleShapes()[i].isTuple())
       return "output " + std::to_string(i) + " is a nested tuple";
     if (!outputsWritten.count(i))
-      return "output " + std::to_string(i) + " is not written by a kernel";
+      return "output " + std::to_string(i) + " is not written by a kernel, copy or library call";
   }
   return "";
 }

@@ -6,10 +6,11 @@
 # manifest describes — and each module output checked against the
 # reference interpreter.
 #
-#   run-dump-module.sh HLO_COMPILE HLO_RUN DUMP_DIR WORK_DIR
+#   run-dump-module.sh HLO_COMPILE HLO_RUN DUMP_DIR WORK_DIR [HLO_RUN_OPTIONS...]
 set -euo pipefail
 hlo_compile=$1 hlo_run=$2 dump=$3 work=$4
+shift 4
 mkdir -p "$work"
 "$hlo_compile" -w --target=host "$dump/module.hlo" -o "$work/module.so" \
   --manifest "$work/module.json"
-"$hlo_run" "$dump/module.hlo" --manifest "$work/module.json" --mode module
+"$hlo_run" "$dump/module.hlo" --manifest "$work/module.json" --mode module "$@"

@@ -1,0 +1,131 @@
+//===- BufferBindings.cpp - Which buffer a value lives in -----------------===//
+#include "BufferBindings.h"
+
+#include "hlo_parser/HloComputation.h"
+
+namespace hlo::driver {
+namespace {
+
+/// The instruction whose buffer `value` is: bitcasts only reinterpret
+/// their operand's bytes (XLA gives them no buffer of their own).
+const HloInstruction *bufferOwner(const HloInstruction *value) {
+  while (value && value->opcode() == HloOpcode::Bitcast)
+    value = value->operand(0);
+  return value;
+}
+
+/// The entry output `value` is (its root, or an array element of its root
+/// tuple, seen through bitcasts), or -1.
+int64_t entryOutputOf(const HloInstruction *value) {
+  const HloInstruction *root = value->parent()->root();
+  if (bufferOwner(root) == value && value->shape().isArray())
+    return 0;
+  for (int64_t i = 0; root->opcode() == HloOpcode::Tuple && i < root->operandCount(); ++i)
+    if (bufferOwner(root->operand(i)) == value && root->operand(i)->shape().isArray())
+      return i;
+  return -1;
+}
+
+/// A tuple of arrays only.
+bool isFlatTuple(const Shape &shape) {
+  if (!shape.isTuple())
+    return false;
+  for (const Shape &element : shape.tupleShapes())
+    if (!element.isArray())
+      return false;
+  return true;
+}
+
+} // namespace
+
+void arrayLeaves(const Shape &shape, std::vector<const Shape *> &leaves) {
+  if (shape.isTuple()) {
+    for (const Shape &element : shape.tupleShapes())
+      arrayLeaves(element, leaves);
+    return;
+  }
+  leaves.push_back(&shape);
+}
+
+abi::KernelParameter bufferParameter(bool isOutput, const Shape &shape) {
+  abi::KernelParameter result;
+  result.isOutput = isOutput;
+  result.shape = shape;
+  result.shape.setLayout(shape.layoutOrDefault());
+  result.bytes = shape.elementCount() * primitiveByteWidth(shape.elementType());
+  return result;
+}
+
+void bindInput(abi::KernelParameter &parameter, const HloInstruction *operand) {
+  operand = bufferOwner(operand);
+  // An element of a step's tuple result (a flat tuple of arrays): where
+  // that step writes the leaf. Not a parameter's or a tuple instruction's
+  // elements: those have no buffer of their own.
+  if (operand && operand->opcode() == HloOpcode::GetTupleElement) {
+    const HloInstruction *tuple = operand->operand(0);
+    HloOpcode producer = tuple->opcode();
+    if (producer != HloOpcode::Parameter && producer != HloOpcode::Tuple &&
+        isFlatTuple(tuple->shape()) && tuple->shape().tupleSize() > 1) {
+      bindOutput(parameter, *tuple->parent()->parent(), tuple,
+                 static_cast<size_t>(operand->intAttr("index")),
+                 static_cast<size_t>(tuple->shape().tupleSize()));
+      return;
+    }
+  }
+  const HloComputation *entry = operand ? operand->parent()->parent()->entry() : nullptr;
+  if (operand && operand->opcode() == HloOpcode::Parameter && operand->parent() == entry) {
+    parameter.binding = abi::BufferBinding::Parameter;
+    parameter.number = operand->parameterNumber();
+    return;
+  }
+  if (operand && operand->parent() == entry) {
+    if (int64_t output = entryOutputOf(operand); output >= 0) {
+      parameter.binding = abi::BufferBinding::Output;
+      parameter.number = output;
+      return;
+    }
+  }
+  parameter.binding = abi::BufferBinding::Buffer;
+  parameter.bufferName = operand ? operand->name() : std::string("?");
+}
+
+void bindOutput(abi::KernelParameter &parameter, const HloModule &module,
+                const HloInstruction *origin, size_t leaf, size_t leafCount) {
+  const HloInstruction *root = module.entry()->root();
+  const HloInstruction *rootOwner = bufferOwner(root);
+  if (origin == rootOwner) {
+    parameter.binding = abi::BufferBinding::Output;
+    parameter.number = static_cast<int64_t>(leaf);
+    return;
+  }
+  // The root is this leaf of the step's tuple (a library call's result).
+  if (rootOwner->opcode() == HloOpcode::GetTupleElement && rootOwner->operand(0) == origin &&
+      rootOwner->intAttr("index") == static_cast<int64_t>(leaf) && rootOwner->shape().isArray()) {
+    parameter.binding = abi::BufferBinding::Output;
+    parameter.number = 0;
+    return;
+  }
+  // A tuple root of the kernel's result, or of get-tuple-elements of its
+  // leaves (a sort's or multi-output fusion's results put in the entry's
+  // tuple).
+  if (root->opcode() == HloOpcode::Tuple)
+    for (int64_t i = 0; i < root->operandCount(); ++i) {
+      const HloInstruction *operand = bufferOwner(root->operand(i));
+      bool whole = operand == origin && leafCount == 1;
+      bool element = operand->opcode() == HloOpcode::GetTupleElement &&
+                     operand->operand(0) == origin &&
+                     operand->intAttr("index") == static_cast<int64_t>(leaf) &&
+                     operand->shape().isArray();
+      if (whole || element) {
+        parameter.binding = abi::BufferBinding::Output;
+        parameter.number = i;
+        return;
+      }
+    }
+  parameter.binding = abi::BufferBinding::Buffer;
+  parameter.bufferName = origin->name();
+  if (leafCount > 1)
+    parameter.bufferName += "#" + std::to_string(leaf);
+}
+
+} // namespace hlo::driver

@@ -1,0 +1,140 @@
+//===- ModuleBuffers.cpp - A whole-module run's buffers and host steps ----===//
+#include "ModuleBuffers.h"
+#include "ReferenceCases.h"
+
+#include "interpreter/Ops.h"
+
+#include "hlo_parser/HloComputation.h"
+
+namespace hlo::runtime {
+namespace {
+
+const HloInstruction *findInstruction(const HloModule &module, const std::string &computation,
+                                      const std::string &name) {
+  const HloComputation *owner = module.findComputation(computation);
+  if (!owner)
+    return nullptr;
+  for (const auto &instruction : owner->instructions())
+    if (instruction->name() == name)
+      return instruction.get();
+  return nullptr;
+}
+
+} // namespace
+
+std::string ModuleBuffers::keyOf(const KernelParameter &parameter) {
+  switch (parameter.binding) {
+  case BufferBinding::Parameter:
+    return "p" + std::to_string(parameter.number);
+  case BufferBinding::Output:
+    return "o" + std::to_string(parameter.number);
+  case BufferBinding::Scratch:
+    return "s:" + parameter.bufferName;
+  case BufferBinding::Buffer:
+    break;
+  }
+  return "b:" + parameter.bufferName;
+}
+
+bool ModuleBuffers::get(const KernelParameter &parameter, DeviceBuffer &buffer,
+                        std::string &error, const DeviceBuffer *aliasOf) {
+  std::string key = keyOf(parameter);
+  if (auto found = buffers.find(key); found != buffers.end()) {
+    buffer = found->second;
+    return true;
+  }
+  if (aliasOf) {
+    buffer = buffers[key] = *aliasOf;
+    return true;
+  }
+  if (!device.allocate(static_cast<size_t>(parameter.bytes), buffer, error))
+    return false;
+  buffers[key] = buffer;
+  const HloComputation *entry = module.entry();
+  if (parameter.binding == BufferBinding::Parameter) {
+    // In the entry's layout: the reader may view it through a bitcast.
+    const Shape &shape = entry->parameter(parameter.number)->shape();
+    return device.upload(buffer, toBufferBytes(*inputs.at(parameter.number), shape), error);
+  }
+  if (parameter.binding == BufferBinding::Buffer)
+    if (const HloInstruction *constant =
+            findInstruction(module, entry->name(), parameter.bufferName);
+        constant && constant->opcode() == HloOpcode::Constant)
+      return device.upload(buffer, toBufferBytes(constant->literal(), constant->shape()),
+                           error);
+  return device.fill(buffer, static_cast<size_t>(parameter.bytes), 0xff, error);
+}
+
+DeviceBuffer ModuleBuffers::output(int64_t number) const {
+  auto found = buffers.find("o" + std::to_string(number));
+  return found == buffers.end() ? 0 : found->second;
+}
+
+bool ModuleBuffers::copy(const ProgramStep &step, std::string &error) {
+  if (step.arguments.size() != 1 || step.results.size() != 1) {
+    error = "copy '" + step.instruction + "': the manifest does not bind its buffers " +
+            "(recompile with this hlo-compile)";
+    return false;
+  }
+  DeviceBuffer source = 0, destination = 0;
+  std::vector<uint8_t> bytes(static_cast<size_t>(step.results[0].bytes));
+  return get(step.arguments[0], source, error) && get(step.results[0], destination, error) &&
+         device.download(source, bytes, error) && device.upload(destination, bytes, error);
+}
+
+bool ModuleBuffers::runLibraryCall(const ProgramStep &step, interp::Evaluator &evaluator,
+                                   std::string &error) {
+  if (std::string blocker = libraryStepBlocker(step, module); !blocker.empty()) {
+    error = blocker;
+    return false;
+  }
+  const HloInstruction *instruction =
+      findInstruction(module, step.computation, step.instruction);
+  std::vector<interp::ValuePtr> operands;
+  for (const KernelParameter &argument : step.arguments) {
+    DeviceBuffer buffer = 0;
+    std::vector<uint8_t> bytes(static_cast<size_t>(argument.bytes));
+    if (!get(argument, buffer, error) || !device.download(buffer, bytes, error))
+      return false;
+    operands.push_back(
+        std::make_shared<const Literal>(fromBufferBytes(bytes.data(), argument.shape)));
+  }
+  std::vector<Literal> leaves;
+  try {
+    leaves = arrayLeaves(*evaluator.evaluateInstruction(*instruction, operands));
+  } catch (const interp::InterpreterError &failure) {
+    error = interp::formatInterpreterError(module, failure);
+    return false;
+  }
+  if (leaves.size() != step.results.size()) {
+    error = "library call '" + step.instruction + "' computes " +
+            std::to_string(leaves.size()) + " arrays, the manifest binds " +
+            std::to_string(step.results.size());
+    return false;
+  }
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    DeviceBuffer buffer = 0;
+    if (!get(step.results[i], buffer, error) ||
+        !device.upload(buffer, toBufferBytes(leaves[i], step.results[i].shape), error))
+      return false;
+  }
+  return true;
+}
+
+std::string libraryStepBlocker(const ProgramStep &step, const HloModule &module) {
+  const HloInstruction *instruction =
+      findInstruction(module, step.computation, step.instruction);
+  std::string what = "library call '" + step.instruction + "' (" + step.target + ")";
+  if (!instruction)
+    return what + ": no such instruction in computation '" + step.computation + "'";
+  bool interpreted = instruction->opcode() == HloOpcode::Fusion ||
+                     interp::isInterpretedCustomCall(*instruction);
+  if (!interpreted)
+    return what + ", which the interpreter does not implement";
+  if (step.arguments.size() != static_cast<size_t>(instruction->operandCount()) ||
+      step.results.empty())
+    return what + ": the manifest does not bind its buffers";
+  return "";
+}
+
+} // namespace hlo::runtime

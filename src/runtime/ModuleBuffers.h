@@ -1,0 +1,65 @@
+//===- ModuleBuffers.h - A whole-module run's buffers and host steps -*- C++ -*-===//
+//
+// Owns the device buffers of a whole-module run (hlo-run --mode module),
+// keyed by the manifest's bindings: a module parameter's buffer holds the
+// run's input in the entry's layout, a constant's its literal, any other
+// starts as 0xff bytes (so that a read before the write shows). And the
+// program's steps between launches that are not kernels: device copies,
+// and library calls (cuBLAS GEMMs, TopK, Triton GEMM fusions), which the
+// interpreter evaluates on the host on the buffers' current contents, so
+// that the kernels after them read what the library would have written.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HLO_RUNTIME_MODULEBUFFERS_H
+#define HLO_RUNTIME_MODULEBUFFERS_H
+
+#include "Device.h"
+#include "ManifestTypes.h"
+
+#include "hlo_parser/HloModule.h"
+#include "interpreter/Evaluator.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace hlo::runtime {
+
+class ModuleBuffers {
+public:
+  ModuleBuffers(const HloModule &module, Device &device,
+                const std::vector<interp::ValuePtr> &inputs)
+      : module(module), device(device), inputs(inputs) {}
+
+  /// The buffer `parameter` binds to, allocated and initialized on first
+  /// use. An output aliased to an input (`aliasOf` not null) is that
+  /// input's buffer.
+  bool get(const KernelParameter &parameter, DeviceBuffer &buffer, std::string &error,
+           const DeviceBuffer *aliasOf = nullptr);
+  /// Entry output `number`'s buffer (0 if nothing wrote it).
+  DeviceBuffer output(int64_t number) const;
+
+  /// A device copy step: its argument's bytes into its result.
+  bool copy(const ProgramStep &step, std::string &error);
+  /// A library step, evaluated by `evaluator` on the host: its arguments
+  /// downloaded, the instruction interpreted, its result leaves uploaded.
+  bool runLibraryCall(const ProgramStep &step, interp::Evaluator &evaluator,
+                      std::string &error);
+
+private:
+  static std::string keyOf(const KernelParameter &parameter);
+
+  const HloModule &module;
+  Device &device;
+  const std::vector<interp::ValuePtr> &inputs;
+  std::map<std::string, DeviceBuffer> buffers; // "p3", "o0", "b:name", "s:name"
+};
+
+/// Whether a library step can run on the host: the interpreter knows its
+/// custom-call, or it is a fusion (its computation is interpreted), and
+/// the manifest binds its arguments and results. "" if so, else why not.
+std::string libraryStepBlocker(const ProgramStep &step, const HloModule &module);
+
+} // namespace hlo::runtime
+
+#endif // HLO_RUNTIME_MODULEBUFFERS_H
