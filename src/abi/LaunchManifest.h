@@ -105,8 +105,12 @@ struct ProgramStep {
   int64_t bytes = 0;
   /// Copy, Library: the buffers its operands are read from and its result
   /// leaves written to, bound as kernel parameters are (one per operand,
-  /// one per array leaf of the result).
+  /// one per array leaf of the result); While: its initial state's
+  /// elements and its result leaves.
   std::vector<KernelParameter> arguments, results;
+  /// While: the body's root elements, which become the loop state (the
+  /// body and condition read element i of their parameter as "PARAM#i").
+  std::vector<KernelParameter> bodyResults;
 };
 
 /// A buffer the module needs, beside the kernels' own bindings: module

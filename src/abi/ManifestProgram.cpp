@@ -69,6 +69,7 @@ std::string stepJson(const ProgramStep &step) {
   };
   bindings("arguments", step.arguments);
   bindings("results", step.results);
+  bindings("body_results", step.bodyResults);
   if (!step.backendConfig.empty())
     json += ", \"backend_config\": " + quoteJson(step.backendConfig);
   return json + "}";
@@ -162,7 +163,8 @@ bool readProgramSections(const JsonValue &root, LaunchManifest &manifest, std::s
       step.backendConfig = text(entry, "backend_config");
       step.bytes = integer(entry, "bytes", 0);
       for (auto [key, list] : {std::pair{"arguments", &step.arguments},
-                               std::pair{"results", &step.results}})
+                               std::pair{"results", &step.results},
+                               std::pair{"body_results", &step.bodyResults}})
         if (const JsonValue *bindings = entry.find(key))
           for (size_t i = 0; i < bindings->array().size(); ++i) {
             KernelParameter binding;

@@ -59,13 +59,17 @@ abi::KernelParameter bufferParameter(bool isOutput, const Shape &shape) {
 void bindInput(abi::KernelParameter &parameter, const HloInstruction *operand) {
   operand = bufferOwner(operand);
   // An element of a step's tuple result (a flat tuple of arrays): where
-  // that step writes the leaf. Not a parameter's or a tuple instruction's
-  // elements: those have no buffer of their own.
+  // that step writes the leaf; of a while body's or condition's tuple
+  // parameter: "param#i", the loop state's buffer. Not the elements of
+  // the entry's parameters or of tuple instructions: those have no buffer
+  // of their own.
   if (operand && operand->opcode() == HloOpcode::GetTupleElement) {
     const HloInstruction *tuple = operand->operand(0);
     HloOpcode producer = tuple->opcode();
-    if (producer != HloOpcode::Parameter && producer != HloOpcode::Tuple &&
-        isFlatTuple(tuple->shape()) && tuple->shape().tupleSize() > 1) {
+    const HloComputation *entry = tuple->parent()->parent()->entry();
+    bool entryParameter = producer == HloOpcode::Parameter && tuple->parent() == entry;
+    if (!entryParameter && producer != HloOpcode::Tuple && isFlatTuple(tuple->shape()) &&
+        tuple->shape().tupleSize() > 1) {
       bindOutput(parameter, *tuple->parent()->parent(), tuple,
                  static_cast<size_t>(operand->intAttr("index")),
                  static_cast<size_t>(tuple->shape().tupleSize()));

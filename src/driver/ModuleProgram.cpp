@@ -59,6 +59,36 @@ void bindStep(const HloModule &module, const HloInstruction &instruction,
   }
 }
 
+/// A while loop's buffers, when its state is a flat tuple built by a tuple
+/// instruction and its body returns a tuple instruction: `arguments`, the
+/// initial elements; `results`, where the loop's result leaves go;
+/// `bodyResults`, the body's root elements, copied into the state (which
+/// the body and condition read as "param#i") after each iteration.
+void bindWhile(const HloModule &module, const HloInstruction &loop, abi::ProgramStep &step) {
+  const HloInstruction *init = loop.operand(0);
+  const HloComputation *body = loop.computationAttr("body");
+  if (init->opcode() != HloOpcode::Tuple || !body ||
+      body->root()->opcode() != HloOpcode::Tuple)
+    return;
+  for (const HloInstruction *element : init->operands())
+    if (!element->shape().isArray())
+      return;
+  bindStep(module, *init, step);
+  step.results.clear();
+  std::vector<const Shape *> leaves;
+  arrayLeaves(loop.shape(), leaves);
+  for (size_t leaf = 0; leaf < leaves.size(); ++leaf) {
+    abi::KernelParameter result = bufferParameter(true, *leaves[leaf]);
+    bindOutput(result, module, &loop, leaf, leaves.size());
+    step.results.push_back(std::move(result));
+  }
+  for (const HloInstruction *element : body->root()->operands()) {
+    abi::KernelParameter result = bufferParameter(false, element->shape());
+    bindInput(result, element);
+    step.bodyResults.push_back(std::move(result));
+  }
+}
+
 std::vector<std::string> operandNames(const HloInstruction &instruction, int64_t first = 0) {
   std::vector<std::string> names;
   for (int64_t i = first; i < instruction.operandCount(); ++i)
@@ -134,6 +164,7 @@ void describeProgram(const HloModule &module, const KernelPlan &plan,
         step.computations = {condition ? condition->name() : "", body ? body->name() : ""};
         step.operands = operandNames(instruction);
         step.predicate = condition ? condition->root()->name() : "";
+        bindWhile(module, instruction, step);
       } else if (opcode == HloOpcode::Conditional) {
         step.kind = abi::ProgramStep::Kind::Conditional;
         for (const HloComputation *branch : instruction.calledComputations())

@@ -22,6 +22,7 @@
 #include "hlo_parser/SourceFile.h"
 
 #include <fstream>
+#include <set>
 #include <iostream>
 
 namespace hlo::runtime {
@@ -169,6 +170,82 @@ private:
     return true;
   }
 
+  /// Runs the program's steps of `computation` in schedule order: launches,
+  /// device copies, library calls on the host, while loops (their
+  /// condition and body, recursively). kExitPass, or the exit status after
+  /// an error (reported) or a kernel fault.
+  int runSteps(const std::string &computation, ModuleBuffers &buffers,
+               const std::vector<std::vector<DeviceBuffer>> &arguments) {
+    std::string error;
+    for (const ProgramStep &step : manifest.program) {
+      if (step.computation != computation)
+        continue;
+      bool done = true;
+      switch (step.kind) {
+      case ProgramStep::Kind::Launch:
+        if (!launch(static_cast<size_t>(step.launch), arguments[step.launch]))
+          return faulted ? kExitMismatch : kExitError;
+        break;
+      case ProgramStep::Kind::Copy:
+        done = buffers.copy(step, error);
+        break;
+      case ProgramStep::Kind::Library:
+        if (announced.insert(&step).second)
+          std::cout << "library " << step.instruction << " (" << step.target
+                    << "): run by the interpreter on the host\n";
+        done = buffers.runLibraryCall(step, evaluator, error);
+        break;
+      case ProgramStep::Kind::While: {
+        if (!buffers.enterLoop(step, error))
+          return fail(error);
+        int64_t iteration = 0;
+        for (;; ++iteration) {
+          if (int status = runSteps(step.computations[0], buffers, arguments);
+              status != kExitPass)
+            return status;
+          bool more = false;
+          const KernelParameter *predicate = conditionResult(step);
+          if (!predicate)
+            return fail("while '" + step.instruction + "': no kernel computes its " +
+                        "condition's root '" + step.predicate + "'");
+          if (!buffers.readPredicate(*predicate, more, error))
+            return fail(error);
+          if (!more)
+            break;
+          if (iteration >= options.maxWhileIterations)
+            return fail("while '" + step.instruction + "' ran past " +
+                        std::to_string(options.maxWhileIterations) + " iterations");
+          if (int status = runSteps(step.computations[1], buffers, arguments);
+              status != kExitPass)
+            return status;
+          if (!buffers.advanceLoop(step, error))
+            return fail(error);
+        }
+        std::cout << "while " << step.instruction << ": " << iteration << " iteration(s)\n";
+        done = buffers.leaveLoop(step, error);
+        break;
+      }
+      default: // refused by moduleModeBlocker
+        done = false;
+        error = "program step '" + step.instruction + "' cannot run in module mode";
+      }
+      if (!done)
+        return fail(error);
+    }
+    return kExitPass;
+  }
+
+  /// The output of the kernel that computes while `step`'s condition.
+  const KernelParameter *conditionResult(const ProgramStep &step) const {
+    for (const KernelSpec &kernel : manifest.kernels)
+      if (kernel.hloInstruction == step.predicate &&
+          kernel.hloComputation == step.computations.at(0))
+        for (const KernelParameter &parameter : kernel.parameters)
+          if (parameter.isOutput)
+            return &parameter;
+    return nullptr;
+  }
+
   int runModule(const std::map<int64_t, Literal> &given) {
     std::cout << "checking the module as a whole: " << manifest.kernels.size()
               << " kernel(s) in order\n";
@@ -186,6 +263,10 @@ private:
         return kExitError;
     std::string error;
     ModuleBuffers buffers(module, device, inputs);
+    // Loop states first: the kernels of loop bodies bind to them by name.
+    for (const ProgramStep &step : manifest.program)
+      if (step.kind == ProgramStep::Kind::While && !buffers.allocateLoopState(step, error))
+        return fail(error);
     std::vector<std::vector<DeviceBuffer>> arguments(manifest.kernels.size());
     for (size_t k = 0; k < manifest.kernels.size(); ++k)
       for (const KernelParameter &parameter : manifest.kernels[k].parameters) {
@@ -209,28 +290,8 @@ private:
       for (size_t k = 0; k < manifest.kernels.size(); ++k)
         if (!launch(k, arguments[k]))
           return faulted ? kExitMismatch : kExitError;
-    for (const ProgramStep *step : steps) {
-      bool done = true;
-      switch (step->kind) {
-      case ProgramStep::Kind::Launch:
-        if (!launch(static_cast<size_t>(step->launch), arguments[step->launch]))
-          return faulted ? kExitMismatch : kExitError;
-        break;
-      case ProgramStep::Kind::Copy:
-        done = buffers.copy(*step, error);
-        break;
-      case ProgramStep::Kind::Library:
-        std::cout << "library " << step->instruction << " (" << step->target
-                  << "): run by the interpreter on the host\n";
-        done = buffers.runLibraryCall(*step, evaluator, error);
-        break;
-      default: // refused by moduleModeBlocker
-        done = false;
-        error = "program step '" + step->instruction + "' cannot run in module mode";
-      }
-      if (!done)
-        return fail(error);
-    }
+    if (int status = runSteps(entry->name(), buffers, arguments); status != kExitPass)
+      return status;
     bool passed = true;
     std::vector<ReductionDepth> outputDepths = reductionDepths(*module.entry());
     // Entry output `number` (`bytes` long) against the interpreter, read in
@@ -264,7 +325,9 @@ private:
       for (const KernelParameter &result : step->results) {
         if (result.binding != BufferBinding::Output)
           continue;
-        std::cout << (step->kind == ProgramStep::Kind::Copy ? "copy " : "library ")
+        std::cout << (step->kind == ProgramStep::Kind::Copy      ? "copy "
+                      : step->kind == ProgramStep::Kind::While ? "while "
+                                                               : "library ")
                   << step->instruction << "\n";
         KernelRow row;
         if (!checkEntryOutput(result.number, result.bytes, row))
@@ -376,6 +439,8 @@ private:
   std::vector<DeviceKernel> functions;
   std::vector<KernelRow> rows;
   bool faulted = false;
+  /// Library steps already announced (loops run them many times).
+  std::set<const ProgramStep *> announced;
 };
 
 } // namespace

@@ -121,6 +121,89 @@ bool ModuleBuffers::runLibraryCall(const ProgramStep &step, interp::Evaluator &e
   return true;
 }
 
+bool ModuleBuffers::copyBuffer(DeviceBuffer source, DeviceBuffer destination, int64_t bytes,
+                               std::string &error) {
+  if (source == destination)
+    return true;
+  std::vector<uint8_t> data(static_cast<size_t>(bytes));
+  return device.download(source, data, error) && device.upload(destination, data, error);
+}
+
+bool ModuleBuffers::allocateLoopState(const ProgramStep &step, std::string &error) {
+  const HloComputation *condition =
+      step.computations.size() == 2 ? module.findComputation(step.computations[0]) : nullptr;
+  const HloComputation *body =
+      step.computations.size() == 2 ? module.findComputation(step.computations[1]) : nullptr;
+  if (!condition || !body || step.arguments.empty() ||
+      step.arguments.size() != step.results.size() ||
+      step.arguments.size() != step.bodyResults.size()) {
+    error = "while '" + step.instruction + "': the manifest does not bind its state";
+    return false;
+  }
+  std::vector<DeviceBuffer> &state = loopStates[&step];
+  for (size_t i = 0; i < step.arguments.size(); ++i) {
+    DeviceBuffer buffer = 0;
+    if (!device.allocate(static_cast<size_t>(step.arguments[i].bytes), buffer, error))
+      return false;
+    state.push_back(buffer);
+    for (const HloComputation *reader : {condition, body})
+      buffers["b:" + reader->parameter(0)->name() + "#" + std::to_string(i)] = buffer;
+    buffers.emplace(keyOf(step.results[i]), buffer);
+  }
+  return true;
+}
+
+bool ModuleBuffers::enterLoop(const ProgramStep &step, std::string &error) {
+  const std::vector<DeviceBuffer> &state = loopStates.at(&step);
+  for (size_t i = 0; i < state.size(); ++i) {
+    DeviceBuffer initial = 0;
+    if (!get(step.arguments[i], initial, error) ||
+        !copyBuffer(initial, state[i], step.arguments[i].bytes, error))
+      return false;
+  }
+  return true;
+}
+
+bool ModuleBuffers::advanceLoop(const ProgramStep &step, std::string &error) {
+  const std::vector<DeviceBuffer> &state = loopStates.at(&step);
+  std::vector<std::vector<uint8_t>> next(state.size());
+  for (size_t i = 0; i < state.size(); ++i) {
+    DeviceBuffer result = 0;
+    if (!get(step.bodyResults[i], result, error))
+      return false;
+    if (result == state[i])
+      continue; // an element the body passes through
+    next[i].resize(static_cast<size_t>(step.bodyResults[i].bytes));
+    if (!device.download(result, next[i], error))
+      return false;
+  }
+  for (size_t i = 0; i < state.size(); ++i)
+    if (!next[i].empty() && !device.upload(state[i], next[i], error))
+      return false;
+  return true;
+}
+
+bool ModuleBuffers::leaveLoop(const ProgramStep &step, std::string &error) {
+  const std::vector<DeviceBuffer> &state = loopStates.at(&step);
+  for (size_t i = 0; i < state.size(); ++i) {
+    DeviceBuffer result = 0;
+    if (!get(step.results[i], result, error) ||
+        !copyBuffer(state[i], result, step.results[i].bytes, error))
+      return false;
+  }
+  return true;
+}
+
+bool ModuleBuffers::readPredicate(const KernelParameter &parameter, bool &value,
+                                  std::string &error) {
+  DeviceBuffer buffer = 0;
+  std::vector<uint8_t> byte(1);
+  if (!get(parameter, buffer, error) || !device.download(buffer, byte, error))
+    return false;
+  value = byte[0] != 0;
+  return true;
+}
+
 std::string libraryStepBlocker(const ProgramStep &step, const HloModule &module) {
   const HloInstruction *instruction =
       findInstruction(module, step.computation, step.instruction);

@@ -7,7 +7,9 @@
 // program's steps between launches that are not kernels: device copies,
 // and library calls (cuBLAS GEMMs, TopK, Triton GEMM fusions), which the
 // interpreter evaluates on the host on the buffers' current contents, so
-// that the kernels after them read what the library would have written.
+// that the kernels after them read what the library would have written;
+// and while loops' state, which their bodies and conditions read and the
+// body's results replace after each iteration.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_RUNTIME_MODULEBUFFERS_H
@@ -46,13 +48,30 @@ public:
   bool runLibraryCall(const ProgramStep &step, interp::Evaluator &evaluator,
                       std::string &error);
 
+  /// While loops. The state of loop `step`, one buffer per element: what
+  /// its body and condition read as "PARAM#i" and its results are. To be
+  /// called before anything binds those names.
+  bool allocateLoopState(const ProgramStep &step, std::string &error);
+  /// Copies the initial elements into the state.
+  bool enterLoop(const ProgramStep &step, std::string &error);
+  /// Copies the body's results into the state (all read before any is
+  /// written: a body may swap elements).
+  bool advanceLoop(const ProgramStep &step, std::string &error);
+  /// Copies the state into results that are not the state's own buffers.
+  bool leaveLoop(const ProgramStep &step, std::string &error);
+  /// The pred[] in `parameter`'s buffer.
+  bool readPredicate(const KernelParameter &parameter, bool &value, std::string &error);
+
 private:
   static std::string keyOf(const KernelParameter &parameter);
+  bool copyBuffer(DeviceBuffer source, DeviceBuffer destination, int64_t bytes,
+                  std::string &error);
 
   const HloModule &module;
   Device &device;
   const std::vector<interp::ValuePtr> &inputs;
   std::map<std::string, DeviceBuffer> buffers; // "p3", "o0", "b:name", "s:name"
+  std::map<const ProgramStep *, std::vector<DeviceBuffer>> loopStates;
 };
 
 /// Whether a library step can run on the host: the interpreter knows its

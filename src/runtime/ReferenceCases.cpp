@@ -110,26 +110,47 @@ std::string moduleModeBlocker(const LaunchManifest &manifest, const HloModule &m
   const HloComputation *entry = module.entry();
   std::set<std::string> produced;
   std::set<int64_t> outputsWritten;
-  // Steps other than launches: the entry's device copies and library calls
-  // the interpreter runs.
+  // The computations module mode runs: the entry, and the conditions and
+  // bodies of the while loops it reaches.
+  std::set<std::string> computations = {entry->name()};
+  for (const ProgramStep &step : manifest.program)
+    if (step.kind == ProgramStep::Kind::While && computations.count(step.computation))
+      computations.insert(step.computations.begin(), step.computations.end());
+  // Steps other than launches: device copies, library calls the
+  // interpreter runs, while loops whose state the manifest binds.
   for (const ProgramStep &step : manifest.program) {
     if (step.kind == ProgramStep::Kind::Launch)
       continue;
     bool hostStep = step.kind == ProgramStep::Kind::Copy ||
-                    step.kind == ProgramStep::Kind::Library;
-    if (!hostStep || step.computation != entry->name())
+                    step.kind == ProgramStep::Kind::Library ||
+                    step.kind == ProgramStep::Kind::While;
+    if (!hostStep || !computations.count(step.computation))
       return "the module's program has a " +
              std::string(step.kind == ProgramStep::Kind::Copy      ? "copy"
                          : step.kind == ProgramStep::Kind::Library ? "library call"
-                                                                   : "host step") +
+                         : step.kind == ProgramStep::Kind::While   ? "while loop"
+                         : step.kind == ProgramStep::Kind::Conditional ? "conditional"
+                                                                       : "host step") +
              " '" + step.instruction + "' in computation '" + step.computation +
              "', which module mode does not run";
     if (step.kind == ProgramStep::Kind::Library)
       if (std::string blocker = libraryStepBlocker(step, module); !blocker.empty())
         return blocker;
-    if (step.results.empty())
+    bool bound = !step.results.empty();
+    if (step.kind == ProgramStep::Kind::While) {
+      bound = step.computations.size() == 2 && !step.arguments.empty() &&
+              step.arguments.size() == step.results.size() &&
+              step.arguments.size() == step.bodyResults.size();
+      // The state, which the condition and body read as "PARAM#i".
+      for (size_t c = 0; bound && c < 2; ++c)
+        if (const HloComputation *reader = module.findComputation(step.computations[c]))
+          for (size_t i = 0; i < step.arguments.size(); ++i)
+            produced.insert(reader->parameter(0)->name() + "#" + std::to_string(i));
+    }
+    if (!bound)
       return "the manifest does not bind the buffers of '" + step.instruction +
-             "' (recompile with this hlo-compile)";
+             "' (a tuple state not built by a tuple instruction, or a manifest of an " +
+             "older hlo-compile)";
     for (const KernelParameter &result : step.results) {
       if (result.binding == BufferBinding::Output)
         outputsWritten.insert(result.number);
@@ -143,9 +164,9 @@ std::string moduleModeBlocker(const LaunchManifest &manifest, const HloModule &m
       if (!instruction)
         return "kernel " + kernel.name + ": no instruction '" + kernel.hloInstruction +
                "' in the module";
-      if (instruction->parent() != entry)
+      if (!computations.count(instruction->parent()->name()))
         return "kernel " + kernel.name + " runs inside computation '" +
-               instruction->parent()->name() + "', not the entry";
+               instruction->parent()->name() + "', which module mode does not run";
     }
     for (const KernelParameter &parameter : kernel.parameters) {
       if (parameter.binding == BufferBinding::Buffer) {
