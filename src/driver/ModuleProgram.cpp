@@ -37,6 +37,20 @@ std::string libraryTarget(const HloInstruction &instruction) {
   return std::string(opcodeName(instruction.opcode()));
 }
 
+/// Where the result leaves of the step at `instruction` go.
+std::vector<abi::KernelParameter> bindResults(const HloModule &module,
+                                              const HloInstruction &instruction) {
+  std::vector<const Shape *> leaves;
+  arrayLeaves(instruction.shape(), leaves);
+  std::vector<abi::KernelParameter> results;
+  for (size_t leaf = 0; leaf < leaves.size(); ++leaf) {
+    abi::KernelParameter result = bufferParameter(true, *leaves[leaf]);
+    bindOutput(result, module, &instruction, leaf, leaves.size());
+    results.push_back(std::move(result));
+  }
+  return results;
+}
+
 /// Where a copy or library call at `instruction` reads its operands and
 /// writes its result leaves (none when an operand is a tuple).
 void bindStep(const HloModule &module, const HloInstruction &instruction,
@@ -50,13 +64,7 @@ void bindStep(const HloModule &module, const HloInstruction &instruction,
     bindInput(argument, operand);
     step.arguments.push_back(std::move(argument));
   }
-  std::vector<const Shape *> leaves;
-  arrayLeaves(instruction.shape(), leaves);
-  for (size_t leaf = 0; leaf < leaves.size(); ++leaf) {
-    abi::KernelParameter result = bufferParameter(true, *leaves[leaf]);
-    bindOutput(result, module, &instruction, leaf, leaves.size());
-    step.results.push_back(std::move(result));
-  }
+  step.results = bindResults(module, instruction);
 }
 
 /// A while loop's buffers, when its state is a flat tuple built by a tuple
@@ -74,14 +82,7 @@ void bindWhile(const HloModule &module, const HloInstruction &loop, abi::Program
     if (!element->shape().isArray())
       return;
   bindStep(module, *init, step);
-  step.results.clear();
-  std::vector<const Shape *> leaves;
-  arrayLeaves(loop.shape(), leaves);
-  for (size_t leaf = 0; leaf < leaves.size(); ++leaf) {
-    abi::KernelParameter result = bufferParameter(true, *leaves[leaf]);
-    bindOutput(result, module, &loop, leaf, leaves.size());
-    step.results.push_back(std::move(result));
-  }
+  step.results = bindResults(module, loop);
   for (const HloInstruction *element : body->root()->operands()) {
     abi::KernelParameter result = bufferParameter(false, element->shape());
     bindInput(result, element);

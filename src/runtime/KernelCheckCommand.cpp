@@ -196,7 +196,7 @@ private:
         done = buffers.runLibraryCall(step, evaluator, error);
         break;
       case ProgramStep::Kind::While: {
-        if (!buffers.enterLoop(step, error))
+        if (!buffers.copyLoopState(step, /*intoState=*/true, error))
           return fail(error);
         int64_t iteration = 0;
         for (;; ++iteration) {
@@ -222,7 +222,7 @@ private:
             return fail(error);
         }
         std::cout << "while " << step.instruction << ": " << iteration << " iteration(s)\n";
-        done = buffers.leaveLoop(step, error);
+        done = buffers.copyLoopState(step, /*intoState=*/false, error);
         break;
       }
       default: // refused by moduleModeBlocker

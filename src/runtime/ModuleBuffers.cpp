@@ -153,12 +153,15 @@ bool ModuleBuffers::allocateLoopState(const ProgramStep &step, std::string &erro
   return true;
 }
 
-bool ModuleBuffers::enterLoop(const ProgramStep &step, std::string &error) {
+bool ModuleBuffers::copyLoopState(const ProgramStep &step, bool intoState,
+                                  std::string &error) {
   const std::vector<DeviceBuffer> &state = loopStates.at(&step);
+  const std::vector<KernelParameter> &bindings = intoState ? step.arguments : step.results;
   for (size_t i = 0; i < state.size(); ++i) {
-    DeviceBuffer initial = 0;
-    if (!get(step.arguments[i], initial, error) ||
-        !copyBuffer(initial, state[i], step.arguments[i].bytes, error))
+    DeviceBuffer other = 0;
+    if (!get(bindings[i], other, error) ||
+        !copyBuffer(intoState ? other : state[i], intoState ? state[i] : other,
+                    bindings[i].bytes, error))
       return false;
   }
   return true;
@@ -180,17 +183,6 @@ bool ModuleBuffers::advanceLoop(const ProgramStep &step, std::string &error) {
   for (size_t i = 0; i < state.size(); ++i)
     if (!next[i].empty() && !device.upload(state[i], next[i], error))
       return false;
-  return true;
-}
-
-bool ModuleBuffers::leaveLoop(const ProgramStep &step, std::string &error) {
-  const std::vector<DeviceBuffer> &state = loopStates.at(&step);
-  for (size_t i = 0; i < state.size(); ++i) {
-    DeviceBuffer result = 0;
-    if (!get(step.results[i], result, error) ||
-        !copyBuffer(state[i], result, step.results[i].bytes, error))
-      return false;
-  }
   return true;
 }
 

@@ -52,13 +52,12 @@ public:
   /// its body and condition read as "PARAM#i" and its results are. To be
   /// called before anything binds those names.
   bool allocateLoopState(const ProgramStep &step, std::string &error);
-  /// Copies the initial elements into the state.
-  bool enterLoop(const ProgramStep &step, std::string &error);
+  /// Copies the initial elements into the state, or (`intoState` false)
+  /// the state into results that are not the state's own buffers.
+  bool copyLoopState(const ProgramStep &step, bool intoState, std::string &error);
   /// Copies the body's results into the state (all read before any is
   /// written: a body may swap elements).
   bool advanceLoop(const ProgramStep &step, std::string &error);
-  /// Copies the state into results that are not the state's own buffers.
-  bool leaveLoop(const ProgramStep &step, std::string &error);
   /// The pred[] in `parameter`'s buffer.
   bool readPredicate(const KernelParameter &parameter, bool &value, std::string &error);
 

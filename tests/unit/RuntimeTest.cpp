@@ -232,7 +232,8 @@ ENTRY e {
             "kernel y reads 'x', which no earlier kernel writes");
   LaunchManifest partial = manifest;
   partial.kernels.pop_back();
-  EXPECT_EQ(moduleModeBlocker(partial, *module), "output 0 is not written by a kernel");
+  EXPECT_EQ(moduleModeBlocker(partial, *module),
+            "output 0 is not written by a kernel, copy or library call");
   LaunchManifest stale = manifest;
   stale.kernels[0].parameters[0].shape = Shape(PrimitiveType::F32, {8});
   EXPECT_EQ(moduleModeBlocker(stale, *module),
@@ -241,6 +242,24 @@ ENTRY e {
   library.notEmitted = {{"cc", "custom-call"}};
   EXPECT_EQ(moduleModeBlocker(library, *module),
             "the module calls custom-call 'cc', which hlo-compile does not generate");
+  // With a program, library calls run where it places them, if the
+  // interpreter can run them; conditionals do not run.
+  ProgramStep call;
+  call.kind = ProgramStep::Kind::Library;
+  call.computation = "e";
+  call.instruction = "cc";
+  call.target = "__cublas$lt$matmul";
+  library.program = {call};
+  EXPECT_EQ(moduleModeBlocker(library, *module),
+            "library call 'cc' (__cublas$lt$matmul): no such instruction in computation 'e'");
+  ProgramStep branch;
+  branch.kind = ProgramStep::Kind::Conditional;
+  branch.computation = "e";
+  branch.instruction = "c";
+  library.program = {branch};
+  EXPECT_EQ(moduleModeBlocker(library, *module),
+            "the module's program has a conditional 'c' in computation 'e', which module mode "
+            "does not run");
 }
 
 TEST(KernelCases, FusionWrappedAndBareEntry) {
