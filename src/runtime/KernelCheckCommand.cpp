@@ -22,8 +22,8 @@
 #include "hlo_parser/SourceFile.h"
 
 #include <fstream>
-#include <set>
 #include <iostream>
+#include <set>
 
 namespace hlo::runtime {
 namespace {
