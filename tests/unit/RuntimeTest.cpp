@@ -244,19 +244,18 @@ ENTRY e {
             "the module calls custom-call 'cc', which hlo-compile does not generate");
   // With a program, library calls run where it places them, if the
   // interpreter can run them; conditionals do not run.
-  ProgramStep call;
-  call.kind = ProgramStep::Kind::Library;
-  call.computation = "e";
-  call.instruction = "cc";
-  call.target = "__cublas$lt$matmul";
-  library.program = {call};
+  auto entryStep = [](ProgramStep::Kind kind, const std::string &instruction) {
+    ProgramStep step;
+    step.kind = kind;
+    step.computation = "e";
+    step.instruction = instruction;
+    step.target = "__cublas$lt$matmul";
+    return step;
+  };
+  library.program = {entryStep(ProgramStep::Kind::Library, "cc")};
   EXPECT_EQ(moduleModeBlocker(library, *module),
             "library call 'cc' (__cublas$lt$matmul): no such instruction in computation 'e'");
-  ProgramStep branch;
-  branch.kind = ProgramStep::Kind::Conditional;
-  branch.computation = "e";
-  branch.instruction = "c";
-  library.program = {branch};
+  library.program = {entryStep(ProgramStep::Kind::Conditional, "c")};
   EXPECT_EQ(moduleModeBlocker(library, *module),
             "the module's program has a conditional 'c' in computation 'e', which module mode "
             "does not run");
