@@ -80,6 +80,8 @@ ValuePtr Evaluator::evaluate(const HloComputation &computation,
       for (const HloInstruction *operand : instruction->operands())
         operands.push_back(values.at(operand));
       value = evaluateInstruction(*instruction, operands);
+      if (observer)
+        observer(*instruction, operands, value);
       // Free operands whose last user this was.
       for (const HloInstruction *operand : instruction->operands())
         if (--remainingUses[operand] == 0)

@@ -13,6 +13,8 @@
 
 #include "hlo_parser/HloModule.h"
 
+#include <functional>
+
 namespace hlo::interp {
 
 class Evaluator {
@@ -41,7 +43,16 @@ public:
 
   const HloModule &hloModule() const { return module; }
 
+  /// Called after each instruction of any computation is evaluated, with
+  /// its operands' values and its own (hlo-run's replay mode checks each
+  /// kernel on the values the module gives it).
+  using Observer = std::function<void(const HloInstruction &instruction,
+                                      const std::vector<ValuePtr> &operands,
+                                      const ValuePtr &value)>;
+  void setObserver(Observer callback) { observer = std::move(callback); }
+
 private:
+  Observer observer;
   const HloModule &module;
   int64_t maxWhileIterations = 10'000'000;
   int64_t maxElements = int64_t(1) << 26;

@@ -21,6 +21,7 @@
 #include "hlo_parser/HloComputation.h"
 #include "hlo_parser/SourceFile.h"
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <set>
@@ -62,7 +63,9 @@ public:
       rows[k].kernel = launchLabel(manifest.kernels, k);
       rows[k].emitter = manifest.kernels[k].emitter;
     }
-    int status = wholeModule ? runModule(given) : runKernels(given);
+    int status = options.mode == CheckMode::Replay ? runReplay(given)
+                 : wholeModule                      ? runModule(given)
+                                                    : runKernels(given);
     if (status != kExitPass && status != kExitMismatch)
       return status;
     if (faulted)
@@ -336,11 +339,140 @@ private:
     return passed ? kExitPass : kExitMismatch;
   }
 
+  /// Runs kernel `k` (all its launches) on `check`'s inputs and compares
+  /// its outputs with `check`'s expected values (clearing `passed` on a
+  /// mismatch). kExitPass, or the exit status after an error or a fault.
+  int checkKernelCase(size_t k, const KernelCase &check, bool &passed) {
+    const KernelSpec &kernel = manifest.kernels[k];
+    size_t launches = static_cast<size_t>(kernel.launchCount);
+    std::string error;
+    std::vector<DeviceBuffer> arguments;
+    size_t input = 0, output = 0;
+    std::vector<std::pair<DeviceBuffer, const KernelParameter *>> outputs;
+    for (const KernelParameter &parameter : kernel.parameters) {
+      DeviceBuffer pointer = 0;
+      if (parameter.aliases >= 0 && !options.noAliasing) {
+        // In place: the output is the aliased input's buffer.
+        pointer = arguments.at(static_cast<size_t>(parameter.aliases));
+        outputs.emplace_back(pointer, &parameter);
+        arguments.push_back(pointer);
+        continue;
+      }
+      if (!device.allocate(parameter.bytes, pointer, error))
+        return fail(error);
+      if (parameter.binding == BufferBinding::Scratch) {
+        // The kernel's own: it writes before it reads.
+        if (!device.fill(pointer, parameter.bytes, 0xff, error))
+          return fail(error);
+      } else if (parameter.isOutput) {
+        if (!device.fill(pointer, parameter.bytes, 0xff, error))
+          return fail(error);
+        outputs.emplace_back(pointer, &parameter);
+      } else {
+        const Literal &value = check.inputs[input];
+        if (!device.upload(pointer, toBufferBytes(value, parameter.shape), error) ||
+            !save(rows[k].kernel + "_input_" + std::to_string(input), value))
+          return error.empty() ? kExitError : fail(error);
+        ++input;
+      }
+      arguments.push_back(pointer);
+    }
+    for (size_t j = k; j < k + launches; ++j)
+      if (!launch(j, arguments))
+        return faulted ? kExitMismatch : kExitError;
+    std::vector<ReductionDepth> depths = kernelOutputDepths(kernel);
+    for (const auto &[pointer, parameter] : outputs) {
+      std::vector<uint8_t> bytes(static_cast<size_t>(parameter->bytes));
+      if (!device.download(pointer, bytes, error))
+        return fail(error);
+      Literal actual = fromBufferBytes(bytes.data(), parameter->shape);
+      passed &= checkOutput("output " + std::to_string(output), check.expected[output],
+                            actual, rows[k],
+                            output < depths.size() ? depths[output] : ReductionDepth());
+      if (!save(rows[k].kernel + "_output_" + std::to_string(output), actual))
+        return kExitError;
+      ++output;
+    }
+    for (size_t j = k; j < k + launches; ++j)
+      if (!bench(j, arguments))
+        return kExitError;
+    return kExitPass;
+  }
+
+  /// Replay: the interpreter runs the module; the first time it evaluates
+  /// an instruction that a kernel computes (in the entry, or a loop body
+  /// or condition), the kernel runs on the operands' values and is checked
+  /// against the instruction's value. Each kernel sees the values the
+  /// model gives it, and no other kernel's errors.
+  int runReplay(const std::map<int64_t, Literal> &given) {
+    const HloComputation *entry = module.entry();
+    // "computation/instruction" -> the kernel's first launch.
+    std::map<std::string, size_t> kernelOf;
+    for (size_t k = 0; k < manifest.kernels.size(); ++k) {
+      const KernelSpec &kernel = manifest.kernels[k];
+      std::string computation =
+          kernel.hloComputation.empty() ? entry->name() : kernel.hloComputation;
+      if (kernel.launchIndex == 0 && !kernel.hloInstruction.empty())
+        kernelOf.emplace(computation + "/" + kernel.hloInstruction, k);
+    }
+    std::cout << "replaying " << kernelOf.size() << " kernel(s) on the values the "
+              << "interpreter computes for their operands (in loops: the first "
+              << "iteration's)\n";
+    bool passed = true;
+    int status = kExitPass;
+    std::set<size_t> replayed;
+    evaluator.setObserver([&](const HloInstruction &instruction,
+                              const std::vector<interp::ValuePtr> &operands,
+                              const interp::ValuePtr &value) {
+      auto found = kernelOf.find(instruction.parent()->name() + "/" + instruction.name());
+      if (status != kExitPass || found == kernelOf.end() || replayed.count(found->second))
+        return;
+      size_t k = found->second;
+      replayed.insert(k);
+      for (size_t j = k; j < k + static_cast<size_t>(manifest.kernels[k].launchCount); ++j)
+        printKernel(j);
+      // The kernel's inputs: a fusion's operands, or a wrapped
+      // instruction's distinct operands.
+      KernelCase check;
+      std::vector<const HloInstruction *> seen;
+      for (size_t i = 0; i < operands.size(); ++i) {
+        const HloInstruction *operand = instruction.operand(static_cast<int64_t>(i));
+        if (instruction.opcode() != HloOpcode::Fusion &&
+            std::find(seen.begin(), seen.end(), operand) != seen.end())
+          continue;
+        seen.push_back(operand);
+        check.inputs.push_back(*operands[i]);
+      }
+      check.expected = arrayLeaves(*value);
+      status = checkKernelCase(k, check, passed);
+    });
+    try {
+      std::vector<interp::ValuePtr> inputs = moduleInputs(module, evaluator, options.seed, given);
+      evaluator.run(inputs);
+    } catch (const interp::InterpreterError &failure) {
+      std::cerr << interp::formatInterpreterError(module, failure);
+      return kExitError;
+    } catch (const std::exception &failure) {
+      return fail(failure.what());
+    }
+    evaluator.setObserver(nullptr);
+    if (status != kExitPass)
+      return status;
+    for (size_t k = 0; k < manifest.kernels.size(); ++k)
+      if (manifest.kernels[k].launchIndex == 0 && !replayed.count(k))
+        std::cout << "note: " << rows[k].kernel << " not replayed ("
+                  << (manifest.kernels[k].hloInstruction.empty()
+                          ? std::string("it runs as the whole entry")
+                          : "the interpreter never evaluated '" +
+                                manifest.kernels[k].hloInstruction + "'")
+                  << ")\n";
+    return passed ? kExitPass : kExitMismatch;
+  }
+
   int runKernels(const std::map<int64_t, Literal> &given) {
     std::cout << "checking " << manifest.kernels.size()
               << " kernel(s) one at a time, each on its own inputs\n";
     bool passed = true;
-    std::string error;
     for (size_t k = 0; k < manifest.kernels.size(); k += manifest.kernels[k].launchCount) {
       const KernelSpec &kernel = manifest.kernels[k];
       // A kernel of several launches runs them all, in order, on the same
@@ -359,56 +491,8 @@ private:
       } catch (const std::exception &failure) {
         return fail(failure.what());
       }
-      std::vector<DeviceBuffer> arguments;
-      size_t input = 0, output = 0;
-      std::vector<std::pair<DeviceBuffer, const KernelParameter *>> outputs;
-      for (const KernelParameter &parameter : kernel.parameters) {
-        DeviceBuffer pointer = 0;
-        if (parameter.aliases >= 0 && !options.noAliasing) {
-          // In place: the output is the aliased input's buffer.
-          pointer = arguments.at(static_cast<size_t>(parameter.aliases));
-          outputs.emplace_back(pointer, &parameter);
-          arguments.push_back(pointer);
-          continue;
-        }
-        if (!device.allocate(parameter.bytes, pointer, error))
-          return fail(error);
-        if (parameter.binding == BufferBinding::Scratch) {
-          // The kernel's own: it writes before it reads.
-          if (!device.fill(pointer, parameter.bytes, 0xff, error))
-            return fail(error);
-        } else if (parameter.isOutput) {
-          if (!device.fill(pointer, parameter.bytes, 0xff, error))
-            return fail(error);
-          outputs.emplace_back(pointer, &parameter);
-        } else {
-          const Literal &value = check.inputs[input];
-          if (!device.upload(pointer, toBufferBytes(value, parameter.shape), error) ||
-              !save(rows[k].kernel + "_input_" + std::to_string(input), value))
-            return error.empty() ? kExitError : fail(error);
-          ++input;
-        }
-        arguments.push_back(pointer);
-      }
-      for (size_t j = k; j < k + launches; ++j)
-        if (!launch(j, arguments))
-          return faulted ? kExitMismatch : kExitError;
-      std::vector<ReductionDepth> depths = kernelOutputDepths(kernel);
-      for (const auto &[pointer, parameter] : outputs) {
-        std::vector<uint8_t> bytes(static_cast<size_t>(parameter->bytes));
-        if (!device.download(pointer, bytes, error))
-          return fail(error);
-        Literal actual = fromBufferBytes(bytes.data(), parameter->shape);
-        passed &= checkOutput("output " + std::to_string(output), check.expected[output],
-                              actual, rows[k],
-                              output < depths.size() ? depths[output] : ReductionDepth());
-        if (!save(rows[k].kernel + "_output_" + std::to_string(output), actual))
-          return kExitError;
-        ++output;
-      }
-      for (size_t j = k; j < k + launches; ++j)
-        if (!bench(j, arguments))
-          return kExitError;
+      if (int status = checkKernelCase(k, check, passed); status != kExitPass)
+        return status;
     }
     return passed ? kExitPass : kExitMismatch;
   }

@@ -14,7 +14,7 @@
 
 namespace hlo::runtime {
 
-enum class CheckMode { Auto, Module, Kernels };
+enum class CheckMode { Auto, Module, Kernels, Replay };
 
 struct RunOptions {
   std::string hloPath;

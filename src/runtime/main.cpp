@@ -77,8 +77,10 @@ int main(int argc, char **argv) {
   app.add_option("--rtol", relativeTolerance, "Relative error bound for floats");
   app.add_option("--mode", mode,
                  "auto: the whole module when its kernels cover it, else each kernel "
-                 "alone; module; kernels")
-      ->check(CLI::IsMember({"auto", "module", "kernels"}))
+                 "alone; module; kernels; replay: each kernel of the entry on the values "
+                 "the module gives it (the interpreter's), checked against the "
+                 "interpreter's result for its instruction")
+      ->check(CLI::IsMember({"auto", "module", "kernels", "replay"}))
       ->capture_default_str();
   app.add_flag("--bench", options.bench, "Time each kernel and the device's copy bandwidth");
   app.add_flag("--no-aliasing", options.noAliasing,
@@ -119,8 +121,9 @@ int main(int argc, char **argv) {
     options.absoluteTolerance = absoluteTolerance;
   if (relativeTolerance >= 0)
     options.relativeTolerance = relativeTolerance;
-  options.mode = mode == "module" ? CheckMode::Module
+  options.mode = mode == "module"    ? CheckMode::Module
                  : mode == "kernels" ? CheckMode::Kernels
+                 : mode == "replay"  ? CheckMode::Replay
                                      : CheckMode::Auto;
   if (!options.interpretOnly && options.manifestPath.empty()) {
     std::cerr << "hlo-run: error: give --interpret, or --manifest to run compiled kernels\n";
