@@ -4,7 +4,8 @@
 # the host target and run by hlo-run's module mode — every kernel, device
 # copy and library call of the entry in schedule order on the buffers the
 # manifest describes — and each module output checked against the
-# reference interpreter.
+# reference interpreter; or, with --mode replay in the list, each kernel
+# checked on the values the interpreter computes for its operands.
 #
 #   run-dump-module.sh HLO_COMPILE HLO_RUN DUMP_DIR WORK_DIR [HLO_RUN_OPTIONS...]
 set -euo pipefail
@@ -13,4 +14,7 @@ shift 4
 mkdir -p "$work"
 "$hlo_compile" -w --target=host "$dump/module.hlo" -o "$work/module.so" \
   --manifest "$work/module.json"
-"$hlo_run" "$dump/module.hlo" --manifest "$work/module.json" --mode module "$@"
+# Module mode unless the list gives another (--mode replay).
+mode=(--mode module)
+for option in "$@"; do [[ $option == --mode ]] && mode=(); done
+"$hlo_run" "$dump/module.hlo" --manifest "$work/module.json" "${mode[@]}" "$@"
