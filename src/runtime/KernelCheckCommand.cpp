@@ -2,10 +2,13 @@
 //
 // Loads the compiled code on the device its manifest is for (a GPU through
 // the CUDA driver, or this CPU through the host launcher), runs the
-// manifest's kernels (the whole module, or each kernel alone when the
-// module cannot run as a unit), compares every output with the
-// interpreter, and with --bench times each kernel against a copy of the
-// same traffic on the same device. A kernel that faults fails the check.
+// manifest's kernels and compares every output with the interpreter, in
+// one of three modes: the whole module as its program says (launches,
+// copies, library calls on the host, while loops; buffers in
+// ModuleBuffers), each kernel alone on seeded inputs, or each kernel
+// replayed on the values the interpreter computes for its operands. With
+// --bench it times each kernel against a copy of the same traffic on the
+// same device. A kernel that faults fails the check.
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
