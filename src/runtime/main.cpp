@@ -48,6 +48,9 @@ int main(int argc, char **argv) {
   mallopt(M_MMAP_THRESHOLD, 1 << 30);
   mallopt(M_TRIM_THRESHOLD, 1 << 30);
   mallopt(M_TOP_PAD, 256 << 20);
+  // Checks of whole models take minutes: each line as it is printed, also
+  // into a CI log (a few hundred lines: the flushes cost nothing).
+  std::cout << std::unitbuf;
   CLI::App app{"hlo-run: run an HLO module in the reference interpreter, or run the "
                "kernels hlo-compile generated for it (on a GPU, or on this CPU with "
                "--target=host) and check them against the interpreter"};
