@@ -26,14 +26,37 @@ int64_t entryOutputOf(const HloInstruction *value) {
   return -1;
 }
 
-/// A tuple of arrays only.
-bool isFlatTuple(const Shape &shape) {
+int64_t leafCount(const Shape &shape) {
   if (!shape.isTuple())
-    return false;
+    return 1;
+  int64_t count = 0;
   for (const Shape &element : shape.tupleShapes())
-    if (!element.isArray())
-      return false;
-  return true;
+    count += leafCount(element);
+  return count;
+}
+
+/// The instruction whose tuple result a chain of get-tuple-elements ending
+/// at `value` reads, and the array leaf it reads (in the depth-first order
+/// bindOutput numbers leaves in); {null, 0} if `value` is no such leaf.
+std::pair<const HloInstruction *, int64_t> tupleLeafOf(const HloInstruction *value) {
+  std::vector<int64_t> path; // innermost index first
+  const HloInstruction *producer = value;
+  while (producer->opcode() == HloOpcode::GetTupleElement) {
+    path.push_back(producer->intAttr("index"));
+    producer = bufferOwner(producer->operand(0));
+  }
+  const Shape *shape = &producer->shape();
+  int64_t leaf = 0;
+  for (auto index = path.rbegin(); index != path.rend(); ++index) {
+    if (!shape->isTuple() || *index < 0 || *index >= shape->tupleSize())
+      return {nullptr, 0};
+    for (int64_t j = 0; j < *index; ++j)
+      leaf += leafCount(shape->tupleShapes()[j]);
+    shape = &shape->tupleShapes()[*index];
+  }
+  if (path.empty() || !shape->isArray())
+    return {nullptr, 0};
+  return {producer, leaf};
 }
 
 } // namespace
@@ -58,21 +81,19 @@ abi::KernelParameter bufferParameter(bool isOutput, const Shape &shape) {
 
 void bindInput(abi::KernelParameter &parameter, const HloInstruction *operand) {
   operand = bufferOwner(operand);
-  // An element of a step's tuple result (a flat tuple of arrays): where
-  // that step writes the leaf; of a while body's or condition's tuple
-  // parameter: "param#i", the loop state's buffer. Not the elements of
+  // An array leaf of a step's tuple result (through get-tuple-elements of
+  // nested tuples too): where that step writes the leaf; of a while body's
+  // or condition's tuple parameter: "param#i", the loop state's buffer. Not the elements of
   // the entry's parameters or of tuple instructions: those have no buffer
   // of their own.
   if (operand && operand->opcode() == HloOpcode::GetTupleElement) {
-    const HloInstruction *tuple = operand->operand(0);
-    HloOpcode producer = tuple->opcode();
-    const HloComputation *entry = tuple->parent()->parent()->entry();
+    auto [tuple, leaf] = tupleLeafOf(operand);
+    HloOpcode producer = tuple ? tuple->opcode() : HloOpcode::Tuple;
+    const HloComputation *entry = operand->parent()->parent()->entry();
     bool entryParameter = producer == HloOpcode::Parameter && tuple->parent() == entry;
-    if (!entryParameter && producer != HloOpcode::Tuple && isFlatTuple(tuple->shape()) &&
-        tuple->shape().tupleSize() > 1) {
-      bindOutput(parameter, *tuple->parent()->parent(), tuple,
-                 static_cast<size_t>(operand->intAttr("index")),
-                 static_cast<size_t>(tuple->shape().tupleSize()));
+    if (tuple && !entryParameter && producer != HloOpcode::Tuple) {
+      bindOutput(parameter, *tuple->parent()->parent(), tuple, static_cast<size_t>(leaf),
+                 static_cast<size_t>(leafCount(tuple->shape())));
       return;
     }
   }
