@@ -238,15 +238,15 @@ Literal evaluateDot(const HloInstruction &instruction, const Operands &operands)
   const Literal &lhs = *operands[0], &rhs = *operands[1];
   PrimitiveType resultType = instruction.shape().elementType();
   DotDimensions dimensions = dotDimensionsOf(instruction);
-  DotGeometry geometry = dotGeometry(dimensions, lhs.shape(), rhs.shape());
   Literal result(instruction.shape());
-  switch (elementClass(resultType)) {
-  case ElementClass::Float: {
+  if (elementClass(resultType) == ElementClass::Float) {
     std::vector<double> sums = floatDotSums(dimensions, lhs, rhs, resultType);
     for (size_t i = 0; i < sums.size(); ++i)
       result.realData()[i] = roundToFloatType(sums[i], resultType);
     return result;
   }
+  DotGeometry geometry = dotGeometry(dimensions, lhs.shape(), rhs.shape());
+  switch (elementClass(resultType)) {
   case ElementClass::Complex: {
     using Complex = std::complex<double>;
     std::vector<Complex> sums = contract<Complex>(

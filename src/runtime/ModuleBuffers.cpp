@@ -7,21 +7,6 @@
 #include "hlo_parser/HloComputation.h"
 
 namespace hlo::runtime {
-namespace {
-
-const HloInstruction *findInstruction(const HloModule &module, const std::string &computation,
-                                      const std::string &name) {
-  const HloComputation *owner = module.findComputation(computation);
-  if (!owner)
-    return nullptr;
-  for (const auto &instruction : owner->instructions())
-    if (instruction->name() == name)
-      return instruction.get();
-  return nullptr;
-}
-
-} // namespace
-
 std::string ModuleBuffers::keyOf(const KernelParameter &parameter) {
   switch (parameter.binding) {
   case BufferBinding::Parameter:
@@ -84,12 +69,13 @@ bool ModuleBuffers::copy(const ProgramStep &step, std::string &error) {
 
 bool ModuleBuffers::runLibraryCall(const ProgramStep &step, interp::Evaluator &evaluator,
                                    std::string &error) {
-  if (std::string blocker = libraryStepBlocker(step, module); !blocker.empty()) {
-    error = blocker;
-    return false;
-  }
+  // Checked before the run by libraryStepBlocker (moduleModeBlocker).
   const HloInstruction *instruction =
       findInstruction(module, step.computation, step.instruction);
+  if (!instruction) {
+    error = "library call '" + step.instruction + "': no such instruction";
+    return false;
+  }
   std::vector<interp::ValuePtr> operands;
   for (const KernelParameter &argument : step.arguments) {
     DeviceBuffer buffer = 0;

@@ -28,38 +28,20 @@ std::string shapeText(const Shape &shape) { return shape.toString(/*printLayout=
 
 } // namespace
 
-const HloInstruction *findKernelInstruction(const HloModule &module, const KernelSpec &kernel) {
-  for (const auto &computation : module.computations()) {
-    if (!kernel.hloComputation.empty() && computation->name() != kernel.hloComputation)
+const HloInstruction *findInstruction(const HloModule &module, const std::string &computation,
+                                      const std::string &name) {
+  for (const auto &owner : module.computations()) {
+    if (!computation.empty() && owner->name() != computation)
       continue;
-    for (const auto &instruction : computation->instructions())
-      if (instruction->name() == kernel.hloInstruction)
+    for (const auto &instruction : owner->instructions())
+      if (instruction->name() == name)
         return instruction.get();
   }
   return nullptr;
 }
 
-namespace {
-
-/// Whether `value`, seen through bitcasts (which keep their operand's
-/// buffer), is the instruction called `name`.
-bool isBufferOf(const HloInstruction *value, const std::string &name) {
-  for (; value; value = value->opcode() == HloOpcode::Bitcast ? value->operand(0) : nullptr)
-    if (value->name() == name)
-      return true;
-  return false;
-}
-
-} // namespace
-
-int64_t entryOutputNumber(const HloComputation &entry, const std::string &name) {
-  const HloInstruction *root = entry.root();
-  if (root->opcode() != HloOpcode::Tuple)
-    return isBufferOf(root, name) ? 0 : -1;
-  for (int64_t i = 0; i < root->operandCount(); ++i)
-    if (isBufferOf(root->operand(i), name))
-      return i;
-  return -1;
+const HloInstruction *findKernelInstruction(const HloModule &module, const KernelSpec &kernel) {
+  return findInstruction(module, kernel.hloComputation, kernel.hloInstruction);
 }
 
 const Shape &entryOutputShape(const HloComputation &entry, int64_t number) {

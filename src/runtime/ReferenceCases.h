@@ -25,10 +25,10 @@ namespace hlo::runtime {
 /// The fusion or wrapped instruction `kernel` computes (null if none; the
 /// kernel must name one).
 const HloInstruction *findKernelInstruction(const HloModule &module, const KernelSpec &kernel);
-
-/// The module output that the entry's instruction `name` is (the root, or
-/// an element of its tuple root, or their operand through bitcasts), or -1.
-int64_t entryOutputNumber(const HloComputation &entry, const std::string &name);
+/// The instruction `name` of `computation` (any computation when empty),
+/// or null.
+const HloInstruction *findInstruction(const HloModule &module, const std::string &computation,
+                                      const std::string &name);
 
 /// The shape (with its layout) of the entry's output `number`: what its
 /// buffer holds, whichever shape the kernel that writes it (through a
