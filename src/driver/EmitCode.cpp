@@ -77,6 +77,7 @@ bool emitCode(const HloModule &module, const Options &options, const std::string
   pipelineOptions.printAfterEachPass = options.printAfterEachPass;
   pipelineOptions.dumpDir = options.dumpDir;
   pipelineOptions.timePasses = options.timePasses;
+  pipelineOptions.verifyEachPass = options.verifyEachPass;
   pipelineOptions.hostBoundsChecks = options.hostBoundsChecks;
   pipelineOptions.ptxVersion = options.ptxVersion;
   pipelineOptions.lineInfo = options.lineInfo;

@@ -141,6 +141,9 @@ int parseOptions(int argc, char **argv, Options &options) {
   app.add_option("--cuda-path", options.cudaPath,
                  "CUDA toolkit for libdevice and ptxas (default: $CUDA_HOME, "
                  "else /usr/local/cuda)");
+  app.add_flag("--verify-each", options.verifyEachPass,
+               "Verify the IR after every MLIR pass, to find the pass that breaks it "
+               "(default: before and after the pipeline; the tests verify after each)");
   app.add_flag("--v", options.printAfterEachPass,
                "Print the IR after every pass (MLIR and LLVM) to stderr");
   app.add_option("--dump-dir", options.dumpDir,

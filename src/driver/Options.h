@@ -48,6 +48,8 @@ struct Options {
   bool printAfterEachPass = false;
   std::string dumpDir;
   bool timePasses = false;
+  /// --verify-each: the MLIR verifier after every pass.
+  bool verifyEachPass = false;
   /// --ptx-version: the PTX ISA to write ("8.4"); empty: the newest.
   std::string ptxVersion;
   /// -lineinfo: PTX line tables mapping the code back to the HLO file.

@@ -30,6 +30,7 @@
 #include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
@@ -152,6 +153,7 @@ bool runPipeline(ModuleOp module, const PipelineOptions &options, PassDumper &du
     return success();
   });
   PassManager pm(context);
+  pm.enableVerifier(options.verifyEachPass);
   if (dumper.enabled())
     pm.addInstrumentation(std::make_unique<DumpAfterEachPass>(dumper));
   if (options.timePasses)
@@ -169,10 +171,23 @@ bool runPipeline(ModuleOp module, const PipelineOptions &options, PassDumper &du
                               : LLVM::DIEmissionKind::LineTablesOnly;
     pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass(scopes));
   }
+  // Without --verify-each, the emitters' IR and the pipeline's result are
+  // verified once each; a pass that breaks the IR is then found by
+  // rerunning with --verify-each.
+  auto verifyOnce = [&](const char *what) {
+    if (options.verifyEachPass || succeeded(verify(module)))
+      return true;
+    error = std::string("internal error: ") + what + " does not verify: " + diagnostics;
+    return false;
+  };
+  if (!verifyOnce("the emitted IR"))
+    return false;
   if (failed(pm.run(module))) {
     error = "internal error: the MLIR pipeline failed: " + diagnostics;
     return false;
   }
+  if (!verifyOnce("the MLIR pipeline's result (rerun with --verify-each to find the pass)"))
+    return false;
   return target->finishLlvmDialect(module, error);
 }
 

@@ -299,7 +299,7 @@ private:
     if (int status = runSteps(entry->name(), buffers, arguments); status != kExitPass)
       return status;
     bool passed = true;
-    std::vector<ReductionDepth> outputDepths = reductionDepths(*module.entry());
+    std::vector<ReductionDepth> outputDepths = moduleOutputDepths(*module.entry());
     // Entry output `number` (`bytes` long) against the interpreter, read in
     // the entry's layout; false after a download or save error.
     auto checkEntryOutput = [&](int64_t number, int64_t bytes, KernelRow &row) {

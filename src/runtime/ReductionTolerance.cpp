@@ -22,6 +22,7 @@ double unitRoundoffOf(PrimitiveType type) {
 ReductionDepth deeper(ReductionDepth a, const ReductionDepth &b) {
   a.elements = std::max(a.elements, b.elements);
   a.unitRoundoff = std::max(a.unitRoundoff, b.unitRoundoff);
+  a.stageGrowth = std::max(a.stageGrowth, b.stageGrowth);
   a.bitsOfFloat.reset();
   return a;
 }
@@ -75,10 +76,22 @@ bool isExactReducer(const HloComputation *reducer) {
   return true;
 }
 
+/// The coarsest unit roundoff among `shape`'s float leaves.
+double coarsestRoundoff(const Shape &shape) {
+  if (!shape.isTuple())
+    return shape.isArray() ? unitRoundoffOf(shape.elementType()) : 0;
+  double roundoff = 0;
+  for (const Shape &element : shape.tupleShapes())
+    roundoff = std::max(roundoff, coarsestRoundoff(element));
+  return roundoff;
+}
+
 class DepthAnalysis {
 public:
+  /// With `asStages`, the fusions, calls and custom-calls of `computation`
+  /// are separate kernels and library calls (see the header).
   ReductionDepth of(const HloComputation &computation,
-                    const std::vector<ReductionDepth> &parameters) {
+                    const std::vector<ReductionDepth> &parameters, bool asStages = false) {
     std::map<const HloInstruction *, ReductionDepth> depths;
     for (const auto &owned : computation.instructions()) {
       const HloInstruction *inst = owned.get();
@@ -94,6 +107,12 @@ public:
       for (const HloInstruction *operand : inst->operands()) {
         operands.push_back(depths[operand]);
         depth = deeper(depth, depths[operand]);
+      }
+      bool isStage = inst->opcode() == HloOpcode::Fusion || inst->opcode() == HloOpcode::Call ||
+                     inst->opcode() == HloOpcode::CustomCall;
+      if (asStages && isStage) {
+        depths[inst] = stage(*inst, depth);
+        continue;
       }
       switch (inst->opcode()) {
       case HloOpcode::Fusion:
@@ -119,6 +138,29 @@ public:
       depths[inst] = depth;
     }
     return depths[computation.root()];
+  }
+
+  /// A kernel or library call whose operands carry `incoming`: its own
+  /// reductions start afresh and its stored result is rounded.
+  ReductionDepth stage(const HloInstruction &inst, const ReductionDepth &incoming) {
+    ReductionDepth own;
+    if (inst.opcode() != HloOpcode::CustomCall) {
+      const HloComputation *called = inst.opcode() == HloOpcode::Fusion
+                                         ? inst.fusedComputation()
+                                         : inst.computationAttr("to_apply");
+      if (called && !called->isDeclaration())
+        own = of(*called, std::vector<ReductionDepth>(inst.operandCount()));
+    }
+    // A library call is evaluated by the interpreter on both sides: it adds
+    // no reduction order of its own, only the rounding of its result.
+    double growth = reductionGrowth(incoming) + reductionGrowth(own);
+    double roundoff = coarsestRoundoff(inst.shape());
+    if (roundoff == 0 && own.bitsOfFloat)
+      roundoff = unitRoundoffOf(*own.bitsOfFloat);
+    ReductionDepth result;
+    result.stageGrowth = growth > 0 ? growth + 2 * roundoff : 0;
+    result.bitsOfFloat = own.bitsOfFloat;
+    return result;
   }
 
   static ReductionDepth reduced(const HloInstruction &inst, ReductionDepth depth) {
@@ -187,6 +229,18 @@ std::vector<ReductionDepth> reductionDepths(const HloComputation &computation,
   return std::vector<ReductionDepth>(leaves, depth);
 }
 
+std::vector<ReductionDepth> moduleOutputDepths(const HloComputation &entry) {
+  ReductionDepth depth = DepthAnalysis().of(entry, {}, /*asStages=*/true);
+  return std::vector<ReductionDepth>(reductionDepths(entry).size(), depth);
+}
+
+double reductionGrowth(const ReductionDepth &depth) {
+  double growth = depth.stageGrowth;
+  if (depth.elements > 1 && depth.unitRoundoff > 0)
+    growth += 4 * std::sqrt(depth.elements) * depth.unitRoundoff;
+  return growth;
+}
+
 ReductionDepth reductionDepthOf(const HloInstruction &instruction) {
   switch (instruction.opcode()) {
   case HloOpcode::Reduce:
@@ -212,8 +266,8 @@ Literal reinterpretAsFloat(const Literal &value, PrimitiveType floatType) {
 Tolerance reductionTolerance(Tolerance base, const ReductionDepth &depth,
                              const Literal &expected) {
   PrimitiveType type = expected.shape().elementType();
-  if (depth.elements <= 1 || depth.unitRoundoff == 0 ||
-      !(isFloatingPoint(type) || isComplex(type)))
+  double growth = reductionGrowth(depth);
+  if (growth == 0 || !(isFloatingPoint(type) || isComplex(type)))
     return base;
   double scale = 0;
   auto consider = [&](double value) {
@@ -225,7 +279,6 @@ Tolerance reductionTolerance(Tolerance base, const ReductionDepth &depth,
     if (isComplex(type))
       consider(expected.imagData()[i]);
   }
-  double growth = 4 * std::sqrt(depth.elements) * depth.unitRoundoff;
   base.absolute += growth * scale;
   base.relative += growth;
   return base;

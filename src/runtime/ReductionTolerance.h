@@ -31,6 +31,20 @@
 // float's bits (a bitcast), which are compared as those floats; an explicit
 // --atol/--rtol wins.
 //
+// Across kernels (a whole module run as its kernels and library calls) the
+// product is no longer the right model: each kernel's result is rounded and
+// stored, so errors compose additively, not as one long sum. There the
+// growth is a sum over the stages (kernels and library calls) on the
+// deepest path: each adds its own 4 sqrt(n) u and, once any difference has
+// reached it, 2 u_out -- its stored result, rounded to its type, may then
+// round the other way (one unit in the last place, 2 u_out relative). This
+// is first order, with every stage's normwise condition taken as one (the
+// layers of a network, normalized, keep it near that); it bounds the error
+// relative to the output's scale M. In bf16 each stage after the first
+// difference costs 2^-7 of M: the bound catches a misplaced buffer or a
+// wrong kernel (errors of order M), not a one-unit slip of one element;
+// replay mode checks each kernel on its own with the tight bound above.
+//
 //===----------------------------------------------------------------------===//
 #ifndef HLO_RUNTIME_REDUCTIONTOLERANCE_H
 #define HLO_RUNTIME_REDUCTIONTOLERANCE_H
@@ -52,6 +66,9 @@ struct ReductionDepth {
   double elements = 1;
   /// The largest unit roundoff among those reductions' types.
   double unitRoundoff = 0;
+  /// Across kernels: the relative error (to the output's scale) carried
+  /// from the stages before the current one (0: none, or within a kernel).
+  double stageGrowth = 0;
   /// An integer output that holds a float's bits (a bitcast of a reduced
   /// float): compared as that float type.
   std::optional<PrimitiveType> bitsOfFloat;
@@ -61,6 +78,14 @@ struct ReductionDepth {
 /// parameters carry `parameterDepths` (empty: none reduced).
 std::vector<ReductionDepth> reductionDepths(const HloComputation &computation,
                                             const std::vector<ReductionDepth> &parameterDepths = {});
+
+/// For each array leaf of a module's entry run as its kernels: fusions,
+/// calls and library calls are stages whose errors add (see above).
+std::vector<ReductionDepth> moduleOutputDepths(const HloComputation &entry);
+
+/// The relative error (to the output's scale) `depth` allows: the stages'
+/// sum plus 4 sqrt(n) u for the reductions since (0: exact).
+double reductionGrowth(const ReductionDepth &depth);
 
 /// The reductions of one instruction on fresh inputs (a wrapped kernel).
 ReductionDepth reductionDepthOf(const HloInstruction &instruction);

@@ -31,13 +31,15 @@ ComparisonResult reportComparison(const std::string &label, const Literal &expec
                                   const Literal &actual, const RunOptions &options,
                                   const ReductionDepth &depth) {
   // A reduced float's bits are judged as that float.
-  if (depth.bitsOfFloat && depth.elements > 1 &&
-      isIntegral(expected.shape().elementType()) && expected.shape().isArray())
+  if (depth.bitsOfFloat && reductionGrowth(depth) > 0 &&
+      isIntegral(expected.shape().elementType()) && expected.shape().isArray()) {
+    ReductionDepth asFloat = depth;
+    asFloat.bitsOfFloat.reset();
     return reportComparison(label + " (as " +
                                 std::string(primitiveTypeName(*depth.bitsOfFloat)) + " bits)",
                             reinterpretAsFloat(expected, *depth.bitsOfFloat),
-                            reinterpretAsFloat(actual, *depth.bitsOfFloat), options,
-                            {depth.elements, depth.unitRoundoff, std::nullopt});
+                            reinterpretAsFloat(actual, *depth.bitsOfFloat), options, asFloat);
+  }
   Tolerance tolerance = toleranceFor(options, expected.shape().elementType());
   if (!options.absoluteTolerance && !options.relativeTolerance)
     tolerance = reductionTolerance(tolerance, depth, expected);

@@ -44,9 +44,11 @@ int main(int argc, char **argv) {
   // The interpreter's arrays of a real model are hundreds of MB each, made
   // and freed per instruction: glibc would map and unmap each one, paying
   // its page faults again every time. Keep them in the heap instead
-  // (dropout_gelu's module: 33 s -> 19 s, most of it system time).
+  // (dropout_gelu's module: 33 s -> 19 s, most of it system time), and
+  // never give the heap's top back (-1): a 1 GB trim threshold still
+  // returned and refaulted 4x gpt2_block_fwd's peak memory.
   mallopt(M_MMAP_THRESHOLD, 1 << 30);
-  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  mallopt(M_TRIM_THRESHOLD, -1);
   mallopt(M_TOP_PAD, 256 << 20);
   // Checks of whole models take minutes: each line as it is printed, also
   // into a CI log (a few hundred lines: the flushes cost nothing).

@@ -12,7 +12,10 @@ config.test_exec_root = os.path.join(os.path.dirname(config.hlo_bin_dir),
 
 config.environment["PATH"] = os.pathsep.join(
     [config.hlo_bin_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
-config.substitutions.append(("%hlo-compile", os.path.join(config.hlo_bin_dir, "hlo-compile")))
+# The tests verify the IR after every MLIR pass (users' runs verify it
+# before and after the pipeline): a pass that breaks it fails at that pass.
+config.substitutions.append(("%hlo-compile",
+                             os.path.join(config.hlo_bin_dir, "hlo-compile") + " --verify-each"))
 config.substitutions.append(("%hlo_build_dir", os.path.dirname(config.hlo_bin_dir)))
 config.substitutions.append(("%hlo_source_dir", config.hlo_source_dir))
 config.substitutions.append(("%hlo-run", os.path.join(config.hlo_bin_dir, "hlo-run")))

@@ -347,6 +347,41 @@ ENTRY main {
 }
 )";
 
+// A module run as its kernels: a row sum kernel, a bf16 kernel after it,
+// a library GEMM, and a kernel with no float reduction on another path.
+constexpr const char *kStagedModule = R"(
+HloModule staged
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+summed_computation {
+  p = f32[64,1024] parameter(0)
+  z = f32[] constant(0)
+  ROOT r = f32[64] reduce(p, z), dimensions={1}, to_apply=add
+}
+scaled_computation {
+  p = f32[64] parameter(0)
+  ROOT c = bf16[64] convert(p)
+}
+negated_computation {
+  p = f32[64,1024] parameter(0)
+  ROOT n = f32[64,1024] negate(p)
+}
+ENTRY main {
+  x = f32[64,1024] parameter(0)
+  w = bf16[64,64] parameter(1)
+  summed = f32[64] fusion(x), kind=kInput, calls=summed_computation
+  scaled = bf16[64] fusion(summed), kind=kLoop, calls=scaled_computation
+  row = bf16[1,64] bitcast(scaled)
+  gemm = (bf16[1,64], s8[0]) custom-call(row, w), custom_call_target="__cublas$gemm"
+  product = bf16[1,64] get-tuple-element(gemm), index=0
+  negated = f32[64,1024] fusion(x), kind=kLoop, calls=negated_computation
+  ROOT t = (bf16[1,64], f32[64,1024]) tuple(product, negated)
+}
+)";
+
 const HloInstruction *named(const HloModule &module, const std::string &name) {
   for (const auto &instruction : module.entry()->instructions())
     if (instruction->name() == name)
@@ -355,6 +390,30 @@ const HloInstruction *named(const HloModule &module, const std::string &name) {
 }
 
 } // namespace
+
+// Across kernels the stages' errors add: the sum's own 4 sqrt(1024) 2^-24
+// and its f32 result's rounding (2 2^-24), then one bf16 rounding (2 2^-8)
+// per stage the difference reaches -- the convert kernel and the library
+// GEMM; within one kernel the depth is unchanged.
+TEST(ReductionTolerance, StagesOfAModuleAddTheirErrors) {
+  std::string errors;
+  std::unique_ptr<HloModule> module = parseHloModuleText(kStagedModule, errors);
+  ASSERT_NE(module, nullptr) << errors;
+  std::vector<ReductionDepth> depths = moduleOutputDepths(*module->entry());
+  ASSERT_EQ(depths.size(), 2u);
+  double sum = 4 * std::sqrt(1024.0) * std::ldexp(1.0, -24);
+  double bf16Flip = 2 * std::ldexp(1.0, -8);
+  // One depth for the whole result: its deepest path.
+  EXPECT_NEAR(reductionGrowth(depths[0]), sum + 2 * std::ldexp(1.0, -24) + 2 * bf16Flip, 1e-12);
+  EXPECT_EQ(depths[0].elements, 1);
+  // The same entry seen as one kernel multiplies its reductions.
+  std::vector<ReductionDepth> whole = reductionDepths(*module->entry());
+  EXPECT_EQ(whole[0].elements, 1024);
+  EXPECT_NEAR(reductionGrowth(whole[0]), sum, 1e-12);
+  // A path without a float reduction stays exact.
+  EXPECT_EQ(reductionGrowth(moduleOutputDepths(*named(*module, "negated")->fusedComputation())[0]),
+            0);
+}
 
 // Repeated indices make a float scatter-add order dependent: its depth is
 // the slices that may land on one element plus the operand; unique
