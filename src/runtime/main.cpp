@@ -43,11 +43,12 @@ bool parseInputSpec(const std::string &spec, RunOptions &options) {
 int main(int argc, char **argv) {
   // The interpreter's arrays of a real model are hundreds of MB each, made
   // and freed per instruction: glibc would map and unmap each one, paying
-  // its page faults again every time. Keep them in the heap instead
-  // (dropout_gelu's module: 33 s -> 19 s, most of it system time), and
-  // never give the heap's top back (-1): a 1 GB trim threshold still
-  // returned and refaulted 4x gpt2_block_fwd's peak memory.
-  mallopt(M_MMAP_THRESHOLD, 1 << 30);
+  // its page faults again every time. Keep them all in the heap (no mmap:
+  // a threshold cannot exceed INT_MAX, and llama_layer_fwd's attention
+  // scores take 2^31 bytes) and never give the heap's top back (-1): with
+  // a 1 GB trim threshold gpt2_block_fwd still refaulted 4x its peak
+  // memory. (dropout_gelu's module: 33 s -> 19 s, most of it system time.)
+  mallopt(M_MMAP_MAX, 0);
   mallopt(M_TRIM_THRESHOLD, -1);
   mallopt(M_TOP_PAD, 256 << 20);
   // Checks of whole models take minutes: each line as it is printed, also
