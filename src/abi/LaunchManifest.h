@@ -111,7 +111,18 @@ struct ProgramStep {
   /// While: the body's root elements, which become the loop state (the
   /// body and condition read element i of their parameter as "PARAM#i").
   std::vector<KernelParameter> bodyResults;
+  /// Conditional: `arguments` is the branch index (s32[] or pred[]);
+  /// per branch, its operand's array leaves (which the branch reads as
+  /// its parameter's leaves, "PARAM#i", or "PARAM" for an array) and its
+  /// root's leaves (copied into `results` after it ran).
+  std::vector<std::vector<KernelParameter>> branchArguments, branchResults;
 };
+
+/// The buffer name of array leaf `leaf` of the `leafCount` leaves that
+/// instruction `producer` results in: "name#leaf", or "name" for an array.
+inline std::string leafBufferName(const std::string &producer, size_t leaf, size_t leafCount) {
+  return leafCount > 1 ? producer + "#" + std::to_string(leaf) : producer;
+}
 
 /// A buffer the module needs, beside the kernels' own bindings: module
 /// parameters and outputs, constants (with their HLO literal text), and the

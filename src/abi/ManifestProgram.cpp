@@ -70,6 +70,20 @@ std::string stepJson(const ProgramStep &step) {
   bindings("arguments", step.arguments);
   bindings("results", step.results);
   bindings("body_results", step.bodyResults);
+  auto nested = [&](const char *key, const std::vector<std::vector<KernelParameter>> &lists) {
+    if (lists.empty())
+      return;
+    json += std::string(", \"") + key + "\": [";
+    for (size_t b = 0; b < lists.size(); ++b) {
+      json += b ? ", [" : "[";
+      for (size_t i = 0; i < lists[b].size(); ++i)
+        json += (i ? ", " : "") + bindingJson(lists[b][i]);
+      json += "]";
+    }
+    json += "]";
+  };
+  nested("branch_arguments", step.branchArguments);
+  nested("branch_results", step.branchResults);
   if (!step.backendConfig.empty())
     json += ", \"backend_config\": " + quoteJson(step.backendConfig);
   return json + "}";
@@ -174,6 +188,22 @@ bool readProgramSections(const JsonValue &root, LaunchManifest &manifest, std::s
                              error))
               return false;
             list->push_back(std::move(binding));
+          }
+      for (auto [key, lists] : {std::pair{"branch_arguments", &step.branchArguments},
+                                std::pair{"branch_results", &step.branchResults}})
+        if (const JsonValue *branches = entry.find(key))
+          for (size_t b = 0; b < branches->array().size(); ++b) {
+            lists->emplace_back();
+            const JsonValue &branch = branches->array()[b];
+            for (size_t i = 0; i < branch.array().size(); ++i) {
+              KernelParameter binding;
+              if (!readBinding(branch.array()[i], binding,
+                               "manifest: program step '" + step.instruction + "' " + key +
+                                   "[" + std::to_string(b) + "][" + std::to_string(i) + "]",
+                               error))
+                return false;
+              lists->back().push_back(std::move(binding));
+            }
           }
       manifest.program.push_back(std::move(step));
     }

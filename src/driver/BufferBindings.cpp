@@ -148,9 +148,7 @@ void bindOutput(abi::KernelParameter &parameter, const HloModule &module,
       }
     }
   parameter.binding = abi::BufferBinding::Buffer;
-  parameter.bufferName = origin->name();
-  if (leafCount > 1)
-    parameter.bufferName += "#" + std::to_string(leaf);
+  parameter.bufferName = abi::leafBufferName(origin->name(), leaf, leafCount);
 }
 
 } // namespace hlo::driver

@@ -90,6 +90,62 @@ void bindWhile(const HloModule &module, const HloInstruction &loop, abi::Program
   }
 }
 
+/// The array leaves of `value` as inputs: itself if an array, else the
+/// elements of the tuple instruction it is (false for any other tuple).
+bool bindLeaves(const HloInstruction *value, std::vector<abi::KernelParameter> &leaves) {
+  std::vector<const HloInstruction *> elements = {value};
+  if (!value->shape().isArray()) {
+    if (value->opcode() != HloOpcode::Tuple)
+      return false;
+    elements.assign(value->operands().begin(), value->operands().end());
+  }
+  for (const HloInstruction *element : elements) {
+    if (!element->shape().isArray())
+      return false;
+    abi::KernelParameter leaf = bufferParameter(false, element->shape());
+    bindInput(leaf, element);
+    leaves.push_back(std::move(leaf));
+  }
+  return true;
+}
+
+/// A conditional's branches in index order: its branch_computations, or
+/// for a pred its true_computation then its false_computation, as written
+/// in either order.
+std::vector<const HloComputation *> branchesOf(const HloInstruction &conditional) {
+  if (const AttrValue *list = conditional.findAttribute("branch_computations"))
+    return {list->computations.begin(), list->computations.end()};
+  return {conditional.computationAttr("true_computation"),
+          conditional.computationAttr("false_computation")};
+}
+
+/// A conditional's buffers, when each branch's operand and root is an
+/// array or a tuple instruction of arrays: `arguments`, the branch index;
+/// `branchArguments[b]`, branch b's operand leaves (the branch reads them
+/// as its parameter's, "param#i"); `branchResults[b]`, its root's leaves;
+/// `results`, the conditional's result leaves.
+void bindConditional(const HloModule &module, const HloInstruction &conditional,
+                     abi::ProgramStep &step) {
+  std::vector<const HloComputation *> branches = branchesOf(conditional);
+  if (branches.size() + 1 != static_cast<size_t>(conditional.operandCount()))
+    return;
+  for (const HloComputation *branch : branches)
+    if (!branch)
+      return;
+  std::vector<std::vector<abi::KernelParameter>> arguments(branches.size()),
+      results(branches.size());
+  for (size_t b = 0; b < branches.size(); ++b)
+    if (!bindLeaves(conditional.operand(static_cast<int64_t>(b) + 1), arguments[b]) ||
+        !bindLeaves(branches[b]->root(), results[b]))
+      return;
+  abi::KernelParameter index = bufferParameter(false, conditional.operand(0)->shape());
+  bindInput(index, conditional.operand(0));
+  step.arguments = {index};
+  step.branchArguments = std::move(arguments);
+  step.branchResults = std::move(results);
+  step.results = bindResults(module, conditional);
+}
+
 std::vector<std::string> operandNames(const HloInstruction &instruction, int64_t first = 0) {
   std::vector<std::string> names;
   for (int64_t i = first; i < instruction.operandCount(); ++i)
@@ -168,10 +224,11 @@ void describeProgram(const HloModule &module, const KernelPlan &plan,
         bindWhile(module, instruction, step);
       } else if (opcode == HloOpcode::Conditional) {
         step.kind = abi::ProgramStep::Kind::Conditional;
-        for (const HloComputation *branch : instruction.calledComputations())
-          step.computations.push_back(branch->name());
+        for (const HloComputation *branch : branchesOf(instruction))
+          step.computations.push_back(branch ? branch->name() : "");
         step.predicate = instruction.operand(0)->name();
         step.operands = operandNames(instruction, 1);
+        bindConditional(module, instruction, step);
       } else if (opcode == HloOpcode::Call) {
         step.kind = abi::ProgramStep::Kind::Call;
         for (const HloComputation *callee : instruction.calledComputations())

@@ -178,7 +178,8 @@ private:
 
   /// Runs the program's steps of `computation` in schedule order: launches,
   /// device copies, library calls on the host, while loops (their
-  /// condition and body, recursively). kExitPass, or the exit status after
+  /// condition and body, recursively), conditionals (the branch the index
+  /// selects). kExitPass, or the exit status after
   /// an error (reported) or a kernel fault.
   int runSteps(const std::string &computation, ModuleBuffers &buffers,
                const std::vector<std::vector<DeviceBuffer>> &arguments) {
@@ -231,6 +232,19 @@ private:
         done = buffers.copyLoopState(step, /*intoState=*/false, error);
         break;
       }
+      case ProgramStep::Kind::Conditional: {
+        size_t branch = 0;
+        if (!buffers.readBranchIndex(step, branch, error) ||
+            !buffers.copyBranchValues(step, branch, /*intoBranch=*/true, error))
+          return fail(error);
+        std::cout << "conditional " << step.instruction << ": branch " << branch << " ("
+                  << step.computations[branch] << ")\n";
+        if (int status = runSteps(step.computations[branch], buffers, arguments);
+            status != kExitPass)
+          return status;
+        done = buffers.copyBranchValues(step, branch, /*intoBranch=*/false, error);
+        break;
+      }
       default: // refused by moduleModeBlocker
         done = false;
         error = "program step '" + step.instruction + "' cannot run in module mode";
@@ -269,9 +283,12 @@ private:
         return kExitError;
     std::string error;
     ModuleBuffers buffers(module, device, inputs);
-    // Loop states first: the kernels of loop bodies bind to them by name.
+    // Loop states and branch parameters first: the kernels of loop bodies
+    // and branches bind to them by name.
     for (const ProgramStep &step : manifest.program)
-      if (step.kind == ProgramStep::Kind::While && !buffers.allocateLoopState(step, error))
+      if ((step.kind == ProgramStep::Kind::While && !buffers.allocateLoopState(step, error)) ||
+          (step.kind == ProgramStep::Kind::Conditional &&
+           !buffers.allocateBranchParameters(step, error)))
         return fail(error);
     std::vector<std::vector<DeviceBuffer>> arguments(manifest.kernels.size());
     for (size_t k = 0; k < manifest.kernels.size(); ++k)
@@ -326,14 +343,15 @@ private:
       if (!bench(k, arguments[k]))
         return kExitError;
     }
-    // Outputs a device copy or library call wrote.
+    // Outputs a device copy, library call, loop or conditional wrote.
     for (const ProgramStep *step : steps)
       for (const KernelParameter &result : step->results) {
         if (result.binding != BufferBinding::Output)
           continue;
-        std::cout << (step->kind == ProgramStep::Kind::Copy      ? "copy "
-                      : step->kind == ProgramStep::Kind::While ? "while "
-                                                               : "library ")
+        std::cout << (step->kind == ProgramStep::Kind::Copy          ? "copy "
+                      : step->kind == ProgramStep::Kind::While       ? "while "
+                      : step->kind == ProgramStep::Kind::Conditional ? "conditional "
+                                                                     : "library ")
                   << step->instruction << "\n";
         KernelRow row;
         if (!checkEntryOutput(result.number, result.bytes, row))

@@ -6,6 +6,8 @@
 
 #include "hlo_parser/HloComputation.h"
 
+#include <cstring>
+
 namespace hlo::runtime {
 std::string ModuleBuffers::keyOf(const KernelParameter &parameter) {
   switch (parameter.binding) {
@@ -133,7 +135,8 @@ bool ModuleBuffers::allocateLoopState(const ProgramStep &step, std::string &erro
       return false;
     state.push_back(buffer);
     for (const HloComputation *reader : {condition, body})
-      buffers["b:" + reader->parameter(0)->name() + "#" + std::to_string(i)] = buffer;
+      buffers["b:" + leafBufferName(reader->parameter(0)->name(), i, step.arguments.size())] =
+          buffer;
     buffers.emplace(keyOf(step.results[i]), buffer);
   }
   return true;
@@ -179,6 +182,79 @@ bool ModuleBuffers::readPredicate(const KernelParameter &parameter, bool &value,
   if (!get(parameter, buffer, error) || !device.download(buffer, byte, error))
     return false;
   value = byte[0] != 0;
+  return true;
+}
+
+bool ModuleBuffers::allocateBranchParameters(const ProgramStep &step, std::string &error) {
+  if (step.arguments.size() != 1 || step.branchArguments.size() != step.computations.size() ||
+      step.branchResults.size() != step.computations.size()) {
+    error = "conditional '" + step.instruction + "': the manifest does not bind its buffers";
+    return false;
+  }
+  for (size_t b = 0; b < step.computations.size(); ++b) {
+    const HloComputation *branch = module.findComputation(step.computations[b]);
+    if (!branch || branch->parameterCount() != 1) {
+      error = "conditional '" + step.instruction + "': no branch computation '" +
+              step.computations[b] + "' of one parameter";
+      return false;
+    }
+    const std::vector<KernelParameter> &leaves = step.branchArguments[b];
+    for (size_t i = 0; i < leaves.size(); ++i) {
+      DeviceBuffer buffer = 0;
+      if (!device.allocate(static_cast<size_t>(leaves[i].bytes), buffer, error))
+        return false;
+      buffers["b:" + leafBufferName(branch->parameter(0)->name(), i, leaves.size())] = buffer;
+    }
+  }
+  return true;
+}
+
+bool ModuleBuffers::readBranchIndex(const ProgramStep &step, size_t &branch,
+                                    std::string &error) {
+  const KernelParameter &index = step.arguments.at(0);
+  DeviceBuffer buffer = 0;
+  std::vector<uint8_t> bytes(static_cast<size_t>(index.bytes));
+  if (!get(index, buffer, error) || !device.download(buffer, bytes, error))
+    return false;
+  size_t branches = step.computations.size();
+  if (index.shape.elementType() == PrimitiveType::Pred) {
+    branch = bytes.at(0) != 0 ? 0 : 1;
+    return true;
+  }
+  if (index.shape.elementType() != PrimitiveType::S32 || bytes.size() != 4) {
+    error = "conditional '" + step.instruction + "': its branch index is neither pred[] nor s32[]";
+    return false;
+  }
+  int32_t value = 0;
+  std::memcpy(&value, bytes.data(), sizeof value);
+  branch = value >= 0 && static_cast<size_t>(value) < branches ? static_cast<size_t>(value)
+                                                                 : branches - 1;
+  return true;
+}
+
+bool ModuleBuffers::copyBranchValues(const ProgramStep &step, size_t branch, bool intoBranch,
+                                     std::string &error) {
+  const HloComputation *computation = module.findComputation(step.computations.at(branch));
+  const std::vector<KernelParameter> &from =
+      intoBranch ? step.branchArguments.at(branch) : step.branchResults.at(branch);
+  if (!intoBranch && from.size() != step.results.size()) {
+    error = "conditional '" + step.instruction + "': branch '" + step.computations[branch] +
+            "' has " + std::to_string(from.size()) + " result leaves, the conditional " +
+            std::to_string(step.results.size());
+    return false;
+  }
+  for (size_t i = 0; i < from.size(); ++i) {
+    KernelParameter into = intoBranch ? from[i] : step.results[i];
+    if (intoBranch) {
+      into.binding = BufferBinding::Buffer;
+      into.bufferName = leafBufferName(computation->parameter(0)->name(), i, from.size());
+    }
+    DeviceBuffer source = 0, destination = 0;
+    if (!get(from[i], source, error) || !get(into, destination, error))
+      return false;
+    if (source != destination && !copyBuffer(source, destination, from[i].bytes, error))
+      return false;
+  }
   return true;
 }
 

@@ -9,7 +9,8 @@
 // interpreter evaluates on the host on the buffers' current contents, so
 // that the kernels after them read what the library would have written;
 // and while loops' state, which their bodies and conditions read and the
-// body's results replace after each iteration.
+// body's results replace after each iteration; and conditionals' branch
+// parameters, which the branch that runs reads.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_RUNTIME_MODULEBUFFERS_H
@@ -60,6 +61,18 @@ public:
   bool advanceLoop(const ProgramStep &step, std::string &error);
   /// The pred[] in `parameter`'s buffer.
   bool readPredicate(const KernelParameter &parameter, bool &value, std::string &error);
+
+  /// Conditionals. Buffers for each branch's parameter leaves (what the
+  /// branch reads as "PARAM#i", or "PARAM" for an array): to be called
+  /// before anything binds those names.
+  bool allocateBranchParameters(const ProgramStep &step, std::string &error);
+  /// The branch conditional `step`'s index selects: a pred's true runs
+  /// branch 0 and false branch 1; an s32 outside [0, n) runs the last.
+  bool readBranchIndex(const ProgramStep &step, size_t &branch, std::string &error);
+  /// Copies branch `branch`'s operand leaves into its parameter buffers,
+  /// or (`intoBranch` false) its root's leaves into the step's results.
+  bool copyBranchValues(const ProgramStep &step, size_t branch, bool intoBranch,
+                        std::string &error);
 
 private:
   static std::string keyOf(const KernelParameter &parameter);

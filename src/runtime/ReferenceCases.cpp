@@ -93,10 +93,13 @@ std::string moduleModeBlocker(const LaunchManifest &manifest, const HloModule &m
   std::set<std::string> produced;
   std::set<int64_t> outputsWritten;
   // The computations module mode runs: the entry, and the conditions and
-  // bodies of the while loops it reaches.
+  // bodies of the while loops and the branches of the conditionals it
+  // reaches.
   std::set<std::string> computations = {entry->name()};
   for (const ProgramStep &step : manifest.program)
-    if (step.kind == ProgramStep::Kind::While && computations.count(step.computation))
+    if ((step.kind == ProgramStep::Kind::While ||
+         step.kind == ProgramStep::Kind::Conditional) &&
+        computations.count(step.computation))
       computations.insert(step.computations.begin(), step.computations.end());
   // Steps other than launches: device copies, library calls the
   // interpreter runs, while loops whose state the manifest binds.
@@ -105,7 +108,8 @@ std::string moduleModeBlocker(const LaunchManifest &manifest, const HloModule &m
       continue;
     bool hostStep = step.kind == ProgramStep::Kind::Copy ||
                     step.kind == ProgramStep::Kind::Library ||
-                    step.kind == ProgramStep::Kind::While;
+                    step.kind == ProgramStep::Kind::While ||
+                    step.kind == ProgramStep::Kind::Conditional;
     if (!hostStep || !computations.count(step.computation))
       return "the module's program has a " +
              std::string(step.kind == ProgramStep::Kind::Copy      ? "copy"
@@ -127,11 +131,27 @@ std::string moduleModeBlocker(const LaunchManifest &manifest, const HloModule &m
       for (size_t c = 0; bound && c < 2; ++c)
         if (const HloComputation *reader = module.findComputation(step.computations[c]))
           for (size_t i = 0; i < step.arguments.size(); ++i)
-            produced.insert(reader->parameter(0)->name() + "#" + std::to_string(i));
+            produced.insert(
+                leafBufferName(reader->parameter(0)->name(), i, step.arguments.size()));
+    }
+    if (step.kind == ProgramStep::Kind::Conditional) {
+      size_t branches = step.computations.size();
+      bound = step.arguments.size() == 1 && step.branchArguments.size() == branches &&
+              step.branchResults.size() == branches;
+      // The branches' parameters, which they read as "PARAM#i".
+      for (size_t b = 0; bound && b < branches; ++b) {
+        const HloComputation *branch = module.findComputation(step.computations[b]);
+        bound = branch && branch->parameterCount() == 1 &&
+                step.branchResults[b].size() == step.results.size();
+        size_t leaves = step.branchArguments[b].size();
+        for (size_t i = 0; bound && i < leaves; ++i)
+          produced.insert(leafBufferName(branch->parameter(0)->name(), i, leaves));
+      }
     }
     if (!bound)
       return "the manifest does not bind the buffers of '" + step.instruction +
-             "' (a tuple state not built by a tuple instruction, or a manifest of an " +
+             "' (a loop state or branch operand not built by a tuple instruction, or a " +
+             "manifest of an " +
              "older hlo-compile)";
     for (const KernelParameter &result : step.results) {
       if (result.binding == BufferBinding::Output)
