@@ -243,7 +243,8 @@ ENTRY e {
   EXPECT_EQ(moduleModeBlocker(library, *module),
             "the module calls custom-call 'cc', which hlo-compile does not generate");
   // With a program, library calls run where it places them, if the
-  // interpreter can run them; conditionals do not run.
+  // interpreter can run them; conditionals run if the manifest binds their
+  // branches' buffers; a call step does not run.
   auto entryStep = [](ProgramStep::Kind kind, const std::string &instruction) {
     ProgramStep step;
     step.kind = kind;
@@ -257,7 +258,11 @@ ENTRY e {
             "library call 'cc' (__cublas$lt$matmul): no such instruction in computation 'e'");
   library.program = {entryStep(ProgramStep::Kind::Conditional, "c")};
   EXPECT_EQ(moduleModeBlocker(library, *module),
-            "the module's program has a conditional 'c' in computation 'e', which module mode "
+            "the manifest does not bind the buffers of 'c' (a loop state or branch operand not "
+            "built by a tuple instruction, or a manifest of an older hlo-compile)");
+  library.program = {entryStep(ProgramStep::Kind::Call, "k")};
+  EXPECT_EQ(moduleModeBlocker(library, *module),
+            "the module's program has a host step 'k' in computation 'e', which module mode "
             "does not run");
 }
 
