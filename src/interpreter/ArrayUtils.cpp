@@ -1,6 +1,9 @@
 //===- ArrayUtils.cpp - Element storage and index helpers ----------------===//
 #include "ArrayUtils.h"
 
+#include <atomic>
+#include <thread>
+
 namespace hlo::interp {
 
 void fail(const HloInstruction &instruction, const std::string &message) {
@@ -69,6 +72,21 @@ std::vector<int64_t> physicalOffsets(const Shape &shape) {
 
 int64_t indexValue(const Literal &literal, int64_t i) {
   return literal.intData()[i];
+}
+
+void forEachTask(int64_t tasks, double work, const std::function<void(int64_t)> &task) {
+  unsigned threads = work < 4e6 ? 1 : std::max(1u, std::thread::hardware_concurrency());
+  std::atomic<int64_t> next{0};
+  auto worker = [&] {
+    for (int64_t t = next++; t < tasks; t = next++)
+      task(t);
+  };
+  std::vector<std::thread> helpers;
+  for (unsigned t = 1; t < threads && t < tasks; ++t)
+    helpers.emplace_back(worker);
+  worker();
+  for (std::thread &helper : helpers)
+    helper.join();
 }
 
 } // namespace hlo::interp

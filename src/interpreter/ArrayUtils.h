@@ -3,7 +3,8 @@
 // Owns the small vocabulary the interpreter's op files share: which storage
 // an element type uses in a Literal, rounding/wrapping a computed value to
 // its element type, row-major strides and multi-index walks, copying one
-// element between arrays, physical (layout) order, and InterpreterError.
+// element between arrays, physical (layout) order, InterpreterError, and
+// running independent tasks on every core.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_INTERPRETER_ARRAYUTILS_H
@@ -13,6 +14,7 @@
 #include "hlo_parser/Literal.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -129,6 +131,11 @@ std::vector<int64_t> physicalOffsets(const Shape &shape);
 /// The operand's data as signed 64-bit index values (dynamic-slice starts,
 /// gather indices).
 int64_t indexValue(const Literal &literal, int64_t i);
+
+/// Runs `task(t)` for every t in [0, tasks): on this thread when `work`
+/// (multiply-adds, say) is small, else on every core, tasks handed out in
+/// order. Tasks must write disjoint results.
+void forEachTask(int64_t tasks, double work, const std::function<void(int64_t)> &task);
 
 } // namespace hlo::interp
 

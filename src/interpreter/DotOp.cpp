@@ -17,9 +17,7 @@
 #include "hlo_parser/FloatFormat.h"
 
 #include <algorithm>
-#include <atomic>
 #include <complex>
-#include <thread>
 
 namespace hlo::interp {
 namespace {
@@ -202,19 +200,7 @@ std::vector<double> contractFloat(const DotGeometry &geometry, const std::vector
     }
   };
   // Small dots on this thread; large ones on every core.
-  double work = double(geometry.batches) * lhsRows * rhsRows * depth;
-  unsigned threads = work < 4e6 ? 1 : std::max(1u, std::thread::hardware_concurrency());
-  std::atomic<int64_t> next{0};
-  auto worker = [&] {
-    for (int64_t task = next++; task < tasks; task = next++)
-      runChunk(task);
-  };
-  std::vector<std::thread> helpers;
-  for (unsigned t = 1; t < threads && t < tasks; ++t)
-    helpers.emplace_back(worker);
-  worker();
-  for (std::thread &helper : helpers)
-    helper.join();
+  forEachTask(tasks, double(geometry.batches) * lhsRows * rhsRows * depth, runChunk);
   return sums;
 }
 

@@ -190,6 +190,8 @@ ValuePtr Evaluator::evaluateInstruction(const HloInstruction &instruction,
     return share(evaluateScatter(instruction, operands, *this));
   case HloOpcode::Dot:
     return share(evaluateDot(instruction, operands));
+  case HloOpcode::Convolution:
+    return share(evaluateConvolution(instruction, operands));
   case HloOpcode::Sort:
     return share(evaluateSort(instruction, operands, *this));
   case HloOpcode::CustomCall:

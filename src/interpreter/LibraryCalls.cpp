@@ -10,6 +10,14 @@
 //    BIAS_GELU; GELU is cuBLAS's tanh approximation). Operands a, b, then c
 //    when beta is not 0, then the bias (over the rhs's free dimensions).
 //    The result is D, or (D, workspace) with a zero workspace.
+//  - `__cudnn$convForward`, `__cudnn$convBiasActivationForward`: the
+//    convolution of the custom-call's window and dim_labels, scaled by
+//    conv_result_scale, plus side_input_scale times the side input (4th
+//    operand) and the bias (3rd, over the output features), through the
+//    activation_mode (kNone, kRelu, kRelu6, kElu, kLeakyRelu, kSigmoid,
+//    kTanh). Result (output, scratch) with a zero scratch. The backward
+//    convolutions are not interpreted (their window describes the forward
+//    one).
 //  - `__gpu$TopK`: the k largest elements of each row (the last dimension)
 //    in descending order with their s32 indices; equal ones by index.
 // The backend_config is read with abi's JSON reader: the interpreter links
@@ -31,6 +39,30 @@ namespace {
 
 bool isGemmTarget(std::string_view target) {
   return target == "__cublas$lt$matmul" || target == "__cublas$gemm";
+}
+
+bool isConvolutionTarget(std::string_view target) {
+  return target == "__cudnn$convForward" || target == "__cudnn$convBiasActivationForward";
+}
+
+abi::JsonValue backendConfigOf(const HloInstruction &instruction) {
+  std::string error;
+  std::optional<abi::JsonValue> config =
+      abi::JsonValue::parse(std::string(instruction.textAttr("backend_config")), error);
+  if (!config)
+    fail(instruction, "backend_config is not JSON: " + error);
+  return std::move(*config);
+}
+
+/// `result`, or (`result`, zeros...) when the call's shape is a tuple of
+/// it and a workspace or scratch buffer.
+Literal withWorkspace(Literal result, const Shape &shape) {
+  if (!shape.isTuple())
+    return result;
+  std::vector<Literal> elements = {std::move(result)};
+  for (size_t i = 1; i < shape.tupleShapes().size(); ++i)
+    elements.emplace_back(shape.tupleShapes()[i]);
+  return Literal::tuple(std::move(elements));
 }
 
 /// The JSON object at `key` of `object`, or a failure naming it.
@@ -71,12 +103,8 @@ double geluTanh(double x) {
 }
 
 Literal evaluateGemm(const HloInstruction &instruction, const Operands &operands) {
-  std::string error;
-  std::optional<abi::JsonValue> config =
-      abi::JsonValue::parse(std::string(instruction.textAttr("backend_config")), error);
-  if (!config)
-    fail(instruction, "backend_config is not JSON: " + error);
-  const abi::JsonValue &gemm = member(instruction, *config, "gemm_backend_config");
+  abi::JsonValue config = backendConfigOf(instruction);
+  const abi::JsonValue &gemm = member(instruction, config, "gemm_backend_config");
   const abi::JsonValue &numbers = member(instruction, gemm, "dot_dimension_numbers");
   DotDimensions dimensions{dimensionList(instruction, numbers, "lhs_batch_dimensions"),
                            dimensionList(instruction, numbers, "rhs_batch_dimensions"),
@@ -135,12 +163,76 @@ Literal evaluateGemm(const HloInstruction &instruction, const Operands &operands
       value = geluTanh(value);
     result.realData()[i] = roundToFloatType(value, type);
   }
-  if (!shape.isTuple())
-    return result;
-  std::vector<Literal> elements = {std::move(result)};
-  for (size_t i = 1; i < shape.tupleShapes().size(); ++i)
-    elements.emplace_back(shape.tupleShapes()[i]); // the workspace: zeros
-  return Literal::tuple(std::move(elements));
+  return withWorkspace(std::move(result), shape);
+}
+
+/// cuDNN's activation modes.
+double activate(const HloInstruction &instruction, const std::string &mode, double x,
+                double leakyAlpha) {
+  if (mode == "kNone")
+    return x;
+  if (mode == "kRelu")
+    return std::max(x, 0.0);
+  if (mode == "kRelu6")
+    return std::clamp(x, 0.0, 6.0);
+  if (mode == "kElu")
+    return x > 0 ? x : std::expm1(x);
+  if (mode == "kLeakyRelu")
+    return x > 0 ? x : leakyAlpha * x;
+  if (mode == "kSigmoid")
+    return 1 / (1 + std::exp(-x));
+  if (mode == "kTanh")
+    return std::tanh(x);
+  fail(instruction, "cuDNN activation " + mode + " is not supported by the interpreter");
+}
+
+Literal evaluateCudnnConvolution(const HloInstruction &instruction, const Operands &operands) {
+  abi::JsonValue config = backendConfigOf(instruction);
+  const abi::JsonValue &conv = member(instruction, config, "cudnn_conv_backend_config");
+  auto numberOr = [&](const char *key, double fallback) {
+    const abi::JsonValue *value = conv.find(key);
+    return value ? numberOf(instruction, *value) : fallback;
+  };
+  double resultScale = numberOr("conv_result_scale", 1);
+  double sideScale = numberOr("side_input_scale", 0);
+  double leakyAlpha = numberOr("leakyrelu_alpha", 0);
+  std::string mode = conv.find("activation_mode") ? conv.find("activation_mode")->string()
+                                                   : std::string("kNone");
+  bool fused = instruction.textAttr("custom_call_target") == "__cudnn$convBiasActivationForward";
+  size_t expected = fused ? (operands.size() == 4 ? 4 : 3) : 2;
+  if (operands.size() != expected)
+    fail(instruction, "expected " + std::to_string(expected) + " operands, has " +
+                          std::to_string(operands.size()));
+  const Shape &shape = instruction.shape();
+  const Shape &output = shape.isTuple() ? shape.tupleShapes().at(0) : shape;
+  PrimitiveType type = output.elementType();
+  if (!isFloatingPoint(type))
+    fail(instruction, "a cuDNN convolution giving " + std::string(primitiveTypeName(type)) +
+                          " is not supported by the interpreter");
+  ConvolutionSpec spec = convolutionSpecOf(instruction);
+  std::vector<double> sums =
+      floatConvolutionSums(instruction, spec, *operands[0], *operands[1], output);
+  const Literal *bias = fused ? operands[2] : nullptr;
+  const Literal *side = fused && operands.size() == 4 ? operands[3] : nullptr;
+  int64_t features = output.dimension(spec.labels.outputFeature);
+  if (bias && bias->elementCount() != features)
+    fail(instruction, "the bias has " + std::to_string(bias->elementCount()) +
+                          " elements, the output " + std::to_string(features) + " features");
+  if (side && side->elementCount() != output.elementCount())
+    fail(instruction, "the side input's shape differs from the output's");
+  int64_t featureStride = 1;
+  for (int64_t d = output.rank() - 1; d > spec.labels.outputFeature; --d)
+    featureStride *= output.dimension(d);
+  Literal result(output);
+  for (size_t i = 0; i < sums.size(); ++i) {
+    double value = resultScale * sums[i];
+    if (side && sideScale != 0)
+      value += sideScale * side->getAsDouble(static_cast<int64_t>(i));
+    if (bias)
+      value += bias->getAsDouble(static_cast<int64_t>(i) / featureStride % features);
+    result.realData()[i] = roundToFloatType(activate(instruction, mode, value, leakyAlpha), type);
+  }
+  return withWorkspace(std::move(result), shape);
 }
 
 Literal evaluateTopK(const HloInstruction &instruction, const Operands &operands) {
@@ -182,13 +274,15 @@ Literal evaluateTopK(const HloInstruction &instruction, const Operands &operands
 bool isInterpretedCustomCall(const HloInstruction &instruction) {
   std::string_view target = instruction.textAttr("custom_call_target");
   return instruction.opcode() == HloOpcode::CustomCall &&
-         (isGemmTarget(target) || target == "__gpu$TopK");
+         (isGemmTarget(target) || isConvolutionTarget(target) || target == "__gpu$TopK");
 }
 
 Literal evaluateCustomCall(const HloInstruction &instruction, const Operands &operands) {
   std::string_view target = instruction.textAttr("custom_call_target");
   if (isGemmTarget(target))
     return evaluateGemm(instruction, operands);
+  if (isConvolutionTarget(target))
+    return evaluateCudnnConvolution(instruction, operands);
   if (target == "__gpu$TopK")
     return evaluateTopK(instruction, operands);
   fail(instruction, "unsupported by the interpreter: custom-call '" + std::string(target) +

@@ -46,8 +46,23 @@ DotDimensions dotDimensionsOf(const HloInstruction &dot);
 std::vector<double> floatDotSums(const DotDimensions &dimensions, const Literal &lhs,
                                  const Literal &rhs, PrimitiveType operandType);
 Literal evaluateDot(const HloInstruction &instruction, const Operands &operands);
+/// A convolution's dimension numbers, window and groups (a convolution's
+/// attributes, or a cuDNN convolution custom-call's).
+struct ConvolutionSpec {
+  ConvDimLabels labels;
+  std::vector<WindowDimension> window; // one per spatial dimension
+  int64_t featureGroups = 1, batchGroups = 1;
+};
+ConvolutionSpec convolutionSpecOf(const HloInstruction &instruction);
+/// The sums of a float convolution of `lhs` and `rhs` into `output`'s
+/// shape, in its order, accumulated in double and not rounded.
+std::vector<double> floatConvolutionSums(const HloInstruction &instruction,
+                                         const ConvolutionSpec &spec, const Literal &lhs,
+                                         const Literal &rhs, const Shape &output);
+Literal evaluateConvolution(const HloInstruction &instruction, const Operands &operands);
 /// The library calls XLA makes at custom-calls that have an HLO meaning:
-/// cuBLAS GEMMs with their epilogues, TopK.
+/// cuBLAS GEMMs with their epilogues, cuDNN forward convolutions with
+/// their bias, side input and activation, TopK.
 bool isInterpretedCustomCall(const HloInstruction &instruction);
 Literal evaluateCustomCall(const HloInstruction &instruction, const Operands &operands);
 Literal evaluateSort(const HloInstruction &instruction, const Operands &operands,

@@ -540,6 +540,52 @@ ENTRY e {
   EXPECT_EQ(reals(result), expected);
 }
 
+//===-- Convolution -------------------------------------------------------===//
+
+// Hand-computed 1-D convolutions of lhs {1, 2, 3, 4} with kernel {1, 10}:
+// padding, stride, lhs and rhs dilation, reversal; then feature and batch
+// groups.
+TEST(InterpreterConvolution, WindowsAndGroups) {
+  auto conv = [](const std::string &window, int64_t outputs) {
+    return module("x = f32[1,4,1] constant({{{1}, {2}, {3}, {4}}})\n"
+                  "k = f32[2,1,1] constant({{{1}}, {{10}}})\n"
+                  "ROOT r = f32[1," + std::to_string(outputs) +
+                  ",1] convolution(x, k), window={" + window + "}, dim_labels=b0f_0io->b0f");
+  };
+  EXPECT_EQ(reals(evaluate(conv("size=2 pad=1_0", 4))), (std::vector<double>{10, 21, 32, 43}));
+  EXPECT_EQ(reals(evaluate(conv("size=2 stride=2 pad=1_0", 2))), (std::vector<double>{10, 32}));
+  // lhs dilated to {1, 0, 2, 0, 3, 0, 4}.
+  EXPECT_EQ(reals(evaluate(conv("size=2 lhs_dilate=2", 6))),
+            (std::vector<double>{1, 20, 2, 30, 3, 40}));
+  // Taps 0 and 2.
+  EXPECT_EQ(reals(evaluate(conv("size=2 rhs_dilate=2", 2))), (std::vector<double>{31, 42}));
+  EXPECT_EQ(reals(evaluate(conv("size=2 rhs_reversal=1", 3))), (std::vector<double>{12, 23, 34}));
+  // Two feature groups: output feature f reads input feature f only.
+  EXPECT_EQ(reals(evaluate(module("x = f32[1,1,2] constant({{{1, 2}}})\n"
+                                  "k = f32[1,1,2] constant({{{3, 5}}})\n"
+                                  "ROOT r = f32[1,1,2] convolution(x, k), window={size=1}, "
+                                  "dim_labels=b0f_0io->b0f, feature_group_count=2"))),
+            (std::vector<double>{3, 10}));
+  // Two batch groups: output feature f reads batch f.
+  EXPECT_EQ(reals(evaluate(module("x = f32[2,1,1] constant({{{1}}, {{2}}})\n"
+                                  "k = f32[1,1,2] constant({{{3, 5}}})\n"
+                                  "ROOT r = f32[1,1,2] convolution(x, k), window={size=1}, "
+                                  "dim_labels=b0f_0io->b0f, batch_group_count=2"))),
+            (std::vector<double>{3, 10}));
+}
+
+// A 2-D convolution in the layout cuDNN's custom-calls use (b01f, o01i):
+// each output is the sum of the 3x3 neighbourhood's two features, weighted.
+TEST(InterpreterConvolution, TwoDimensionsWithPadding) {
+  Literal result = evaluate(module(
+      "x = f32[1,2,2,2] constant({{{{1, 10}, {2, 20}}, {{3, 30}, {4, 40}}}})\n"
+      "k = f32[1,3,3,2] broadcast(f32[] constant(1)), dimensions={}\n"
+      "ROOT r = f32[1,2,2,1] convolution(x, k), window={size=3x3 pad=1_1x1_1}, "
+      "dim_labels=b01f_o01i->b01f"));
+  // Every output's 3x3 window covers all four pixels: 11 + 22 + 33 + 44.
+  EXPECT_EQ(reals(result), (std::vector<double>{110, 110, 110, 110}));
+}
+
 //===-- Library calls -----------------------------------------------------===//
 
 TEST(InterpreterLibraryCalls, CublasLtMatmulWithBetaBiasAndEpilogues) {
@@ -573,6 +619,42 @@ TEST(InterpreterLibraryCalls, CublasLtMatmulWithBetaBiasAndEpilogues) {
                 .find("cuBLAS epilogue GELU_AUX is not supported by the interpreter"),
             std::string::npos);
   EXPECT_NE(evaluationError(gemm("BIAS", 0, "")).find("expected 3 operands (a, b, bias), has 2"),
+            std::string::npos);
+}
+
+// cuDNN's forward convolution, plain and with bias, side input and
+// activation; a backward convolution is not interpreted.
+TEST(InterpreterLibraryCalls, CudnnConvolutionsWithBiasSideInputAndActivation) {
+  auto call = [](const std::string &target, const std::string &operands,
+                 const std::string &activation, double scale) {
+    return module("x = f32[1,4,1] constant({{{1}, {2}, {3}, {4}}})\n"
+                  "k = f32[2,1,1] constant({{{1}}, {{-10}}})\n"
+                  "bias = f32[1] constant({5})\n"
+                  "side = f32[1,3,1] constant({{{100}, {200}, {300}}})\n"
+                  "ROOT r = (f32[1,3,1], u8[0]) custom-call(" + operands +
+                  "), window={size=2}, dim_labels=b0f_0io->b0f, custom_call_target=\"" + target +
+                  "\", backend_config={\"cudnn_conv_backend_config\":{\"activation_mode\":\"" +
+                  activation + "\",\"conv_result_scale\":" + std::to_string(scale) +
+                  ",\"side_input_scale\":0.5,\"leakyrelu_alpha\":0}}");
+  };
+  // x * k = {1 - 20, 2 - 30, 3 - 40} = {-19, -28, -37}.
+  Literal plain = evaluate(call("__cudnn$convForward", "x, k", "kNone", 1));
+  ASSERT_EQ(plain.tupleElements().size(), 2u);
+  EXPECT_EQ(reals(plain.tupleElements()[0]), (std::vector<double>{-19, -28, -37}));
+  // 2 conv + 0.5 side + 5, then relu: {-38 + 50 + 5, -56 + 100 + 5, -74 + 150 + 5}.
+  EXPECT_EQ(reals(evaluate(call("__cudnn$convBiasActivationForward", "x, k, bias, side",
+                                "kRelu", 2))
+                      .tupleElements()[0]),
+            (std::vector<double>{17, 49, 81}));
+  EXPECT_EQ(reals(evaluate(call("__cudnn$convBiasActivationForward", "x, k, bias", "kRelu", 1))
+                      .tupleElements()[0]),
+            (std::vector<double>{0, 0, 0}));
+  EXPECT_NE(evaluationError(call("__cudnn$convBiasActivationForward", "x, k, bias", "kBandPass",
+                                 1))
+                .find("cuDNN activation kBandPass is not supported by the interpreter"),
+            std::string::npos);
+  EXPECT_NE(evaluationError(call("__cudnn$convBackwardInput", "x, k", "kNone", 1))
+                .find("custom-call '__cudnn$convBackwardInput'"),
             std::string::npos);
 }
 
