@@ -444,6 +444,44 @@ ENTRY e {
   EXPECT_EQ(ints(result.tupleElements()[1]), (std::vector<int64_t>{1, 2, 0, 2, 0, 1}));
 }
 
+// XLA's total-order comparator (a scalar bitcast to s32, negatives' bits
+// flipped) runs as steps on scalars: -0 before 0, NaN after +inf, the
+// values carried along; the same comparator with bitcast-convert too.
+TEST(InterpreterReduceSortMap, SortByTotalOrderComparator) {
+  auto sorted = [](const std::string &reinterpret) {
+    return R"(HloModule m
+total_order {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  c = s32[] parameter(2)
+  d = s32[] parameter(3)
+  ai = s32[] )" + reinterpret + R"((a)
+  zero = s32[] constant(0)
+  an = pred[] compare(ai, zero), direction=LT
+  max = s32[] constant(2147483647)
+  ax = s32[] xor(max, ai)
+  ak = s32[] select(an, ax, ai)
+  bi = s32[] )" + reinterpret + R"((b)
+  bn = pred[] compare(bi, zero), direction=LT
+  bx = s32[] xor(max, bi)
+  bk = s32[] select(bn, bx, bi)
+  ROOT lt = pred[] compare(ak, bk), direction=LT
+}
+ENTRY e {
+  keys = f32[6] constant({nan, 2, -0, inf, 0, -3})
+  values = s32[6] constant({0, 1, 2, 3, 4, 5})
+  ROOT r = (f32[6], s32[6]) sort(keys, values), dimensions={0}, to_apply=total_order
+}
+)";
+  };
+  for (const char *reinterpret : {"bitcast", "bitcast-convert"}) {
+    Literal result = evaluate(sorted(reinterpret));
+    EXPECT_EQ(ints(result.tupleElements()[1]), (std::vector<int64_t>{5, 2, 4, 1, 3, 0}))
+        << reinterpret;
+    EXPECT_TRUE(std::signbit(reals(result.tupleElements()[0])[1])) << reinterpret;
+  }
+}
+
 //===-- Gather, scatter, dot ----------------------------------------------===//
 
 TEST(InterpreterGatherScatter, GatherRowsClampsStarts) {
