@@ -54,6 +54,17 @@ abi::JsonValue backendConfigOf(const HloInstruction &instruction) {
   return std::move(*config);
 }
 
+/// The library call's float result (its shape's first leaf when a tuple),
+/// or a failure naming `what` and the type.
+const Shape &floatResultOf(const HloInstruction &instruction, const std::string &what) {
+  const Shape &shape = instruction.shape();
+  const Shape &output = shape.isTuple() ? shape.tupleShapes().at(0) : shape;
+  if (!isFloatingPoint(output.elementType()))
+    fail(instruction, what + " giving " + std::string(primitiveTypeName(output.elementType())) +
+                          " is not supported by the interpreter");
+  return output;
+}
+
 /// `result`, or (`result`, zeros...) when the call's shape is a tuple of
 /// it and a workspace or scratch buffer.
 Literal withWorkspace(Literal result, const Shape &shape) {
@@ -125,11 +136,8 @@ Literal evaluateGemm(const HloInstruction &instruction, const Operands &operands
     fail(instruction, "complex alpha is not supported by the interpreter");
 
   const Shape &shape = instruction.shape();
-  const Shape &output = shape.isTuple() ? shape.tupleShapes().at(0) : shape;
+  const Shape &output = floatResultOf(instruction, "a GEMM");
   PrimitiveType type = output.elementType();
-  if (!isFloatingPoint(type))
-    fail(instruction, "a GEMM giving " + std::string(primitiveTypeName(type)) +
-                          " is not supported by the interpreter");
   size_t expectedOperands = 2 + (beta != 0) + bias;
   if (operands.size() != expectedOperands)
     fail(instruction, "expected " + std::to_string(expectedOperands) +
@@ -204,11 +212,8 @@ Literal evaluateCudnnConvolution(const HloInstruction &instruction, const Operan
     fail(instruction, "expected " + std::to_string(expected) + " operands, has " +
                           std::to_string(operands.size()));
   const Shape &shape = instruction.shape();
-  const Shape &output = shape.isTuple() ? shape.tupleShapes().at(0) : shape;
+  const Shape &output = floatResultOf(instruction, "a cuDNN convolution");
   PrimitiveType type = output.elementType();
-  if (!isFloatingPoint(type))
-    fail(instruction, "a cuDNN convolution giving " + std::string(primitiveTypeName(type)) +
-                          " is not supported by the interpreter");
   ConvolutionSpec spec = convolutionSpecOf(instruction);
   std::vector<double> sums =
       floatConvolutionSums(instruction, spec, *operands[0], *operands[1], output);

@@ -321,13 +321,15 @@ ENTRY e {
 
 namespace {
 
-const char *kScatterAdd = R"(
-HloModule scatter_add
+constexpr const char *kF32Add = R"(
 add {
   a = f32[] parameter(0)
   b = f32[] parameter(1)
   ROOT s = f32[] add(a, b)
 }
+)";
+
+const std::string kScatterAdd = std::string("HloModule scatter_add\n") + kF32Add + R"(
 maximum {
   a = s32[] parameter(0)
   b = s32[] parameter(1)
@@ -354,13 +356,7 @@ ENTRY main {
 
 // A module run as its kernels: a row sum kernel, a bf16 kernel after it,
 // a library GEMM, and a kernel with no float reduction on another path.
-constexpr const char *kStagedModule = R"(
-HloModule staged
-add {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] add(a, b)
-}
+const std::string kStagedModule = std::string("HloModule staged\n") + kF32Add + R"(
 summed_computation {
   p = f32[64,1024] parameter(0)
   z = f32[] constant(0)
