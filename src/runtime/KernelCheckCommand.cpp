@@ -316,7 +316,11 @@ private:
     if (int status = runSteps(entry->name(), buffers, arguments); status != kExitPass)
       return status;
     bool passed = true;
-    std::vector<ReductionDepth> outputDepths = moduleOutputDepths(*module.entry());
+    std::set<std::string> libraryCalls;
+    for (const ProgramStep &step : manifest.program)
+      if (step.kind == ProgramStep::Kind::Library && step.computation == entry->name())
+        libraryCalls.insert(step.instruction);
+    std::vector<ReductionDepth> outputDepths = moduleOutputDepths(*entry, libraryCalls);
     // Entry output `number` (`bytes` long) against the interpreter, read in
     // the entry's layout; false after a download or save error.
     auto checkEntryOutput = [&](int64_t number, int64_t bytes, KernelRow &row) {

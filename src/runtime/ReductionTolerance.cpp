@@ -88,6 +88,9 @@ double coarsestRoundoff(const Shape &shape) {
 
 class DepthAnalysis {
 public:
+  /// Fusions run as library calls (see moduleOutputDepths).
+  std::set<std::string> libraryCalls;
+
   /// With `asStages`, the fusions, calls and custom-calls of `computation`
   /// are separate kernels and library calls (see the header).
   ReductionDepth of(const HloComputation &computation,
@@ -144,15 +147,16 @@ public:
   /// reductions start afresh and its stored result is rounded.
   ReductionDepth stage(const HloInstruction &inst, const ReductionDepth &incoming) {
     ReductionDepth own;
-    if (inst.opcode() != HloOpcode::CustomCall) {
+    if (inst.opcode() != HloOpcode::CustomCall && !libraryCalls.count(inst.name())) {
       const HloComputation *called = inst.opcode() == HloOpcode::Fusion
                                          ? inst.fusedComputation()
                                          : inst.computationAttr("to_apply");
       if (called && !called->isDeclaration())
         own = of(*called, std::vector<ReductionDepth>(inst.operandCount()));
     }
-    // A library call is evaluated by the interpreter on both sides: it adds
-    // no reduction order of its own, only the rounding of its result.
+    // A library call (a custom-call, or a fusion such as a Triton GEMM) is
+    // evaluated by the interpreter on both sides: it adds no reduction
+    // order of its own, only the rounding of its result.
     double growth = reductionGrowth(incoming) + reductionGrowth(own);
     double roundoff = coarsestRoundoff(inst.shape());
     if (roundoff == 0 && own.bitsOfFloat)
@@ -229,8 +233,11 @@ std::vector<ReductionDepth> reductionDepths(const HloComputation &computation,
   return std::vector<ReductionDepth>(leaves, depth);
 }
 
-std::vector<ReductionDepth> moduleOutputDepths(const HloComputation &entry) {
-  ReductionDepth depth = DepthAnalysis().of(entry, {}, /*asStages=*/true);
+std::vector<ReductionDepth> moduleOutputDepths(const HloComputation &entry,
+                                               const std::set<std::string> &libraryCalls) {
+  DepthAnalysis analysis;
+  analysis.libraryCalls = libraryCalls;
+  ReductionDepth depth = analysis.of(entry, {}, /*asStages=*/true);
   return std::vector<ReductionDepth>(reductionDepths(entry).size(), depth);
 }
 

@@ -55,6 +55,8 @@
 #include "hlo_parser/Literal.h"
 
 #include <optional>
+#include <set>
+#include <string>
 #include <vector>
 
 namespace hlo::runtime {
@@ -80,8 +82,11 @@ std::vector<ReductionDepth> reductionDepths(const HloComputation &computation,
                                             const std::vector<ReductionDepth> &parameterDepths = {});
 
 /// For each array leaf of a module's entry run as its kernels: fusions,
-/// calls and library calls are stages whose errors add (see above).
-std::vector<ReductionDepth> moduleOutputDepths(const HloComputation &entry);
+/// calls and library calls are stages whose errors add (see above). The
+/// custom-calls and the fusions named in `libraryCalls` (Triton GEMMs)
+/// run in the interpreter on both sides: they add only their rounding.
+std::vector<ReductionDepth> moduleOutputDepths(const HloComputation &entry,
+                                               const std::set<std::string> &libraryCalls = {});
 
 /// The relative error (to the output's scale) `depth` allows: the stages'
 /// sum plus 4 sqrt(n) u for the reductions since (0: exact).
