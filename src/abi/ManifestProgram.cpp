@@ -41,6 +41,12 @@ std::string stringList(const std::vector<std::string> &values) {
   return text + "]";
 }
 
+} // namespace
+
+const char *stepKindName(ProgramStep::Kind kind) { return kindName(kStepKinds, kind); }
+
+namespace {
+
 std::string stepJson(const ProgramStep &step) {
   std::string json = std::string("    {\"step\": \"") + kindName(kStepKinds, step.kind) +
                      "\", \"computation\": " + quoteJson(step.computation) +

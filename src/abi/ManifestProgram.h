@@ -25,6 +25,9 @@ std::string bindingJson(const KernelParameter &parameter);
 bool readBinding(const JsonValue &json, KernelParameter &parameter, const std::string &where,
                  std::string &error);
 
+/// A program step's kind as the manifest spells it ("copy", "while", ...).
+const char *stepKindName(ProgramStep::Kind kind);
+
 /// Reads the sections of `root` into `manifest`; false with `error` set on
 /// a malformed section. Absent sections are empty.
 bool readProgramSections(const JsonValue &root, LaunchManifest &manifest, std::string &error);

@@ -83,9 +83,9 @@ void bindInput(abi::KernelParameter &parameter, const HloInstruction *operand) {
   operand = bufferOwner(operand);
   // An array leaf of a step's tuple result (through get-tuple-elements of
   // nested tuples too): where that step writes the leaf; of a while body's
-  // or condition's tuple parameter: "param#i", the loop state's buffer. Not the elements of
-  // the entry's parameters or of tuple instructions: those have no buffer
-  // of their own.
+  // or condition's or a branch's tuple parameter: "param#i", the loop
+  // state's or branch parameter's buffer. Not the elements of the entry's
+  // parameters or of tuple instructions: those have no buffer of their own.
   if (operand && operand->opcode() == HloOpcode::GetTupleElement) {
     auto [tuple, leaf] = tupleLeafOf(operand);
     HloOpcode producer = tuple ? tuple->opcode() : HloOpcode::Tuple;

@@ -18,22 +18,29 @@ int bitWidth(PrimitiveType type) {
 }
 
 uint64_t elementBits(const Literal &literal, int64_t i) {
-  PrimitiveType type = literal.shape().elementType();
-  if (isFloatingPoint(type))
-    return encodeFloatBits(literal.realData()[i], type);
-  return static_cast<uint64_t>(literal.intData()[i]) & widthMask(bitWidth(type));
+  return scalarBits(loadScalar(literal, i), literal.shape().elementType());
 }
 
 void setElementBits(Literal &literal, int64_t i, uint64_t bits) {
-  PrimitiveType type = literal.shape().elementType();
-  if (isFloatingPoint(type)) {
-    literal.realData()[i] = decodeFloatBits(bits, type);
-    return;
-  }
-  literal.intData()[i] = wrapInteger(static_cast<int64_t>(bits), type);
+  storeScalar(literal, i, scalarFromBits(bits, literal.shape().elementType()));
 }
 
 } // namespace
+
+uint64_t scalarBits(Scalar value, PrimitiveType type) {
+  if (isFloatingPoint(type))
+    return encodeFloatBits(value.re, type);
+  return static_cast<uint64_t>(value.i) & widthMask(bitWidth(type));
+}
+
+Scalar scalarFromBits(uint64_t bits, PrimitiveType type) {
+  Scalar value;
+  if (isFloatingPoint(type))
+    value.re = decodeFloatBits(bits, type);
+  else
+    value.i = wrapInteger(static_cast<int64_t>(bits), type);
+  return value;
+}
 
 Literal evaluateBitcastConvert(const HloInstruction &instruction,
                                const Literal &operand) {

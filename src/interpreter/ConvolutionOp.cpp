@@ -82,7 +82,7 @@ std::vector<double> floatConvolutionSums(const HloInstruction &instruction,
 
   std::vector<int64_t> inStrides = stridesOf(in), kernelStrides = stridesOf(kernel),
                        outStrides = stridesOf(output);
-  // Window positions, each as its kernel offset and its per-dimension index.
+  // Window positions (row-major over the spatial dimensions).
   int64_t positions = 1;
   for (size_t s = 0; s < spatialRank; ++s)
     positions *= spec.window[s].size;
@@ -91,13 +91,18 @@ std::vector<double> floatConvolutionSums(const HloInstruction &instruction,
   std::vector<double> sums(static_cast<size_t>(outputs));
   int64_t featuresPerGroup = outputFeatures / featureGroups;
   int64_t featuresPerBatchGroup = outputFeatures / batchGroups;
+  // Consecutive input features of the lhs and the kernel.
+  int64_t lhsStep = inStrides[labels.inputFeature];
+  int64_t rhsStep = kernelStrides[labels.kernelInputFeature];
   // One task per 4096 outputs.
   constexpr int64_t kChunk = 4096;
   forEachTask((outputs + kChunk - 1) / kChunk, double(outputs) * positions * inputFeatures,
               [&](int64_t task) {
-                std::vector<int64_t> inputAt(spatialRank);
-                std::vector<int64_t> windowAt(spatialRank);
+                std::vector<int64_t> outputAt(spatialRank);
                 for (int64_t o = task * kChunk; o < std::min(outputs, (task + 1) * kChunk); ++o) {
+                  for (size_t s = 0; s < spatialRank; ++s)
+                    outputAt[s] = o / outStrides[labels.outputSpatial[s]] %
+                                  output.dimension(labels.outputSpatial[s]);
                   int64_t f = o / outStrides[labels.outputFeature] %
                               output.dimension(labels.outputFeature);
                   int64_t b = o / outStrides[labels.outputBatch] % outputBatch;
@@ -109,34 +114,28 @@ std::vector<double> floatConvolutionSums(const HloInstruction &instruction,
                       rhsData + f * kernelStrides[labels.kernelOutputFeature];
                   double sum = 0;
                   for (int64_t k = 0; k < positions; ++k) {
-                    // Window position k, row-major over the spatial dims.
                     int64_t rest = k;
                     bool inside = true;
                     int64_t lhsOffset = 0, rhsOffset = 0;
                     for (size_t s = spatialRank; s-- > 0;) {
                       const WindowDimension &window = spec.window[s];
-                      windowAt[s] = rest % window.size;
+                      int64_t windowAt = rest % window.size;
                       rest /= window.size;
-                      int64_t tap = window.reversal ? window.size - 1 - windowAt[s] : windowAt[s];
+                      int64_t tap = window.reversal ? window.size - 1 - windowAt : windowAt;
                       rhsOffset += tap * kernelStrides[labels.kernelSpatial[s]];
-                      int64_t outAt = o / outStrides[labels.outputSpatial[s]] %
-                                      output.dimension(labels.outputSpatial[s]);
-                      int64_t dilated = outAt * window.stride +
-                                        windowAt[s] * window.windowDilation - window.padLow;
+                      int64_t dilated = outputAt[s] * window.stride +
+                                        windowAt * window.windowDilation - window.padLow;
                       int64_t extent = in.dimension(labels.inputSpatial[s]);
                       if (dilated < 0 || dilated % window.baseDilation != 0 ||
                           dilated / window.baseDilation >= extent) {
                         inside = false;
                         break;
                       }
-                      inputAt[s] = dilated / window.baseDilation;
-                      lhsOffset += inputAt[s] * inStrides[labels.inputSpatial[s]];
+                      lhsOffset += dilated / window.baseDilation * inStrides[labels.inputSpatial[s]];
                     }
                     if (!inside)
                       continue;
                     const double *l = lhsBase + lhsOffset, *r = rhsBase + rhsOffset;
-                    int64_t lhsStep = inStrides[labels.inputFeature];
-                    int64_t rhsStep = kernelStrides[labels.kernelInputFeature];
                     for (int64_t i = 0; i < inputFeatures; ++i)
                       sum += l[i * lhsStep] * r[i * rhsStep];
                   }

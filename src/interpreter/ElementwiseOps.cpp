@@ -534,6 +534,11 @@ Scalar convertScalar(Scalar value, PrimitiveType from, PrimitiveType to) {
   }
 }
 
+Scalar clampScalar(PrimitiveType type, Scalar low, Scalar x, Scalar high) {
+  Scalar raised = evaluateBinary(HloOpcode::Maximum, nullptr, type, type, x, low);
+  return evaluateBinary(HloOpcode::Minimum, nullptr, type, type, raised, high);
+}
+
 Literal evaluateElementwise(const HloInstruction &instruction,
                             const std::vector<const Literal *> &operands) {
   const Shape &shape = instruction.shape();
@@ -560,12 +565,8 @@ Literal evaluateElementwise(const HloInstruction &instruction,
     return result;
   case HloOpcode::Clamp: {
     PrimitiveType type = operands[1]->shape().elementType();
-    for (int64_t i = 0; i < count; ++i) {
-      Scalar low = at(0, i), x = at(1, i), high = at(2, i);
-      Scalar raised = evaluateBinary(HloOpcode::Maximum, nullptr, type, type, x, low);
-      storeScalar(result, i,
-                  evaluateBinary(HloOpcode::Minimum, nullptr, type, type, raised, high));
-    }
+    for (int64_t i = 0; i < count; ++i)
+      storeScalar(result, i, clampScalar(type, at(0, i), at(1, i), at(2, i)));
     return result;
   }
   case HloOpcode::Convert: {

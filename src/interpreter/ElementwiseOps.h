@@ -39,6 +39,13 @@ Scalar evaluateBinary(HloOpcode opcode, const HloInstruction *instruction,
                       PrimitiveType operandType, PrimitiveType resultType,
                       Scalar x, Scalar y);
 Scalar convertScalar(Scalar value, PrimitiveType from, PrimitiveType to);
+/// clamp(low, x, high) on elements of `type`: max(x, low), then min with
+/// high.
+Scalar clampScalar(PrimitiveType type, Scalar low, Scalar x, Scalar high);
+/// A real or integer scalar's storage bits (pred: 8), and back
+/// (ConvertOps.cpp).
+uint64_t scalarBits(Scalar value, PrimitiveType type);
+Scalar scalarFromBits(uint64_t bits, PrimitiveType type);
 
 /// An elementwise instruction (incl. select, clamp, convert) on whole
 /// arrays; scalar operands of select/clamp are broadcast.

@@ -1,8 +1,6 @@
 //===- ScalarFunction.cpp - Calling a computation on scalars --------------===//
 #include "ScalarFunction.h"
 
-#include "hlo_parser/FloatFormat.h"
-
 #include <unordered_map>
 
 namespace hlo::interp {
@@ -95,31 +93,16 @@ std::vector<Scalar> ScalarFunction::runSteps(const std::vector<Scalar> &argument
       case HloOpcode::Select:
         values[n] = operand(0).i ? operand(1) : operand(2);
         break;
-      case HloOpcode::Clamp: {
-        PrimitiveType type = operandType(1);
-        Scalar raised = evaluateBinary(HloOpcode::Maximum, nullptr, type, type, operand(1),
-                                       operand(0));
-        values[n] = evaluateBinary(HloOpcode::Minimum, nullptr, type, type, raised, operand(2));
+      case HloOpcode::Clamp:
+        values[n] = clampScalar(operandType(1), operand(0), operand(1), operand(2));
         break;
-      }
       case HloOpcode::Convert:
         values[n] = convertScalar(operand(0), operandType(0), resultType);
         break;
       case HloOpcode::Bitcast:
-      case HloOpcode::BitcastConvert: {
-        PrimitiveType from = operandType(0);
-        int width = primitiveBitWidth(from);
-        uint64_t bits = isFloatingPoint(from)
-                            ? encodeFloatBits(operand(0).re, from)
-                            : static_cast<uint64_t>(operand(0).i) & widthMask(width);
-        Scalar value;
-        if (isFloatingPoint(resultType))
-          value.re = decodeFloatBits(bits, resultType);
-        else
-          value.i = IntegerWrap(resultType)(bits);
-        values[n] = value;
+      case HloOpcode::BitcastConvert:
+        values[n] = scalarFromBits(scalarBits(operand(0), operandType(0)), resultType);
         break;
-      }
       default:
         values[n] = step.operands.size() == 1
                         ? evaluateUnary(instruction.opcode(), operandType(0), resultType,

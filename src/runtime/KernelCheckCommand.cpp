@@ -18,6 +18,7 @@
 #include "host/HostDevice.h"
 
 #include "abi/HostKernelAbi.h"
+#include "abi/ManifestProgram.h"
 
 #include "interpreter/Npy.h"
 
@@ -352,11 +353,7 @@ private:
       for (const KernelParameter &result : step->results) {
         if (result.binding != BufferBinding::Output)
           continue;
-        std::cout << (step->kind == ProgramStep::Kind::Copy          ? "copy "
-                      : step->kind == ProgramStep::Kind::While       ? "while "
-                      : step->kind == ProgramStep::Kind::Conditional ? "conditional "
-                                                                     : "library ")
-                  << step->instruction << "\n";
+        std::cout << abi::stepKindName(step->kind) << " " << step->instruction << "\n";
         KernelRow row;
         if (!checkEntryOutput(result.number, result.bytes, row))
           return kExitError;

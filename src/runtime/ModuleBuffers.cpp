@@ -9,6 +9,7 @@
 #include <cstring>
 
 namespace hlo::runtime {
+
 std::string ModuleBuffers::keyOf(const KernelParameter &parameter) {
   switch (parameter.binding) {
   case BufferBinding::Parameter:
@@ -199,10 +200,12 @@ bool ModuleBuffers::allocateBranchParameters(const ProgramStep &step, std::strin
       return false;
     }
     const std::vector<KernelParameter> &leaves = step.branchArguments[b];
+    std::vector<DeviceBuffer> &parameter = branchParameters[&step].emplace_back();
     for (size_t i = 0; i < leaves.size(); ++i) {
       DeviceBuffer buffer = 0;
       if (!device.allocate(static_cast<size_t>(leaves[i].bytes), buffer, error))
         return false;
+      parameter.push_back(buffer);
       buffers["b:" + leafBufferName(branch->parameter(0)->name(), i, leaves.size())] = buffer;
     }
   }
@@ -212,15 +215,18 @@ bool ModuleBuffers::allocateBranchParameters(const ProgramStep &step, std::strin
 bool ModuleBuffers::readBranchIndex(const ProgramStep &step, size_t &branch,
                                     std::string &error) {
   const KernelParameter &index = step.arguments.at(0);
+  if (index.shape.elementType() == PrimitiveType::Pred) {
+    bool value = false;
+    if (!readPredicate(index, value, error))
+      return false;
+    branch = value ? 0 : 1;
+    return true;
+  }
   DeviceBuffer buffer = 0;
   std::vector<uint8_t> bytes(static_cast<size_t>(index.bytes));
   if (!get(index, buffer, error) || !device.download(buffer, bytes, error))
     return false;
   size_t branches = step.computations.size();
-  if (index.shape.elementType() == PrimitiveType::Pred) {
-    branch = bytes.at(0) != 0 ? 0 : 1;
-    return true;
-  }
   if (index.shape.elementType() != PrimitiveType::S32 || bytes.size() != 4) {
     error = "conditional '" + step.instruction + "': its branch index is neither pred[] nor s32[]";
     return false;
@@ -234,7 +240,6 @@ bool ModuleBuffers::readBranchIndex(const ProgramStep &step, size_t &branch,
 
 bool ModuleBuffers::copyBranchValues(const ProgramStep &step, size_t branch, bool intoBranch,
                                      std::string &error) {
-  const HloComputation *computation = module.findComputation(step.computations.at(branch));
   const std::vector<KernelParameter> &from =
       intoBranch ? step.branchArguments.at(branch) : step.branchResults.at(branch);
   if (!intoBranch && from.size() != step.results.size()) {
@@ -244,13 +249,12 @@ bool ModuleBuffers::copyBranchValues(const ProgramStep &step, size_t branch, boo
     return false;
   }
   for (size_t i = 0; i < from.size(); ++i) {
-    KernelParameter into = intoBranch ? from[i] : step.results[i];
-    if (intoBranch) {
-      into.binding = BufferBinding::Buffer;
-      into.bufferName = leafBufferName(computation->parameter(0)->name(), i, from.size());
-    }
     DeviceBuffer source = 0, destination = 0;
-    if (!get(from[i], source, error) || !get(into, destination, error))
+    if (!get(from[i], source, error))
+      return false;
+    if (intoBranch)
+      destination = branchParameters.at(&step).at(branch).at(i);
+    else if (!get(step.results[i], destination, error))
       return false;
     if (source != destination && !copyBuffer(source, destination, from[i].bytes, error))
       return false;

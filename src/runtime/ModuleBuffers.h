@@ -84,6 +84,8 @@ private:
   const std::vector<interp::ValuePtr> &inputs;
   std::map<std::string, DeviceBuffer> buffers; // "p3", "o0", "b:name", "s:name"
   std::map<const ProgramStep *, std::vector<DeviceBuffer>> loopStates;
+  /// Per conditional, per branch, its parameter's leaf buffers.
+  std::map<const ProgramStep *, std::vector<std::vector<DeviceBuffer>>> branchParameters;
 };
 
 /// Whether a library step can run on the host: the interpreter knows its

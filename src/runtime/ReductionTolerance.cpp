@@ -211,34 +211,38 @@ public:
 
 } // namespace
 
-std::vector<ReductionDepth> reductionDepths(const HloComputation &computation,
-                                            const std::vector<ReductionDepth> &parameterDepths) {
-  // One depth for the whole result: tuple leaves share the deepest path.
-  ReductionDepth depth = DepthAnalysis().of(computation, parameterDepths);
-  const Shape &result = computation.resultShape();
-  size_t leaves = 1;
-  if (result.isTuple()) {
-    leaves = 0;
-    std::vector<const Shape *> stack = {&result};
-    while (!stack.empty()) {
-      const Shape *shape = stack.back();
-      stack.pop_back();
-      if (shape->isTuple())
-        for (const Shape &element : shape->tupleShapes())
-          stack.push_back(&element);
-      else
-        ++leaves;
-    }
+namespace {
+
+/// `depth` for each leaf of `computation`'s result: tuple leaves share the
+/// deepest path.
+std::vector<ReductionDepth> perLeaf(const HloComputation &computation,
+                                    const ReductionDepth &depth) {
+  size_t leaves = 0;
+  std::vector<const Shape *> stack = {&computation.resultShape()};
+  while (!stack.empty()) {
+    const Shape *shape = stack.back();
+    stack.pop_back();
+    if (shape->isTuple())
+      for (const Shape &element : shape->tupleShapes())
+        stack.push_back(&element);
+    else
+      ++leaves;
   }
   return std::vector<ReductionDepth>(leaves, depth);
+}
+
+} // namespace
+
+std::vector<ReductionDepth> reductionDepths(const HloComputation &computation,
+                                            const std::vector<ReductionDepth> &parameterDepths) {
+  return perLeaf(computation, DepthAnalysis().of(computation, parameterDepths));
 }
 
 std::vector<ReductionDepth> moduleOutputDepths(const HloComputation &entry,
                                                const std::set<std::string> &libraryCalls) {
   DepthAnalysis analysis;
   analysis.libraryCalls = libraryCalls;
-  ReductionDepth depth = analysis.of(entry, {}, /*asStages=*/true);
-  return std::vector<ReductionDepth>(reductionDepths(entry).size(), depth);
+  return perLeaf(entry, analysis.of(entry, {}, /*asStages=*/true));
 }
 
 double reductionGrowth(const ReductionDepth &depth) {

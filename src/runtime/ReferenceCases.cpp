@@ -151,8 +151,7 @@ std::string moduleModeBlocker(const LaunchManifest &manifest, const HloModule &m
     if (!bound)
       return "the manifest does not bind the buffers of '" + step.instruction +
              "' (a loop state or branch operand not built by a tuple instruction, or a " +
-             "manifest of an " +
-             "older hlo-compile)";
+             "manifest of an older hlo-compile)";
     for (const KernelParameter &result : step.results) {
       if (result.binding == BufferBinding::Output)
         outputsWritten.insert(result.number);

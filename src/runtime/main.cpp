@@ -83,7 +83,7 @@ int main(int argc, char **argv) {
   app.add_option("--rtol", relativeTolerance, "Relative error bound for floats");
   app.add_option("--mode", mode,
                  "auto: the whole module when its kernels cover it, else each kernel "
-                 "alone; module; kernels; replay: each kernel of the entry on the values "
+                 "alone; module; kernels; replay: each kernel on the values "
                  "the module gives it (the interpreter's), checked against the "
                  "interpreter's result for its instruction")
       ->check(CLI::IsMember({"auto", "module", "kernels", "replay"}))
