@@ -226,6 +226,16 @@ FusionElementBits fusionElementBits(const HloComputation &computation,
     for (const HloInstruction *operand : hero->operands())
       if (operand->shape().isArray() && isComplex(operand->shape().elementType()))
         bits.complexHeroOperand = true;
+  // One shared tile per reduced value of each distinct reduce hero.
+  std::set<const HloInstruction *> reduces;
+  for (const HloInstruction *hero : analysis.heroes) {
+    if (hero->opcode() != HloOpcode::Reduce || !reduces.insert(hero).second)
+      continue;
+    for (int64_t k = 0; k < hero->operandCount() / 2; ++k) {
+      bits.reducedValueBytes += primitiveByteWidth(hero->operand(k)->shape().elementType());
+      ++bits.reducedValueCount;
+    }
+  }
   return bits;
 }
 
@@ -389,6 +399,11 @@ bool canEmitDynamicUpdateSliceInPlace(const HloComputation &computation) {
     }
     const HloInstruction *operand = skipBitcast(dus->operand(0));
     if (operand->opcode() != HloOpcode::Parameter)
+      return false;
+    // A DUS that changes the layout moves every element, not just the
+    // update's (XLA's layout assignment never writes one; a module may).
+    if (dus->operand(0)->shape().layoutOrDefault().minorToMajor !=
+        dus->shape().layoutOrDefault().minorToMajor)
       return false;
     // Everything that reads the parameter reads it where it is updated.
     std::deque<const HloInstruction *> queue{operand};

@@ -74,12 +74,12 @@ ReductionTiling multiRowTiling(const ReductionDimensions &dims, int64_t vectorSi
 }
 
 ReductionTiling columnTiling(const ReductionDimensions &dims,
-                             const FusionElementBits &bits) {
+                             const FusionElementBits &bits, int64_t maxVector) {
   ReductionTiling tiling;
   tiling.kind = ReductionKind::Column;
   tiling.dimensions = dims;
   const auto &d = dims.dimensions;
-  tiling.vectorSize = reductionVectorSize(d[2], kTileSize, bits);
+  tiling.vectorSize = std::min(maxVector, reductionVectorSize(d[2], kTileSize, bits));
   tiling.threads = {kTileSize, kTileSize};
   tiling.tilePerThread = ceilDiv(d[1], kTileSize);
   tiling.blocks = {d[0], ceilDiv(d[2], kTileSize * tiling.vectorSize)};
@@ -89,13 +89,13 @@ ReductionTiling columnTiling(const ReductionDimensions &dims,
 }
 
 ReductionTiling smallColumnTiling(const ReductionDimensions &dims,
-                                  const FusionElementBits &bits) {
+                                  const FusionElementBits &bits, int64_t maxVector) {
   ReductionTiling tiling;
   tiling.kind = ReductionKind::SmallColumn;
   tiling.dimensions = dims;
   const auto &d = dims.dimensions;
   // One loop over d1 * d2: that is the minor size for vectorization.
-  int64_t vector = reductionVectorSize(d[1] * d[2], kTileSize, bits);
+  int64_t vector = std::min(maxVector, reductionVectorSize(d[1] * d[2], kTileSize, bits));
   int64_t threads = kSmallColumnThreads;
   int64_t rows = vector * threads / d[2];
   // More than 32 shared rows would need a second pass through shared
@@ -184,20 +184,46 @@ ReductionKind chooseReductionKind(const ReductionDimensions &dims,
                                              : ReductionKind::Column;
 }
 
-ReductionTiling computeReductionTiling(const ReductionDimensions &dims,
-                                       const FusionElementBits &bits,
-                                       const GpuDeviceInfo &device) {
-  switch (chooseReductionKind(dims, bits, device)) {
+namespace {
+
+ReductionTiling tilingOfKind(ReductionKind kind, const ReductionDimensions &dims,
+                             const FusionElementBits &bits, const GpuDeviceInfo &device,
+                             int64_t maxVector) {
+  ReductionTiling tiling;
+  switch (kind) {
   case ReductionKind::MultiRow:
     return multiRowTiling(dims, *multiRowVectorSize(dims, bits, device));
   case ReductionKind::Row:
-    return rowTiling(dims, bits);
+    tiling = rowTiling(dims, bits);
+    break;
   case ReductionKind::SmallColumn:
-    return smallColumnTiling(dims, bits);
+    tiling = smallColumnTiling(dims, bits, maxVector);
+    break;
   case ReductionKind::Column:
-    return columnTiling(dims, bits);
+    tiling = columnTiling(dims, bits, maxVector);
+    break;
   }
-  return rowTiling(dims, bits);
+  return tiling;
+}
+
+/// Shared bytes of the tiles, each at a 16-byte aligned offset.
+int64_t sharedBytes(const ReductionTiling &tiling, const FusionElementBits &bits) {
+  if (tiling.sharedTile.empty())
+    return 0;
+  return tiling.sharedTileElements() * bits.reducedValueBytes + 16 * bits.reducedValueCount;
+}
+
+} // namespace
+
+ReductionTiling computeReductionTiling(const ReductionDimensions &dims,
+                                       const FusionElementBits &bits,
+                                       const GpuDeviceInfo &device) {
+  ReductionKind kind = chooseReductionKind(dims, bits, device);
+  ReductionTiling tiling = tilingOfKind(kind, dims, bits, device, 4);
+  while (tiling.vectorSize > 1 &&
+         sharedBytes(tiling, bits) > device.sharedMemoryPerBlock)
+    tiling = tilingOfKind(kind, dims, bits, device, tiling.vectorSize / 2);
+  return tiling;
 }
 
 } // namespace hlo

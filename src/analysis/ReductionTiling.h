@@ -46,6 +46,11 @@ struct FusionElementBits {
   int64_t smallestOutput = kNoBits;
   /// Some reduction hero reads a complex operand (no vectorization).
   bool complexHeroOperand = false;
+  /// Bytes of one element of every shared tile the reductions keep (one
+  /// tile per reduced value of each distinct hero), and how many tiles:
+  /// the tiling keeps the tiles within the block's shared memory.
+  int64_t reducedValueBytes = 0;
+  int64_t reducedValueCount = 0;
 };
 
 struct ReductionTiling {
@@ -99,6 +104,9 @@ ReductionKind chooseReductionKind(const ReductionDimensions &dimensions,
 /// The tiling of the chosen variant. Reductions that are not race free
 /// (rows longer than 16384, columns longer than 4096) still get one block
 /// per output element: threads then loop over the whole row or column.
+/// The vector size halves while the shared tiles of every reduced value
+/// (bits.reducedValueBytes) would exceed the device's shared memory per
+/// block (a variadic f64/s32 column reduction of bf16 inputs: 4 -> 2).
 ReductionTiling computeReductionTiling(const ReductionDimensions &dimensions,
                                        const FusionElementBits &bits,
                                        const GpuDeviceInfo &device);

@@ -109,10 +109,20 @@ private:
     }
     return values;
   }
-  /// A runtime start offset (any integer type) as an index clamped to
-  /// [0, maxStart], HLO's rule for dynamic-slice, dynamic-update-slice and
-  /// gather starts.
-  Value clampedStart(Value start, int64_t maxStart) {
+  /// A runtime start offset of HLO type `type` (any integer type) as an
+  /// index clamped to [0, maxStart], HLO's rule for dynamic-slice,
+  /// dynamic-update-slice and gather starts. An unsigned start is widened
+  /// with zeros and clamped with an unsigned min (a u8 of 200 is 200, a u64
+  /// of 2^63 is past every end), a signed one sign-extended and clamped on
+  /// both sides.
+  Value clampedStart(Value start, PrimitiveType type, int64_t maxStart) {
+    if (isUnsignedIntegral(type)) {
+      Value offset =
+          start.getType().isIndex()
+              ? start
+              : Value(arith::IndexCastUIOp::create(b, b.getIndexType(), start));
+      return arith::MinUIOp::create(b, offset, indexConstant(maxStart));
+    }
     Value offset = arith::MaxSIOp::create(b, toIndex(start), indexConstant(0));
     return arith::MinSIOp::create(b, offset, indexConstant(maxStart));
   }
@@ -444,7 +454,8 @@ SmallVector<Value> FunctionBodyEmitter::emitGather(const HloInstruction *inst,
       return {};
     int64_t dim = startIndexMap[k];
     offsets.push_back(
-        clampedStart(start[0], operand.dimension(dim) - sliceSizes[dim]));
+        clampedStart(start[0], inst->operand(1)->shape().elementType(),
+                     operand.dimension(dim) - sliceSizes[dim]));
   }
   return emit(inst->operand(0), applyMap(operandMap, indices, offsets));
 }
@@ -517,7 +528,8 @@ SmallVector<Value> FunctionBodyEmitter::emitDynamicSlice(const HloInstruction *i
       return {};
     // Offsets are clamped so that the slice stays in bounds.
     Value offset = clampedStart(
-        start[0], operand.dimension(d) - inst->shape().dimension(d));
+        start[0], inst->operand(d + 1)->shape().elementType(),
+        operand.dimension(d) - inst->shape().dimension(d));
     operandIndices.push_back(arith::AddIOp::create(b, indices[d], offset));
   }
   return emit(inst->operand(0), operandIndices);
@@ -539,7 +551,8 @@ FunctionBodyEmitter::emitDynamicUpdateSlice(const HloInstruction *inst,
     if (start.empty())
       return {};
     Value offset =
-        clampedStart(start[0], operand.dimension(d) - update.dimension(d));
+        clampedStart(start[0], inst->operand(d + 2)->shape().elementType(),
+                     operand.dimension(d) - update.dimension(d));
     Value relative = arith::SubIOp::create(b, indices[d], offset);
     inside = arith::AndIOp::create(b, inside,
                                    inBounds(relative, 0, update.dimension(d) - 1));

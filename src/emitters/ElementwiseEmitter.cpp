@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/TypeUtilities.h"
 
 #include <cmath>
 #include <limits>
@@ -174,21 +175,30 @@ Value emitCompare(ImplicitLocOpBuilder &b, const HloInstruction &inst, Value x,
   return cmpi(b, intPredicate(direction, isSigned), x, y);
 }
 
+/// x^y by squaring over every bit of the exponent, unrolled and branch
+/// free (no math.ipowi: its helper function is not linked on NVPTX), wrapped
+/// to the type. A negative signed exponent gives 1 for x == 1 and 0 for
+/// every other base, -1 included, as XLA's elemental emitter does.
 Value integerPower(ImplicitLocOpBuilder &b, Value x, Value y, bool isSigned) {
   Type type = x.getType();
-  Value result = math::IPowIOp::create(b, x, y);
+  Value zero = constantInt(b, type, 0), one = constantInt(b, type, 1);
+  Value result = one, base = x, exponent = y;
+  unsigned width = getElementTypeOrSelf(type).getIntOrFloatBitWidth();
+  for (unsigned bit = 0; bit < width; ++bit) {
+    Value odd = cmpi(b, arith::CmpIPredicate::ne,
+                     arith::AndIOp::create(b, exponent, one), zero);
+    result = select(b, odd, arith::MulIOp::create(b, result, base), result);
+    if (bit + 1 == width)
+      break;
+    base = arith::MulIOp::create(b, base, base);
+    exponent = arith::ShRUIOp::create(b, exponent, one);
+  }
   if (!isSigned)
     return result;
-  // Negative exponents: 1 for x == 1, +-1 for x == -1, else 0.
-  Value zero = constantInt(b, type, 0), one = constantInt(b, type, 1);
-  Value minusOne = constantInt(b, type, -1);
   Value negative = cmpi(b, arith::CmpIPredicate::slt, y, zero);
-  Value odd = cmpi(b, arith::CmpIPredicate::ne, arith::AndIOp::create(b, y, one), zero);
-  Value forMinusOne = select(b, odd, minusOne, one);
-  Value small = select(b, cmpi(b, arith::CmpIPredicate::eq, x, one), one,
-                       select(b, cmpi(b, arith::CmpIPredicate::eq, x, minusOne),
-                              forMinusOne, zero));
-  return select(b, negative, small, result);
+  Value forNegative =
+      arith::ExtUIOp::create(b, type, cmpi(b, arith::CmpIPredicate::eq, x, one));
+  return select(b, negative, forNegative, result);
 }
 
 /// Unary and binary float math; `x`, `y` already in a computable type.

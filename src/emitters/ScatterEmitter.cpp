@@ -8,6 +8,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
+#include <set>
+
 using namespace mlir;
 
 namespace hlo {
@@ -17,6 +19,22 @@ constexpr int64_t kCopyThreadsPerBlock = 128;
 
 const HloInstruction *scatterRoot(const FusionAnalysis &analysis) {
   return analysis.roots.front();
+}
+
+/// Whether computing `value` reads fused parameter `parameter`.
+bool readsParameter(const HloInstruction *value, int64_t parameter) {
+  std::vector<const HloInstruction *> stack{value};
+  std::set<const HloInstruction *> visited{value};
+  while (!stack.empty()) {
+    const HloInstruction *inst = stack.back();
+    stack.pop_back();
+    if (inst->opcode() == HloOpcode::Parameter && inst->parameterNumber() == parameter)
+      return true;
+    for (const HloInstruction *operand : inst->operands())
+      if (visited.insert(operand).second)
+        stack.push_back(operand);
+  }
+  return false;
 }
 
 } // namespace
@@ -42,6 +60,14 @@ ScatterEmitter::ScatterEmitter(const FusionAnalysis &analysis, const HloComputat
     if (reusable)
       taken.push_back(operand->parameterNumber());
   }
+  // The indices and updates are read while the scatter writes: computed
+  // from a buffer it updates in place, a thread would read another's
+  // writes. Then the operand is copied first and the scatter reads the
+  // original.
+  for (int64_t i = form.arrays; inPlace && i < scatter->operandCount(); ++i)
+    for (int64_t parameter : taken)
+      if (readsParameter(scatter->operand(i), parameter))
+        inPlace = false;
 }
 
 std::string ScatterEmitter::emitterName() const {

@@ -161,7 +161,7 @@ uint64_t encodeFloatBits(double value, PrimitiveType type) {
     std::memcpy(&bits, &value, sizeof bits);
     return bits;
   }
-  if (type == PrimitiveType::F32) {
+  if (type == PrimitiveType::F32 && !std::isnan(value)) {
     float narrow = static_cast<float>(value);
     uint32_t bits;
     std::memcpy(&bits, &narrow, sizeof bits);
@@ -177,9 +177,21 @@ uint64_t encodeFloatBits(double value, PrimitiveType type) {
   if (std::isnan(value)) {
     if (!format.hasNaN)
       return 0;
-    if (format.hasInf) // IEEE: quiet NaN.
-      return (exponentOnes << m) | (uint64_t(1) << (m - 1));
-    if (format.allOnesMantissaIsNaN || !format.hasSign)
+    uint64_t sign = std::signbit(value) ? signBit : 0;
+    if (format.hasInf) {
+      // IEEE: the sign and the top of the payload, as a narrowing
+      // conversion keeps them (the inverse of decodeFloatBits); a payload
+      // that does not survive becomes the quiet bit.
+      uint64_t doubleBits;
+      std::memcpy(&doubleBits, &value, sizeof doubleBits);
+      uint64_t payload = (doubleBits & ((uint64_t(1) << 52) - 1)) >> (52 - m);
+      if (payload == 0)
+        payload = uint64_t(1) << (m - 1);
+      return sign | (exponentOnes << m) | payload;
+    }
+    if (format.allOnesMantissaIsNaN)
+      return sign | (exponentOnes << m) | mantissaOnes;
+    if (!format.hasSign)
       return (exponentOnes << m) | mantissaOnes;
     return signBit; // fnuz: the "negative zero" encoding.
   }
@@ -210,12 +222,6 @@ double decodeFloatBits(uint64_t bits, PrimitiveType type) {
     std::memcpy(&value, &bits, sizeof value);
     return value;
   }
-  if (type == PrimitiveType::F32) {
-    uint32_t narrow = static_cast<uint32_t>(bits);
-    float value;
-    std::memcpy(&value, &narrow, sizeof value);
-    return value;
-  }
   FloatFormat format = floatFormatOf(type);
   int width = primitiveBitWidth(type);
   int m = format.mantissaBits;
@@ -225,18 +231,34 @@ double decodeFloatBits(uint64_t bits, PrimitiveType type) {
   uint64_t exponentField = (bits >> m) & exponentOnes;
   uint64_t mantissa = bits & mantissaOnes;
   const double nan = std::numeric_limits<double>::quiet_NaN();
+  if (format.hasInf && exponentField == exponentOnes && mantissa) {
+    // An IEEE NaN keeps its sign and payload (at the top of the double's
+    // mantissa, as a widening conversion puts it) without quieting, so
+    // that negate, abs, copysign and bitcast-convert see the bits the
+    // kernels see, and encodeFloatBits gives them back.
+    uint64_t doubleBits = (negative ? uint64_t(1) << 63 : 0) |
+                          (uint64_t(0x7ff) << 52) | (mantissa << (52 - m));
+    double value;
+    std::memcpy(&value, &doubleBits, sizeof value);
+    return value;
+  }
+  if (type == PrimitiveType::F32) {
+    uint32_t narrow = static_cast<uint32_t>(bits);
+    float value;
+    std::memcpy(&value, &narrow, sizeof value);
+    return value;
+  }
   if (!format.hasSign) { // e8m0: a bare power of two.
     if (exponentField == exponentOnes)
       return nan;
     return std::ldexp(1.0, static_cast<int>(exponentField) - format.bias);
   }
   if (format.hasInf && exponentField == exponentOnes)
-    return mantissa ? nan
-                    : (negative ? -std::numeric_limits<double>::infinity()
-                                : std::numeric_limits<double>::infinity());
+    return negative ? -std::numeric_limits<double>::infinity()
+                    : std::numeric_limits<double>::infinity();
   if (format.allOnesMantissaIsNaN && exponentField == exponentOnes &&
       mantissa == mantissaOnes)
-    return nan;
+    return negative ? -nan : nan;
   if (format.hasNaN && !format.hasNegZero && negative && exponentField == 0 &&
       mantissa == 0)
     return nan; // fnuz

@@ -140,16 +140,12 @@ Scalar integerUnary(HloOpcode opcode, PrimitiveType type, int64_t x) {
                                       " is not defined on integer values");
 }
 
-/// x^y by squaring, wrapped to the type; negative exponents give 1 for
-/// x == 1, +-1 for x == -1 and 0 otherwise.
+/// x^y by squaring, wrapped to the type; a negative exponent gives 1 for
+/// x == 1 and 0 for every other base, -1 included (XLA's elemental emitter
+/// and its HloEvaluator).
 int64_t integerPower(int64_t x, int64_t y, PrimitiveType type) {
-  if (isSignedIntegral(type) && y < 0) {
-    if (x == 1)
-      return 1;
-    if (x == -1)
-      return (y & 1) ? -1 : 1;
-    return 0;
-  }
+  if (isSignedIntegral(type) && y < 0)
+    return x == 1 ? 1 : 0;
   uint64_t base = static_cast<uint64_t>(x), result = 1;
   uint64_t exponent = static_cast<uint64_t>(y);
   while (exponent) {

@@ -15,9 +15,12 @@
 //    conv_result_scale, plus side_input_scale times the side input (4th
 //    operand) and the bias (3rd, over the output features), through the
 //    activation_mode (kNone, kRelu, kRelu6, kElu, kLeakyRelu, kSigmoid,
-//    kTanh). Result (output, scratch) with a zero scratch. The backward
-//    convolutions are not interpreted (their window describes the forward
-//    one).
+//    kTanh). Result (output, scratch) with a zero scratch.
+//  - `__cudnn$convBackwardInput` (operands: output gradient, filter) and
+//    `__cudnn$convBackwardFilter` (operands: input, output gradient): the
+//    gradient of the forward convolution their window and dim_labels
+//    describe (ConvolutionOp.cpp), with respect to its input or its filter,
+//    scaled by conv_result_scale. Result (gradient, scratch).
 //  - `__gpu$TopK`: the k largest elements of each row (the last dimension)
 //    in descending order with their s32 indices; equal ones by index.
 // The backend_config is read with abi's JSON reader: the interpreter links
@@ -43,6 +46,10 @@ bool isGemmTarget(std::string_view target) {
 
 bool isConvolutionTarget(std::string_view target) {
   return target == "__cudnn$convForward" || target == "__cudnn$convBiasActivationForward";
+}
+
+bool isBackwardConvolutionTarget(std::string_view target) {
+  return target == "__cudnn$convBackwardInput" || target == "__cudnn$convBackwardFilter";
 }
 
 abi::JsonValue backendConfigOf(const HloInstruction &instruction) {
@@ -240,6 +247,34 @@ Literal evaluateCudnnConvolution(const HloInstruction &instruction, const Operan
   return withWorkspace(std::move(result), shape);
 }
 
+Literal evaluateCudnnBackwardConvolution(const HloInstruction &instruction,
+                                         const Operands &operands) {
+  abi::JsonValue config = backendConfigOf(instruction);
+  double resultScale = 1;
+  if (const abi::JsonValue *conv = config.find("cudnn_conv_backend_config")) {
+    if (const abi::JsonValue *scale = conv->find("conv_result_scale"))
+      resultScale = numberOf(instruction, *scale);
+    if (const abi::JsonValue *mode = conv->find("activation_mode"))
+      if (mode->string() != "kNone")
+        fail(instruction, "a backward convolution with activation " + mode->string() +
+                              " is not supported by the interpreter");
+  }
+  if (operands.size() != 2)
+    fail(instruction, "expected 2 operands, has " + std::to_string(operands.size()));
+  const Shape &shape = instruction.shape();
+  const Shape &output = floatResultOf(instruction, "a cuDNN convolution");
+  ConvolutionSpec spec = convolutionSpecOf(instruction);
+  bool input = instruction.textAttr("custom_call_target") == "__cudnn$convBackwardInput";
+  std::vector<double> sums =
+      input ? floatConvolutionInputGradient(instruction, spec, *operands[0], *operands[1], output)
+            : floatConvolutionFilterGradient(instruction, spec, *operands[0], *operands[1],
+                                             output);
+  Literal result(output);
+  for (size_t i = 0; i < sums.size(); ++i)
+    result.realData()[i] = roundToFloatType(resultScale * sums[i], output.elementType());
+  return withWorkspace(std::move(result), shape);
+}
+
 Literal evaluateTopK(const HloInstruction &instruction, const Operands &operands) {
   const Shape &shape = instruction.shape();
   if (operands.size() != 1 || !shape.isTuple() || shape.tupleSize() != 2)
@@ -279,7 +314,8 @@ Literal evaluateTopK(const HloInstruction &instruction, const Operands &operands
 bool isInterpretedCustomCall(const HloInstruction &instruction) {
   std::string_view target = instruction.textAttr("custom_call_target");
   return instruction.opcode() == HloOpcode::CustomCall &&
-         (isGemmTarget(target) || isConvolutionTarget(target) || target == "__gpu$TopK");
+         (isGemmTarget(target) || isConvolutionTarget(target) ||
+          isBackwardConvolutionTarget(target) || target == "__gpu$TopK");
 }
 
 Literal evaluateCustomCall(const HloInstruction &instruction, const Operands &operands) {
@@ -288,6 +324,8 @@ Literal evaluateCustomCall(const HloInstruction &instruction, const Operands &op
     return evaluateGemm(instruction, operands);
   if (isConvolutionTarget(target))
     return evaluateCudnnConvolution(instruction, operands);
+  if (isBackwardConvolutionTarget(target))
+    return evaluateCudnnBackwardConvolution(instruction, operands);
   if (target == "__gpu$TopK")
     return evaluateTopK(instruction, operands);
   fail(instruction, "unsupported by the interpreter: custom-call '" + std::string(target) +

@@ -59,10 +59,25 @@ ConvolutionSpec convolutionSpecOf(const HloInstruction &instruction);
 std::vector<double> floatConvolutionSums(const HloInstruction &instruction,
                                          const ConvolutionSpec &spec, const Literal &lhs,
                                          const Literal &rhs, const Shape &output);
+/// The gradients of the forward convolution `spec` describes (the window
+/// and dim_labels of cuDNN's backward custom-calls): with respect to its
+/// input, shaped `input`, from the output gradient and the kernel; and with
+/// respect to its kernel, shaped `filter`, from the input and the output
+/// gradient. Accumulated in double and not rounded.
+std::vector<double> floatConvolutionInputGradient(const HloInstruction &instruction,
+                                                  const ConvolutionSpec &spec,
+                                                  const Literal &outputGradient,
+                                                  const Literal &filter, const Shape &input);
+std::vector<double> floatConvolutionFilterGradient(const HloInstruction &instruction,
+                                                   const ConvolutionSpec &spec,
+                                                   const Literal &inputValues,
+                                                   const Literal &outputGradient,
+                                                   const Shape &filter);
 Literal evaluateConvolution(const HloInstruction &instruction, const Operands &operands);
 /// The library calls XLA makes at custom-calls that have an HLO meaning:
 /// cuBLAS GEMMs with their epilogues, cuDNN forward convolutions with
-/// their bias, side input and activation, TopK.
+/// their bias, side input and activation, cuDNN backward-input and
+/// backward-filter convolutions, TopK.
 bool isInterpretedCustomCall(const HloInstruction &instruction);
 Literal evaluateCustomCall(const HloInstruction &instruction, const Operands &operands);
 Literal evaluateSort(const HloInstruction &instruction, const Operands &operands,

@@ -3,7 +3,8 @@
 // Owns xla-gpu-lower-shuffle-reduce (Passes.td): a tree of shuffles down
 // by max_distance, ..., 1 lanes, each followed by a call of the combiner.
 // Every value crosses lanes as 32-bit words. A kernel whose block is
-// smaller than a warp shuffles over its threads only.
+// smaller than a warp shuffles over its threads only, and a block whose
+// last warp is partial shuffles there over that warp's threads only.
 //
 //===----------------------------------------------------------------------===//
 #include "dialect/XlaGpuDialect.h"
@@ -25,17 +26,17 @@ namespace {
 
 constexpr int kWarpSize = 32;
 
-/// One 32-bit word shuffled down by `distance` of the warp's `lanes` lanes.
-Value shuffleWord(OpBuilder &b, Location loc, Value word, int64_t distance, int64_t lanes) {
+/// One 32-bit word shuffled down by `distance` of the warp's `lanes` lanes
+/// (an i32: the member mask is its low `lanes` bits).
+Value shuffleWord(OpBuilder &b, Location loc, Value word, int64_t distance, Value lanes) {
   Value offset = arith::ConstantIntOp::create(b, loc, distance, 32);
-  Value width = arith::ConstantIntOp::create(b, loc, lanes, 32);
-  return gpu::ShuffleOp::create(b, loc, word, offset, width, gpu::ShuffleMode::DOWN)
+  return gpu::ShuffleOp::create(b, loc, word, offset, lanes, gpu::ShuffleMode::DOWN)
       .getShuffleResult();
 }
 
 /// `value` of the lane `distance` above, whatever its type.
 FailureOr<Value> shuffleDown(OpBuilder &b, Location loc, Value value, int64_t distance,
-                             int64_t lanes) {
+                             Value lanes) {
   Type type = value.getType();
   if (auto complex = dyn_cast<ComplexType>(type)) {
     FailureOr<Value> real =
@@ -85,18 +86,43 @@ FailureOr<Value> shuffleDown(OpBuilder &b, Location loc, Value value, int64_t di
   return shuffled;
 }
 
-/// The lanes a warp of the kernel has: 32, or the whole block when it is
-/// smaller (the shuffles' member mask must name only threads that exist).
-int64_t warpLanes(Operation *op) {
+/// The lanes of this thread's warp, as an i32: 32, or the whole block when
+/// it is smaller, or, where the block's last warp is partial (72 threads:
+/// two warps of 32 and one of 8), 32 minus the lanes past the block's end
+/// at run time. The shuffles' member mask names only threads that exist.
+Value warpLanes(OpBuilder &b, Location loc, Operation *op) {
   auto function = op->getParentOfType<func::FuncOp>();
   auto block = function ? function->getAttrOfType<DenseI64ArrayAttr>(xla_gpu::kBlockSizeAttr)
                         : DenseI64ArrayAttr();
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIntOp::create(b, loc, value, 32);
+  };
   if (!block)
-    return kWarpSize;
+    return constant(kWarpSize);
+  ArrayRef<int64_t> sizes = block.asArrayRef();
   int64_t threads = 1;
-  for (int64_t size : block.asArrayRef())
+  for (int64_t size : sizes)
     threads *= size;
-  return std::clamp<int64_t>(threads, 1, kWarpSize);
+  if (threads <= kWarpSize || threads % kWarpSize == 0)
+    return constant(std::clamp<int64_t>(threads, 1, kWarpSize));
+  // The linear thread id, x fastest, and the first lane of its warp.
+  Value linear = arith::ConstantIndexOp::create(b, loc, 0);
+  int64_t stride = 1;
+  const gpu::Dimension dimensions[] = {gpu::Dimension::x, gpu::Dimension::y,
+                                       gpu::Dimension::z};
+  for (size_t d = 0; d < sizes.size() && d < 3; ++d) {
+    if (sizes[d] > 1) {
+      Value id = gpu::ThreadIdOp::create(b, loc, dimensions[d]);
+      Value scaled = arith::MulIOp::create(b, loc, id,
+                                           arith::ConstantIndexOp::create(b, loc, stride));
+      linear = arith::AddIOp::create(b, loc, linear, scaled);
+    }
+    stride *= sizes[d];
+  }
+  Value linear32 = arith::IndexCastUIOp::create(b, loc, b.getI32Type(), linear);
+  Value warpStart = arith::AndIOp::create(b, loc, linear32, constant(~int64_t(kWarpSize - 1)));
+  Value left = arith::SubIOp::create(b, loc, constant(threads), warpStart);
+  return arith::MinUIOp::create(b, loc, left, constant(kWarpSize));
 }
 
 struct LowerShuffleReducePass
@@ -107,7 +133,7 @@ struct LowerShuffleReducePass
     for (xla_gpu::ShuffleReduceOp op : reductions) {
       OpBuilder b(op);
       Location loc = op.getLoc();
-      int64_t lanes = warpLanes(op);
+      Value lanes = warpLanes(b, loc, op);
       SmallVector<Value> values(op.getOperands());
       for (int64_t distance = op.getMaxDistance(); distance >= 1; distance /= 2) {
         SmallVector<Value> arguments = values;

@@ -82,6 +82,19 @@ def LowerAllocateSharedPass
                            "mlir::gpu::GPUDialect"];
 }
 
+def LowerIntegerMathPass
+    : Pass<"xla-gpu-lower-integer-math", "mlir::ModuleOp"> {
+  let summary = "math.absi/ctpop/ctlz/cttz as LLVM intrinsic ops";
+  let description = [{
+    Integer abs, population count and leading/trailing zero counts become
+    `llvm.intr.abs`, `llvm.intr.ctpop`, `llvm.intr.ctlz` and
+    `llvm.intr.cttz` (not poison on INT_MIN or 0), for every width: the
+    targets' conversions cover only some widths (NVPTX: libdevice's) or none
+    (the host's math-to-libm refuses the whole math dialect).
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
 def LowerSyncThreadsPass
     : Pass<"xla-gpu-lower-sync-threads", "mlir::ModuleOp"> {
   let summary = "xla_gpu.sync_threads as gpu.barrier";

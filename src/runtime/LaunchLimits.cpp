@@ -53,6 +53,14 @@ std::string checkLaunch(const KernelSpec &kernel, const LaunchLimits &limits,
   if (threads > limits.threadsPerBlock)
     return "a block of " + std::to_string(threads) + " threads exceeds the limit of " +
            std::to_string(limits.threadsPerBlock);
+  // The manifest's shared memory is the kernel's static shared memory
+  // (its allocate_shared tiles): ptxas refuses more than 48 KB of it on
+  // every architecture, so a launcher that accepted it would hide a kernel
+  // no GPU can load.
+  if (kernel.sharedMemoryBytes > limits.staticSharedMemoryPerBlock)
+    return std::to_string(kernel.sharedMemoryBytes) +
+           " bytes of static shared memory exceed the limit of " +
+           std::to_string(limits.staticSharedMemoryPerBlock) + " per block";
   if (kernel.sharedMemoryBytes > limits.sharedMemoryPerBlock)
     return std::to_string(kernel.sharedMemoryBytes) +
            " bytes of shared memory exceed the limit of " +

@@ -23,6 +23,9 @@ struct LaunchLimits {
   std::array<int64_t, 3> grid = {(int64_t(1) << 31) - 1, 65535, 65535};
   /// Shared memory one block may use (with the opt-in attribute).
   int64_t sharedMemoryPerBlock = 48 * 1024;
+  /// Static shared memory (a kernel's `.shared` globals) one block may use
+  /// on every architecture; only dynamic shared memory may go past it.
+  int64_t staticSharedMemoryPerBlock = 48 * 1024;
 };
 
 /// The limits of `arch` ("sm_90", "sm_90a", ...); CUDA's defaults for

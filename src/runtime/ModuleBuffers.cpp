@@ -45,9 +45,7 @@ bool ModuleBuffers::get(const KernelParameter &parameter, DeviceBuffer &buffer,
     return device.upload(buffer, toBufferBytes(*inputs.at(parameter.number), shape), error);
   }
   if (parameter.binding == BufferBinding::Buffer)
-    if (const HloInstruction *constant =
-            findInstruction(module, entry->name(), parameter.bufferName);
-        constant && constant->opcode() == HloOpcode::Constant)
+    if (const HloInstruction *constant = moduleConstant(module, parameter.bufferName))
       return device.upload(buffer, toBufferBytes(constant->literal(), constant->shape()),
                            error);
   return device.fill(buffer, static_cast<size_t>(parameter.bytes), 0xff, error);

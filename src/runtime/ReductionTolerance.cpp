@@ -24,7 +24,22 @@ ReductionDepth deeper(ReductionDepth a, const ReductionDepth &b) {
   a.unitRoundoff = std::max(a.unitRoundoff, b.unitRoundoff);
   a.stageGrowth = std::max(a.stageGrowth, b.stageGrowth);
   a.bitsOfFloat.reset();
+  a.computedIn = coarserFloatType(a.computedIn, b.computedIn);
   return a;
+}
+
+/// The coarsest float type among `shape`'s leaves.
+std::optional<PrimitiveType> coarsestFloatType(const Shape &shape) {
+  if (shape.isTuple()) {
+    std::optional<PrimitiveType> coarsest;
+    for (const Shape &element : shape.tupleShapes())
+      coarsest = coarserFloatType(coarsest, coarsestFloatType(element));
+    return coarsest;
+  }
+  if (!shape.isArray() || unitRoundoffOf(shape.elementType()) == 0)
+    return std::nullopt;
+  PrimitiveType type = shape.elementType();
+  return isComplex(type) ? complexComponentType(type) : type;
 }
 
 /// Integers reinterpreting a float (bitcast to a same-width integer), or
@@ -93,9 +108,15 @@ public:
 
   /// With `asStages`, the fusions, calls and custom-calls of `computation`
   /// are separate kernels and library calls (see the header).
+  /// The depths of the outermost computation's instructions, by
+  /// instruction (filled by the call of `of` that passes `keep`).
+  using DepthMap = std::map<const HloInstruction *, ReductionDepth>;
+
   ReductionDepth of(const HloComputation &computation,
-                    const std::vector<ReductionDepth> &parameters, bool asStages = false) {
-    std::map<const HloInstruction *, ReductionDepth> depths;
+                    const std::vector<ReductionDepth> &parameters, bool asStages = false,
+                    DepthMap *keep = nullptr) {
+    DepthMap local;
+    DepthMap &depths = keep ? *keep : local;
     for (const auto &owned : computation.instructions()) {
       const HloInstruction *inst = owned.get();
       ReductionDepth depth;
@@ -138,6 +159,10 @@ public:
           depth.bitsOfFloat = floatBitsOf(*inst, operands[0]);
         break;
       }
+      // A value computed here is rounded to its type (a constant or iota
+      // holds exact values).
+      if (inst->opcode() != HloOpcode::Constant && inst->opcode() != HloOpcode::Iota)
+        depth.computedIn = coarserFloatType(depth.computedIn, coarsestFloatType(inst->shape()));
       depths[inst] = depth;
     }
     return depths[computation.root()];
@@ -164,6 +189,8 @@ public:
     ReductionDepth result;
     result.stageGrowth = growth > 0 ? growth + 2 * roundoff : 0;
     result.bitsOfFloat = own.bitsOfFloat;
+    result.computedIn = coarserFloatType(
+        coarserFloatType(incoming.computedIn, own.computedIn), coarsestFloatType(inst.shape()));
     return result;
   }
 
@@ -213,36 +240,62 @@ public:
 
 namespace {
 
-/// `depth` for each leaf of `computation`'s result: tuple leaves share the
-/// deepest path.
-std::vector<ReductionDepth> perLeaf(const HloComputation &computation,
-                                    const ReductionDepth &depth) {
-  size_t leaves = 0;
-  std::vector<const Shape *> stack = {&computation.resultShape()};
-  while (!stack.empty()) {
-    const Shape *shape = stack.back();
-    stack.pop_back();
-    if (shape->isTuple())
-      for (const Shape &element : shape->tupleShapes())
-        stack.push_back(&element);
-    else
-      ++leaves;
+/// The leaves of `shape` as the values behind them: through tuple
+/// instructions, the producer of each leaf (null where a leaf is not
+/// built by a tuple instruction), in depth-first order.
+void leafProducers(const Shape &shape, const HloInstruction *value,
+                   std::vector<const HloInstruction *> &producers) {
+  if (!shape.isTuple()) {
+    producers.push_back(value);
+    return;
   }
-  return std::vector<ReductionDepth>(leaves, depth);
+  bool built = value && value->opcode() == HloOpcode::Tuple;
+  for (size_t i = 0; i < shape.tupleShapes().size(); ++i)
+    leafProducers(shape.tupleShapes()[i],
+                  built ? value->operand(static_cast<int64_t>(i)) : nullptr, producers);
+}
+
+/// `depth` for each leaf of `computation`'s result: tuple leaves share the
+/// deepest path, but each keeps the precision its own value was computed
+/// in.
+std::vector<ReductionDepth> perLeaf(const HloComputation &computation,
+                                    const ReductionDepth &depth,
+                                    const DepthAnalysis::DepthMap &depths) {
+  std::vector<const HloInstruction *> producers;
+  leafProducers(computation.resultShape(), computation.root(), producers);
+  std::vector<ReductionDepth> leaves(producers.size(), depth);
+  for (size_t i = 0; i < producers.size(); ++i)
+    if (producers[i])
+      if (auto found = depths.find(producers[i]); found != depths.end())
+        leaves[i].computedIn = found->second.computedIn;
+  return leaves;
 }
 
 } // namespace
 
 std::vector<ReductionDepth> reductionDepths(const HloComputation &computation,
                                             const std::vector<ReductionDepth> &parameterDepths) {
-  return perLeaf(computation, DepthAnalysis().of(computation, parameterDepths));
+  DepthAnalysis::DepthMap depths;
+  ReductionDepth root = DepthAnalysis().of(computation, parameterDepths, false, &depths);
+  return perLeaf(computation, root, depths);
 }
 
 std::vector<ReductionDepth> moduleOutputDepths(const HloComputation &entry,
                                                const std::set<std::string> &libraryCalls) {
   DepthAnalysis analysis;
   analysis.libraryCalls = libraryCalls;
-  return perLeaf(entry, analysis.of(entry, {}, /*asStages=*/true));
+  DepthAnalysis::DepthMap depths;
+  ReductionDepth root = analysis.of(entry, {}, /*asStages=*/true, &depths);
+  return perLeaf(entry, root, depths);
+}
+
+std::optional<PrimitiveType> coarserFloatType(std::optional<PrimitiveType> a,
+                                              std::optional<PrimitiveType> b) {
+  if (!a)
+    return b;
+  if (!b)
+    return a;
+  return unitRoundoffOf(*b) > unitRoundoffOf(*a) ? b : a;
 }
 
 double reductionGrowth(const ReductionDepth &depth) {

@@ -74,7 +74,15 @@ struct ReductionDepth {
   /// An integer output that holds a float's bits (a bitcast of a reduced
   /// float): compared as that float type.
   std::optional<PrimitiveType> bitsOfFloat;
+  /// The coarsest float type among the values computed on the way to the
+  /// output (parameters and constants aside): a convert(logistic(f32)) to
+  /// f64 was rounded to f32 and is judged at f32's tolerance, not f64's.
+  std::optional<PrimitiveType> computedIn;
 };
+
+/// The coarser (larger unit roundoff) of two float types, either absent.
+std::optional<PrimitiveType> coarserFloatType(std::optional<PrimitiveType> a,
+                                              std::optional<PrimitiveType> b);
 
 /// For each array leaf of `computation`'s result, in order, when its
 /// parameters carry `parameterDepths` (empty: none reduced).

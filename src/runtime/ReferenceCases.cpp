@@ -40,6 +40,13 @@ const HloInstruction *findInstruction(const HloModule &module, const std::string
   return nullptr;
 }
 
+const HloInstruction *moduleConstant(const HloModule &module, const std::string &name) {
+  const HloInstruction *found = findInstruction(module, module.entry()->name(), name);
+  if (!found)
+    found = findInstruction(module, "", name);
+  return found && found->opcode() == HloOpcode::Constant ? found : nullptr;
+}
+
 const HloInstruction *findKernelInstruction(const HloModule &module, const KernelSpec &kernel) {
   return findInstruction(module, kernel.hloComputation, kernel.hloInstruction);
 }
@@ -173,7 +180,8 @@ std::string moduleModeBlocker(const LaunchManifest &manifest, const HloModule &m
       if (parameter.binding == BufferBinding::Buffer) {
         if (parameter.isOutput)
           produced.insert(parameter.bufferName);
-        else if (!produced.count(parameter.bufferName))
+        else if (!produced.count(parameter.bufferName) &&
+                 !moduleConstant(module, parameter.bufferName))
           return "kernel " + kernel.name + " reads '" + parameter.bufferName +
                  "', which no earlier kernel writes";
       } else if (parameter.binding == BufferBinding::Output && parameter.isOutput) {
@@ -286,8 +294,16 @@ KernelCase buildKernelCase(const KernelSpec &kernel, const HloModule &module,
                                shapeText(sources[i]->shape()));
     evaluator.checkSize(*sources[i], logical);
     auto given = overrides.find(parameter.number);
+    // The value the kernel is given in the module: an entry constant (or a
+    // loop body's) is its literal, not generated data.
+    const HloInstruction *operand = sources[i];
+    if (instruction && computation && instruction->opcode() == HloOpcode::Fusion)
+      operand = instruction->operand(static_cast<int64_t>(i));
     if (parameter.binding == BufferBinding::Parameter && given != overrides.end())
       result.inputs.push_back(given->second);
+    else if (operand->opcode() == HloOpcode::Constant &&
+             operand->shape().compatible(logical))
+      result.inputs.push_back(operand->literal());
     else
       result.inputs.push_back(interp::generateInput(
           logical, interp::inputRangeFor(*sources[i]), seed + i));

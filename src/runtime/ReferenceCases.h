@@ -22,6 +22,9 @@
 
 namespace hlo::runtime {
 
+/// The constant instruction `name` of the module (the entry's first), the
+/// value a kernel reads through a buffer of that name; null if none.
+const HloInstruction *moduleConstant(const HloModule &module, const std::string &name);
 /// The fusion or wrapped instruction `kernel` computes (null if none; the
 /// kernel must name one).
 const HloInstruction *findKernelInstruction(const HloModule &module, const KernelSpec &kernel);

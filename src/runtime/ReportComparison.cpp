@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
@@ -40,9 +41,18 @@ ComparisonResult reportComparison(const std::string &label, const Literal &expec
                             reinterpretAsFloat(expected, *depth.bitsOfFloat),
                             reinterpretAsFloat(actual, *depth.bitsOfFloat), options, asFloat);
   }
-  Tolerance tolerance = toleranceFor(options, expected.shape().elementType());
-  if (!options.absoluteTolerance && !options.relativeTolerance)
+  PrimitiveType type = expected.shape().elementType();
+  Tolerance tolerance = toleranceFor(options, type);
+  if (!options.absoluteTolerance && !options.relativeTolerance) {
+    // A value computed in a coarser type than it is stored in keeps that
+    // type's rounding.
+    if (depth.computedIn && (isFloatingPoint(type) || isComplex(type))) {
+      Tolerance coarser = defaultTolerance(*depth.computedIn);
+      tolerance.absolute = std::max(tolerance.absolute, coarser.absolute);
+      tolerance.relative = std::max(tolerance.relative, coarser.relative);
+    }
     tolerance = reductionTolerance(tolerance, depth, expected);
+  }
   ComparisonResult result = compareArrays(expected, actual, tolerance);
   std::cout << "  " << label << " " << expected.shape().toString(false)
             << ": max abs error " << formatNumber(result.maxAbsoluteError)

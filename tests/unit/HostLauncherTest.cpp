@@ -10,6 +10,7 @@
 // reports, launches over the device's limits.
 //
 //===----------------------------------------------------------------------===//
+#include "LaunchLimits.h"
 #include "host/HostLauncher.h"
 
 #include <gtest/gtest.h>
@@ -326,13 +327,23 @@ TEST(HostLauncher, LaunchesOverTheDeviceLimitsAreFaults) {
   EXPECT_EQ(tooTall.message, "the launch is invalid: block z of 65 exceeds the limit of 64");
   LaunchResult gridY = launcher.launch(nothing, spec({1, 70000, 1}, {1, 1, 1}, false), {}, "sm_90");
   EXPECT_EQ(gridY.message, "the launch is invalid: grid y of 70000 exceeds the limit of 65535");
-  // 227 KiB per block on sm_90, 99 KiB on sm_86.
+  // The manifest's shared memory is static: 48 KiB on every architecture
+  // (ptxas refuses more), though sm_90 blocks may have 227 KiB in all.
   EXPECT_TRUE(
-      launcher.launch(nothing, spec({1, 1, 1}, {1, 1, 1}, false, 227 * 1024), {}, "sm_90").ok());
-  LaunchResult shared =
-      launcher.launch(nothing, spec({1, 1, 1}, {1, 1, 1}, false, 100 * 1024), {}, "sm_86");
-  EXPECT_EQ(shared.message, "the launch is invalid: 102400 bytes of shared memory exceed the "
-                            "limit of 101376 per block on sm_86");
+      launcher.launch(nothing, spec({1, 1, 1}, {1, 1, 1}, false, 48 * 1024), {}, "sm_90").ok());
+  for (const char *arch : {"sm_90", "sm_86", "sm_80"}) {
+    LaunchResult shared =
+        launcher.launch(nothing, spec({1, 1, 1}, {1, 1, 1}, false, 0xc180), {}, arch);
+    EXPECT_EQ(shared.status, LaunchResult::Fault);
+    EXPECT_EQ(shared.message, "the launch is invalid: 49536 bytes of static shared memory "
+                              "exceed the limit of 49152 per block");
+  }
+  // Past the static limit, the architecture's limit on all shared memory.
+  LaunchLimits sm86 = launchLimitsFor("sm_86");
+  sm86.staticSharedMemoryPerBlock = 1 << 30;
+  KernelSpec big = spec({1, 1, 1}, {1, 1, 1}, false, 100 * 1024);
+  EXPECT_EQ(checkLaunch(big, sm86, "sm_86"), "102400 bytes of shared memory exceed the "
+                                             "limit of 101376 per block on sm_86");
 }
 
 // Blocks run in parallel on host threads: atomics are real.

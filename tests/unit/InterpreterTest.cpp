@@ -114,10 +114,12 @@ TEST(InterpreterIntegers, BitCountsPowerAndMulhi) {
   EXPECT_EQ(ints(evaluate(module(
                 "a = s16[3] constant({0, 1, -1})\nROOT r = s16[3] count-leading-zeros(a)"))),
             (std::vector<int64_t>{16, 15, 0}));
-  EXPECT_EQ(ints(evaluate(module("a = s32[4] constant({2, 1, -1, 3})\n"
-                                 "b = s32[4] constant({10, -3, -3, -1})\n"
-                                 "ROOT r = s32[4] power(a, b)"))),
-            (std::vector<int64_t>{1024, 1, -1, 0}));
+  // A negative exponent: 1 for a base of 1, else 0, -1 included (XLA's
+  // elemental emitter and HloEvaluator).
+  EXPECT_EQ(ints(evaluate(module("a = s32[6] constant({2, 1, -1, 3, -1, -2})\n"
+                                 "b = s32[6] constant({10, -3, -3, -1, -2, -1})\n"
+                                 "ROOT r = s32[6] power(a, b)"))),
+            (std::vector<int64_t>{1024, 1, 0, 0, 0, 0}));
   EXPECT_EQ(ints(evaluate(module("a = u32[1] constant({4294967295})\n"
                                  "b = u32[1] constant({4294967295})\n"
                                  "ROOT r = u32[1] mulhi(a, b)"))),
@@ -661,7 +663,8 @@ TEST(InterpreterLibraryCalls, CublasLtMatmulWithBetaBiasAndEpilogues) {
 }
 
 // cuDNN's forward convolution, plain and with bias, side input and
-// activation; a backward convolution is not interpreted.
+// activation (the backward ones: ConvolutionBackwardTest.cpp); a cuDNN
+// graph is not interpreted.
 TEST(InterpreterLibraryCalls, CudnnConvolutionsWithBiasSideInputAndActivation) {
   auto call = [](const std::string &target, const std::string &operands,
                  const std::string &activation, double scale) {
@@ -691,8 +694,8 @@ TEST(InterpreterLibraryCalls, CudnnConvolutionsWithBiasSideInputAndActivation) {
                                  1))
                 .find("cuDNN activation kBandPass is not supported by the interpreter"),
             std::string::npos);
-  EXPECT_NE(evaluationError(call("__cudnn$convBackwardInput", "x, k", "kNone", 1))
-                .find("custom-call '__cudnn$convBackwardInput'"),
+  EXPECT_NE(evaluationError(call("__cudnn$convForwardGraph", "x, k", "kNone", 1))
+                .find("custom-call '__cudnn$convForwardGraph'"),
             std::string::npos);
 }
 

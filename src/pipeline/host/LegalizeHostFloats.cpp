@@ -1,6 +1,7 @@
 //===- LegalizeHostFloats.cpp - f16/bf16 without host arithmetic ----------===//
 //
-// Owns xla-gpu-legalize-host-floats: math on f16/bf16 computed in f32, the
+// Owns xla-gpu-legalize-host-floats: math on f16/bf16 computed in f32 (negate
+// and abs as sign-bit operations, which keep a NaN's bits), the
 // conversions the host's compiler runtime lacks (f64 -> bf16, bf16 -> f64)
 // written as conversions it has, with the rounding of a direct one, and
 // copysign as LLVM's intrinsic (upstream's math-to-libm cannot take it).
@@ -107,9 +108,32 @@ void extendThroughF32(arith::ExtFOp extend) {
   extend.erase();
 }
 
+/// negate and abs of f16/bf16 as the sign-bit operations they are, so that
+/// a NaN keeps its sign and payload (through f32 the truncation back would
+/// make it the canonical NaN, as the GPU's neg.bf16 / abs.bf16 do not).
+void flipOrClearSign(Operation *op, bool negate) {
+  OpBuilder b(op);
+  Location loc = op->getLoc();
+  Type type = op->getResult(0).getType();
+  Type bits = withElementType(type, b.getI16Type());
+  Value word = arith::BitcastOp::create(b, loc, bits, op->getOperand(0));
+  Value result =
+      negate ? Value(arith::XOrIOp::create(b, loc, word, constantLike(b, loc, bits, 0x8000)))
+             : Value(arith::AndIOp::create(b, loc, word, constantLike(b, loc, bits, 0x7fff)));
+  op->getResult(0).replaceAllUsesWith(arith::BitcastOp::create(b, loc, type, result).getResult());
+  op->erase();
+}
+
 struct LegalizeHostFloatsPass
     : impl::LegalizeHostFloatsPassBase<LegalizeHostFloatsPass> {
   void runOnOperation() override {
+    SmallVector<Operation *> signOps;
+    getOperation().walk([&](Operation *op) {
+      if (isa<arith::NegFOp, math::AbsFOp>(op) && isNarrowFloat(op->getResult(0).getType()))
+        signOps.push_back(op);
+    });
+    for (Operation *op : signOps)
+      flipOrClearSign(op, isa<arith::NegFOp>(op));
     SmallVector<Operation *> mathOps;
     SmallVector<arith::TruncFOp> truncations;
     SmallVector<arith::ExtFOp> extensions;
