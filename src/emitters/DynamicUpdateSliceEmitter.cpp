@@ -76,14 +76,13 @@ bool DynamicUpdateSliceEmitter::emitEntryFunction(EmitterContext &context,
       // Unsigned starts: zero-extended, one unsigned min (a u64 past 2^63
       // is past the end, not negative); signed: clamped on both sides.
       int64_t last = operandShape.dimension(d) - updateShape.dimension(d);
-      Value lastIndex = arith::ConstantIndexOp::create(b, last);
       Value start;
       if (isUnsignedIntegral(index->shape().elementType())) {
         start = arith::IndexCastUIOp::create(b, b.getIndexType(), value[0]);
-        start = arith::MinUIOp::create(b, start, lastIndex);
+        start = arith::MinUIOp::create(b, start, arith::ConstantIndexOp::create(b, last));
       } else {
         start = arith::IndexCastOp::create(b, b.getIndexType(), value[0]);
-        start = arith::MinSIOp::create(b, start, lastIndex);
+        start = arith::MinSIOp::create(b, start, arith::ConstantIndexOp::create(b, last));
         start = arith::MaxSIOp::create(b, start, arith::ConstantIndexOp::create(b, 0));
       }
       clamped.push_back(start);

@@ -175,29 +175,31 @@ Value emitCompare(ImplicitLocOpBuilder &b, const HloInstruction &inst, Value x,
   return cmpi(b, intPredicate(direction, isSigned), x, y);
 }
 
-/// x^y by squaring over every bit of the exponent, unrolled and branch
-/// free (no math.ipowi: its helper function is not linked on NVPTX), wrapped
-/// to the type. A negative signed exponent gives 1 for x == 1 and 0 for
-/// every other base, -1 included, as XLA's elemental emitter does.
-Value integerPower(ImplicitLocOpBuilder &b, Value x, Value y, bool isSigned) {
+/// x^y as XLA's elemental emitter computes it: squaring over the exponent's
+/// low 6 bits, unrolled and branch free (no math.ipowi: its helper function
+/// is not linked on NVPTX); an exponent negative as a signed value (also
+/// for unsigned types) gives 1 for x == 1, +-1 for x == -1 and 0 otherwise.
+Value integerPower(ImplicitLocOpBuilder &b, Value x, Value y) {
   Type type = x.getType();
   Value zero = constantInt(b, type, 0), one = constantInt(b, type, 1);
+  Value minusOne = constantInt(b, type, -1);
   Value result = one, base = x, exponent = y;
-  unsigned width = getElementTypeOrSelf(type).getIntOrFloatBitWidth();
-  for (unsigned bit = 0; bit < width; ++bit) {
+  for (int bit = 0; bit < 6; ++bit) {
     Value odd = cmpi(b, arith::CmpIPredicate::ne,
                      arith::AndIOp::create(b, exponent, one), zero);
     result = select(b, odd, arith::MulIOp::create(b, result, base), result);
-    if (bit + 1 == width)
+    if (bit == 5)
       break;
     base = arith::MulIOp::create(b, base, base);
     exponent = arith::ShRUIOp::create(b, exponent, one);
   }
-  if (!isSigned)
-    return result;
   Value negative = cmpi(b, arith::CmpIPredicate::slt, y, zero);
+  Value oddExponent =
+      cmpi(b, arith::CmpIPredicate::ne, arith::AndIOp::create(b, y, one), zero);
+  Value forMinusOne = select(b, oddExponent, minusOne, one);
   Value forNegative =
-      arith::ExtUIOp::create(b, type, cmpi(b, arith::CmpIPredicate::eq, x, one));
+      select(b, cmpi(b, arith::CmpIPredicate::eq, x, one), one,
+             select(b, cmpi(b, arith::CmpIPredicate::eq, x, minusOne), forMinusOne, zero));
   return select(b, negative, forNegative, result);
 }
 
@@ -379,7 +381,7 @@ Value integerMath(ImplicitLocOpBuilder &b, HloOpcode opcode, Value x, Value y,
   case HloOpcode::ShiftRightLogical:
     return shift(b, opcode, x, y);
   case HloOpcode::Power:
-    return integerPower(b, x, y, isSigned);
+    return integerPower(b, x, y);
   case HloOpcode::Negate:
     return arith::SubIOp::create(b, constantInt(b, type, 0), x);
   case HloOpcode::Abs:

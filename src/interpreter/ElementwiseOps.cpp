@@ -140,19 +140,27 @@ Scalar integerUnary(HloOpcode opcode, PrimitiveType type, int64_t x) {
                                       " is not defined on integer values");
 }
 
-/// x^y by squaring, wrapped to the type; a negative exponent gives 1 for
-/// x == 1 and 0 for every other base, -1 included (XLA's elemental emitter
-/// and its HloEvaluator).
+/// x^y as XLA's elemental emitter computes it (checked against XLA's CPU
+/// backend): an exponent negative as a signed value of the type's width
+/// (also for unsigned types) gives 1 for x == 1, +-1 for x == -1 (all ones)
+/// and 0 otherwise; otherwise squaring over the exponent's low 6 bits
+/// (exponents of 64 and more wrap), wrapped to the type.
 int64_t integerPower(int64_t x, int64_t y, PrimitiveType type) {
-  if (isSignedIntegral(type) && y < 0)
-    return x == 1 ? 1 : 0;
-  uint64_t base = static_cast<uint64_t>(x), result = 1;
-  uint64_t exponent = static_cast<uint64_t>(y);
-  while (exponent) {
-    if (exponent & 1)
+  int width = widthOf(type);
+  uint64_t mask = widthMask(width);
+  uint64_t ux = static_cast<uint64_t>(x) & mask, uy = static_cast<uint64_t>(y) & mask;
+  if ((uy >> (width - 1)) & 1) {
+    if (ux == 1)
+      return 1;
+    if (ux == mask)
+      return wrapInteger((uy & 1) ? -1 : 1, type);
+    return 0;
+  }
+  uint64_t base = ux, result = 1;
+  for (int bit = 0; bit < 6; ++bit) {
+    if ((uy >> bit) & 1)
       result *= base;
     base *= base;
-    exponent >>= 1;
   }
   return wrapInteger(static_cast<int64_t>(result), type);
 }

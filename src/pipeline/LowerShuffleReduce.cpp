@@ -106,16 +106,16 @@ Value warpLanes(OpBuilder &b, Location loc, Operation *op) {
   if (threads <= kWarpSize || threads % kWarpSize == 0)
     return constant(std::clamp<int64_t>(threads, 1, kWarpSize));
   // The linear thread id, x fastest, and the first lane of its warp.
-  Value linear = arith::ConstantIndexOp::create(b, loc, 0);
+  Value linear;
   int64_t stride = 1;
   const gpu::Dimension dimensions[] = {gpu::Dimension::x, gpu::Dimension::y,
                                        gpu::Dimension::z};
   for (size_t d = 0; d < sizes.size() && d < 3; ++d) {
     if (sizes[d] > 1) {
       Value id = gpu::ThreadIdOp::create(b, loc, dimensions[d]);
-      Value scaled = arith::MulIOp::create(b, loc, id,
-                                           arith::ConstantIndexOp::create(b, loc, stride));
-      linear = arith::AddIOp::create(b, loc, linear, scaled);
+      if (stride > 1)
+        id = arith::MulIOp::create(b, loc, id, arith::ConstantIndexOp::create(b, loc, stride));
+      linear = linear ? Value(arith::AddIOp::create(b, loc, linear, id)) : id;
     }
     stride *= sizes[d];
   }

@@ -114,12 +114,18 @@ TEST(InterpreterIntegers, BitCountsPowerAndMulhi) {
   EXPECT_EQ(ints(evaluate(module(
                 "a = s16[3] constant({0, 1, -1})\nROOT r = s16[3] count-leading-zeros(a)"))),
             (std::vector<int64_t>{16, 15, 0}));
-  // A negative exponent: 1 for a base of 1, else 0, -1 included (XLA's
-  // elemental emitter and HloEvaluator).
-  EXPECT_EQ(ints(evaluate(module("a = s32[6] constant({2, 1, -1, 3, -1, -2})\n"
-                                 "b = s32[6] constant({10, -3, -3, -1, -2, -1})\n"
-                                 "ROOT r = s32[6] power(a, b)"))),
-            (std::vector<int64_t>{1024, 1, 0, 0, 0, 0}));
+  // As XLA's elemental emitter (checked on XLA's CPU backend): a negative
+  // exponent gives 1 for a base of 1, +-1 for -1, else 0; exponents of 64
+  // and more keep their low 6 bits (3^64 is 1, 3^100 is 3^36).
+  EXPECT_EQ(ints(evaluate(module("a = s32[8] constant({2, 1, -1, 3, -1, -2, 3, 3})\n"
+                                 "b = s32[8] constant({10, -3, -3, -1, -2, -1, 64, 100})\n"
+                                 "ROOT r = s32[8] power(a, b)"))),
+            (std::vector<int64_t>{1024, 1, -1, 0, 1, 0, 1, -1953380655}));
+  // Unsigned: an exponent with its top bit set takes the negative rule.
+  EXPECT_EQ(ints(evaluate(module("a = u16[4] constant({3, 2, 65535, 1})\n"
+                                 "b = u16[4] constant({40000, 65535, 40001, 65535})\n"
+                                 "ROOT r = u16[4] power(a, b)"))),
+            (std::vector<int64_t>{0, 0, 65535, 1}));
   EXPECT_EQ(ints(evaluate(module("a = u32[1] constant({4294967295})\n"
                                  "b = u32[1] constant({4294967295})\n"
                                  "ROOT r = u32[1] mulhi(a, b)"))),

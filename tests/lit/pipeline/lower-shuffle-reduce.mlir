@@ -13,9 +13,9 @@ func.func @sum(%x: f32) -> f32 attributes {xla_gpu.block_size = array<i64: 256, 
 }
 // CHECK-LABEL: func.func @sum(
 // CHECK-SAME:    %[[X:.*]]: f32)
-// CHECK:         %[[B0:.*]] = arith.bitcast %[[X]] : f32 to i32
-// CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : i32
 // CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : i32
+// CHECK-DAG:     %[[B0:.*]] = arith.bitcast %[[X]] : f32 to i32
+// CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : i32
 // CHECK:         %[[S0:.*]], %{{.*}} = gpu.shuffle  down %[[B0]], %[[C4]], %[[C32]] : i32
 // CHECK:         %[[O0:.*]] = arith.bitcast %[[S0]] : i32 to f32
 // CHECK:         %[[R0:.*]] = xla_gpu.pure_call @add(%[[X]], %[[O0]])
@@ -37,10 +37,10 @@ func.func @words(%x: f64, %i: i8) -> (f64, i8) attributes {xla_gpu.block_size = 
   return %r#0, %r#1 : f64, i8
 }
 // CHECK-LABEL: func.func @words(
+// CHECK:         %[[C6:.*]] = arith.constant 6 : i32
 // CHECK:         arith.bitcast %{{.*}} : f64 to i64
 // CHECK:         %[[LOW:.*]] = arith.trunci %{{.*}} : i64 to i32
 // CHECK:         %[[HIGH:.*]] = arith.trunci %{{.*}} : i64 to i32
-// CHECK:         %[[C6:.*]] = arith.constant 6 : i32
 // CHECK:         gpu.shuffle  down %[[LOW]], %{{.*}}, %[[C6]] : i32
 // CHECK:         gpu.shuffle  down %[[HIGH]], %{{.*}}, %{{.*}} : i32
 // CHECK:         arith.bitcast %{{.*}} : i64 to f64
@@ -48,3 +48,18 @@ func.func @words(%x: f64, %i: i8) -> (f64, i8) attributes {xla_gpu.block_size = 
 // CHECK:         gpu.shuffle  down %{{.*}}, %{{.*}}, %{{.*}} : i32
 // CHECK:         arith.trunci %{{.*}} : i32 to i8
 // CHECK:         xla_gpu.pure_call @max64
+
+// A block of 72 threads: two full warps and one of 8. The shuffles' width
+// is the lanes left from the first of this thread's warp to the block's
+// end, at most 32 (the last warp's member mask names its 8 threads).
+func.func @partial(%x: f32) -> f32 attributes {xla_gpu.block_size = array<i64: 72, 1, 1>} {
+  %r = xla_gpu.shuffle_reduce(%x) to 4 combiner=@add : f32
+  return %r : f32
+}
+// CHECK-LABEL: func.func @partial(
+// CHECK:         %[[TID:.*]] = gpu.thread_id  x
+// CHECK:         %[[T32:.*]] = arith.index_castui %{{.*}} : index to i32
+// CHECK:         %[[WARP:.*]] = arith.andi %[[T32]], %{{.*}} : i32
+// CHECK:         %[[LEFT:.*]] = arith.subi %{{.*}}, %[[WARP]] : i32
+// CHECK:         %[[LANES:.*]] = arith.minui %[[LEFT]], %{{.*}} : i32
+// CHECK:         gpu.shuffle  down %{{.*}}, %{{.*}}, %[[LANES]] : i32
