@@ -2,6 +2,7 @@
 #include "ArrayUtils.h"
 
 #include <atomic>
+#include <limits>
 #include <thread>
 
 namespace hlo::interp {
@@ -71,7 +72,11 @@ std::vector<int64_t> physicalOffsets(const Shape &shape) {
 }
 
 int64_t indexValue(const Literal &literal, int64_t i) {
-  return literal.intData()[i];
+  int64_t value = literal.intData()[i];
+  // A u64 past 2^63 is past every end, not negative.
+  if (literal.shape().elementType() == PrimitiveType::U64 && value < 0)
+    return std::numeric_limits<int64_t>::max();
+  return value;
 }
 
 void forEachTask(int64_t tasks, double work, const std::function<void(int64_t)> &task) {

@@ -129,7 +129,8 @@ Literal packLeaves(const Shape &shape, std::vector<Literal> leaves);
 std::vector<int64_t> physicalOffsets(const Shape &shape);
 
 /// The operand's data as signed 64-bit index values (dynamic-slice starts,
-/// gather indices).
+/// gather and scatter indices); a u64 of 2^63 or more saturates to
+/// INT64_MAX (out of range, as it is).
 int64_t indexValue(const Literal &literal, int64_t i);
 
 /// Runs `task(t)` for every t in [0, tasks): on this thread when `work`

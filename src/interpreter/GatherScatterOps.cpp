@@ -127,8 +127,8 @@ Literal evaluateScatter(const HloInstruction &instruction, const Operands &opera
     for (size_t i = 0; i < inputBatching.size(); ++i)
       target[inputBatching[i]] = batch[reader.batchPosition(indicesBatching[i])];
     for (size_t d = 0; d < operandDims.size(); ++d)
-      if (target[d] < 0 || target[d] + windowSize[d] > operandDims[d])
-        return; // the window does not fit: skipped
+      if (target[d] < 0 || target[d] > operandDims[d] - windowSize[d])
+        return; // the window does not fit: skipped (no overflow at INT64_MAX)
     for (size_t j = 0; j < updateWindowDims.size(); ++j)
       target[windowOperandDims[j]] += update[updateWindowDims[j]];
     int64_t linear = linearIndex(target, operandStrides);

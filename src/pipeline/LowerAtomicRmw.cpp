@@ -1,9 +1,9 @@
 //===- LowerAtomicRmw.cpp - generic atomics to native ones ----------------===//
 //
 // Owns xla-gpu-lower-atomic-rmw (Passes.td): native atomics for the
-// combiners that have one, and a byte-wide compare-and-swap loop for
-// elements narrower than a byte (pred, s4, u4), which LLVM has no atomics
-// on.
+// combiners that have one, and compare-and-swap loops on integer words for
+// the rest of the floats (LLVM's cmpxchg takes no floats) and for elements
+// narrower than a byte (pred, s4, u4), which LLVM has no atomics on.
 //
 //===----------------------------------------------------------------------===//
 #include "dialect/XlaGpuDialect.h"
@@ -43,42 +43,49 @@ std::optional<arith::AtomicRMWKind> nativeKind(Operation *combiner) {
       .Default([](Operation *) { return std::nullopt; });
 }
 
-/// A sub-byte element's update as a compare-and-swap loop on its byte:
-/// LLVM's atomics need at least a byte. The first guess is the element as a
-/// plain load reads it (the access the host target bounds-checks); a
-/// failed exchange returns the byte as it is and the loop retries with it.
-/// Only the low bits of the byte are the element (the buffers' encoding,
-/// interpreter/ElementBytes.h), so the new byte is the new element
-/// zero-extended.
-LogicalResult lowerSubByte(memref::GenericAtomicRMWOp generic) {
+/// An update as a compare-and-swap loop on an integer word: LLVM's
+/// cmpxchg takes integers only. A sub-byte element (pred, s4, u4) swaps its
+/// byte, the element zero-extended (only the low bits of the byte are the
+/// element: the buffers' encoding, interpreter/ElementBytes.h); a float
+/// swaps its bits as the integer of its width. The first guess is the
+/// element as a plain load reads it (the access the host target
+/// bounds-checks); a failed exchange returns the word as it is and the
+/// loop retries with it.
+LogicalResult lowerToCompareAndSwap(memref::GenericAtomicRMWOp generic) {
   auto type = cast<MemRefType>(generic.getMemref().getType());
+  Type element = generic.getCurrentValue().getType();
   if (type.getMemorySpace())
-    return generic.emitOpError("an atomic update of sub-byte elements in memory space ")
-           << type.getMemorySpace() << " is not supported";
+    return generic.emitOpError("a compare-and-swap update of ")
+           << element << " in memory space " << type.getMemorySpace() << " is not supported";
   OpBuilder b(generic);
   Location loc = generic.getLoc();
-  Type element = generic.getCurrentValue().getType();
-  Type byte = b.getI8Type();
-  if (!element.isInteger()) // f4: through its bits
+  bool subByte = element.getIntOrFloatBitWidth() < 8;
+  if (subByte && !element.isInteger()) // f4: through its bits
     return generic.emitOpError("an atomic update of ") << element << " is not supported";
+  Type word = subByte ? b.getI8Type() : b.getIntegerType(element.getIntOrFloatBitWidth());
+  auto toWord = [&](OpBuilder &b, Location loc, Value value) -> Value {
+    return subByte ? Value(arith::ExtUIOp::create(b, loc, word, value))
+                   : Value(arith::BitcastOp::create(b, loc, word, value));
+  };
+  auto fromWord = [&](OpBuilder &b, Location loc, Value value) -> Value {
+    return subByte ? Value(arith::TruncIOp::create(b, loc, element, value))
+                   : Value(arith::BitcastOp::create(b, loc, element, value));
+  };
   Value pointer = xla_gpu::ElementPointerOp::create(
       b, loc, LLVM::LLVMPointerType::get(b.getContext()), generic.getMemref(), generic.getIndices());
   Value first = memref::LoadOp::create(b, loc, generic.getMemref(), generic.getIndices());
-  Value firstByte = arith::ExtUIOp::create(b, loc, byte, first);
   auto loop = scf::WhileOp::create(
-      b, loc, TypeRange{byte, element}, ValueRange{firstByte},
+      b, loc, TypeRange{word, element}, ValueRange{toWord(b, loc, first)},
       [&](OpBuilder &b, Location loc, ValueRange arguments) {
         Value expected = arguments[0];
         IRMapping mapping;
-        mapping.map(generic.getCurrentValue(),
-                    arith::TruncIOp::create(b, loc, element, expected));
+        mapping.map(generic.getCurrentValue(), fromWord(b, loc, expected));
         for (Operation &op : generic.getBody()->without_terminator())
           b.clone(op, mapping);
         auto yield = cast<memref::AtomicYieldOp>(generic.getBody()->getTerminator());
         Value updated = mapping.lookupOrDefault(yield.getResult());
-        Value updatedByte = arith::ExtUIOp::create(b, loc, byte, updated);
         auto exchange = LLVM::AtomicCmpXchgOp::create(
-            b, loc, pointer, expected, updatedByte, LLVM::AtomicOrdering::acq_rel,
+            b, loc, pointer, expected, toWord(b, loc, updated), LLVM::AtomicOrdering::acq_rel,
             LLVM::AtomicOrdering::monotonic);
         Value seen = LLVM::ExtractValueOp::create(b, loc, exchange, 0);
         Value stored = LLVM::ExtractValueOp::create(b, loc, exchange, 1);
@@ -95,7 +102,8 @@ LogicalResult lowerSubByte(memref::GenericAtomicRMWOp generic) {
   return success();
 }
 
-void lower(memref::GenericAtomicRMWOp generic) {
+/// Replaces `generic` by a native atomic if its body is one; false if not.
+bool lowerToNative(memref::GenericAtomicRMWOp generic) {
   Block *body = generic.getBody();
   auto replaceBy = [&](arith::AtomicRMWKind kind, Value value) {
     OpBuilder b(generic);
@@ -109,17 +117,17 @@ void lower(memref::GenericAtomicRMWOp generic) {
   auto onlyYield = dyn_cast<memref::AtomicYieldOp>(body->front());
   if (onlyYield && onlyYield.getResult().getParentBlock() != body) {
     replaceBy(arith::AtomicRMWKind::assign, onlyYield.getResult());
-    return;
+    return true;
   }
   // Exactly: %new = OP %current, %x (either order); atomic_yield %new.
   if (body->getOperations().size() != 2)
-    return;
+    return false;
   Operation *combiner = &body->front();
   auto yield = dyn_cast<memref::AtomicYieldOp>(body->getTerminator());
   std::optional<arith::AtomicRMWKind> kind = nativeKind(combiner);
   if (!yield || !kind || combiner->getNumOperands() != 2 ||
       yield.getResult() != combiner->getResult(0))
-    return;
+    return false;
   Value current = generic.getCurrentValue();
   Value other;
   if (combiner->getOperand(0) == current)
@@ -127,8 +135,9 @@ void lower(memref::GenericAtomicRMWOp generic) {
   else if (combiner->getOperand(1) == current)
     other = combiner->getOperand(0);
   if (!other || other == current || other.getParentBlock() == body)
-    return;
+    return false;
   replaceBy(*kind, other);
+  return true;
 }
 
 struct LowerAtomicRmwPass : impl::LowerAtomicRmwPassBase<LowerAtomicRmwPass> {
@@ -136,9 +145,14 @@ struct LowerAtomicRmwPass : impl::LowerAtomicRmwPassBase<LowerAtomicRmwPass> {
     SmallVector<memref::GenericAtomicRMWOp> generics;
     getOperation().walk([&](memref::GenericAtomicRMWOp op) { generics.push_back(op); });
     for (memref::GenericAtomicRMWOp generic : generics) {
-      if (generic.getCurrentValue().getType().getIntOrFloatBitWidth() >= 8) {
-        lower(generic);
-      } else if (failed(lowerSubByte(generic))) {
+      Type element = generic.getCurrentValue().getType();
+      // Integers of a byte or more without a native atomic stay generic
+      // (upstream lowers them to cmpxchg); floats and sub-byte elements
+      // swap integer words here.
+      bool wide = element.getIntOrFloatBitWidth() >= 8;
+      if (wide && (lowerToNative(generic) || element.isInteger()))
+        continue;
+      if (failed(lowerToCompareAndSwap(generic))) {
         signalPassFailure();
         return;
       }

@@ -42,11 +42,18 @@ func.func @max_then_add(%t: tensor<16xi32>, %i: index, %x: i32) -> tensor<16xi32
   return %a : tensor<16xi32>
 }
 
-// Any other combiner stays a compare-and-swap loop.
+// Any other float combiner is a compare-and-swap loop on the float's bits
+// (LLVM's cmpxchg takes integers only).
 // CHECK-LABEL: func.func @multiply_add(
-// CHECK:         memref.generic_atomic_rmw
-// CHECK:           arith.mulf
-// CHECK:           arith.addf
+// CHECK:         %[[FIRST:.*]] = memref.load
+// CHECK:         %[[BITS:.*]] = arith.bitcast %[[FIRST]] : f32 to i32
+// CHECK:         scf.while (%[[EXPECTED:.*]] = %[[BITS]]) : (i32) -> (i32, f32)
+// CHECK:           %[[CURRENT:.*]] = arith.bitcast %[[EXPECTED]] : i32 to f32
+// CHECK:           %[[P:.*]] = arith.mulf %[[CURRENT]]
+// CHECK:           %[[S:.*]] = arith.addf %[[P]]
+// CHECK:           %[[NEW:.*]] = arith.bitcast %[[S]] : f32 to i32
+// CHECK:           llvm.cmpxchg %{{.*}}, %[[EXPECTED]], %[[NEW]] acq_rel monotonic : !llvm.ptr, i32
+// CHECK-NOT:     memref.generic_atomic_rmw
 func.func @multiply_add(%t: tensor<4xf32>, %i: index, %x: f32) -> tensor<4xf32> {
   %r = xla_gpu.atomic_rmw %t[%i] : tensor<4xf32> {
   ^bb0(%current: f32):
