@@ -10,13 +10,14 @@
 from .base import GeneratorBase
 from .elementwise import ElementwiseOps
 from .ir import Inst
+from .kinds_large import LargeKinds
 from .kinds_loop import LoopKinds
 from .kinds_reduce import ReduceKinds
 from .kinds_scatter_sort import ScatterSortKinds
 from .movement import MovementOps
 
 
-class Generator(LoopKinds, ReduceKinds, ScatterSortKinds, MovementOps, ElementwiseOps,
+class Generator(LargeKinds, LoopKinds, ReduceKinds, ScatterSortKinds, MovementOps, ElementwiseOps,
                 GeneratorBase):
     """A random module of a seed: generate() returns its Case."""
 
