@@ -12,6 +12,7 @@
 // <w, dw> over a sweep of windows, and the errors.
 //
 //===----------------------------------------------------------------------===//
+#include "EvaluateHloText.h"
 #include "interpreter/Evaluator.h"
 
 #include "hlo_parser/Parser.h"
@@ -26,19 +27,7 @@ using namespace hlo::interp;
 
 namespace {
 
-/// Evaluates the entry of `text` on `arguments`.
-Literal evaluate(const std::string &text, std::vector<Literal> arguments = {}) {
-  std::string errors;
-  std::unique_ptr<HloModule> module = parseHloModuleText(text, errors);
-  EXPECT_NE(module, nullptr) << errors;
-  if (!module)
-    return Literal();
-  Evaluator evaluator(*module);
-  std::vector<ValuePtr> values;
-  for (Literal &argument : arguments)
-    values.push_back(std::make_shared<const Literal>(std::move(argument)));
-  return *evaluator.run(values);
-}
+using hlo::interp::testing::evaluate;
 
 /// The error message of evaluating `text` on `arguments` ("" if it succeeds).
 std::string evaluationError(const std::string &text, std::vector<Literal> arguments) {

@@ -7,6 +7,7 @@
 // dimensions, layouts in bitcast.
 //
 //===----------------------------------------------------------------------===//
+#include "EvaluateHloText.h"
 #include "interpreter/Evaluator.h"
 
 #include "hlo_parser/Parser.h"
@@ -21,19 +22,7 @@ using namespace hlo::interp;
 
 namespace {
 
-/// Evaluates the entry of `text` (a module whose entry takes `arguments`).
-Literal evaluate(const std::string &text, std::vector<Literal> arguments = {}) {
-  std::string errors;
-  std::unique_ptr<HloModule> module = parseHloModuleText(text, errors);
-  EXPECT_NE(module, nullptr) << errors;
-  if (!module)
-    return Literal();
-  Evaluator evaluator(*module);
-  std::vector<ValuePtr> values;
-  for (Literal &argument : arguments)
-    values.push_back(std::make_shared<const Literal>(std::move(argument)));
-  return *evaluator.run(values);
-}
+using hlo::interp::testing::evaluate;
 
 /// The error message of evaluating `text` ("" if it succeeds).
 std::string evaluationError(const std::string &text, int64_t maxWhileIterations = 1000,
