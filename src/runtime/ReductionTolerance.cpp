@@ -208,6 +208,17 @@ public:
         return depth;
       for (int64_t d : inst.dimensions())
         count *= input.dimension(d);
+      // Terms a broadcast replicates are equal: their rounding errors do
+      // not cancel, and a sequential sum errs by up to (n - 1) u, not
+      // sqrt(n) u. Counted as n^2 terms, the bound becomes 4 n u.
+      const HloInstruction *operand = inst.operand(0);
+      if (operand->opcode() == HloOpcode::Broadcast)
+        for (int64_t d : inst.dimensions())
+          if (std::find(operand->dimensions().begin(), operand->dimensions().end(), d) ==
+              operand->dimensions().end()) {
+            count *= count;
+            break;
+          }
     } else if (inst.opcode() == HloOpcode::Scatter) {
       // Repeated indices combine their updates in the order the kernel's
       // atomics land: at most every slice onto one element, after the

@@ -26,7 +26,10 @@
 // reduce-window, dot, and scatters whose indices may repeat: the slices
 // that may land on one element, plus the operand, since atomics combine
 // them in no fixed order) along the deepest path to the output and u is the
-// coarsest of their types' unit roundoffs. Integer, pred and exact
+// coarsest of their types' unit roundoffs. Terms a broadcast replicates
+// along the reduced dimensions are equal, and their rounding errors do not
+// cancel: such a reduce counts as n^2 terms, for the deterministic 4 n u.
+// Integer, pred and exact
 // (max/min) results keep the default, except integers that are a reduced
 // float's bits (a bitcast), which are compared as those floats; an explicit
 // --atol/--rtol wins.
