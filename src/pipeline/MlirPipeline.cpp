@@ -243,6 +243,7 @@ void addSharedPasses(PassManager &pm) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   // Math without a single instruction as code; complex as real arithmetic.
+  pm.addPass(createGuardHalfIntConversionsPass());
   pm.addPass(createLowerIntegerMathPass());
   pm.addPass(createConvertMathToFuncs());
   pm.addPass(createConvertComplexToStandardPass());

@@ -95,6 +95,19 @@ def LowerIntegerMathPass
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
+def GuardHalfIntConversionsPass
+    : Pass<"xla-gpu-guard-half-int-conversions", "mlir::ModuleOp"> {
+  let summary = "Integer -> f16 conversions select +-inf for overflowing sources";
+  let description = [{
+    `arith.sitofp`/`arith.uitofp` to f16 (scalar or vector) whose source
+    type can reach 65520 in magnitude are followed by selects of +-inf for
+    sources at or beyond it. The conversion alone would round them to inf,
+    but LLVM 22's InstCombine folds `fpext (uitofp x to half)` into
+    `uitofp x to float` from x's known bits alone, ignoring half's exponent
+    range; behind the select, a folded conversion is only used where exact.
+  }];
+}
+
 def LowerSyncThreadsPass
     : Pass<"xla-gpu-lower-sync-threads", "mlir::ModuleOp"> {
   let summary = "xla_gpu.sync_threads as gpu.barrier";

@@ -76,7 +76,16 @@ def KeepEmulatedRoundingPass
     `(a + b) + c` in bf16 skips its intermediate rounding. The GPU's native
     bf16/f16 arithmetic and the interpreter round after every operation:
     this pass clears the fast-math flags of those conversions.
+
+    Each f16 result of a `truncf` also passes through
+    `llvm.arithmetic.fence`: LLVM 22's InstCombine shrinks such a chain
+    back to half operations, turns `fmul half (uitofp x), C` into
+    `uitofp (x * C)`, then folds the next `fpext` into `uitofp x to float`
+    while ignoring half's exponent range, so a product past 65504 stayed
+    finite (fuzz seed 206066). The GPU target keeps native half ops, whose
+    IR has no such `fpext`.
   }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
 def ConvertToHostLlvmPass
