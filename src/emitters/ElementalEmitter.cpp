@@ -734,21 +734,32 @@ SmallVector<Value> FunctionBodyEmitter::emitDot(const HloInstruction *inst,
   SmallVector<int64_t> bounds;
   for (const IndexingVar &var : lhsMap.getRangeVars())
     bounds.push_back(var.bounds.upper + 1);
-  Value zero = ::hlo::emitConstant(b, resultType, 0.0, 0);
-  return emitLoopNest(bounds, {zero}, [&](ValueRange ivs, ValueRange accumulator) {
-    SmallVector<Value> lhs = emit(inst->operand(0), applyMap(lhsMap, indices, ivs));
-    SmallVector<Value> rhs = emit(inst->operand(1), applyMap(rhsMap, indices, ivs));
-    if (lhs.empty() || rhs.empty())
-      return SmallVector<Value>();
-    Value x = emitConvert(b, lhs[0], inst->operand(0)->shape().elementType(), resultType);
-    Value y = emitConvert(b, rhs[0], inst->operand(1)->shape().elementType(), resultType);
-    Value sum;
-    if (isFloatingPoint(resultType))
-      sum = arith::AddFOp::create(b, accumulator[0], arith::MulFOp::create(b, x, y));
-    else
-      sum = arith::AddIOp::create(b, accumulator[0], arith::MulIOp::create(b, x, y));
-    return SmallVector<Value>{sum};
-  });
+  // 8- and 4-bit float results accumulate in f32 and round once, as
+  // cuBLAS's FP8 GEMMs and the interpreter do (a step in f8 would round
+  // every partial sum to 3 or fewer significand bits).
+  bool smallFloat = isFloatingPoint(resultType) && primitiveBitWidth(resultType) <= 8;
+  PrimitiveType accumulatorType = smallFloat ? PrimitiveType::F32 : resultType;
+  Value zero = ::hlo::emitConstant(b, accumulatorType, 0.0, 0);
+  SmallVector<Value> sum =
+      emitLoopNest(bounds, {zero}, [&](ValueRange ivs, ValueRange accumulator) {
+        SmallVector<Value> lhs = emit(inst->operand(0), applyMap(lhsMap, indices, ivs));
+        SmallVector<Value> rhs = emit(inst->operand(1), applyMap(rhsMap, indices, ivs));
+        if (lhs.empty() || rhs.empty())
+          return SmallVector<Value>();
+        Value x = emitConvert(b, lhs[0], inst->operand(0)->shape().elementType(),
+                              accumulatorType);
+        Value y = emitConvert(b, rhs[0], inst->operand(1)->shape().elementType(),
+                              accumulatorType);
+        Value next;
+        if (isFloatingPoint(resultType))
+          next = arith::AddFOp::create(b, accumulator[0], arith::MulFOp::create(b, x, y));
+        else
+          next = arith::AddIOp::create(b, accumulator[0], arith::MulIOp::create(b, x, y));
+        return SmallVector<Value>{next};
+      });
+  if (sum.empty() || !smallFloat)
+    return sum;
+  return {emitConvert(b, sum[0], PrimitiveType::F32, resultType)};
 }
 
 SmallVector<Value> FunctionBodyEmitter::emitMap(const HloInstruction *inst,

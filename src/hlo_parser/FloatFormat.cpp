@@ -92,6 +92,8 @@ bool overflowsFloatType(double value, PrimitiveType type) {
   return roundMagnitude(magnitude, format) > format.maxFinite();
 }
 
+static uint64_t encodeNan(double value, const FloatFormat &format, int width);
+
 /// maxFinite() of every type, computed once (the rounding fast path needs
 /// it per element).
 static double maxFiniteOf(PrimitiveType type) {
@@ -105,24 +107,38 @@ static double maxFiniteOf(PrimitiveType type) {
 }
 
 double roundToFloatType(double value, PrimitiveType type) {
-  if (type == PrimitiveType::F64 || type == PrimitiveType::C128 ||
-      std::isnan(value))
+  if (type == PrimitiveType::F64 || type == PrimitiveType::C128)
     return value;
   if (type == PrimitiveType::F32 || type == PrimitiveType::C64)
     return static_cast<double>(static_cast<float>(value));
   FloatFormat format = floatFormatOf(type);
+  if (std::isnan(value)) {
+    if (primitiveBitWidth(type) >= 16)
+      return value;
+    // The NaN the format holds (f4e2m1fn, which has none: -0, as XLA
+    // converts a NaN), not the payload of the value it came from.
+    return format.hasNaN ? decodeFloatBits(encodeNan(value, format, primitiveBitWidth(type)), type)
+                         : -0.0;
+  }
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
+  // A NaN for a value the format cannot hold keeps the value's sign (as
+  // XLA's conversions give it) where the format has signed NaNs.
+  const double signedNan =
+      decodeFloatBits(encodeNan(std::copysign(nan, value), format, primitiveBitWidth(type)), type);
   if (std::isinf(value)) {
     if (format.hasInf)
       return value;
-    return format.hasNaN ? nan : std::copysign(format.maxFinite(), value);
+    return format.hasNaN ? signedNan : std::copysign(format.maxFinite(), value);
   }
   if (!format.hasSign && value < 0)
-    return format.hasNaN ? nan : 0.0;
+    return format.hasNaN ? signedNan : 0.0;
   double magnitude = std::fabs(value);
-  if (magnitude == 0.0)
+  if (magnitude == 0.0) {
+    if (!format.hasSign) // f8e8m0fnu has no zero: NaN, as ml_dtypes gives
+      return signedNan;
     return format.hasNegZero ? value : 0.0;
+  }
   if (format.mantissaBits > 0) {
     // Fast path for results in the normal range: round the double's
     // mantissa to the format's width in place (ties to even).
@@ -142,17 +158,50 @@ double roundToFloatType(double value, PrimitiveType type) {
   }
 
   double result = roundMagnitude(magnitude, format);
+  // f8e8m0fnu: ml_dtypes rounds every value between 2^-127 and 2^-126 (f32
+  // subnormals) up.
+  if (format.mantissaBits == 0 && magnitude > format.minPositive() &&
+      magnitude < 2 * format.minPositive())
+    result = 2 * format.minPositive();
   if (result > format.maxFinite()) {
     if (format.hasInf)
       result = inf;
     else if (format.hasNaN)
-      return nan;
+      return signedNan;
     else
       result = format.maxFinite(); // f4e2m1fn saturates.
   }
   if (result == 0.0 && !format.hasNegZero)
     return 0.0;
   return std::copysign(result, value);
+}
+
+/// The bits of the NaN `value` (a NaN) becomes in a format of `width` bits.
+static uint64_t encodeNan(double value, const FloatFormat &format, int width) {
+  uint64_t signBit = format.hasSign ? uint64_t(1) << (width - 1) : 0;
+  uint64_t exponentOnes = (uint64_t(1) << format.exponentBits) - 1;
+  uint64_t mantissaOnes = (uint64_t(1) << format.mantissaBits) - 1;
+  int m = format.mantissaBits;
+  if (!format.hasNaN)
+    return signBit; // f4e2m1fn: -0, as XLA converts a NaN
+  uint64_t sign = std::signbit(value) ? signBit : 0;
+  if (format.hasInf) {
+    // IEEE: the sign and the top of the payload, as a narrowing
+    // conversion keeps them (the inverse of decodeFloatBits); a payload
+    // that does not survive becomes the quiet bit. In the 8-bit formats
+    // the NaN is always quiet, as the kernels convert it.
+    uint64_t doubleBits;
+    std::memcpy(&doubleBits, &value, sizeof doubleBits);
+    uint64_t payload = (doubleBits & ((uint64_t(1) << 52) - 1)) >> (52 - m);
+    if (payload == 0 || width < 16)
+      payload |= uint64_t(1) << (m - 1);
+    return sign | (exponentOnes << m) | payload;
+  }
+  if (format.allOnesMantissaIsNaN)
+    return sign | (exponentOnes << m) | mantissaOnes;
+  if (!format.hasSign)
+    return (exponentOnes << m) | mantissaOnes;
+  return signBit; // fnuz: the "negative zero" encoding.
 }
 
 uint64_t encodeFloatBits(double value, PrimitiveType type) {
@@ -174,27 +223,8 @@ uint64_t encodeFloatBits(double value, PrimitiveType type) {
   uint64_t exponentOnes = (uint64_t(1) << format.exponentBits) - 1;
   uint64_t mantissaOnes = (uint64_t(1) << format.mantissaBits) - 1;
   int m = format.mantissaBits;
-  if (std::isnan(value)) {
-    if (!format.hasNaN)
-      return 0;
-    uint64_t sign = std::signbit(value) ? signBit : 0;
-    if (format.hasInf) {
-      // IEEE: the sign and the top of the payload, as a narrowing
-      // conversion keeps them (the inverse of decodeFloatBits); a payload
-      // that does not survive becomes the quiet bit.
-      uint64_t doubleBits;
-      std::memcpy(&doubleBits, &value, sizeof doubleBits);
-      uint64_t payload = (doubleBits & ((uint64_t(1) << 52) - 1)) >> (52 - m);
-      if (payload == 0)
-        payload = uint64_t(1) << (m - 1);
-      return sign | (exponentOnes << m) | payload;
-    }
-    if (format.allOnesMantissaIsNaN)
-      return sign | (exponentOnes << m) | mantissaOnes;
-    if (!format.hasSign)
-      return (exponentOnes << m) | mantissaOnes;
-    return signBit; // fnuz: the "negative zero" encoding.
-  }
+  if (std::isnan(value))
+    return encodeNan(value, format, width);
   uint64_t sign = std::signbit(value) && format.hasNegZero ? signBit : 0;
   if (std::isinf(value))
     return sign | (exponentOnes << m);

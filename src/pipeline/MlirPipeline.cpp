@@ -65,38 +65,6 @@ private:
   PassDumper &dumper;
 };
 
-/// Floats narrower than 16 bits have no LLVM type; their conversions are
-/// not lowered yet. Names the first kernel that uses one.
-std::optional<std::string> findUnsupportedFloat(ModuleOp module) {
-  std::optional<std::string> found;
-  module.walk([&](Operation *op) {
-    auto check = [&](Type type) {
-      Type element = getElementTypeOrSelf(type);
-      if (auto complex = dyn_cast<ComplexType>(element))
-        element = complex.getElementType();
-      auto floatType = dyn_cast<FloatType>(element);
-      if (!floatType || floatType.getWidth() >= 16)
-        return false;
-      std::string name;
-      llvm::raw_string_ostream stream(name);
-      floatType.print(stream);
-      auto function = op->getParentOfType<func::FuncOp>();
-      found = "unsupported: " + name + " values in code generation (function '" +
-              (function ? function.getSymName().str() : std::string("?")) +
-              "'; conversions of 8-, 6- and 4-bit floats are not lowered yet)";
-      return true;
-    };
-    for (Type type : op->getResultTypes())
-      if (check(type))
-        return WalkResult::interrupt();
-    for (Type type : op->getOperandTypes())
-      if (check(type))
-        return WalkResult::interrupt();
-    return WalkResult::advance();
-  });
-  return found;
-}
-
 } // namespace
 
 void PassDumper::dump(llvm::StringRef pass, llvm::StringRef text,
@@ -129,10 +97,6 @@ template <typename AddPasses>
 bool runPipeline(ModuleOp module, const PipelineOptions &options, PassDumper &dumper,
                  std::string &error, AddPasses addPasses) {
   MLIRContext *context = module.getContext();
-  if (std::optional<std::string> unsupported = findUnsupportedFloat(module)) {
-    error = *unsupported;
-    return false;
-  }
   DialectRegistry registry;
   // The dialects' inliner, bufferization and to-LLVM interfaces.
   registerAllExtensions(registry);

@@ -18,12 +18,21 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
 
 namespace hlo::pipeline {
 
 #define GEN_PASS_DECL
 #define GEN_PASS_REGISTRATION
 #include "pipeline/Passes.h.inc"
+
+/// Floats narrower than 16 bits (the f8, f6 and f4 kinds), scalars or
+/// vectors: LLVM has no type for them (ExpandSmallFloats.cpp).
+bool isSmallFloat(mlir::Type type);
+
+/// Adds what every target runs first: arithmetic on the small floats in
+/// f32 (arith-emulate-unsupported-floats), then xla-gpu-expand-small-floats.
+void addSmallFloatLowering(mlir::PassManager &pm);
 
 } // namespace hlo::pipeline
 

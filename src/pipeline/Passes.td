@@ -108,6 +108,20 @@ def GuardHalfIntConversionsPass
   }];
 }
 
+def ExpandSmallFloatsPass
+    : Pass<"xla-gpu-expand-small-floats", "mlir::ModuleOp"> {
+  let summary = "Conversions to and from 8-, 6- and 4-bit floats as integer code";
+  let description = [{
+    `arith.extf` from and `arith.truncf` to floats narrower than 16 bits,
+    scalars or vectors, become integer operations on their bits, bit-exact
+    to ml_dtypes and the interpreter (round to nearest even, each type's
+    subnormals, overflow and NaN rules); their constants become integer
+    constants bitcast to the type. Targets run it first in their
+    conversion (NVPTX after its hardware pair conversions on sm_89+); the
+    small floats left are storage only, integers of their width in LLVM.
+  }];
+}
+
 def LowerSyncThreadsPass
     : Pass<"xla-gpu-lower-sync-threads", "mlir::ModuleOp"> {
   let summary = "xla_gpu.sync_threads as gpu.barrier";

@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "pipeline/Target.h"
+#include "pipeline/Passes.h"
 #include "pipeline/host/HostPasses.h"
 #include "pipeline/host/SharedObjectLinker.h"
 
@@ -37,6 +38,7 @@ public:
   explicit HostTarget(const PipelineOptions &options) : options(options) {}
 
   void addConversionPasses(mlir::PassManager &pm, mlir::ModuleOp module) const override {
+    addSmallFloatLowering(pm);
     pm.addPass(createLowerGpuToHostRuntimePass());
     if (options.hostBoundsChecks)
       pm.addPass(createCheckHostAccessesPass());

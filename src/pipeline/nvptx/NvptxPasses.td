@@ -45,4 +45,20 @@ def PackAtomicsPass : Pass<"xla-gpu-pack-atomics", "mlir::ModuleOp"> {
                            "hlo::xla_gpu::XlaGpuDialect"];
 }
 
+def HardwareFp8ConversionsPass
+    : Pass<"xla-gpu-hardware-fp8-conversions", "mlir::ModuleOp"> {
+  let summary = "f32 <-> f8E4M3FN/f8E5M2 with sm_89's conversion instructions";
+  let description = [{
+    For sm_89 and later (the target adds it there, before the software
+    lowering of small floats): `arith.truncf` f32 -> f8E4M3FN/f8E5M2
+    becomes `nvvm.convert.f32x2.to.f8x2` (cvt.rn.satfinite) and
+    `arith.extf` f8E4M3FN -> f32 `nvvm.convert.f8x2.to.f16x2` then f16 ->
+    f32 (f8E5M2 -> f16 is a shift); a fix-up restores what saturation
+    changed (e4m3fn: past 464 is NaN, e5m2: from 61440 on is inf) and the
+    NaN bits of the software lowering, so both give the same bits.
+  }];
+  let dependentDialects = ["mlir::NVVM::NVVMDialect", "mlir::vector::VectorDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 #endif // HLO_PIPELINE_NVPTX_PASSES

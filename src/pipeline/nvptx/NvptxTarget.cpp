@@ -253,6 +253,9 @@ public:
 
   void addConversionPasses(mlir::PassManager &pm, mlir::ModuleOp module) const override {
     unsigned indexBitwidth = indexBitwidthFor(module);
+    if (capabilityOf(options.gpuArch) >= 89)
+      pm.addPass(createHardwareFp8ConversionsPass());
+    addSmallFloatLowering(pm);
     pm.addPass(createPackAtomicsPass(PackAtomicsPassOptions{capabilityOf(options.gpuArch)}));
     pm.addPass(mlir::createSCFToControlFlowPass());
     pm.addPass(createLowerElementPointersPass(LowerElementPointersPassOptions{indexBitwidth}));
