@@ -10,6 +10,12 @@
 //    BIAS_GELU; GELU is cuBLAS's tanh approximation). Operands a, b, then c
 //    when beta is not 0, then the bias (over the rhs's free dimensions).
 //    The result is D, or (D, workspace) with a zero workspace.
+//  - `__cublas$lt$matmul$f8` (tests/models/CUBLAS_F8.md): operands a, b
+//    (f8), c when beta is not 0, a_scale, b_scale (f32[] multipliers),
+//    the bias for BIAS epilogues, d_scale when D is f8. T =
+//    epilogue(alpha * a_scale * b_scale * dot(a, b) + beta * c + bias);
+//    result (D, [amax], workspace) with amax = max |T| when damax_output,
+//    and D = T, or d_scale * T clamped to the f8 type's largest value.
 //  - `__cudnn$convForward`, `__cudnn$convBiasActivationForward`: the
 //    convolution of the custom-call's window and dim_labels, scaled by
 //    conv_result_scale, plus side_input_scale times the side input (4th
@@ -41,7 +47,8 @@ namespace hlo::interp {
 namespace {
 
 bool isGemmTarget(std::string_view target) {
-  return target == "__cublas$lt$matmul" || target == "__cublas$gemm";
+  return target == "__cublas$lt$matmul" || target == "__cublas$gemm" ||
+         target == "__cublas$lt$matmul$f8";
 }
 
 bool isConvolutionTarget(std::string_view target) {
@@ -145,18 +152,27 @@ Literal evaluateGemm(const HloInstruction &instruction, const Operands &operands
   const Shape &shape = instruction.shape();
   const Shape &output = floatResultOf(instruction, "a GEMM");
   PrimitiveType type = output.elementType();
-  size_t expectedOperands = 2 + (beta != 0) + bias;
+  bool fp8 = instruction.textAttr("custom_call_target") == "__cublas$lt$matmul$f8";
+  bool fp8Output = fp8 && primitiveBitWidth(type) == 8;
+  bool amaxOutput = fp8 && gemm.find("damax_output") && gemm.find("damax_output")->boolean();
+  size_t expectedOperands = 2 + (beta != 0) + bias + (fp8 ? 2 + fp8Output : 0);
   if (operands.size() != expectedOperands)
     fail(instruction, "expected " + std::to_string(expectedOperands) +
                           " operands (a, b" + (beta != 0 ? ", c" : "") +
-                          (bias ? ", bias" : "") + "), has " +
+                          (fp8 ? ", a_scale, b_scale" : "") + (bias ? ", bias" : "") +
+                          (fp8Output ? ", d_scale" : "") + "), has " +
                           std::to_string(operands.size()));
-  std::vector<double> sums = floatDotSums(dimensions, *operands[0], *operands[1], type);
+  std::vector<double> sums = floatDotSums(dimensions, *operands[0], *operands[1],
+                                          fp8 ? PrimitiveType::F32 : type);
+  size_t scales = 2 + (beta != 0);
+  if (fp8) // the operands' scales multiply the product
+    alpha *= operands[scales]->getAsDouble(0) * operands[scales + 1]->getAsDouble(0);
+  double dScale = fp8Output ? operands.back()->getAsDouble(0) : 1;
   if (static_cast<int64_t>(sums.size()) != output.elementCount())
     fail(instruction, "the GEMM has " + std::to_string(sums.size()) +
                           " results, its output shape " + output.toString(false));
   const Literal *addend = beta != 0 ? operands[2] : nullptr;
-  const Literal *biasValues = bias ? operands.back() : nullptr;
+  const Literal *biasValues = bias ? operands[fp8 ? scales + 2 : operands.size() - 1] : nullptr;
   int64_t biasCount = biasValues ? biasValues->elementCount() : 1;
   if (addend && addend->elementCount() != output.elementCount())
     fail(instruction, "c has " + std::to_string(addend->elementCount()) +
@@ -165,6 +181,7 @@ Literal evaluateGemm(const HloInstruction &instruction, const Operands &operands
     fail(instruction, "the bias's " + std::to_string(biasCount) +
                           " elements do not tile the output");
   Literal result(output);
+  double amax = 0;
   for (size_t i = 0; i < sums.size(); ++i) {
     double value = alpha * sums[i];
     if (addend)
@@ -176,9 +193,23 @@ Literal evaluateGemm(const HloInstruction &instruction, const Operands &operands
       value = std::max(value, 0.0);
     else if (activation == "GELU")
       value = geluTanh(value);
+    amax = std::max(amax, std::fabs(value));
+    if (fp8Output) { // scaled, saturated to the type's largest value
+      double largest = floatFormatOf(type).maxFinite();
+      value = std::isnan(value) ? value : std::clamp(value * dScale, -largest, largest);
+    }
     result.realData()[i] = roundToFloatType(value, type);
   }
-  return withWorkspace(std::move(result), shape);
+  if (!amaxOutput)
+    return withWorkspace(std::move(result), shape);
+  std::vector<Literal> elements;
+  elements.push_back(std::move(result));
+  Literal amaxValue(shape.tupleShapes().at(1));
+  amaxValue.realData()[0] = roundToFloatType(amax, shape.tupleShapes().at(1).elementType());
+  elements.push_back(std::move(amaxValue));
+  for (size_t i = 2; i < shape.tupleShapes().size(); ++i)
+    elements.emplace_back(shape.tupleShapes()[i]);
+  return Literal::tuple(std::move(elements));
 }
 
 /// cuDNN's activation modes.
@@ -236,6 +267,7 @@ Literal evaluateCudnnConvolution(const HloInstruction &instruction, const Operan
   for (int64_t d = output.rank() - 1; d > spec.labels.outputFeature; --d)
     featureStride *= output.dimension(d);
   Literal result(output);
+  double amax = 0;
   for (size_t i = 0; i < sums.size(); ++i) {
     double value = resultScale * sums[i];
     if (side && sideScale != 0)

@@ -657,6 +657,45 @@ TEST(InterpreterLibraryCalls, CublasLtMatmulWithBetaBiasAndEpilogues) {
             std::string::npos);
 }
 
+// The FP8 cuBLASLt call (tests/models/CUBLAS_F8.md): scales multiply the
+// product, an f8 D is d_scale * T saturated to the type, amax is of T.
+TEST(InterpreterLibraryCalls, CublasLtMatmulF8WithScalesAmaxAndSaturation) {
+  auto gemm = [](const std::string &c, double beta, const std::string &result,
+                 const std::string &dScale, bool amax) {
+    return module(
+        "a = f8e4m3fn[2,2] constant({{1, 2}, {3, 4}})\n"
+        "b = f8e4m3fn[2,2] constant({{1, 0}, {1, 1}})\n"
+        "c = f32[2,2] constant({{1, 1}, {1, 1}})\n"
+        "sa = f32[] constant(2)\n"
+        "sb = f32[] constant(0.5)\n"
+        "sd = f32[] constant(64)\n"
+        "ROOT r = " + result + " custom-call(a, b" + c + ", sa, sb" + dScale +
+        "), custom_call_target=\"__cublas$lt$matmul$f8\", backend_config={"
+        "\"gemm_backend_config\":{\"alpha_real\":1,\"beta\":" + std::to_string(beta) +
+        ",\"dot_dimension_numbers\":{\"lhs_contracting_dimensions\":[\"1\"],"
+        "\"rhs_contracting_dimensions\":[\"1\"],\"lhs_batch_dimensions\":[],"
+        "\"rhs_batch_dimensions\":[]},\"epilogue\":\"DEFAULT\",\"damax_output\":" +
+        (amax ? "true" : "false") + "}}");
+  };
+  // a.b^T = {{1, 3}, {3, 7}}; the scales multiply it by 1.
+  Literal plain = evaluate(gemm("", 0, "(f32[2,2], s8[16])", "", false));
+  EXPECT_EQ(reals(plain.tupleElements()[0]), (std::vector<double>{1, 3, 3, 7}));
+  EXPECT_EQ(reals(evaluate(gemm(", c", 1, "(f32[2,2], s8[16])", "", false)).tupleElements()[0]),
+            (std::vector<double>{2, 4, 4, 8}));
+  // f8 D: 64 * T = {64, 192, 192, 448}; amax of T: 7.
+  Literal f8 = evaluate(gemm("", 0, "(f8e4m3fn[2,2], f32[], s8[16])", ", sd", true));
+  ASSERT_EQ(f8.tupleElements().size(), 3u);
+  EXPECT_EQ(reals(f8.tupleElements()[0]), (std::vector<double>{64, 192, 192, 448}));
+  EXPECT_EQ(reals(f8.tupleElements()[1]), (std::vector<double>{7}));
+  // With c: 64 * 8 = 512 saturates to e4m3fn's 448 (not NaN).
+  Literal saturated = evaluate(gemm(", c", 1, "(f8e4m3fn[2,2], f32[], s8[16])", ", sd", true));
+  EXPECT_EQ(reals(saturated.tupleElements()[0]), (std::vector<double>{128, 256, 256, 448}));
+  EXPECT_EQ(reals(saturated.tupleElements()[1]), (std::vector<double>{8}));
+  EXPECT_NE(evaluationError(gemm("", 0, "(f8e4m3fn[2,2], s8[16])", "", false))
+                .find("expected 5 operands (a, b, a_scale, b_scale, d_scale), has 4"),
+            std::string::npos);
+}
+
 // cuDNN's forward convolution, plain and with bias, side input and
 // activation (the backward ones: ConvolutionBackwardTest.cpp); a cuDNN
 // graph is not interpreted.
