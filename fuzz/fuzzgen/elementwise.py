@@ -9,7 +9,7 @@
 # bit-identical on both sides.
 #
 # Standard library only.
-from .dtypes import BINARY_FLOAT, BINARY_INT, BINARY_PRED, BITS, DIRECTIONS, EXACT_BINARY, \
+from .dtypes import SMALL_FLOATS, BINARY_FLOAT, BINARY_INT, BINARY_PRED, BITS, DIRECTIONS, EXACT_BINARY, \
     EXACT_UNARY, FLOATS, INTS, NEEDS_EXACT_BINARY, NEEDS_EXACT_UNARY, SAME_WIDTH, SIGNED, \
     TYPES, UNARY_FLOAT, UNARY_INT, UNARY_PRED, UNSIGNED, prod
 from .ir import Inst, Shape
@@ -68,7 +68,8 @@ class ElementwiseOps:
                    ('pad', 1 if dims else 0), ('concatenate', 1 if dims else 0),
                    ('reverse', 1 if dims else 0), ('dynamic-slice', 1.5 if dims else 0),
                    ('dynamic-update-slice', 1.5 if dims else 0), ('gather', 1.5 if dims else 0),
-                   ('scale', 1 if dtype in FLOATS else 0)]
+                   ('scale', 1 if dtype in FLOATS else 0),
+                   ('small-float', 3 if dtype in FLOATS else 0)]
         ops = [c for c, w in choices if w > 0]
         weights = [w for c, w in choices if w > 0]
         what = ro.choices(ops, weights)[0]
@@ -164,6 +165,18 @@ class ElementwiseOps:
         self.feature('convert-%s-%s' % ('f' if src in FLOATS else 'i',
                                         'f' if dtype in FLOATS else 'i'))
         return self.add(Inst(self.name('convert'), Shape(dtype, dims), 'convert', [x],
+                             exact=x.exact))
+
+    def g_small_float(self, dtype, dims, depth, exact):
+        # Through an 8- or 4-bit float and back, as FP8 code quantizes: the
+        # conversion jumps at the type's rounding boundaries, so an exact
+        # operand (the same bits on both sides).
+        small = self.ro.choice(SMALL_FLOATS)
+        x = self.gen(dtype, dims, depth, True)
+        q = self.add(Inst(self.name('quantized'), Shape(small, dims), 'convert', [x],
+                          exact=x.exact))
+        self.feature('convert-%s' % small)
+        return self.add(Inst(self.name('dequantized'), Shape(dtype, dims), 'convert', [q],
                              exact=x.exact))
 
     def g_bitcast_convert(self, dtype, dims, depth, exact):
