@@ -4,7 +4,9 @@
 // and abs as sign-bit operations, which keep a NaN's bits), the
 // conversions the host's compiler runtime lacks (f64 -> bf16, bf16 -> f64)
 // written as conversions it has, with the rounding of a direct one, and
-// copysign as LLVM's intrinsic (upstream's math-to-libm cannot take it).
+// copysign as LLVM's intrinsic (upstream's math-to-libm cannot take it),
+// and IEEE maximum/minimum as LLVM's intrinsics (arith-expand's
+// compare-and-select gets the order of -0 and +0 wrong).
 //
 //===----------------------------------------------------------------------===//
 #include "pipeline/host/HostPasses.h"
@@ -159,6 +161,20 @@ struct LegalizeHostFloatsPass
       op.replaceAllUsesWith(
           LLVM::CopySignOp::create(b, op.getLoc(), op.getLhs(), op.getRhs()).getResult());
       op.erase();
+    });
+    // IEEE maximum/minimum as LLVM's intrinsics, which order -0 below +0:
+    // arith-expand (run later for bf16) would make them compare-and-select,
+    // which gives -0 for maximum(+0, -0) (fuzz seed 306957).
+    getOperation().walk([&](Operation *op) {
+      if (!isa<arith::MaximumFOp, arith::MinimumFOp>(op))
+        return;
+      OpBuilder b(op);
+      Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+      Value result = isa<arith::MaximumFOp>(op)
+                         ? Value(LLVM::MaximumOp::create(b, op->getLoc(), lhs, rhs))
+                         : Value(LLVM::MinimumOp::create(b, op->getLoc(), lhs, rhs));
+      op->getResult(0).replaceAllUsesWith(result);
+      op->erase();
     });
     for (arith::TruncFOp truncate : truncations)
       truncateThroughOddF32(truncate);
