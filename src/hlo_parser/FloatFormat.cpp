@@ -123,20 +123,23 @@ double roundToFloatType(double value, PrimitiveType type) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
   // A NaN for a value the format cannot hold keeps the value's sign (as
-  // XLA's conversions give it) where the format has signed NaNs.
-  const double signedNan =
-      decodeFloatBits(encodeNan(std::copysign(nan, value), format, primitiveBitWidth(type)), type);
+  // XLA's conversions give it) where the format has signed NaNs. Made only
+  // on those paths: this function rounds every f16/bf16/f8 element.
+  auto signedNan = [&] {
+    return decodeFloatBits(encodeNan(std::copysign(nan, value), format, primitiveBitWidth(type)),
+                           type);
+  };
   if (std::isinf(value)) {
     if (format.hasInf)
       return value;
-    return format.hasNaN ? signedNan : std::copysign(format.maxFinite(), value);
+    return format.hasNaN ? signedNan() : std::copysign(format.maxFinite(), value);
   }
   if (!format.hasSign && value < 0)
-    return format.hasNaN ? signedNan : 0.0;
+    return format.hasNaN ? signedNan() : 0.0;
   double magnitude = std::fabs(value);
   if (magnitude == 0.0) {
     if (!format.hasSign) // f8e8m0fnu has no zero: NaN, as ml_dtypes gives
-      return signedNan;
+      return signedNan();
     return format.hasNegZero ? value : 0.0;
   }
   if (format.mantissaBits > 0) {
@@ -167,7 +170,7 @@ double roundToFloatType(double value, PrimitiveType type) {
     if (format.hasInf)
       result = inf;
     else if (format.hasNaN)
-      return signedNan;
+      return signedNan();
     else
       result = format.maxFinite(); // f4e2m1fn saturates.
   }
@@ -221,7 +224,6 @@ uint64_t encodeFloatBits(double value, PrimitiveType type) {
   int width = primitiveBitWidth(type);
   uint64_t signBit = format.hasSign ? uint64_t(1) << (width - 1) : 0;
   uint64_t exponentOnes = (uint64_t(1) << format.exponentBits) - 1;
-  uint64_t mantissaOnes = (uint64_t(1) << format.mantissaBits) - 1;
   int m = format.mantissaBits;
   if (std::isnan(value))
     return encodeNan(value, format, width);
