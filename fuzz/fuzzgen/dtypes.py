@@ -17,6 +17,9 @@ TYPES = ['pred'] + INTS + FLOATS
 # wider float (elementwise.py's g_small_float), never stored.
 SMALL_FLOATS = ['f8e4m3fn', 'f8e5m2', 'f8e4m3fnuz', 'f8e5m2fnuz', 'f8e4m3b11fnuz', 'f8e3m4',
                 'f8e4m3', 'f8e8m0fnu', 'f4e2m1fn']
+# Those that make no NaN of a finite value (overflow to inf or saturate):
+# for operands a comparator orders, which NaNs would make order-dependent.
+NAN_FREE_SMALL_FLOATS = ['f8e5m2', 'f8e3m4', 'f8e4m3', 'f4e2m1fn']
 BITS = {'pred': 8, 's8': 8, 's16': 16, 's32': 32, 's64': 64, 'u8': 8, 'u16': 16,
         'u32': 32, 'u64': 64, 'f16': 16, 'bf16': 16, 'f32': 32, 'f64': 64}
 SAME_WIDTH = {8: ['s8', 'u8'], 16: ['s16', 'u16', 'f16', 'bf16'],

@@ -9,7 +9,7 @@
 # bit-identical on both sides.
 #
 # Standard library only.
-from .dtypes import SMALL_FLOATS, BINARY_FLOAT, BINARY_INT, BINARY_PRED, BITS, DIRECTIONS, EXACT_BINARY, \
+from .dtypes import SMALL_FLOATS, NAN_FREE_SMALL_FLOATS, BINARY_FLOAT, BINARY_INT, BINARY_PRED, BITS, DIRECTIONS, EXACT_BINARY, \
     EXACT_UNARY, FLOATS, INTS, NEEDS_EXACT_BINARY, NEEDS_EXACT_UNARY, SAME_WIDTH, SIGNED, \
     TYPES, UNARY_FLOAT, UNARY_INT, UNARY_PRED, UNSIGNED, prod
 from .ir import Inst, Shape
@@ -171,7 +171,7 @@ class ElementwiseOps:
         # Through an 8- or 4-bit float and back, as FP8 code quantizes: the
         # conversion jumps at the type's rounding boundaries, so an exact
         # operand (the same bits on both sides).
-        small = self.ro.choice(SMALL_FLOATS)
+        small = self.ro.choice(NAN_FREE_SMALL_FLOATS if self.no_special else SMALL_FLOATS)
         x = self.gen(dtype, dims, depth, True)
         q = self.add(Inst(self.name('quantized'), Shape(small, dims), 'convert', [x],
                           exact=x.exact))

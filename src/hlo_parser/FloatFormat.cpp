@@ -112,6 +112,10 @@ double roundToFloatType(double value, PrimitiveType type) {
   if (type == PrimitiveType::F32 || type == PrimitiveType::C64)
     return static_cast<double>(static_cast<float>(value));
   FloatFormat format = floatFormatOf(type);
+  // ml_dtypes and XLA's GPU code convert an f64 to the 8-, 6- and 4-bit
+  // floats through f32 (rounding twice); XLA's CPU backend rounds once.
+  if (primitiveBitWidth(type) < 16 && !std::isnan(value))
+    value = static_cast<double>(static_cast<float>(value));
   if (std::isnan(value)) {
     if (primitiveBitWidth(type) >= 16)
       return value;

@@ -221,6 +221,8 @@ InputRange inputRangeFor(const HloInstruction &parameter) {
     return {0, 40};
   if (isIntegral(type))
     return {-20, 20};
+  if (type == PrimitiveType::F8E8M0FNU) // powers of two, no zero or sign:
+    return {0.125, 8};                  // [-1, 1] would be half NaNs
   return {-1, 1};
 }
 

@@ -3,7 +3,8 @@
 // Owns xla-gpu-expand-small-floats (Passes.td): `arith.extf` from and
 // `arith.truncf` to the floats narrower than 16 bits (f8E4M3FN, f8E5M2,
 // the FNUZ kinds, f8E3M4, f8E4M3, f8E8M0FNU, f6, f4E2M1FN), and their
-// constants, as integer code on the bits, for every target. The emitters
+// constants (and integer conversions to and from them, through f32), as
+// integer code on the bits, for every target. The emitters
 // compute every operation on these types in f32, so these conversions are
 // the only arithmetic left on them; after this pass they appear only as
 // storage (loads, stores, selects, bitcasts), which LLVM's type converter
@@ -26,6 +27,7 @@
 #include "pipeline/Passes.h"
 
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/APFloat.h"
 
@@ -325,6 +327,42 @@ void expand(arith::TruncFOp truncate) {
   truncate.erase();
 }
 
+/// An integer conversion to or from small floats, which canonicalization
+/// makes of `truncf(sitofp x)` and `fptosi(extf x)`, through f32: every
+/// small float is exact in f32, and every integer that f32 rounds lies
+/// beyond the largest finite small float but f8E8M0FNU's, whose rounding
+/// then sees the same f32 the unfolded code computed.
+void expandIntConversion(Operation *op) {
+  OpBuilder ob(op);
+  Location loc = op->getLoc();
+  Value in = op->getOperand(0);
+  Type resultType = op->getResult(0).getType();
+  auto f32Like = [&](Type type) -> Type {
+    if (auto shaped = dyn_cast<ShapedType>(type))
+      return shaped.clone(ob.getF32Type());
+    return ob.getF32Type();
+  };
+  Value result;
+  if (isa<arith::SIToFPOp, arith::UIToFPOp>(op)) {
+    Value wide = isa<arith::SIToFPOp>(op)
+                     ? arith::SIToFPOp::create(ob, loc, f32Like(resultType), in).getResult()
+                     : arith::UIToFPOp::create(ob, loc, f32Like(resultType), in).getResult();
+    auto truncate = arith::TruncFOp::create(ob, loc, resultType, wide);
+    result = truncate.getResult();
+    op->getResult(0).replaceAllUsesWith(result);
+    op->erase();
+    expand(truncate);
+    return;
+  }
+  auto extend = arith::ExtFOp::create(ob, loc, f32Like(in.getType()), in);
+  result = isa<arith::FPToSIOp>(op)
+               ? arith::FPToSIOp::create(ob, loc, resultType, extend).getResult()
+               : arith::FPToUIOp::create(ob, loc, resultType, extend).getResult();
+  op->getResult(0).replaceAllUsesWith(result);
+  op->erase();
+  expand(extend);
+}
+
 /// A constant of small floats as the integer constant of its bits.
 void expandConstant(arith::ConstantOp constant) {
   OpBuilder b(constant);
@@ -344,17 +382,39 @@ void expandConstant(arith::ConstantOp constant) {
 }
 
 struct ExpandSmallFloatsPass : impl::ExpandSmallFloatsPassBase<ExpandSmallFloatsPass> {
+  using ExpandSmallFloatsPassBase::ExpandSmallFloatsPassBase;
   void runOnOperation() override {
     SmallVector<Operation *> conversions;
     SmallVector<arith::ConstantOp> constants;
+    SmallVector<Operation *> intConversions;
+    // With constantOperandsOnly: the conversions of values the
+    // canonicalizer can fold in one run: constants and arith ops of them
+    // (`truncf(extf(c))`). Definitions come before uses in the walk.
+    llvm::DenseSet<Value> foldable;
+    auto isFoldable = [&](Value value) {
+      return foldable.contains(value) || matchPattern(value, m_Constant());
+    };
     getOperation().walk([&](Operation *op) {
+      if (constantOperandsOnly) {
+        if (op->getNumOperands() == 0 || !llvm::all_of(op->getOperands(), isFoldable))
+          return;
+        if (isa<arith::ArithDialect>(op->getDialect()) && op->getNumResults() == 1)
+          foldable.insert(op->getResult(0));
+      }
       if (auto extend = dyn_cast<arith::ExtFOp>(op); extend && isSmallFloat(extend.getIn().getType()))
         conversions.push_back(op);
       else if (auto truncate = dyn_cast<arith::TruncFOp>(op); truncate && isSmallFloat(truncate.getType()))
         conversions.push_back(op);
-      else if (auto constant = dyn_cast<arith::ConstantOp>(op); constant && isSmallFloat(constant.getType()))
+      else if (auto constant = dyn_cast<arith::ConstantOp>(op);
+               constant && !constantOperandsOnly && isSmallFloat(constant.getType()))
         constants.push_back(constant);
+      else if (isa<arith::SIToFPOp, arith::UIToFPOp>(op) && isSmallFloat(op->getResult(0).getType()))
+        intConversions.push_back(op);
+      else if (isa<arith::FPToSIOp, arith::FPToUIOp>(op) && isSmallFloat(op->getOperand(0).getType()))
+        intConversions.push_back(op);
     });
+    for (Operation *op : intConversions)
+      expandIntConversion(op);
     for (Operation *op : conversions) {
       if (auto extend = dyn_cast<arith::ExtFOp>(op))
         expand(extend);

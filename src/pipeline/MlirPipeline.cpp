@@ -155,13 +155,23 @@ bool runPipeline(ModuleOp module, const PipelineOptions &options, PassDumper &du
   return target->finishLlvmDialect(module, error);
 }
 
+/// Canonicalization, after the conversions of small-float constants are
+/// made integer code: the arith folder would convert them with APFloat,
+/// whose f8E8M0FNU and f4E2M1FN rules differ from ml_dtypes'.
+void addCanonicalizer(PassManager &pm) {
+  ExpandSmallFloatsPassOptions constantsOnly;
+  constantsOnly.constantOperandsOnly = true;
+  pm.addPass(createExpandSmallFloatsPass(constantsOnly));
+  pm.addPass(createCanonicalizerPass());
+}
+
 /// The passes every target shares, from the emitters' output to the split
 /// point.
 void addSharedPasses(PassManager &pm) {
   // 1. Simplify; the threads' cooperation as scf and gpu ops (the
   // combiners' calls are inlined next); 2. inline the subgraph functions
   // and drop them.
-  pm.addPass(createCanonicalizerPass());
+  addCanonicalizer(pm);
   pm.addPass(createCSEPass());
   pm.addPass(createLowerShuffleReducePass());
   pm.addPass(createLowerPredicatedInsertPass());
@@ -170,12 +180,12 @@ void addSharedPasses(PassManager &pm) {
   pm.addPass(createSymbolDCEPass());
   // 3. The xla_gpu loops to scf.
   pm.addPass(createLowerXlaGpuLoopsPass());
-  pm.addPass(createCanonicalizerPass());
+  addCanonicalizer(pm);
   pm.addPass(createCSEPass());
   // Range-aware: thread and block ids carry their upper bounds.
   pm.addPass(arith::createArithIntRangeOpts());
   pm.addPass(arith::createArithUnsignedWhenEquivalentPass());
-  pm.addPass(createCanonicalizerPass());
+  addCanonicalizer(pm);
   pm.addPass(createCSEPass());
   // 7. Tensors to buffers in the kernel ABI. (Skipping the analysis of
   // the read-only subgraph functions with `noAnalysisFuncFilter` would be
@@ -194,9 +204,9 @@ void addSharedPasses(PassManager &pm) {
   pm.addPass(createLowerAtomicRmwPass());
   // Loops over buffers yield the buffers they were given: fold them away so
   // that each kernel visibly returns its own output arguments.
-  pm.addPass(createCanonicalizerPass());
+  addCanonicalizer(pm);
   pm.addPass(createKernelAbiPass());
-  pm.addPass(createCanonicalizerPass());
+  addCanonicalizer(pm);
   // 4. Kernel buffers as 1-D memrefs.
   pm.addPass(createFlattenKernelBuffersPass());
   // 5. Contiguous accesses of the vector-index loop as vector loads/stores.
@@ -204,7 +214,7 @@ void addSharedPasses(PassManager &pm) {
   pm.addPass(createVectorizeLoopAccessesPass());
   // 6. Unroll small loops.
   pm.addPass(createUnrollSmallLoopsPass());
-  pm.addPass(createCanonicalizerPass());
+  addCanonicalizer(pm);
   pm.addPass(createCSEPass());
   // Math without a single instruction as code; complex as real arithmetic.
   pm.addPass(createGuardHalfIntConversionsPass());

@@ -119,7 +119,17 @@ def ExpandSmallFloatsPass
     constants bitcast to the type. Targets run it first in their
     conversion (NVPTX after its hardware pair conversions on sm_89+); the
     small floats left are storage only, integers of their width in LLVM.
+
+    With `constant-operands-only`, only the conversions of constants are
+    expanded (and the constants kept): the shared pipeline runs it before
+    each canonicalization, whose folder would otherwise convert them with
+    APFloat, which differs from ml_dtypes (0 to f8E8M0FNU, NaN to
+    f4E2M1FN); the integer code then folds to the right bits.
   }];
+  let options = [
+    Option<"constantOperandsOnly", "constant-operands-only", "bool", "false",
+           "Expand only the conversions whose operand is a constant">,
+  ];
 }
 
 def LowerSyncThreadsPass
