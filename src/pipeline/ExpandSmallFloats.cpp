@@ -337,30 +337,26 @@ void expandIntConversion(Operation *op) {
   Location loc = op->getLoc();
   Value in = op->getOperand(0);
   Type resultType = op->getResult(0).getType();
-  auto f32Like = [&](Type type) -> Type {
-    if (auto shaped = dyn_cast<ShapedType>(type))
-      return shaped.clone(ob.getF32Type());
-    return ob.getF32Type();
-  };
+  Type f32 = Builder(ob, loc, resultType).like(ob.getF32Type()); // in's shape too
   Value result;
+  Operation *smallConversion; // expanded once `op` is gone
   if (isa<arith::SIToFPOp, arith::UIToFPOp>(op)) {
-    Value wide = isa<arith::SIToFPOp>(op)
-                     ? arith::SIToFPOp::create(ob, loc, f32Like(resultType), in).getResult()
-                     : arith::UIToFPOp::create(ob, loc, f32Like(resultType), in).getResult();
-    auto truncate = arith::TruncFOp::create(ob, loc, resultType, wide);
-    result = truncate.getResult();
-    op->getResult(0).replaceAllUsesWith(result);
-    op->erase();
-    expand(truncate);
-    return;
+    Value wide = isa<arith::SIToFPOp>(op) ? arith::SIToFPOp::create(ob, loc, f32, in).getResult()
+                                          : arith::UIToFPOp::create(ob, loc, f32, in).getResult();
+    smallConversion = arith::TruncFOp::create(ob, loc, resultType, wide);
+    result = smallConversion->getResult(0);
+  } else {
+    smallConversion = arith::ExtFOp::create(ob, loc, f32, in);
+    Value wide = smallConversion->getResult(0);
+    result = isa<arith::FPToSIOp>(op) ? arith::FPToSIOp::create(ob, loc, resultType, wide).getResult()
+                                      : arith::FPToUIOp::create(ob, loc, resultType, wide).getResult();
   }
-  auto extend = arith::ExtFOp::create(ob, loc, f32Like(in.getType()), in);
-  result = isa<arith::FPToSIOp>(op)
-               ? arith::FPToSIOp::create(ob, loc, resultType, extend).getResult()
-               : arith::FPToUIOp::create(ob, loc, resultType, extend).getResult();
   op->getResult(0).replaceAllUsesWith(result);
   op->erase();
-  expand(extend);
+  if (auto truncate = dyn_cast<arith::TruncFOp>(smallConversion))
+    expand(truncate);
+  else
+    expand(cast<arith::ExtFOp>(smallConversion));
 }
 
 /// A constant of small floats as the integer constant of its bits.
