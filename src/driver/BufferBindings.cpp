@@ -75,7 +75,7 @@ abi::KernelParameter bufferParameter(bool isOutput, const Shape &shape) {
   result.isOutput = isOutput;
   result.shape = shape;
   result.shape.setLayout(shape.layoutOrDefault());
-  result.bytes = shape.elementCount() * primitiveByteWidth(shape.elementType());
+  result.bytes = shape.bufferBytes();
   return result;
 }
 

@@ -13,7 +13,7 @@ namespace hlo::driver {
 namespace {
 
 int64_t arrayBytes(const Shape &shape) {
-  return shape.elementCount() * primitiveByteWidth(shape.elementType());
+  return shape.bufferBytes();
 }
 
 int64_t leafBytes(const Shape &shape) {

@@ -39,6 +39,11 @@ int primitiveByteWidth(PrimitiveType type) {
   return bits == 0 ? 0 : (bits + 7) / 8;
 }
 
+int packedElementBits(PrimitiveType type) {
+  int bits = primitiveBitWidth(type);
+  return type != PrimitiveType::Pred && (bits == 2 || bits == 4) ? bits : 0;
+}
+
 bool isSignedIntegral(PrimitiveType type) {
   switch (type) {
   case PrimitiveType::S2:

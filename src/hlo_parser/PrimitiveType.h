@@ -63,6 +63,10 @@ std::optional<PrimitiveType> parsePrimitiveTypeName(std::string_view name);
 int primitiveBitWidth(PrimitiveType type);
 /// Bytes one element occupies in an unpacked buffer (pred = 1, s4 = 1).
 int primitiveByteWidth(PrimitiveType type);
+/// Bits of an element that buffers pack several to a byte, as XLA does
+/// (`E(2)`, `E(4)`): 2 for s2/u2, 4 for s4/u4/f4e2m1fn; 0 for the types
+/// stored in whole bytes.
+int packedElementBits(PrimitiveType type);
 
 bool isSignedIntegral(PrimitiveType type);
 bool isUnsignedIntegral(PrimitiveType type);

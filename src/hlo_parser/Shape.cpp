@@ -63,6 +63,17 @@ static bool sameDynamic(const Shape &a, const Shape &b) {
   return true;
 }
 
+int64_t Shape::bufferBytes() const {
+  int64_t count = elementCount();
+  if (count < 0)
+    return count;
+  if (int bits = packedElementBits(type)) {
+    int64_t perByte = 8 / bits;
+    return count / perByte + (count % perByte != 0);
+  }
+  return count * primitiveByteWidth(type);
+}
+
 int64_t Shape::elementCount() const {
   int64_t count = 1;
   for (int64_t dim : dims) {

@@ -72,6 +72,10 @@ public:
   /// Product of the dimensions (upper bounds for bounded dynamic ones);
   /// -1 if a dimension is unbounded.
   int64_t elementCount() const;
+  /// The bytes of an array's buffer: 4-bit elements (s4, u4, f4e2m1fn)
+  /// two per byte and 2-bit ones (s2, u2) four, as XLA stores them
+  /// (`E(4)`, `E(2)`), pred one byte, the rest their width.
+  int64_t bufferBytes() const;
 
   bool hasLayout() const { return layoutValue.has_value(); }
   const Layout &layout() const { return *layoutValue; }

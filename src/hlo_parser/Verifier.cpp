@@ -842,6 +842,18 @@ bool Checker::checkShapeSize() {
     }
     if (!shape->isArray() || hasUnbounded(*shape))
       continue;
+    // Buffers hold 4-bit elements two per byte, 2-bit ones four and the
+    // rest at their natural size (Shape::bufferBytes); a layout asking for
+    // another element size is valid HLO this compiler does not store.
+    int64_t stored = packedElementBits(shape->elementType());
+    if (stored == 0)
+      stored = 8 * std::max(primitiveByteWidth(shape->elementType()), 1);
+    if (shape->hasLayout() && shape->layout().elementSizeInBits != 0 &&
+        shape->layout().elementSizeInBits != stored)
+      return fail("unsupported: " + shape->toString(true) + " stores its elements in " +
+                  std::to_string(shape->layout().elementSizeInBits) +
+                  " bits; hlo-compile stores " + std::string(primitiveTypeName(shape->elementType())) +
+                  " in " + std::to_string(stored));
     __int128 bytes = std::max(primitiveByteWidth(shape->elementType()), 1);
     for (int64_t dim : shape->dimensions()) {
       bytes *= dim;

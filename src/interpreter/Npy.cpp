@@ -51,6 +51,9 @@ bool acceptsDescriptor(PrimitiveType type, std::string descr) {
     return true;
   // Raw bits of the same width for the types numpy lacks.
   std::string kind = body(canonical).substr(0, 1);
+  // ml_dtypes saves its int2/int4/uint2/uint4 arrays as raw bytes too.
+  if (primitiveBitWidth(type) < 8 && type != PrimitiveType::Pred && body(descr) == "V1")
+    return true;
   if (kind == "V")
     return body(descr) == "u" + body(canonical).substr(1) ||
            body(descr) == "V" + body(canonical).substr(1);

@@ -51,8 +51,10 @@ struct MarkKernelOutputsWritablePass
 int64_t storageBits(Type type) {
   if (auto complex = dyn_cast<ComplexType>(type))
     return 2 * storageBits(complex.getElementType());
-  if (type.isIntOrFloat())
-    return std::max<int64_t>(type.getIntOrFloatBitWidth(), 8);
+  if (type.isIntOrFloat()) { // 2- and 4-bit types packed; pred one byte
+    unsigned bits = type.getIntOrFloatBitWidth();
+    return bits == 2 || bits == 4 ? bits : std::max<int64_t>(bits, 8);
+  }
   return 0;
 }
 

@@ -3,13 +3,16 @@
 // Owns xla-gpu-lower-atomic-rmw (Passes.td): native atomics for the
 // combiners that have one, and compare-and-swap loops on integer words for
 // the rest of the floats (LLVM's cmpxchg takes no floats) and for elements
-// narrower than a byte (pred, s4, u4), which LLVM has no atomics on.
+// narrower than a byte (pred, s2, s4, u2, u4), which LLVM has no atomics
+// on; the 2- and 4-bit elements of kernel arguments are left to the
+// packing pass.
 //
 //===----------------------------------------------------------------------===//
 #include "dialect/XlaGpuDialect.h"
 #include "pipeline/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -140,6 +143,12 @@ bool lowerToNative(memref::GenericAtomicRMWOp generic) {
   return true;
 }
 
+/// Whether `buffer` is an argument of the function it is used in.
+bool isKernelArgument(Value buffer) {
+  auto argument = dyn_cast<BlockArgument>(buffer);
+  return argument && isa<func::FuncOp>(argument.getOwner()->getParentOp());
+}
+
 struct LowerAtomicRmwPass : impl::LowerAtomicRmwPassBase<LowerAtomicRmwPass> {
   void runOnOperation() override {
     SmallVector<memref::GenericAtomicRMWOp> generics;
@@ -150,6 +159,12 @@ struct LowerAtomicRmwPass : impl::LowerAtomicRmwPassBase<LowerAtomicRmwPass> {
       // (upstream lowers them to cmpxchg); floats and sub-byte elements
       // swap integer words here.
       bool wide = element.getIntOrFloatBitWidth() >= 8;
+      // A 2- or 4-bit element of a kernel argument shares its byte with
+      // others once xla-gpu-pack-sub-byte-buffers packs the buffer: that
+      // pass makes the update one on the byte, which stays generic.
+      bool packed = element.isInteger(2) || element.isInteger(4);
+      if (packed && isKernelArgument(generic.getMemref()))
+        continue;
       if (wide && (lowerToNative(generic) || element.isInteger()))
         continue;
       if (failed(lowerToCompareAndSwap(generic))) {

@@ -221,6 +221,9 @@ void addSharedPasses(PassManager &pm) {
   pm.addPass(createLowerIntegerMathPass());
   pm.addPass(createConvertMathToFuncs());
   pm.addPass(createConvertComplexToStandardPass());
+  // 2- and 4-bit elements packed in bytes, as XLA stores them.
+  pm.addPass(createPackSubByteBuffersPass());
+  addCanonicalizer(pm);
 }
 
 } // namespace

@@ -108,6 +108,20 @@ def GuardHalfIntConversionsPass
   }];
 }
 
+def PackSubByteBuffersPass
+    : Pass<"xla-gpu-pack-sub-byte-buffers", "mlir::ModuleOp"> {
+  let summary = "Buffers of 4-bit elements two per byte, 2-bit ones four";
+  let description = [{
+    As XLA stores them (`E(4)`, `E(2)`): element 2k in the low nibble of
+    byte k (4k in the low 2 bits), over the row-major flat index. f4E2M1FN
+    buffers become i4 buffers, then every i4 or i2 argument of a function
+    (a kernel's buffers, XLA's) an i8 memref of 1/2 or 1/4 the size: loads shift their nibble out, stores are 8-bit
+    atomic and/or on the byte, atomic updates a compare-and-swap on the
+    byte. Buffers the kernel allocates keep one element per byte.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::memref::MemRefDialect"];
+}
+
 def ExpandSmallFloatsPass
     : Pass<"xla-gpu-expand-small-floats", "mlir::ModuleOp"> {
   let summary = "Conversions to and from 8-, 6- and 4-bit floats as integer code";

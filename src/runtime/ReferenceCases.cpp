@@ -61,8 +61,16 @@ const Shape &entryOutputShape(const HloComputation &entry, int64_t number) {
 
 std::vector<uint8_t> toBufferBytes(const Literal &logical, const Shape &physical) {
   std::vector<uint8_t> rowMajor = interp::encodeElements(logical);
-  int64_t size = interp::elementByteSize(physical.elementType());
   std::vector<int64_t> offsets = interp::physicalOffsets(physical);
+  if (int bits = packedElementBits(physical.elementType())) {
+    // Several per byte, the first in the low bits (XLA's E(4) and E(2)).
+    int perByte = 8 / bits, mask = (1 << bits) - 1;
+    std::vector<uint8_t> bytes(physical.bufferBytes(), 0);
+    for (size_t i = 0; i < offsets.size(); ++i)
+      bytes[offsets[i] / perByte] |= (rowMajor[i] & mask) << (offsets[i] % perByte * bits);
+    return bytes;
+  }
+  int64_t size = interp::elementByteSize(physical.elementType());
   std::vector<uint8_t> bytes(rowMajor.size());
   for (size_t i = 0; i < offsets.size(); ++i)
     std::copy_n(rowMajor.begin() + i * size, size, bytes.begin() + offsets[i] * size);
@@ -73,8 +81,15 @@ Literal fromBufferBytes(const uint8_t *bytes, const Shape &physical) {
   int64_t size = interp::elementByteSize(physical.elementType());
   std::vector<int64_t> offsets = interp::physicalOffsets(physical);
   std::vector<uint8_t> rowMajor(offsets.size() * size);
-  for (size_t i = 0; i < offsets.size(); ++i)
-    std::copy_n(bytes + offsets[i] * size, size, rowMajor.begin() + i * size);
+  int bits = packedElementBits(physical.elementType());
+  for (size_t i = 0; i < offsets.size(); ++i) {
+    if (bits) { // the element's bits, sign-extended for s2/s4 by decodeElements
+      int perByte = 8 / bits;
+      rowMajor[i] = (bytes[offsets[i] / perByte] >> (offsets[i] % perByte * bits)) & ((1 << bits) - 1);
+    } else {
+      std::copy_n(bytes + offsets[i] * size, size, rowMajor.begin() + i * size);
+    }
+  }
   Shape logical(physical.elementType(), physical.dimensions());
   return interp::decodeElements(rowMajor.data(), logical);
 }

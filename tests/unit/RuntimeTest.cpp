@@ -23,6 +23,49 @@ using namespace hlo;
 using namespace hlo::runtime;
 using hlo::abi::JsonValue;
 
+TEST(BufferBytes, SubByteElementsPackedAsJaxStoresThem) {
+  // JAX 0.10: jax.lax.bitcast_convert_type of
+  // jnp.array([1,-2,3,-4,5,-6,7,-8,0,-1], jnp.int4).reshape(5, 2) to
+  // jnp.int8 gives these bytes: element 2k in the low nibble of byte k.
+  const std::vector<uint8_t> jaxBytes = {0xE1, 0xC3, 0xA5, 0x87, 0xF0};
+  for (PrimitiveType type : {PrimitiveType::S4, PrimitiveType::U4}) {
+    Shape physical(type, {10});
+    Literal logical(physical);
+    logical.intData() = {1, -2, 3, -4, 5, -6, 7, -8, 0, -1};
+    if (type == PrimitiveType::U4)
+      for (int64_t &value : logical.intData())
+        value &= 0xf;
+    EXPECT_EQ(physical.bufferBytes(), 5);
+    std::vector<uint8_t> bytes = toBufferBytes(logical, physical);
+    EXPECT_EQ(bytes, jaxBytes);
+    EXPECT_EQ(fromBufferBytes(bytes.data(), physical).intData(), logical.intData());
+  }
+  // An odd count leaves the last high nibble zero; s4[100,9] is 450 bytes
+  // as in XLA's layouts {1,0:E(4)}.
+  Shape odd(PrimitiveType::S4, {3});
+  Literal three(odd);
+  three.intData() = {-1, -1, -1};
+  EXPECT_EQ(toBufferBytes(three, odd), (std::vector<uint8_t>{0xFF, 0x0F}));
+  EXPECT_EQ(Shape(PrimitiveType::S4, {100, 9}).bufferBytes(), 450);
+  // A column-major layout packs by the physical offset.
+  Shape columns(PrimitiveType::S4, {2, 2});
+  Layout layout;
+  layout.minorToMajor = {0, 1};
+  columns.setLayout(layout);
+  Literal square(Shape(PrimitiveType::S4, {2, 2}));
+  square.intData() = {1, 2, 3, 4};
+  EXPECT_EQ(toBufferBytes(square, columns), (std::vector<uint8_t>{0x31, 0x42}));
+  // 2-bit elements four per byte (E(2)), the first in the low bits: JAX
+  // gives bytes [0xC9, 0x93] for int2 [1,-2,0,-1,-1,0,1,-2].
+  Shape pairs(PrimitiveType::S2, {2, 4});
+  Literal twoBits(pairs);
+  twoBits.intData() = {1, -2, 0, -1, -1, 0, 1, -2};
+  std::vector<uint8_t> packed = toBufferBytes(twoBits, pairs);
+  EXPECT_EQ(packed, (std::vector<uint8_t>{0xC9, 0x93}));
+  EXPECT_EQ(fromBufferBytes(packed.data(), pairs).intData(), twoBits.intData());
+  EXPECT_EQ(Shape(PrimitiveType::U2, {1001}).bufferBytes(), 251);
+}
+
 namespace {
 
 const char *kManifest = R"({

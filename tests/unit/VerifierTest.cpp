@@ -92,6 +92,20 @@ TEST(Verifier, BitcastConvert) {
               "needs a minor dimension of size 4");
 }
 
+TEST(Verifier, ElementSizesAreTheStoredOnes) {
+  // 4-bit elements two per byte (XLA's E(4)), 2-bit ones four (E(2)),
+  // with or without the item.
+  expectOk("a = s4[4,2]{1,0:E(4)} parameter(0)\n b = s8[4] bitcast-convert(a)");
+  expectOk("a = u4[3]{0} parameter(0)\n b = u4[3]{0:E(4)} negate(a)");
+  expectOk("a = f32[3]{0:E(32)} parameter(0)");
+  expectError("a = s4[4]{0:E(8)} parameter(0)",
+              "unsupported: s4[4]{0:E(8)} stores its elements in 8 bits; "
+              "hlo-compile stores s4 in 4");
+  expectOk("a = s2[4]{0:E(2)} parameter(0)");
+  expectError("a = u2[4]{0:E(4)} parameter(0)", "hlo-compile stores u2 in 2");
+  expectError("a = pred[4]{0:E(1)} parameter(0)", "hlo-compile stores pred in 8");
+}
+
 TEST(Verifier, Broadcast) {
   expectOk("a = f32[3] parameter(0)\n b = f32[2,3] broadcast(a), dimensions={1}");
   expectOk("a = f32[] parameter(0)\n b = f32[2,3] broadcast(a), dimensions={}");
