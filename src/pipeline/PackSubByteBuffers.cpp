@@ -108,8 +108,8 @@ LogicalResult retypeF4Buffers(ModuleOp module) {
 /// Bits of an element of `type` packed several to a byte (i2, i4); 0 if
 /// the buffer is not packed.
 unsigned packedBits(MemRefType type) {
-  unsigned bits = type.getElementType().getIntOrFloatBitWidth();
-  return type.getElementType().isInteger() && (bits == 2 || bits == 4) ? bits : 0;
+  Type element = type.getElementType();
+  return element.isInteger(2) || element.isInteger(4) ? element.getIntOrFloatBitWidth() : 0;
 }
 
 /// memref<...xiN> (N = 2, 4) as memref<ceil(n / (8 / N))xi8> in the same
