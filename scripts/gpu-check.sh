@@ -11,13 +11,27 @@
 #     start), xla-reference.py and this script beside them.
 #
 # There, on a machine with a GPU (the NVIDIA driver; no LLVM needed):
-#   DIR/gpu-check.sh run [--xla] [--iterations N] [--timeout S]
+#   DIR/gpu-check.sh run [--xla] [--iterations N] [--timeout S] [--rebuild]
 #     Runs every module's kernels with hlo-run, checks them against the
 #     reference interpreter, times them, and prints one table: module,
 #     kernel, emitter, max error, PASS/FAIL, us, GB/s, % of the device's
 #     copy bandwidth, and with --xla the module's time under XLA (JAX on the
 #     same GPU: mean time of one execution of the whole module, executions
-#     queued back to back). Exits non-zero if any kernel fails.
+#     queued back to back; its errors in DIR/xla.log). Exits 1 if
+#     a kernel fails, 2 if a module could not be checked. --rebuild builds
+#     hlo-run from the bundled sources even if the bundled binary starts.
+#
+# Here, before a GPU is lent (CI runs it):
+#   scripts/gpu-check.sh dry-run DIR [--arch sm_90] [--python PY] [MODULE.hlo ...]
+#     The whole GPU check against the stand-in CUDA driver
+#     (tests/tools/fake-libcuda.cpp, which enforces the driver's launch
+#     rules but executes no kernel): bundles as for a GPU, rebuilds hlo-run
+#     from the bundle's own sources with LLVM/MLIR out of reach (as on the
+#     GPU machine), runs every module, and the XLA side of --xla up to
+#     where it needs a device (xla-reference.py --dry-run with PY, a
+#     Python with jax; skipped without). A kernel's FAIL is expected (the
+#     stand-in computes nothing); an ERROR, a TIMEOUT, a missing file or a
+#     hlo-run that links LLVM fails the dry run.
 #
 # Here, without a GPU:
 #   scripts/gpu-check.sh host DIR [--arch sm_90] [--iterations N]
@@ -27,7 +41,7 @@
 #     cpu_GB/s, % of memcpy).
 set -uo pipefail
 
-usage() { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,43p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
 command="$1"; shift
 
@@ -106,11 +120,16 @@ align_columns() {
 }
 
 find_hlo_run() {
-  local dir="$1"
-  if "$dir/bin/hlo-run" --version > /dev/null 2>&1; then
+  local dir="$1" rebuild="$2"
+  if [ "$rebuild" -eq 0 ] && "$dir/bin/hlo-run" --version > /dev/null 2>&1; then
     echo "$dir/bin/hlo-run"; return
   fi
-  echo "gpu-check: the bundled hlo-run does not start here; building it from source" >&2
+  if [ "$rebuild" -eq 1 ]; then
+    echo "gpu-check: building hlo-run from the bundled sources" >&2
+  else
+    echo "gpu-check: the bundled hlo-run does not start here; building it from source" >&2
+  fi
+  rm -rf "$dir/build-runtime"
   cmake -S "$dir/src" -B "$dir/build-runtime" -DHLO_RUNTIME_ONLY=ON \
     -DCMAKE_DISABLE_FIND_PACKAGE_CLI11=ON -DHLO_CLI11_INCLUDE_DIR="$dir/src/third_party" \
     -DHLO_CUDA_HOME="${CUDA_HOME:-/usr/local/cuda}" > "$dir/build-runtime.log" 2>&1 &&
@@ -121,10 +140,13 @@ find_hlo_run() {
 
 run() {
   local dir; dir="$(cd "$(dirname "$0")" && pwd)"
-  local xla=0 iterations=100 timeout=300
+  local xla=0 iterations=100 timeout=300 rebuild=0 xla_dry_run=0 python=python3
   while [ $# -gt 0 ]; do
     case "$1" in
       --xla) xla=1; shift ;;
+      --rebuild) rebuild=1; shift ;;
+      # The dry run's: XLA up to the device, with this Python.
+      --xla-dry-run) xla=1; xla_dry_run=1; python="$2"; shift 2 ;;
       --iterations) iterations="$2"; shift 2 ;;
       --timeout) timeout="$2"; shift 2 ;;
       *) usage ;;
@@ -135,8 +157,8 @@ run() {
   if [ $host -eq 1 ] && [ $xla -eq 1 ]; then
     echo "gpu-check: --xla times XLA on a GPU; a host bundle runs on this CPU"; exit 2
   fi
-  local hlo_run; hlo_run="$(find_hlo_run "$dir")"
-  local report="$dir/report.tsv" failed=0 errors=0
+  local hlo_run; hlo_run="$(find_hlo_run "$dir" $rebuild)" || exit 2
+  local report="$dir/report.tsv" failed=0 errors=0 xla_errors=0
   : > "$report"
   declare -A xla_us status
   for module_dir in "$dir"/modules/*/; do
@@ -161,11 +183,25 @@ run() {
     else
       printf '%s\t-\t-\t-\t%s\t-\t-\t-\n' "$name" "${status[$name]}" >> "$report"
     fi
-    if [ $xla -eq 1 ]; then
-      xla_us[$name]="$(timeout "$timeout" python3 "$dir/xla-reference.py" time \
-        "$module_dir/module.hlo" --platform gpu --iterations "$iterations" 2> /dev/null || echo -)"
-    fi
   done
+  if [ $xla -eq 1 ]; then
+    # XLA's side in one process (JAX starts once): a line per module.
+    local xla_args=(time --platform gpu --iterations "$iterations")
+    [ $xla_dry_run -eq 1 ] && xla_args+=(--dry-run)
+    local modules=("$dir"/modules/*/module.hlo)
+    timeout $((timeout * ${#modules[@]})) "$python" "$dir/xla-reference.py" "${xla_args[@]}" \
+      "${modules[@]}" > "$dir/xla-times.tsv" 2> "$dir/xla.log"
+    local path value
+    while IFS=$'\t' read -r path value; do
+      xla_us[$(basename "$(dirname "$path")")]="$value"
+    done < "$dir/xla-times.tsv"
+    for module_dir in "$dir"/modules/*/; do
+      local name; name="$(basename "$module_dir")"
+      case "${xla_us[$name]:-}" in
+        ''|ERROR) xla_us[$name]=ERROR; xla_errors=$((xla_errors + 1)) ;;
+      esac
+    done
+  fi
   head -1 "$dir/modules"/*/run.log 2>/dev/null | grep -m1 '^device:' || true
   {
     if [ $host -eq 1 ]; then
@@ -185,9 +221,57 @@ run() {
   local total; total=$(ls -d "$dir"/modules/*/ | wc -l)
   local skipped; skipped=$(cut -f5 "$report" | grep -c '^SKIP')
   echo "gpu-check: $total modules: $((total - failed - errors - skipped)) passed, $failed failed," \
-       "$errors errors, $skipped skipped" \
-       "(logs: $dir/modules/*/run.log)"
-  [ $failed -eq 0 ] && [ $errors -eq 0 ]
+       "$errors errors, $skipped skipped$([ $xla -eq 1 ] && echo "; XLA: $xla_errors errors")" \
+       "(logs: $dir/modules/*/run.log$([ $xla -eq 1 ] && echo ", $dir/xla.log"))"
+  [ $errors -eq 0 ] && [ $xla_errors -eq 0 ] || exit 2
+  [ $failed -eq 0 ] || exit 1
+}
+
+# The whole GPU check against the stand-in driver, as CI runs it.
+dry_run() {
+  [ $# -ge 1 ] || usage
+  local dir="$1"; shift
+  local bundle_args=() python=""
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --arch) bundle_args+=("$1" "$2"); shift 2 ;;
+      --python) python="$2"; shift 2 ;;
+      *) bundle_args+=("$1"); shift ;;
+    esac
+  done
+  local root; root="$(cd "$(dirname "$0")/.." && pwd)"
+  local cuda="${CUDA_HOME:-/usr/local/cuda}"
+  bundle "$dir" "${bundle_args[@]}" || exit 2
+  # The stand-in driver sits beside the bundle, not in it.
+  mkdir -p "$dir.driver"
+  c++ -std=c++17 -O1 -shared -fPIC -I"$cuda/include" "$root/tests/tools/fake-libcuda.cpp" \
+    -o "$dir.driver/libcuda-fake.so" ||
+    { echo "gpu-check: dry run: building the stand-in driver failed"; exit 2; }
+  local xla_args=()
+  if [ -n "$python" ] && "$python" -c 'import jax, jaxlib' 2> /dev/null; then
+    xla_args=(--xla-dry-run "$python")
+  else
+    echo "gpu-check: dry run: no Python with jax given (--python): the XLA side is skipped"
+  fi
+  # The GPU machine's environment: no LLVM/MLIR on any path, nothing
+  # inherited but the CUDA toolkit's location.
+  env -i PATH=/usr/local/bin:/usr/bin:/bin HOME="${HOME:-/tmp}" CUDA_HOME="$cuda" \
+      HLO_RUN_LIBCUDA="$dir.driver/libcuda-fake.so" \
+      bash "$dir/gpu-check.sh" run --rebuild --iterations 1 "${xla_args[@]}"
+  local code=$?
+  local rebuilt="$dir/build-runtime/bin/hlo-run"
+  if [ ! -x "$rebuilt" ]; then
+    echo "gpu-check: dry run: hlo-run was not rebuilt from the bundle"; exit 2
+  fi
+  if ldd "$rebuilt" | grep -Eiq 'llvm|mlir|libcuda' ||
+     grep -q 'llvm-[0-9]' "$dir/build-runtime/compile_commands.json"; then
+    echo "gpu-check: dry run: the rebuilt hlo-run uses LLVM/MLIR or links libcuda"; exit 2
+  fi
+  # The stand-in computes nothing: FAIL (1) is the expected verdict.
+  if [ $code -gt 1 ]; then
+    echo "gpu-check: dry run: FAILED (exit $code): a module could not be checked"; exit 2
+  fi
+  echo "gpu-check: dry run: passed (every module ran; hlo-run rebuilt without LLVM/MLIR)"
 }
 
 # The host target: bundle for this CPU, then run here.
@@ -211,5 +295,6 @@ case "$command" in
   bundle) bundle "$@" ;;
   run) run "$@" ;;
   host) host "$@" ;;
+  dry-run) dry_run "$@" ;;
   *) usage ;;
 esac

@@ -10,11 +10,17 @@ jax[cuda]).
       Reads DIR/input_i.npy (as `hlo-run --save-dir` writes them), runs the
       module and writes DIR/output_i.npy (one per tuple leaf), so that
       `hlo-run --interpret M.hlo --input ... --expect-dir DIR` compares.
-  xla-reference.py time M.hlo [--inputs DIR] [--platform gpu] [--iterations N]
+  xla-reference.py time M.hlo... [--inputs DIR] [--platform gpu] [--iterations N]
       Prints the mean time of one execution in microseconds over
       --iterations executions queued back to back (XLA's whole module; host
       dispatch overlaps device work), after warm-up. Without --inputs the
-      inputs are seeded random values.
+      inputs are seeded random values. With several modules (JAX starts
+      once), one line each: the path, a tab, the time or ERROR (the reason
+      on stderr).
+
+  --dry-run (either command) stops where a device is needed: it parses the
+  module with XLA, reads its program shape and makes (or reads) its inputs,
+  then prints "dry-run" instead of a time (scripts/gpu-check.sh dry-run).
 """
 import argparse
 import os
@@ -24,15 +30,21 @@ import time
 import numpy as np
 
 
-def load_executable(path, platform):
+def load_module(path):
+    """jax, the module's serialized proto and its program shape."""
     import jax
     jax.config.update("jax_enable_x64", True)  # keep f64/s64 inputs as they are
-    from jax._src.lib import xla_client as xc
     from jaxlib import _hlo
 
     module = _hlo.hlo_module_from_text(open(path).read())
     proto = module.as_serialized_hlo_module_proto()
-    shape = _hlo.XlaComputation(proto).program_shape()
+    return jax, proto, _hlo.XlaComputation(proto).program_shape()
+
+
+def load_executable(path, platform):
+    from jax._src.lib import xla_client as xc
+
+    jax, proto, shape = load_module(path)
     device = jax.devices(platform)[0]
     client = device.client
     executable = client.compile_and_load(
@@ -41,7 +53,7 @@ def load_executable(path, platform):
     return jax, device, executable, shape
 
 
-def random_inputs(shape, jax, device):
+def random_inputs(shape, put):
     generator = np.random.default_rng(0)
     arguments = []
     for parameter in shape.parameter_shapes():
@@ -55,11 +67,11 @@ def random_inputs(shape, jax, device):
             array = (generator.uniform(-1, 1, dims) + 1j * generator.uniform(-1, 1, dims)).astype(dtype)
         else:
             array = generator.uniform(-1, 1, dims).astype(dtype)
-        arguments.append(jax.device_put(array, device))
+        arguments.append(put(array))
     return arguments
 
 
-def read_inputs(directory, shape, jax, device):
+def read_inputs(directory, shape, put):
     arguments = []
     for i, parameter in enumerate(shape.parameter_shapes()):
         array = np.load(os.path.join(directory, f"input_{i}.npy"))
@@ -69,41 +81,25 @@ def read_inputs(directory, shape, jax, device):
                 array = array.astype(dtype)
             else:  # bf16 / f8 stored as raw bits ('<V2', '|V1')
                 array = array.view(dtype)
-        arguments.append(jax.device_put(array, device))
+        arguments.append(put(array))
     return arguments
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("command", choices=["run", "time"])
-    parser.add_argument("hlo")
-    parser.add_argument("--inputs")
-    parser.add_argument("--outputs")
-    parser.add_argument("--platform", default="cpu")
-    parser.add_argument("--iterations", type=int, default=100)
-    parser.add_argument("--warmup", type=int, default=10)
-    options = parser.parse_args()
-
-    jax, device, executable, shape = load_executable(options.hlo, options.platform)
-    if options.inputs:
-        arguments = read_inputs(options.inputs, shape, jax, device)
-    elif options.command == "time":
-        arguments = random_inputs(shape, jax, device)
+def time_module(path, options):
+    """Mean microseconds of one execution of `path`; "dry-run" with
+    --dry-run."""
+    if options.dry_run:
+        _, _, shape = load_module(path)
+        put = lambda array: array
     else:
-        parser.error("run needs --inputs")
-    if options.command == "run":
-        os.makedirs(options.outputs, exist_ok=True)
-        for i, output in enumerate(executable.execute(arguments)):
-            array = np.asarray(output)
-            name = array.dtype.name
-            if name in ("int4", "int2"):  # one byte each, as hlo-run writes them
-                array = array.astype(np.int8)
-            elif name in ("uint4", "uint2"):
-                array = array.astype(np.uint8)
-            elif name.startswith(("bfloat16", "float8", "float4")):
-                array = array.view(np.dtype(f"V{array.dtype.itemsize}"))
-            np.save(os.path.join(options.outputs, f"output_{i}.npy"), array)
-        return 0
+        jax, device, executable, shape = load_executable(path, options.platform)
+        put = lambda array: jax.device_put(array, device)
+    if options.inputs:
+        arguments = read_inputs(options.inputs, shape, put)
+    else:
+        arguments = random_inputs(shape, put)
+    if options.dry_run:
+        return "dry-run"
     for _ in range(options.warmup):
         jax.block_until_ready(executable.execute(arguments))
     # Executions are queued back to back and waited for once, so host
@@ -114,8 +110,62 @@ def main():
     for _ in range(options.iterations):
         outputs = executable.execute(arguments)
     jax.block_until_ready(outputs)
-    print(f"{(time.perf_counter() - start) / options.iterations * 1e6:.1f}")
-    return 0
+    return f"{(time.perf_counter() - start) / options.iterations * 1e6:.1f}"
+
+
+def run_module(path, options):
+    if options.dry_run:
+        _, _, shape = load_module(path)
+        read_inputs(options.inputs, shape, lambda array: array)
+        print("dry-run")
+        return
+    jax, device, executable, shape = load_executable(path, options.platform)
+    arguments = read_inputs(options.inputs, shape, lambda array: jax.device_put(array, device))
+    os.makedirs(options.outputs, exist_ok=True)
+    for i, output in enumerate(executable.execute(arguments)):
+        array = np.asarray(output)
+        name = array.dtype.name
+        if name in ("int4", "int2"):  # one byte each, as hlo-run writes them
+            array = array.astype(np.int8)
+        elif name in ("uint4", "uint2"):
+            array = array.astype(np.uint8)
+        elif name.startswith(("bfloat16", "float8", "float4")):
+            array = array.view(np.dtype(f"V{array.dtype.itemsize}"))
+        np.save(os.path.join(options.outputs, f"output_{i}.npy"), array)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("command", choices=["run", "time"])
+    parser.add_argument("hlo", nargs="+")
+    parser.add_argument("--inputs")
+    parser.add_argument("--outputs")
+    parser.add_argument("--platform", default="cpu")
+    parser.add_argument("--iterations", type=int, default=100)
+    parser.add_argument("--warmup", type=int, default=10)
+    parser.add_argument("--dry-run", action="store_true")
+    options = parser.parse_args()
+    if options.command == "run":
+        if not options.inputs:
+            parser.error("run needs --inputs")
+        if len(options.hlo) != 1:
+            parser.error("run takes one module")
+        run_module(options.hlo[0], options)
+        return 0
+    if len(options.hlo) == 1:
+        print(time_module(options.hlo[0], options))
+        return 0
+    # Several modules in one process (JAX starts once): a line per module,
+    # its path and time, or ERROR (the reason on stderr).
+    failed = 0
+    for path in options.hlo:
+        try:
+            result = time_module(path, options)
+        except Exception as error:  # report and go on to the next module
+            print(f"{path}: {type(error).__name__}: {error}", file=sys.stderr)
+            result, failed = "ERROR", failed + 1
+        print(f"{path}\t{result}", flush=True)
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -267,7 +267,6 @@ Literal evaluateCudnnConvolution(const HloInstruction &instruction, const Operan
   for (int64_t d = output.rank() - 1; d > spec.labels.outputFeature; --d)
     featureStride *= output.dimension(d);
   Literal result(output);
-  double amax = 0;
   for (size_t i = 0; i < sums.size(); ++i) {
     double value = resultScale * sums[i];
     if (side && sideScale != 0)

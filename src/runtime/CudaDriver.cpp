@@ -57,6 +57,7 @@ std::unique_ptr<CudaDriver> CudaDriver::load(std::string &error) {
             lookUp(library, d.memcpyDtoD, "cuMemcpyDtoD_v2", nullptr, error) &&
             lookUp(library, d.memsetD8, "cuMemsetD8_v2", nullptr, error) &&
             lookUp(library, d.launchKernel, "cuLaunchKernel", nullptr, error) &&
+            lookUp(library, d.funcGetAttribute, "cuFuncGetAttribute", nullptr, error) &&
             lookUp(library, d.funcSetAttribute, "cuFuncSetAttribute", nullptr, error) &&
             lookUp(library, d.eventCreate, "cuEventCreate", nullptr, error) &&
             lookUp(library, d.eventRecord, "cuEventRecord", nullptr, error) &&
@@ -77,6 +78,27 @@ std::string CudaDriver::describe(CUresult result) const {
   if (getErrorString && getErrorString(result, &text) == CUDA_SUCCESS && text)
     return std::string(text) + " (CUresult " + std::to_string(static_cast<int>(result)) + ")";
   return "CUresult " + std::to_string(static_cast<int>(result));
+}
+
+bool CudaDriver::isSticky(CUresult result) {
+  switch (result) {
+  case CUDA_ERROR_ECC_UNCORRECTABLE:
+  case CUDA_ERROR_CONTAINED:
+  case CUDA_ERROR_ILLEGAL_ADDRESS:
+  case CUDA_ERROR_LAUNCH_TIMEOUT:
+  case CUDA_ERROR_ASSERT:
+  case CUDA_ERROR_HARDWARE_STACK_ERROR:
+  case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+  case CUDA_ERROR_MISALIGNED_ADDRESS:
+  case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+  case CUDA_ERROR_INVALID_PC:
+  case CUDA_ERROR_LAUNCH_FAILED:
+  case CUDA_ERROR_TENSOR_MEMORY_LEAK:
+  case CUDA_ERROR_EXTERNAL_DEVICE:
+    return true;
+  default:
+    return false;
+  }
 }
 
 } // namespace hlo::runtime

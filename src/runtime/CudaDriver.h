@@ -39,6 +39,7 @@ struct CudaDriver {
   CUresult (*memsetD8)(CUdeviceptr, unsigned char, size_t);
   CUresult (*launchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
                            unsigned, unsigned, CUstream, void **, void **);
+  CUresult (*funcGetAttribute)(int *, CUfunction_attribute, CUfunction);
   CUresult (*funcSetAttribute)(CUfunction, CUfunction_attribute, int);
   CUresult (*eventCreate)(CUevent *, unsigned);
   CUresult (*eventRecord)(CUevent, CUstream);
@@ -53,6 +54,9 @@ struct CudaDriver {
 
   /// "CUDA_ERROR_...: description" for `result`.
   std::string describe(CUresult result) const;
+  /// Whether `result` ends the context (cuda.h: "the process must be
+  /// terminated and relaunched"): nothing more may run in it.
+  static bool isSticky(CUresult result);
 
   void *library = nullptr;
 };

@@ -69,10 +69,22 @@ bool GpuContext::check(CUresult result, const char *what, std::string &error) co
   if (result == CUDA_SUCCESS)
     return true;
   error = std::string(what) + " failed: " + driver->describe(result);
+  if (CudaDriver::isSticky(result) && stickyError.empty())
+    stickyError = error;
+  return false;
+}
+
+bool GpuContext::usable(std::string &error) const {
+  if (stickyError.empty())
+    return true;
+  error = "the CUDA context is unusable after an earlier error (" + stickyError +
+          "); nothing more runs on this device";
   return false;
 }
 
 bool GpuContext::loadCode(const std::string &path, std::string &error) {
+  if (!usable(error))
+    return false;
   std::shared_ptr<SourceFile> code = SourceFile::read(path, error);
   return code && loadImage(std::string(code->text()), error);
 }
@@ -98,9 +110,39 @@ bool GpuContext::loadImage(const std::string &image, std::string &error) {
 bool GpuContext::findKernel(const KernelSpec &kernel, DeviceKernel &handle,
                             std::string &error) {
   CUfunction function = nullptr;
-  if (!check(driver->moduleGetFunction(&function, module, kernel.name.c_str()),
+  if (!usable(error) ||
+      !check(driver->moduleGetFunction(&function, module, kernel.name.c_str()),
              ("finding kernel " + kernel.name).c_str(), error))
     return false;
+  // What the loaded code says must agree with the manifest the launch
+  // follows: the threads a block may have (registers and .maxntid/.reqntid
+  // bound it) and the static shared memory the manifest reports.
+  int maxThreads = 0, staticShared = 0, registers = 0;
+  if (!check(driver->funcGetAttribute(&maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                                      function),
+             "cuFuncGetAttribute", error) ||
+      !check(driver->funcGetAttribute(&staticShared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                                      function),
+             "cuFuncGetAttribute", error) ||
+      !check(driver->funcGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, function),
+             "cuFuncGetAttribute", error))
+    return false;
+  int64_t threads = int64_t(kernel.block[0]) * kernel.block[1] * kernel.block[2];
+  if (threads > maxThreads) {
+    error = "kernel " + kernel.name + ": the manifest's block of " + std::to_string(threads) +
+            " threads exceeds the " + std::to_string(maxThreads) +
+            " the loaded code allows (its .reqntid or .maxntid, or its " +
+            std::to_string(registers) + " registers per thread)";
+    return false;
+  }
+  // The manifest counts every tile the emitter allocated; the code may
+  // have less (LLVM drops unused tiles, ptxas packs scalars), never more.
+  if (static_cast<int64_t>(staticShared) > kernel.sharedMemoryBytes) {
+    error = "kernel " + kernel.name + ": the loaded code has " + std::to_string(staticShared) +
+            " bytes of static shared memory, more than the manifest's " +
+            std::to_string(kernel.sharedMemoryBytes);
+    return false;
+  }
   handle = function;
   return true;
 }
@@ -108,7 +150,7 @@ bool GpuContext::findKernel(const KernelSpec &kernel, DeviceKernel &handle,
 bool GpuContext::allocate(size_t bytes, DeviceBuffer &buffer, std::string &error) {
   // Zero-size buffers still get an address.
   CUdeviceptr pointer = 0;
-  if (!check(driver->memAlloc(&pointer, std::max<size_t>(bytes, 256)), "cuMemAlloc", error))
+  if (!usable(error) || !check(driver->memAlloc(&pointer, std::max<size_t>(bytes, 256)), "cuMemAlloc", error))
     return false;
   allocations.push_back(pointer);
   buffer = pointer;
@@ -117,19 +159,20 @@ bool GpuContext::allocate(size_t bytes, DeviceBuffer &buffer, std::string &error
 
 bool GpuContext::upload(DeviceBuffer pointer, const std::vector<uint8_t> &bytes,
                         std::string &error) {
-  return bytes.empty() ||
-         check(driver->memcpyHtoD(pointer, bytes.data(), bytes.size()), "cuMemcpyHtoD", error);
+  return usable(error) && (bytes.empty() ||
+         check(driver->memcpyHtoD(pointer, bytes.data(), bytes.size()), "cuMemcpyHtoD", error));
 }
 
 bool GpuContext::download(DeviceBuffer pointer, std::vector<uint8_t> &bytes,
                           std::string &error) {
-  return bytes.empty() ||
-         check(driver->memcpyDtoH(bytes.data(), pointer, bytes.size()), "cuMemcpyDtoH", error);
+  return usable(error) && (bytes.empty() ||
+         check(driver->memcpyDtoH(bytes.data(), pointer, bytes.size()), "cuMemcpyDtoH", error));
 }
 
 bool GpuContext::fill(DeviceBuffer pointer, size_t bytes, unsigned char value,
                       std::string &error) {
-  return bytes == 0 || check(driver->memsetD8(pointer, value, bytes), "cuMemsetD8", error);
+  return usable(error) &&
+         (bytes == 0 || check(driver->memsetD8(pointer, value, bytes), "cuMemsetD8", error));
 }
 
 bool GpuContext::enqueue(CUfunction function, const KernelSpec &kernel,
@@ -138,34 +181,22 @@ bool GpuContext::enqueue(CUfunction function, const KernelSpec &kernel,
   std::vector<void *> pointers;
   for (CUdeviceptr &argument : arguments)
     pointers.push_back(&argument);
-  if (kernel.sharedMemoryBytes > 48 * 1024 &&
-      !check(driver->funcSetAttribute(function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                      static_cast<int>(kernel.sharedMemoryBytes)),
-             "cuFuncSetAttribute", error))
-    return false;
+  // The manifest's shared memory is the kernel's static shared memory (the
+  // .shared variables of its code, which the driver reserves by itself):
+  // the launch asks for no dynamic shared memory. Passing it here again
+  // would reserve it twice and fail above 24 KB of tiles.
+  constexpr unsigned kDynamicSharedBytes = 0;
   return check(driver->launchKernel(function, kernel.grid[0], kernel.grid[1], kernel.grid[2],
                                     kernel.block[0], kernel.block[1], kernel.block[2],
-                                    kernel.sharedMemoryBytes, nullptr, pointers.data(),
-                                    nullptr),
+                                    kDynamicSharedBytes, nullptr, pointers.data(), nullptr),
                ("launching " + kernel.name).c_str(), error);
 }
 
-/// Errors that the kernel caused rather than the runner.
+/// Errors that the kernel caused rather than the runner: what it did while
+/// running (every sticky error), and a launch the device refuses for the
+/// kernel's resources.
 static bool isKernelFault(CUresult result) {
-  switch (result) {
-  case CUDA_ERROR_ILLEGAL_ADDRESS:
-  case CUDA_ERROR_MISALIGNED_ADDRESS:
-  case CUDA_ERROR_ILLEGAL_INSTRUCTION:
-  case CUDA_ERROR_HARDWARE_STACK_ERROR:
-  case CUDA_ERROR_INVALID_PC:
-  case CUDA_ERROR_LAUNCH_FAILED:
-  case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES:
-  case CUDA_ERROR_LAUNCH_TIMEOUT:
-  case CUDA_ERROR_ASSERT:
-    return true;
-  default:
-    return false;
-  }
+  return CudaDriver::isSticky(result) || result == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
 }
 
 LaunchResult GpuContext::launch(DeviceKernel handle, const KernelSpec &kernel,
@@ -174,9 +205,13 @@ LaunchResult GpuContext::launch(DeviceKernel handle, const KernelSpec &kernel,
   if (!rejected.empty())
     return {LaunchResult::Fault, "the launch is invalid: " + rejected};
   std::string error;
-  auto function = static_cast<CUfunction>(handle);
-  if (!enqueue(function, kernel, buffers, error))
+  if (!usable(error))
     return {LaunchResult::Error, error};
+  auto function = static_cast<CUfunction>(handle);
+  // checkLaunch passed: a configuration the device still refuses is the
+  // kernel's (its registers, its shared memory).
+  if (!enqueue(function, kernel, buffers, error))
+    return {LaunchResult::Fault, "the device refused the launch: " + error};
   CUresult result = driver->ctxSynchronize();
   if (result == CUDA_SUCCESS)
     return {};
@@ -194,8 +229,11 @@ bool GpuContext::timeRepeated(Work work, int warmup, int iterations, double &med
     return false;
   CUevent start = nullptr, stop = nullptr;
   if (!check(driver->eventCreate(&start, CU_EVENT_DEFAULT), "cuEventCreate", error) ||
-      !check(driver->eventCreate(&stop, CU_EVENT_DEFAULT), "cuEventCreate", error))
+      !check(driver->eventCreate(&stop, CU_EVENT_DEFAULT), "cuEventCreate", error)) {
+    if (start)
+      driver->eventDestroy(start);
     return false;
+  }
   std::vector<double> times;
   bool ok = true;
   for (int i = 0; i < iterations && ok; ++i) {
@@ -218,6 +256,8 @@ bool GpuContext::timeRepeated(Work work, int warmup, int iterations, double &med
 bool GpuContext::timeKernel(DeviceKernel handle, const KernelSpec &kernel,
                             const std::vector<DeviceBuffer> &buffers, int warmup,
                             int iterations, double &medianMs, std::string &error) {
+  if (!usable(error))
+    return false;
   auto function = static_cast<CUfunction>(handle);
   return timeRepeated([&] { return enqueue(function, kernel, buffers, error); }, warmup,
                       iterations, medianMs, error);

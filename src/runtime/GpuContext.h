@@ -2,8 +2,10 @@
 //
 // Owns a device's primary context for the run, as hlo-run's Device: loading
 // the PTX or cubin, device buffers (freed on destruction), copies,
-// launching a kernel as the manifest describes it (errors the kernel caused,
-// such as an illegal address, are faults), and timing with CUDA events
+// launching a kernel as the manifest describes it, checked against what the
+// driver says of the loaded code (errors the kernel caused, such as an
+// illegal address, are faults; after a sticky one nothing more runs), and
+// timing with CUDA events
 // (kernels, and the device-to-device copy that the achieved bandwidth is
 // compared with).
 //
@@ -58,7 +60,11 @@ public:
 
 private:
   GpuContext() = default;
+  /// False with `error` set if `result` is an error; a sticky one (see
+  /// CudaDriver::isSticky) also ends the context for every later call.
   bool check(CUresult result, const char *what, std::string &error) const;
+  /// False with `error` set once a sticky error has ended the context.
+  bool usable(std::string &error) const;
   bool loadImage(const std::string &image, std::string &error);
   bool enqueue(CUfunction function, const KernelSpec &kernel,
                const std::vector<DeviceBuffer> &buffers, std::string &error);
@@ -72,6 +78,8 @@ private:
   CUmodule module = nullptr;
   std::vector<CUdeviceptr> allocations;
   std::string name, archName;
+  /// The first sticky error; empty while the context is usable.
+  mutable std::string stickyError;
   int driverVersion = 0;
 };
 

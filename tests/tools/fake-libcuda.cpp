@@ -4,27 +4,120 @@
 // that the runner's GPU path (driver loading, module and kernel lookup,
 // buffer layout, launch arguments, comparison, timing, reports) is tested
 // on machines without a GPU (HLO_RUN_LIBCUDA points hlo-run at it). A
-// "launch" executes no code: it checks that every argument is a buffer it
-// allocated and copies the first argument's buffer into the last one, so a
-// module whose output equals its input passes and any other fails. PTX without ".entry" is rejected with a JIT log.
+// "launch" executes no code: it copies the first argument's buffer into the
+// last one, so a module whose output equals its input passes and any other
+// fails. PTX without ".entry" is rejected with a JIT log.
+//
+// It enforces the driver's documented rules as an H100 (sm_90) applies
+// them, so that a runner breaking one fails here rather than on a GPU:
+// - a launch's dynamic shared memory plus the kernel's static shared
+//   memory (the `.shared` variables its PTX uses) may exceed 48 KB only up
+//   to the CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES the runner set
+//   (static + that at most 227 KB), else CUDA_ERROR_INVALID_VALUE;
+// - block and grid axes within the device's limits, and a block of exactly
+//   the kernel's `.reqntid` (at most its `.maxntid`), else INVALID_VALUE;
+// - every argument the start of a buffer it allocated (256-byte aligned,
+//   as cuMemAlloc's are), else INVALID_VALUE;
+// - errors are sticky as the driver's are: FAKE_CUDA_FAULT=<kernel> makes
+//   that kernel's launch fault with CUDA_ERROR_ILLEGAL_ADDRESS, reported
+//   by the next synchronization; from then on every call returns it, and
+//   a launch attempted after it prints "fake-libcuda: launch after a
+//   sticky error" on stderr.
+// cuFuncGetAttribute reports the static shared memory, the threads a block
+// may have, 32 registers and no local memory.
 //
 //===----------------------------------------------------------------------===//
 #include <cuda.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <regex>
 #include <string>
 
 namespace {
+
+struct Kernel {
+  std::string name;
+  size_t parameters = 0;
+  int staticShared = 0;
+  int maxThreads = 1024;
+  bool exactThreads = false; // .reqntid: the block must have maxThreads
+  int maxDynamicShared = -1; // -1: 48 KB minus the static size
+};
+
+constexpr int kDefaultSharedLimit = 48 * 1024;
+constexpr int kOptInSharedLimit = 227 * 1024;
+
 std::map<CUdeviceptr, size_t> allocations;
 std::string image;
 int contextToken;
-/// Each kernel's parameter count, from its PTX signature; a CUfunction
-/// points at its entry.
-std::map<std::string, size_t> parameterCounts;
+std::map<std::string, Kernel> kernels;
+/// The error that ended the context (CUDA_SUCCESS while it is usable), and
+/// one a launch raised that the next synchronization reports.
+CUresult sticky = CUDA_SUCCESS, pending = CUDA_SUCCESS;
+
+/// The `.shared` variables declared at module scope, with their bytes:
+/// arrays (`.b8 tile[4096]`) and scalars (`.f32 partial`).
+std::map<std::string, int> sharedVariables(const std::string &ptx) {
+  std::map<std::string, int> variables;
+  static const std::regex declaration(
+      R"(^\s*(?:\.visible\s+)?\.shared\s+(?:\.align\s+\d+\s+)?\.[a-z]+(\d+)\s+)"
+      R"(([A-Za-z_$%][\w$]*)(?:\[(\d+)\])?\s*;)",
+      std::regex::multiline);
+  for (auto it = std::sregex_iterator(ptx.begin(), ptx.end(), declaration);
+       it != std::sregex_iterator(); ++it) {
+    int elementBytes = std::max(std::stoi((*it)[1]) / 8, 1);
+    variables[(*it)[2]] = elementBytes * ((*it)[3].matched ? std::stoi((*it)[3]) : 1);
+  }
+  return variables;
+}
+
+/// Reads `name`'s entry: parameters, the shared variables its body names,
+/// and its thread limit (.reqntid or .maxntid).
+bool parseKernel(const std::string &name, Kernel &kernel) {
+  size_t entry = image.find(".entry " + name + "(");
+  if (entry == std::string::npos)
+    return false;
+  kernel.name = name;
+  size_t close = image.find(')', entry);
+  for (size_t at = image.find(".param", entry); at < close; at = image.find(".param", at + 1))
+    ++kernel.parameters;
+  size_t end = image.find(".entry ", entry + 1);
+  std::string body = image.substr(close, end == std::string::npos ? end : end - close);
+  for (const auto &[variable, bytes] : sharedVariables(image))
+    if (std::regex_search(body, std::regex("[^\\w$]" + std::regex_replace(
+                                               variable, std::regex(R"([$.%])"), R"(\$&)") +
+                                           "[^\\w$]")))
+      kernel.staticShared += bytes;
+  std::smatch threads;
+  std::string header = body.substr(0, body.find('{'));
+  if (std::regex_search(header, threads,
+                        std::regex(R"(\.(reqntid|maxntid)\s+(\d+)(?:\s*,\s*(\d+))?(?:\s*,\s*(\d+))?)"))) {
+    kernel.maxThreads = std::stoi(threads[2]) * (threads[3].matched ? std::stoi(threads[3]) : 1) *
+                        (threads[4].matched ? std::stoi(threads[4]) : 1);
+    kernel.exactThreads = threads[1] == "reqntid";
+  }
+  return true;
+}
+
+/// Every entry point returns the sticky error once there is one.
+#define RETURN_IF_STICKY()                                                     \
+  do {                                                                         \
+    if (sticky != CUDA_SUCCESS)                                                \
+      return sticky;                                                           \
+  } while (0)
+
+CUresult synchronize() {
+  RETURN_IF_STICKY();
+  if (pending != CUDA_SUCCESS)
+    sticky = pending;
+  return sticky;
+}
+
 } // namespace
 
 extern "C" {
@@ -40,7 +133,21 @@ CUresult cuDeviceGetName(char *name, int length, CUdevice) {
   return CUDA_SUCCESS;
 }
 CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attribute, CUdevice) {
-  *value = attribute == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR ? 9 : 0;
+  switch (attribute) { // an H100's figures
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *value = 9; break;
+  case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
+  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X:
+  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y: *value = 1024; break;
+  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: *value = 64; break;
+  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: *value = 0x7fffffff; break;
+  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y:
+  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: *value = 65535; break;
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: *value = kDefaultSharedLimit; break;
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *value = kOptInSharedLimit; break;
+  case CU_DEVICE_ATTRIBUTE_WARP_SIZE: *value = 32; break;
+  case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *value = 132; break;
+  default: *value = 0;
+  }
   return CUDA_SUCCESS;
 }
 CUresult cuDevicePrimaryCtxRetain(CUcontext *context, CUdevice) {
@@ -49,10 +156,12 @@ CUresult cuDevicePrimaryCtxRetain(CUcontext *context, CUdevice) {
 }
 CUresult cuDevicePrimaryCtxRelease_v2(CUdevice) { return CUDA_SUCCESS; }
 CUresult cuCtxSetCurrent(CUcontext) { return CUDA_SUCCESS; }
-CUresult cuCtxSynchronize() { return CUDA_SUCCESS; }
+CUresult cuCtxSynchronize() { return synchronize(); }
 CUresult cuModuleLoadDataEx(CUmodule *module, const void *data, unsigned count,
                             CUjit_option *options, void **values) {
+  RETURN_IF_STICKY();
   image = static_cast<const char *>(data);
+  kernels.clear();
   if (image.find(".entry") == std::string::npos) {
     for (unsigned i = 0; i < count; ++i)
       if (options[i] == CU_JIT_ERROR_LOG_BUFFER)
@@ -63,73 +172,127 @@ CUresult cuModuleLoadDataEx(CUmodule *module, const void *data, unsigned count,
   return CUDA_SUCCESS;
 }
 CUresult cuModuleGetFunction(CUfunction *function, CUmodule, const char *name) {
-  size_t entry = image.find(".entry " + std::string(name) + "(");
-  if (entry == std::string::npos)
+  RETURN_IF_STICKY();
+  Kernel kernel;
+  if (!parseKernel(name, kernel))
     return CUDA_ERROR_NOT_FOUND;
-  size_t end = image.find(')', entry);
-  size_t count = 0;
-  for (size_t at = image.find(".param", entry); at < end; at = image.find(".param", at + 1))
-    ++count;
-  auto inserted = parameterCounts.insert({name, count}).first;
-  *function = reinterpret_cast<CUfunction>(&*inserted);
+  auto inserted = kernels.insert({name, kernel}).first;
+  *function = reinterpret_cast<CUfunction>(&inserted->second);
   return CUDA_SUCCESS;
 }
 CUresult cuModuleUnload(CUmodule) { return CUDA_SUCCESS; }
+CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attribute, CUfunction function) {
+  RETURN_IF_STICKY();
+  const Kernel &kernel = *reinterpret_cast<Kernel *>(function);
+  switch (attribute) {
+  case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *value = kernel.maxThreads; break;
+  case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *value = kernel.staticShared; break;
+  case CU_FUNC_ATTRIBUTE_NUM_REGS: *value = 32; break;
+  case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *value = 0; break;
+  case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
+    *value = kernel.maxDynamicShared >= 0 ? kernel.maxDynamicShared
+                                          : kDefaultSharedLimit - kernel.staticShared;
+    break;
+  default: return CUDA_ERROR_INVALID_VALUE;
+  }
+  return CUDA_SUCCESS;
+}
+CUresult cuFuncSetAttribute(CUfunction function, CUfunction_attribute attribute, int value) {
+  RETURN_IF_STICKY();
+  Kernel &kernel = *reinterpret_cast<Kernel *>(function);
+  if (attribute != CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)
+    return CUDA_SUCCESS;
+  if (value < 0 || kernel.staticShared + value > kOptInSharedLimit)
+    return CUDA_ERROR_INVALID_VALUE;
+  kernel.maxDynamicShared = value;
+  return CUDA_SUCCESS;
+}
 CUresult cuMemAlloc_v2(CUdeviceptr *pointer, size_t bytes) {
-  *pointer = reinterpret_cast<CUdeviceptr>(std::malloc(bytes));
+  RETURN_IF_STICKY();
+  size_t rounded = (std::max<size_t>(bytes, 1) + 255) / 256 * 256;
+  *pointer = reinterpret_cast<CUdeviceptr>(std::aligned_alloc(256, rounded));
   allocations[*pointer] = bytes;
   return CUDA_SUCCESS;
 }
 CUresult cuMemFree_v2(CUdeviceptr pointer) {
+  // Freeing works in a dead context too (teardown).
   allocations.erase(pointer);
   std::free(reinterpret_cast<void *>(pointer));
   return CUDA_SUCCESS;
 }
 CUresult cuMemcpyHtoD_v2(CUdeviceptr target, const void *source, size_t bytes) {
+  RETURN_IF_STICKY();
   std::memcpy(reinterpret_cast<void *>(target), source, bytes);
   return CUDA_SUCCESS;
 }
 CUresult cuMemcpyDtoH_v2(void *target, CUdeviceptr source, size_t bytes) {
+  if (CUresult result = synchronize())
+    return result;
   std::memcpy(target, reinterpret_cast<void *>(source), bytes);
   return CUDA_SUCCESS;
 }
 CUresult cuMemcpyDtoD_v2(CUdeviceptr target, CUdeviceptr source, size_t bytes) {
+  RETURN_IF_STICKY();
   std::memcpy(reinterpret_cast<void *>(target), reinterpret_cast<void *>(source), bytes);
   return CUDA_SUCCESS;
 }
 CUresult cuMemsetD8_v2(CUdeviceptr target, unsigned char value, size_t bytes) {
+  RETURN_IF_STICKY();
   std::memset(reinterpret_cast<void *>(target), value, bytes);
   return CUDA_SUCCESS;
 }
-CUresult cuLaunchKernel(CUfunction function, unsigned, unsigned, unsigned, unsigned, unsigned,
-                        unsigned, unsigned, CUstream, void **parameters, void **) {
-  // hlo-run passes one pointer per buffer; the last one is an output.
-  size_t count = reinterpret_cast<std::pair<const std::string, size_t> *>(function)->second;
-  for (size_t i = 0; i < count; ++i)
+CUresult cuLaunchKernel(CUfunction function, unsigned gridX, unsigned gridY, unsigned gridZ,
+                        unsigned blockX, unsigned blockY, unsigned blockZ, unsigned sharedBytes,
+                        CUstream, void **parameters, void **) {
+  const Kernel &kernel = *reinterpret_cast<Kernel *>(function);
+  if (sticky != CUDA_SUCCESS || pending != CUDA_SUCCESS) {
+    std::fprintf(stderr, "fake-libcuda: launch after a sticky error (%s)\n", kernel.name.c_str());
+    return sticky != CUDA_SUCCESS ? sticky : pending;
+  }
+  unsigned long long threads = 1ull * blockX * blockY * blockZ;
+  if (blockX == 0 || blockY == 0 || blockZ == 0 || blockX > 1024 || blockY > 1024 ||
+      blockZ > 64 || threads > static_cast<unsigned>(kernel.maxThreads) ||
+      (kernel.exactThreads && threads != static_cast<unsigned>(kernel.maxThreads)))
+    return CUDA_ERROR_INVALID_VALUE;
+  if (gridX == 0 || gridY == 0 || gridZ == 0 || gridX > 0x7fffffffu || gridY > 65535 ||
+      gridZ > 65535)
+    return CUDA_ERROR_INVALID_VALUE;
+  int maxDynamic = kernel.maxDynamicShared >= 0 ? kernel.maxDynamicShared
+                                                : kDefaultSharedLimit - kernel.staticShared;
+  if (static_cast<long long>(sharedBytes) > maxDynamic)
+    return CUDA_ERROR_INVALID_VALUE;
+  for (size_t i = 0; i < kernel.parameters; ++i)
     if (!allocations.count(*static_cast<CUdeviceptr *>(parameters[i])))
       return CUDA_ERROR_INVALID_VALUE;
-  if (count < 2) // an output alone: nothing to copy
+  const char *fault = std::getenv("FAKE_CUDA_FAULT");
+  if (fault && kernel.name == fault) {
+    pending = CUDA_ERROR_ILLEGAL_ADDRESS;
+    return CUDA_SUCCESS; // launches are asynchronous: the next sync reports it
+  }
+  if (kernel.parameters < 2) // an output alone: nothing to copy
     return CUDA_SUCCESS;
   CUdeviceptr first = *static_cast<CUdeviceptr *>(parameters[0]);
-  CUdeviceptr last = *static_cast<CUdeviceptr *>(parameters[count - 1]);
+  CUdeviceptr last = *static_cast<CUdeviceptr *>(parameters[kernel.parameters - 1]);
   std::memcpy(reinterpret_cast<void *>(last), reinterpret_cast<void *>(first),
               std::min(allocations[first], allocations[last]));
   return CUDA_SUCCESS;
 }
-CUresult cuFuncSetAttribute(CUfunction, CUfunction_attribute, int) { return CUDA_SUCCESS; }
 CUresult cuEventCreate(CUevent *event, unsigned) {
+  RETURN_IF_STICKY();
   *event = reinterpret_cast<CUevent>(new double(0));
   return CUDA_SUCCESS;
 }
 CUresult cuEventRecord(CUevent event, CUstream) {
+  RETURN_IF_STICKY();
   *reinterpret_cast<double *>(event) =
       std::chrono::duration<double, std::milli>(
           std::chrono::steady_clock::now().time_since_epoch())
           .count();
   return CUDA_SUCCESS;
 }
-CUresult cuEventSynchronize(CUevent) { return CUDA_SUCCESS; }
+CUresult cuEventSynchronize(CUevent) { return synchronize(); }
 CUresult cuEventElapsedTime_v2(float *ms, CUevent start, CUevent stop) {
+  RETURN_IF_STICKY();
   *ms = static_cast<float>(*reinterpret_cast<double *>(stop) -
                            *reinterpret_cast<double *>(start));
   return CUDA_SUCCESS;
@@ -139,7 +302,12 @@ CUresult cuEventDestroy_v2(CUevent event) {
   return CUDA_SUCCESS;
 }
 CUresult cuGetErrorString(CUresult result, const char **text) {
-  *text = result == CUDA_ERROR_INVALID_PTX ? "a PTX JIT compilation failed" : "fake error";
+  switch (result) {
+  case CUDA_ERROR_INVALID_PTX: *text = "a PTX JIT compilation failed"; break;
+  case CUDA_ERROR_INVALID_VALUE: *text = "invalid argument"; break;
+  case CUDA_ERROR_ILLEGAL_ADDRESS: *text = "an illegal memory access was encountered"; break;
+  default: *text = "fake error";
+  }
   return CUDA_SUCCESS;
 }
 }
