@@ -46,11 +46,18 @@ struct Kernel {
   int staticShared = 0;
   int maxThreads = 1024;
   bool exactThreads = false; // .reqntid: the block must have maxThreads
-  int maxDynamicShared = -1; // -1: 48 KB minus the static size
+  int maxDynamicShared = -1; // -1: not set (48 KB minus the static size)
+
+  /// The dynamic shared memory a launch may ask for.
+  int maxDynamic() const;
 };
 
 constexpr int kDefaultSharedLimit = 48 * 1024;
 constexpr int kOptInSharedLimit = 227 * 1024;
+
+int Kernel::maxDynamic() const {
+  return maxDynamicShared >= 0 ? maxDynamicShared : kDefaultSharedLimit - staticShared;
+}
 
 std::map<CUdeviceptr, size_t> allocations;
 std::string image;
@@ -189,10 +196,7 @@ CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attribute, CUfuncti
   case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *value = kernel.staticShared; break;
   case CU_FUNC_ATTRIBUTE_NUM_REGS: *value = 32; break;
   case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *value = 0; break;
-  case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
-    *value = kernel.maxDynamicShared >= 0 ? kernel.maxDynamicShared
-                                          : kDefaultSharedLimit - kernel.staticShared;
-    break;
+  case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *value = kernel.maxDynamic(); break;
   default: return CUDA_ERROR_INVALID_VALUE;
   }
   return CUDA_SUCCESS;
@@ -257,9 +261,7 @@ CUresult cuLaunchKernel(CUfunction function, unsigned gridX, unsigned gridY, uns
   if (gridX == 0 || gridY == 0 || gridZ == 0 || gridX > 0x7fffffffu || gridY > 65535 ||
       gridZ > 65535)
     return CUDA_ERROR_INVALID_VALUE;
-  int maxDynamic = kernel.maxDynamicShared >= 0 ? kernel.maxDynamicShared
-                                                : kDefaultSharedLimit - kernel.staticShared;
-  if (static_cast<long long>(sharedBytes) > maxDynamic)
+  if (static_cast<long long>(sharedBytes) > kernel.maxDynamic())
     return CUDA_ERROR_INVALID_VALUE;
   for (size_t i = 0; i < kernel.parameters; ++i)
     if (!allocations.count(*static_cast<CUdeviceptr *>(parameters[i])))
