@@ -12,8 +12,11 @@
 #
 # There, on a machine with a GPU (the NVIDIA driver; no LLVM needed):
 #   DIR/gpu-check.sh run [--xla] [--iterations N] [--timeout S] [--rebuild]
-#     Runs every module's kernels with hlo-run, checks them against the
-#     reference interpreter, times them, and prints one table: module,
+#                        [--mode auto|module|kernels|replay] [--jobs N]
+#     Runs every module's kernels with hlo-run (--mode: hlo-run's), checks
+#     them against the reference interpreter, times them (not with
+#     --jobs N > 1, which checks N modules at once and times nothing), and
+#     prints one table: module,
 #     kernel, emitter, max error, PASS/FAIL, us, GB/s, % of the device's
 #     copy bandwidth, and with --xla the module's time under XLA (JAX on the
 #     same GPU: mean time of one execution of the whole module, executions
@@ -41,7 +44,7 @@
 #     cpu_GB/s, % of memcpy).
 set -uo pipefail
 
-usage() { sed -n '2,43p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,46p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
 command="$1"; shift
 
@@ -141,6 +144,7 @@ find_hlo_run() {
 run() {
   local dir; dir="$(cd "$(dirname "$0")" && pwd)"
   local xla=0 iterations=100 timeout=300 rebuild=0 xla_dry_run=0 python=python3
+  local mode=auto jobs=1
   while [ $# -gt 0 ]; do
     case "$1" in
       --xla) xla=1; shift ;;
@@ -149,6 +153,8 @@ run() {
       --xla-dry-run) xla=1; xla_dry_run=1; python="$2"; shift 2 ;;
       --iterations) iterations="$2"; shift 2 ;;
       --timeout) timeout="$2"; shift 2 ;;
+      --mode) mode="$2"; shift 2 ;;
+      --jobs) jobs="$2"; shift 2 ;;
       *) usage ;;
     esac
   done
@@ -161,11 +167,20 @@ run() {
   local report="$dir/report.tsv" failed=0 errors=0 xla_errors=0
   : > "$report"
   declare -A xla_us status
+  # Each module's hlo-run (N at once with --jobs N), its exit status in
+  # its folder; then the verdicts, in order.
+  local bench=(--bench --iterations "$iterations")
+  [ "$jobs" -gt 1 ] && bench=()
+  export hlo_run timeout mode report
+  printf '%s\0' "$dir"/modules/*/ | xargs -0 -P "$jobs" -I{} bash -c '
+    module_dir="$1"; shift; name="$(basename "$module_dir")"
+    rm -f "$report.$name"   # hlo-run appends: no rows of an earlier run
+    timeout "$timeout" "$hlo_run" "$module_dir/module.hlo" --manifest "$module_dir/kernels.json" \
+      --mode "$mode" "$@" --report "$report.$name" > "$module_dir/run.log" 2>&1
+    echo $? > "$module_dir/exit"' _ {} "${bench[@]}"
   for module_dir in "$dir"/modules/*/; do
     local name; name="$(basename "$module_dir")"
-    timeout "$timeout" "$hlo_run" "$module_dir/module.hlo" --manifest "$module_dir/kernels.json" \
-      --bench --iterations "$iterations" --report "$report.$name" > "$module_dir/run.log" 2>&1
-    local code=$?
+    local code; code="$(cat "$module_dir/exit" 2>/dev/null || echo 125)"
     case $code in
       0) status[$name]=PASS ;;
       1) status[$name]=FAIL; failed=$((failed + 1)) ;;
