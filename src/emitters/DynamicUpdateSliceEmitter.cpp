@@ -2,6 +2,7 @@
 #include "emitters/DynamicUpdateSliceEmitter.h"
 
 #include "analysis/OpIndexing.h"
+#include "emitters/StartIndices.h"
 #include "emitters/TypeConversion.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -73,18 +74,9 @@ bool DynamicUpdateSliceEmitter::emitEntryFunction(EmitterContext &context,
           context.elemental.emitValue(b, *index, context.parameters, {}, error);
       if (value.empty())
         return false;
-      // Unsigned starts: zero-extended, one unsigned min (a u64 past 2^63
-      // is past the end, not negative); signed: clamped on both sides.
+      // Clamped in the start's own width, then an index (StartIndices.h).
       int64_t last = operandShape.dimension(d) - updateShape.dimension(d);
-      Value start;
-      if (isUnsignedIntegral(index->shape().elementType())) {
-        start = arith::IndexCastUIOp::create(b, b.getIndexType(), value[0]);
-        start = arith::MinUIOp::create(b, start, arith::ConstantIndexOp::create(b, last));
-      } else {
-        start = arith::IndexCastOp::create(b, b.getIndexType(), value[0]);
-        start = arith::MinSIOp::create(b, start, arith::ConstantIndexOp::create(b, last));
-        start = arith::MaxSIOp::create(b, start, arith::ConstantIndexOp::create(b, 0));
-      }
+      Value start = clampStartToIndex(b, value[0], index->shape().elementType(), last);
       clamped.push_back(start);
     }
     starts.push_back(clamped);

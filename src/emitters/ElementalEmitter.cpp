@@ -4,6 +4,7 @@
 #include "analysis/OpIndexing.h"
 #include "dialect/XlaGpuDialect.h"
 #include "emitters/ElementwiseEmitter.h"
+#include "emitters/StartIndices.h"
 #include "emitters/TypeConversion.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -109,22 +110,11 @@ private:
     }
     return values;
   }
-  /// A runtime start offset of HLO type `type` (any integer type) as an
-  /// index clamped to [0, maxStart], HLO's rule for dynamic-slice,
-  /// dynamic-update-slice and gather starts. An unsigned start is widened
-  /// with zeros and clamped with an unsigned min (a u8 of 200 is 200, a u64
-  /// of 2^63 is past every end), a signed one sign-extended and clamped on
-  /// both sides.
+  /// A runtime start offset of HLO type `type` as an index clamped to
+  /// [0, maxStart], HLO's rule for dynamic-slice, dynamic-update-slice and
+  /// gather starts (clamped in the start's own width: StartIndices.h).
   Value clampedStart(Value start, PrimitiveType type, int64_t maxStart) {
-    if (isUnsignedIntegral(type)) {
-      Value offset =
-          start.getType().isIndex()
-              ? start
-              : Value(arith::IndexCastUIOp::create(b, b.getIndexType(), start));
-      return arith::MinUIOp::create(b, offset, indexConstant(maxStart));
-    }
-    Value offset = arith::MaxSIOp::create(b, toIndex(start), indexConstant(0));
-    return arith::MinSIOp::create(b, offset, indexConstant(maxStart));
+    return clampStartToIndex(b, start, type, maxStart);
   }
   /// Runs `thenValues` / `elseValues` under `condition` (scf.if).
   SmallVector<Value>

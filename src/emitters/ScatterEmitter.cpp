@@ -2,6 +2,7 @@
 #include "emitters/ScatterEmitter.h"
 
 #include "dialect/XlaGpuDialect.h"
+#include "emitters/StartIndices.h"
 #include "emitters/TypeConversion.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -140,7 +141,6 @@ std::optional<ScatterEmitter::WindowStart>
 ScatterEmitter::windowStart(ImplicitLocOpBuilder &b, EmitterContext &context,
                             ValueRange slice, EmissionError &error) const {
   const HloInstruction *indices = scatter->operand(form.arrays);
-  bool isUnsigned = isUnsignedIntegral(indices->shape().elementType());
   std::vector<Value> sliceValues(slice.begin(), slice.end());
   WindowStart result;
   Value zero = arith::ConstantIndexOp::create(b, 0);
@@ -161,16 +161,13 @@ ScatterEmitter::windowStart(ImplicitLocOpBuilder &b, EmitterContext &context,
           context.elemental.emitValue(b, *indices, context.parameters, index, error);
       if (value.empty())
         return std::nullopt;
-      Value position = isUnsigned
-                           ? Value(arith::IndexCastUIOp::create(b, b.getIndexType(), value[0]))
-                           : Value(arith::IndexCastOp::create(b, b.getIndexType(), value[0]));
-      // 0 <= start <= operand - window, or the window is skipped.
-      Value last = arith::ConstantIndexOp::create(
-          b, form.operandDims[d] - form.windowSize[d]);
-      Value fits = arith::AndIOp::create(
-          b, arith::CmpIOp::create(b, arith::CmpIPredicate::sge, position, zero),
-          arith::CmpIOp::create(b, arith::CmpIPredicate::sle, position, last));
-      result.inBounds = arith::AndIOp::create(b, result.inBounds, fits);
+      // 0 <= start <= operand - window in the start's own width, or the
+      // window is skipped.
+      CheckedStart checked = checkStartInBounds(
+          b, value[0], indices->shape().elementType(),
+          form.operandDims[d] - form.windowSize[d]);
+      Value position = checked.index;
+      result.inBounds = arith::AndIOp::create(b, result.inBounds, checked.inBounds);
       result.start.push_back(position);
       break;
     }

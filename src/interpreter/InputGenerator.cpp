@@ -2,6 +2,7 @@
 #include "InputGenerator.h"
 
 #include "ArrayUtils.h"
+#include "ScatterIndexInputs.h"
 
 #include "hlo_parser/FloatFormat.h"
 #include "hlo_parser/HloComputation.h"
@@ -268,6 +269,12 @@ Literal generateInput(const Shape &shape, InputRange range, uint64_t seed) {
           range.low + (range.high - range.low) * unitInterval(state), component);
   }
   return result;
+}
+
+Literal generateInputFor(const HloInstruction &parameter, const Shape &shape, uint64_t seed) {
+  if (std::optional<Literal> indices = promisedScatterIndices(parameter, shape, seed))
+    return std::move(*indices);
+  return generateInput(shape, inputRangeFor(parameter), seed);
 }
 
 } // namespace hlo::interp

@@ -6,7 +6,8 @@
 // the reducer's identity for a reduction's init (HLO lets a reduction apply
 // its init any number of times, so only the identity gives one answer),
 // positive for log/sqrt/rsqrt/pow bases/divisors, small non-negative for
-// indices, [-1, 1] floats and [-20, 20] integers otherwise.
+// indices (kept unique or sorted where a scatter promises it), [-1, 1]
+// floats and [-20, 20] integers otherwise.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_INTERPRETER_INPUTGENERATOR_H
@@ -32,6 +33,11 @@ InputRange inputRangeFor(const HloInstruction &parameter);
 /// in [ceil(low), floor(high)]; pred: 0/1; every element `low` when low ==
 /// high) from `seed`.
 Literal generateInput(const Shape &shape, InputRange range, uint64_t seed);
+
+/// `parameter`'s generated value of `shape` from `seed`: generateInput in
+/// inputRangeFor's range, except the indices of a scatter that promises
+/// unique or sorted indices, which keep the promise (ScatterIndexInputs.h).
+Literal generateInputFor(const HloInstruction &parameter, const Shape &shape, uint64_t seed);
 
 } // namespace hlo::interp
 

@@ -258,8 +258,8 @@ moduleInputs(const HloModule &module, const interp::Evaluator &evaluator, uint64
     }
     const HloInstruction &parameter = *entry.parameter(i);
     evaluator.checkSize(parameter, parameter.shape());
-    inputs.push_back(std::make_shared<const Literal>(interp::generateInput(
-        parameter.shape(), interp::inputRangeFor(parameter), seed + static_cast<uint64_t>(i))));
+    inputs.push_back(std::make_shared<const Literal>(interp::generateInputFor(
+        parameter, parameter.shape(), seed + static_cast<uint64_t>(i))));
   }
   return inputs;
 }
@@ -320,8 +320,7 @@ KernelCase buildKernelCase(const KernelSpec &kernel, const HloModule &module,
              operand->shape().compatible(logical))
       result.inputs.push_back(operand->literal());
     else
-      result.inputs.push_back(interp::generateInput(
-          logical, interp::inputRangeFor(*sources[i]), seed + i));
+      result.inputs.push_back(interp::generateInputFor(*sources[i], logical, seed + i));
     values.push_back(std::make_shared<const Literal>(result.inputs.back()));
   }
 
