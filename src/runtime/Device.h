@@ -70,6 +70,21 @@ public:
   /// Median milliseconds of a copy of `bytes` within the device's memory.
   virtual bool timeCopy(size_t bytes, int warmup, int iterations, double &medianMs,
                         std::string &error) = 0;
+
+  enum class LibraryOutcome { Ran, NotHere, Failed };
+  /// Runs library step `step` (a cuBLAS GEMM, ...) on the device over its
+  /// argument and result buffers, as the library it names would, and waits
+  /// for it. NotHere, with `message` saying why (empty: nothing to say),
+  /// where the device cannot: the caller computes it another way (the
+  /// interpreter). Failed: an error, in `message`.
+  virtual LibraryOutcome runLibraryStep(const ProgramStep &step,
+                                        const std::vector<DeviceBuffer> &arguments,
+                                        const std::vector<DeviceBuffer> &results,
+                                        std::string &message) {
+    (void)step, (void)arguments, (void)results;
+    message.clear();
+    return LibraryOutcome::NotHere;
+  }
 };
 
 } // namespace hlo::runtime

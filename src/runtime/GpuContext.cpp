@@ -50,6 +50,7 @@ std::unique_ptr<GpuContext> GpuContext::open(int ordinal, std::string &error) {
 }
 
 GpuContext::~GpuContext() {
+  cublasLt.reset(); // its handle belongs to the context
   if (!driver)
     return;
   for (CUdeviceptr pointer : allocations)
@@ -278,6 +279,46 @@ bool GpuContext::timeCopy(size_t bytes, int warmup, int iterations, double &medi
     allocations.erase(std::find(allocations.begin(), allocations.end(), pointer));
   }
   return ok;
+}
+
+Device::LibraryOutcome GpuContext::runLibraryStep(const ProgramStep &step,
+                                                  const std::vector<DeviceBuffer> &arguments,
+                                                  const std::vector<DeviceBuffer> &results,
+                                                  std::string &message) {
+  if (!usable(message))
+    return LibraryOutcome::Failed;
+  if (!isGemmLibraryCall(step.target)) {
+    message = "hlo-run runs no library for " + step.target + " on the GPU";
+    return LibraryOutcome::NotHere;
+  }
+  std::variant<GemmPlan, std::string> plan = planGemm(step);
+  if (auto *reason = std::get_if<std::string>(&plan)) {
+    message = "cuBLASLt cannot express " + *reason;
+    return LibraryOutcome::NotHere;
+  }
+  if (!cublasLtTried) {
+    cublasLtTried = true;
+    cublasLt = CublasLt::load(cublasLtError);
+  }
+  if (!cublasLt) {
+    message = cublasLtError;
+    return LibraryOutcome::NotHere;
+  }
+  std::string error;
+  switch (cublasLt->run(std::get<GemmPlan>(plan), arguments, results, error)) {
+  case CublasLt::Outcome::Unsupported:
+    message = error;
+    return LibraryOutcome::NotHere;
+  case CublasLt::Outcome::Failed:
+    message = error;
+    return LibraryOutcome::Failed;
+  case CublasLt::Outcome::Ran:
+    break;
+  }
+  if (!check(driver->ctxSynchronize(), "running cublasLtMatmul", message))
+    return LibraryOutcome::Failed;
+  message = "on the GPU by " + cublasLt->description();
+  return LibraryOutcome::Ran;
 }
 
 } // namespace hlo::runtime

@@ -13,6 +13,7 @@
 #ifndef HLO_RUNTIME_GPUCONTEXT_H
 #define HLO_RUNTIME_GPUCONTEXT_H
 
+#include "CublasLt.h"
 #include "CudaDriver.h"
 #include "Device.h"
 
@@ -57,6 +58,12 @@ public:
                   double &medianMs, std::string &error) override;
   bool timeCopy(size_t bytes, int warmup, int iterations, double &medianMs,
                 std::string &error) override;
+  /// GEMM custom-calls through cuBLASLt (opened on the first one); other
+  /// library calls, GEMMs it cannot express and machines without it:
+  /// NotHere, saying why.
+  LibraryOutcome runLibraryStep(const ProgramStep &step, const std::vector<DeviceBuffer> &arguments,
+                                const std::vector<DeviceBuffer> &results,
+                                std::string &message) override;
 
 private:
   GpuContext() = default;
@@ -81,6 +88,10 @@ private:
   /// The first sticky error; empty while the context is usable.
   mutable std::string stickyError;
   int driverVersion = 0;
+  /// Opened on the first GEMM step; its error if it could not be.
+  std::unique_ptr<CublasLt> cublasLt;
+  std::string cublasLtError;
+  bool cublasLtTried = false;
 };
 
 } // namespace hlo::runtime

@@ -197,12 +197,14 @@ private:
       case ProgramStep::Kind::Copy:
         done = buffers.copy(step, error);
         break;
-      case ProgramStep::Kind::Library:
-        if (announced.insert(&step).second)
-          std::cout << "library " << step.instruction << " (" << step.target
-                    << "): run by the interpreter on the host\n";
-        done = buffers.runLibraryCall(step, evaluator, error);
+      case ProgramStep::Kind::Library: {
+        std::string where;
+        done = buffers.runLibraryCall(step, evaluator, where, error);
+        if (done && announced.insert(&step).second)
+          std::cout << "library " << step.instruction << " (" << step.target << "): " << where
+                    << "\n";
         break;
+      }
       case ProgramStep::Kind::While: {
         if (!buffers.copyLoopState(step, /*intoState=*/true, error))
           return fail(error);

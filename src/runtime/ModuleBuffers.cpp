@@ -69,7 +69,26 @@ bool ModuleBuffers::copy(const ProgramStep &step, std::string &error) {
 }
 
 bool ModuleBuffers::runLibraryCall(const ProgramStep &step, interp::Evaluator &evaluator,
-                                   std::string &error) {
+                                   std::string &where, std::string &error) {
+  std::vector<DeviceBuffer> argumentBuffers, resultBuffers;
+  for (const KernelParameter &argument : step.arguments)
+    if (!get(argument, argumentBuffers.emplace_back(), error))
+      return false;
+  for (const KernelParameter &result : step.results)
+    if (!get(result, resultBuffers.emplace_back(), error))
+      return false;
+  std::string message;
+  switch (device.runLibraryStep(step, argumentBuffers, resultBuffers, message)) {
+  case Device::LibraryOutcome::Ran:
+    where = message;
+    return true;
+  case Device::LibraryOutcome::Failed:
+    error = "library call '" + step.instruction + "': " + message;
+    return false;
+  case Device::LibraryOutcome::NotHere:
+    where = "run by the interpreter on the host" + (message.empty() ? "" : " (" + message + ")");
+    break;
+  }
   // Checked before the run by libraryStepBlocker (moduleModeBlocker).
   const HloInstruction *instruction =
       findInstruction(module, step.computation, step.instruction);

@@ -44,10 +44,13 @@ public:
 
   /// A device copy step: its argument's bytes into its result.
   bool copy(const ProgramStep &step, std::string &error);
-  /// A library step, evaluated by `evaluator` on the host: its arguments
-  /// downloaded, the instruction interpreted, its result leaves uploaded.
+  /// A library step: on the device where it runs it (Device::runLibraryStep),
+  /// else evaluated by `evaluator` on the host (its arguments downloaded,
+  /// the instruction interpreted, its result leaves uploaded). `where`
+  /// says which ("on the GPU by cuBLASLt ...", "by the interpreter on the
+  /// host (why)").
   bool runLibraryCall(const ProgramStep &step, interp::Evaluator &evaluator,
-                      std::string &error);
+                      std::string &where, std::string &error);
 
   /// While loops. The state of loop `step`, one buffer per element: what
   /// its body and condition read as "PARAM#i" and its results are. To be

@@ -23,6 +23,9 @@ config.substitutions.append(("%hlo-run", os.path.join(config.hlo_bin_dir, "hlo-r
 # path on machines without a GPU.
 config.substitutions.append(("%fake-libcuda", os.path.join(
     os.path.dirname(config.hlo_bin_dir), "lib", "libcuda-fake.so")))
+# A cuBLASLt stand-in (tests/tools/fake-cublaslt.cpp) for its GEMM steps.
+config.substitutions.append(("%fake-cublaslt", os.path.join(
+    os.path.dirname(config.hlo_bin_dir), "lib", "libcublasLt-fake.so")))
 # Tests that run kernels on a real GPU say `REQUIRES: gpu`.
 if os.path.exists("/dev/nvidia0") or os.path.exists("/dev/nvidiactl"):
     config.available_features.add("gpu")

@@ -1,0 +1,52 @@
+//===- CublasLt.h - GEMM library steps through cuBLASLt ---------*- C++ -*-===//
+//
+// Owns hlo-run's use of cuBLASLt: the library is opened at run time with
+// dlopen (HLO_RUN_LIBCUBLASLT, else libcublasLt.so.13/.12 on the loader's
+// path or under $CUDA_HOME/lib64), so hlo-run starts and checks kernels on
+// machines without it and runs GEMM steps on the host instead. A GemmPlan
+// (GemmPlan.h) runs as one cublasLtMatmul on the legacy default stream.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HLO_RUNTIME_CUBLASLT_H
+#define HLO_RUNTIME_CUBLASLT_H
+
+#include "Device.h"
+#include "GemmPlan.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace hlo::runtime {
+
+class CublasLt {
+public:
+  /// Opens the library and creates a handle (the caller's CUDA context
+  /// current); null with `error` saying what is missing.
+  static std::unique_ptr<CublasLt> load(std::string &error);
+  ~CublasLt();
+  CublasLt(const CublasLt &) = delete;
+  CublasLt &operator=(const CublasLt &) = delete;
+
+  /// "cuBLASLt 13.1.0 (/usr/local/cuda/lib64/libcublasLt.so.13)".
+  const std::string &description() const { return name; }
+
+  enum class Outcome { Ran, Unsupported, Failed };
+  /// Enqueues `plan` over the step's argument and result buffers. Unsupported
+  /// (`message` says why) where cuBLASLt has no algorithm for it: the
+  /// caller computes the step another way. Failed: a library error.
+  Outcome run(const GemmPlan &plan, const std::vector<DeviceBuffer> &arguments,
+              const std::vector<DeviceBuffer> &results, std::string &message);
+
+private:
+  CublasLt() = default;
+  struct Api;
+  std::unique_ptr<Api> api;
+  void *library = nullptr;
+  void *handle = nullptr;
+  std::string name;
+};
+
+} // namespace hlo::runtime
+
+#endif // HLO_RUNTIME_CUBLASLT_H
