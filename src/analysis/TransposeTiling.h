@@ -39,6 +39,7 @@ namespace hlo {
 struct TransposeTiling {
   static constexpr int64_t kBaseTile = 32;
   static constexpr int64_t kThreads = 128;
+  static_assert(kThreads % 32 == 0, "transpose blocks are whole warps");
 
   /// The normalized input dimensions and, for each output dimension, the
   /// input dimension it reads (TransposeDescription, at least rank 3:

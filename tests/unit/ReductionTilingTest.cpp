@@ -220,3 +220,32 @@ TEST(ReductionGroups, CorpusGroups) {
 }
 
 } // namespace
+
+// Issue 29: warp shuffles name a full warp in row, column and small-column
+// reductions, so their blocks must be whole warps for every shape (only
+// multi-row reductions have a partial last warp, and compute its member
+// mask: lit regressions/partial-last-warp.test). A sweep of odd and even
+// sizes and element widths.
+TEST(ReductionTiling, ShufflingVariantsLaunchWholeWarps) {
+  GpuDeviceInfo h100 = deviceInfoForArch("sm_90").value();
+  const int64_t sizes[] = {1, 2, 3, 5, 7, 8, 9, 13, 16, 31, 32, 33, 63, 64, 65, 100, 127,
+                           128, 129, 255, 256, 1000, 1024, 4095, 4097, 16385, 100000};
+  int checked = 0;
+  for (int64_t bits : {8, 16, 32, 64})
+    for (bool row : {true, false})
+      for (int64_t major : {1, 3})
+        for (int64_t middle : sizes)
+          for (int64_t minor : sizes) {
+            FusionElementBits elementBits{bits, bits, false};
+            ReductionDimensions dimensions{row, {major, middle, minor}};
+            ReductionTiling tiling = computeReductionTiling(dimensions, elementBits, h100);
+            if (tiling.kind == ReductionKind::MultiRow)
+              continue;
+            ++checked;
+            EXPECT_EQ(tiling.threadsPerBlock() % 32, 0)
+                << (row ? "row" : "column") << " [" << major << ", " << middle << ", "
+                << minor << "] of " << bits << "-bit elements: "
+                << tiling.threadsPerBlock() << " threads";
+          }
+  EXPECT_GT(checked, 2000);
+}
