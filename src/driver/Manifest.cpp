@@ -17,6 +17,14 @@ namespace hlo::driver {
 
 std::string checkLaunchRecords(const std::vector<KernelLaunchRecord> &records,
                                mlir::ModuleOp lowered) {
+  // The manifest's grid and block are 32-bit, as cuLaunchKernel's are.
+  for (const KernelLaunchRecord &record : records)
+    for (int i = 0; i < 3; ++i)
+      for (int64_t extent : {record.launch.blocks[i], record.launch.threads[i]})
+        if (extent < 1 || extent > int64_t(UINT32_MAX))
+          return "internal error: kernel '" + record.name + "': a launch extent of " +
+                 std::to_string(extent) + " in dimension " + std::to_string(i) +
+                 " does not fit cuLaunchKernel's 32 bits";
   std::vector<bool> found(records.size(), false);
   for (auto function : lowered.getOps<mlir::LLVM::LLVMFuncOp>()) {
     auto index = function->getAttrOfType<mlir::IntegerAttr>(xla_gpu::kKernelIndexAttr);
@@ -73,6 +81,7 @@ abi::LaunchManifest buildManifest(const HloModule &module, const KernelPlan &pla
     spec.hloComputation = bareEntry ? "" : kernel.origin->parent()->name();
     spec.emitter = record.emitter;
     for (int i = 0; i < 3; ++i) {
+      // In range: checkLaunchRecords.
       spec.grid[i] = static_cast<unsigned>(record.launch.blocks[i]);
       spec.block[i] = static_cast<unsigned>(record.launch.threads[i]);
     }

@@ -45,6 +45,10 @@ public:
   virtual std::string arch() const = 0;
   /// What times are measured on: "GPU" or "CPU".
   virtual const char *timeDomain() const = 0;
+  /// How timeKernel and timeCopy turn `iterations` runs into one time.
+  virtual std::string timingMethod(int iterations) const {
+    return "median of " + std::to_string(iterations);
+  }
 
   /// Loads the compiled code (PTX or cubin, or a host shared object).
   virtual bool loadCode(const std::string &path, std::string &error) = 0;
@@ -52,6 +56,9 @@ public:
                           std::string &error) = 0;
 
   virtual bool allocate(size_t bytes, DeviceBuffer &buffer, std::string &error) = 0;
+  /// Frees a buffer `allocate` gave (every buffer is freed with the device
+  /// otherwise).
+  virtual void release(DeviceBuffer buffer) = 0;
   virtual bool upload(DeviceBuffer buffer, const std::vector<uint8_t> &bytes,
                       std::string &error) = 0;
   virtual bool download(DeviceBuffer buffer, std::vector<uint8_t> &bytes,

@@ -46,6 +46,23 @@ std::unique_ptr<GpuContext> GpuContext::open(int ordinal, std::string &error) {
     return nullptr;
   gpu->name = deviceName;
   gpu->archName = "sm_" + std::to_string(major * 10 + minor);
+  // The launch limits as this device reports them (the table's for its
+  // architecture where an attribute cannot be read).
+  gpu->limits = launchLimitsFor(gpu->archName);
+  auto attribute = [&](CUdevice_attribute which, int64_t &limit) {
+    int value = 0;
+    if (d.deviceGetAttribute(&value, which, gpu->device) == CUDA_SUCCESS && value > 0)
+      limit = value;
+  };
+  attribute(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, gpu->limits.threadsPerBlock);
+  attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, gpu->limits.block[0]);
+  attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y, gpu->limits.block[1]);
+  attribute(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z, gpu->limits.block[2]);
+  attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, gpu->limits.grid[0]);
+  attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, gpu->limits.grid[1]);
+  attribute(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, gpu->limits.grid[2]);
+  attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+            gpu->limits.sharedMemoryPerBlock);
   return gpu;
 }
 
@@ -158,6 +175,15 @@ bool GpuContext::allocate(size_t bytes, DeviceBuffer &buffer, std::string &error
   return true;
 }
 
+void GpuContext::release(DeviceBuffer buffer) {
+  auto found = std::find(allocations.begin(), allocations.end(), buffer);
+  if (found == allocations.end())
+    return;
+  allocations.erase(found);
+  if (stickyError.empty()) // a dead context frees nothing more
+    driver->memFree(buffer);
+}
+
 bool GpuContext::upload(DeviceBuffer pointer, const std::vector<uint8_t> &bytes,
                         std::string &error) {
   return usable(error) && (bytes.empty() ||
@@ -202,7 +228,7 @@ static bool isKernelFault(CUresult result) {
 
 LaunchResult GpuContext::launch(DeviceKernel handle, const KernelSpec &kernel,
                                 const std::vector<DeviceBuffer> &buffers) {
-  std::string rejected = checkLaunch(kernel, launchLimitsFor(archName), archName);
+  std::string rejected = checkLaunch(kernel, limits, archName);
   if (!rejected.empty())
     return {LaunchResult::Fault, "the launch is invalid: " + rejected};
   std::string error;
@@ -235,15 +261,21 @@ bool GpuContext::timeRepeated(Work work, int warmup, int iterations, double &med
       driver->eventDestroy(start);
     return false;
   }
+  // Launches are queued back to back between two events, so the GPU never
+  // waits for the host to submit the next one (one event pair per launch
+  // would time the host's submission too: several microseconds on a kernel
+  // of two). Each batch gives a mean; the median of the batches is kept.
   std::vector<double> times;
   bool ok = true;
-  for (int i = 0; i < iterations && ok; ++i) {
+  for (int batch = 0; batch < kTimingBatches && ok; ++batch) {
     float ms = 0;
-    ok = check(driver->eventRecord(start, nullptr), "cuEventRecord", error) && work() &&
-         check(driver->eventRecord(stop, nullptr), "cuEventRecord", error) &&
+    ok = check(driver->eventRecord(start, nullptr), "cuEventRecord", error);
+    for (int i = 0; i < iterations && ok; ++i)
+      ok = work();
+    ok = ok && check(driver->eventRecord(stop, nullptr), "cuEventRecord", error) &&
          check(driver->eventSynchronize(stop), "cuEventSynchronize", error) &&
          check(driver->eventElapsedTime(&ms, start, stop), "cuEventElapsedTime", error);
-    times.push_back(ms);
+    times.push_back(static_cast<double>(ms) / std::max(iterations, 1));
   }
   driver->eventDestroy(start);
   driver->eventDestroy(stop);
@@ -267,17 +299,18 @@ bool GpuContext::timeKernel(DeviceKernel handle, const KernelSpec &kernel,
 bool GpuContext::timeCopy(size_t bytes, int warmup, int iterations, double &medianMs,
                           std::string &error) {
   DeviceBuffer source = 0, target = 0;
-  if (!allocate(bytes, source, error) || !allocate(bytes, target, error) ||
-      !fill(source, bytes, 1, error))
-    return false;
-  bool ok = timeRepeated(
-      [&] { return check(driver->memcpyDtoD(target, source, bytes), "cuMemcpyDtoD", error); },
-      warmup, iterations, medianMs, error);
-  // Give the copy buffers back now: a bundle may time many kernels.
-  for (CUdeviceptr pointer : {CUdeviceptr(source), CUdeviceptr(target)}) {
-    driver->memFree(pointer);
-    allocations.erase(std::find(allocations.begin(), allocations.end(), pointer));
-  }
+  bool ok = allocate(bytes, source, error) && allocate(bytes, target, error) &&
+            fill(source, bytes, 1, error) &&
+            timeRepeated(
+                [&] {
+                  return check(driver->memcpyDtoD(target, source, bytes), "cuMemcpyDtoD",
+                               error);
+                },
+                warmup, iterations, medianMs, error);
+  // Give the copy buffers back now, on every path: a bundle times many
+  // kernels.
+  release(source);
+  release(target);
   return ok;
 }
 

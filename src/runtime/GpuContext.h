@@ -16,6 +16,7 @@
 #include "CublasLt.h"
 #include "CudaDriver.h"
 #include "Device.h"
+#include "LaunchLimits.h"
 
 #include <memory>
 #include <string>
@@ -37,6 +38,11 @@ public:
   /// "sm_90".
   std::string arch() const override { return archName; }
   const char *timeDomain() const override { return "GPU"; }
+  std::string timingMethod(int iterations) const override {
+    return "mean of " + std::to_string(iterations) + " back-to-back launches, median of " +
+           std::to_string(kTimingBatches) + " batches";
+  }
+  static constexpr int kTimingBatches = 5;
 
   /// Loads PTX (JIT-compiled by the driver) or a cubin from `path`.
   bool loadCode(const std::string &path, std::string &error) override;
@@ -44,6 +50,7 @@ public:
                   std::string &error) override;
 
   bool allocate(size_t bytes, DeviceBuffer &buffer, std::string &error) override;
+  void release(DeviceBuffer buffer) override;
   bool upload(DeviceBuffer buffer, const std::vector<uint8_t> &bytes,
               std::string &error) override;
   bool download(DeviceBuffer buffer, std::vector<uint8_t> &bytes,
@@ -88,6 +95,8 @@ private:
   /// The first sticky error; empty while the context is usable.
   mutable std::string stickyError;
   int driverVersion = 0;
+  /// The device's launch limits (cuDeviceGetAttribute).
+  LaunchLimits limits;
   /// Opened on the first GEMM step; its error if it could not be.
   std::unique_ptr<CublasLt> cublasLt;
   std::string cublasLtError;

@@ -130,6 +130,19 @@ private:
   /// Runs kernel `k`; false when it did not complete (reported; a fault
   /// marks the check failed).
   bool launch(size_t k, const std::vector<DeviceBuffer> &buffers) {
+    // The kernel was compiled assuming each buffer's alignment (vector
+    // loads and stores): a view into another buffer must keep it.
+    const KernelSpec &kernel = manifest.kernels[k];
+    for (size_t i = 0; i < kernel.parameters.size() && i < buffers.size(); ++i) {
+      int64_t alignment = kernel.parameters[i].alignment;
+      if (alignment > 1 && buffers[i] % static_cast<uint64_t>(alignment) != 0) {
+        std::cerr << "hlo-run: error: kernel " << kernel.name << ": parameter " << i
+                  << "'s buffer is not " << alignment
+                  << "-byte aligned, as the kernel assumes (offset "
+                  << buffers[i] % static_cast<uint64_t>(alignment) << ")\n";
+        return false;
+      }
+    }
     LaunchResult result = device.launch(functions[k], manifest.kernels[k], buffers);
     if (result.ok())
       return true;
@@ -169,7 +182,7 @@ private:
     row.fractionOfCopy =
         copyGigabytesPerSecond > 0 ? row.gigabytesPerSecond / copyGigabytesPerSecond : 0;
     std::cout << "  " << device.timeDomain() << " time " << formatNumber(row.microseconds)
-              << " us (median of " << options.iterations << "), "
+              << " us (" << device.timingMethod(options.iterations) << "), "
               << formatNumber(row.gigabytesPerSecond) << " GB/s over "
               << formatNumber(bytes / 1e6) << " MB; device copy "
               << formatNumber(copyGigabytesPerSecond) << " GB/s: "
@@ -374,6 +387,18 @@ private:
   /// its outputs with `check`'s expected values (clearing `passed` on a
   /// mismatch). kExitPass, or the exit status after an error or a fault.
   int checkKernelCase(size_t k, const KernelCase &check, bool &passed) {
+    // The case's buffers, freed on every path out (kernels mode checks one
+    // kernel after another on the same device).
+    std::vector<DeviceBuffer> allocated;
+    struct Release {
+      Device &device;
+      std::vector<DeviceBuffer> &buffers;
+      ~Release() {
+        for (DeviceBuffer buffer : buffers)
+          device.release(buffer);
+      }
+    } release{device, allocated};
+
     const KernelSpec &kernel = manifest.kernels[k];
     size_t launches = static_cast<size_t>(kernel.launchCount);
     std::string error;
@@ -391,6 +416,7 @@ private:
       }
       if (!device.allocate(parameter.bytes, pointer, error))
         return fail(error);
+      allocated.push_back(pointer);
       if (parameter.binding == BufferBinding::Scratch) {
         // The kernel's own: it writes before it reads.
         if (!device.fill(pointer, parameter.bytes, 0xff, error))

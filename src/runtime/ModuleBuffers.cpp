@@ -28,6 +28,14 @@ bool ModuleBuffers::get(const KernelParameter &parameter, DeviceBuffer &buffer,
                         std::string &error, const DeviceBuffer *aliasOf) {
   std::string key = keyOf(parameter);
   if (auto found = buffers.find(key); found != buffers.end()) {
+    // A later binding of the buffer may not read or write past its end.
+    if (auto size = bufferBytes.find(key);
+        size != bufferBytes.end() && parameter.bytes > size->second) {
+      error = "buffer '" + key + "' is " + std::to_string(size->second) +
+              " bytes; the manifest binds it as " + std::to_string(parameter.bytes) +
+              " elsewhere (" + parameter.shape.toString(true) + ")";
+      return false;
+    }
     buffer = found->second;
     return true;
   }
@@ -38,6 +46,7 @@ bool ModuleBuffers::get(const KernelParameter &parameter, DeviceBuffer &buffer,
   if (!device.allocate(static_cast<size_t>(parameter.bytes), buffer, error))
     return false;
   buffers[key] = buffer;
+  bufferBytes[key] = parameter.bytes;
   const HloComputation *entry = module.entry();
   if (parameter.binding == BufferBinding::Parameter) {
     // In the entry's layout: the reader may view it through a bitcast.

@@ -86,6 +86,8 @@ private:
   Device &device;
   const std::vector<interp::ValuePtr> &inputs;
   std::map<std::string, DeviceBuffer> buffers; // "p3", "o0", "b:name", "s:name"
+  /// The bytes `get` allocated for a key (views and aliases: not known).
+  std::map<std::string, int64_t> bufferBytes;
   std::map<const ProgramStep *, std::vector<DeviceBuffer>> loopStates;
   /// Per conditional, per branch, its parameter's leaf buffers.
   std::map<const ProgramStep *, std::vector<std::vector<DeviceBuffer>>> branchParameters;

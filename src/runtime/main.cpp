@@ -96,7 +96,7 @@ int main(int argc, char **argv) {
   app.add_option("--warmup", options.warmup, "--bench: launches before timing")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
-  app.add_option("--iterations", options.iterations, "--bench: timed launches (median)")
+  app.add_option("--iterations", options.iterations, "--bench: timed launches (a GPU: the mean of N back to back, median of 5 such batches; the host: the median of N)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   app.add_option("--device", options.device, "CUDA device ordinal")->capture_default_str();

@@ -18,6 +18,9 @@
 //   the kernel's `.reqntid` (at most its `.maxntid`), else INVALID_VALUE;
 // - every argument the start of a buffer it allocated (256-byte aligned,
 //   as cuMemAlloc's are), else INVALID_VALUE;
+// - FAKE_CUDA_MAX_THREADS=N: the device reports N threads per block at most;
+// - FAKE_CUDA_MISALIGN=N: allocations start N bytes past a 256-byte boundary;
+// - FAKE_CUDA_STATS: at exit, the most buffers allocated at once (stderr);
 // - errors are sticky as the driver's are: FAKE_CUDA_FAULT=<kernel> makes
 //   that kernel's launch fault with CUDA_ERROR_ILLEGAL_ADDRESS, reported
 //   by the next synchronization; from then on every call returns it, and
@@ -142,7 +145,10 @@ CUresult cuDeviceGetName(char *name, int length, CUdevice) {
 CUresult cuDeviceGetAttribute(int *value, CUdevice_attribute attribute, CUdevice) {
   switch (attribute) { // an H100's figures
   case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *value = 9; break;
-  case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
+  case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: // FAKE_CUDA_MAX_THREADS: a smaller device
+    *value = std::getenv("FAKE_CUDA_MAX_THREADS") ? std::atoi(std::getenv("FAKE_CUDA_MAX_THREADS"))
+                                                  : 1024;
+    break;
   case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X:
   case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y: *value = 1024; break;
   case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: *value = 64; break;
@@ -211,17 +217,33 @@ CUresult cuFuncSetAttribute(CUfunction function, CUfunction_attribute attribute,
   kernel.maxDynamicShared = value;
   return CUDA_SUCCESS;
 }
+/// FAKE_CUDA_MISALIGN=N: allocations start N bytes past a 256-byte boundary
+/// (a stand-in for a buffer view at an odd offset).
+size_t misalignment() {
+  const char *value = std::getenv("FAKE_CUDA_MISALIGN");
+  return value ? static_cast<size_t>(std::atoi(value)) : 0;
+}
+/// FAKE_CUDA_STATS: at exit, the most buffers that were allocated at once.
+size_t mostLive = 0;
+struct Stats {
+  ~Stats() {
+    if (std::getenv("FAKE_CUDA_STATS"))
+      std::fprintf(stderr, "fake-libcuda: at most %zu buffers were allocated at once\n",
+                   mostLive);
+  }
+} stats;
 CUresult cuMemAlloc_v2(CUdeviceptr *pointer, size_t bytes) {
   RETURN_IF_STICKY();
-  size_t rounded = (std::max<size_t>(bytes, 1) + 255) / 256 * 256;
-  *pointer = reinterpret_cast<CUdeviceptr>(std::aligned_alloc(256, rounded));
+  size_t rounded = (std::max<size_t>(bytes, 1) + misalignment() + 255) / 256 * 256;
+  *pointer = reinterpret_cast<CUdeviceptr>(std::aligned_alloc(256, rounded)) + misalignment();
   allocations[*pointer] = bytes;
+  mostLive = std::max(mostLive, allocations.size());
   return CUDA_SUCCESS;
 }
 CUresult cuMemFree_v2(CUdeviceptr pointer) {
   // Freeing works in a dead context too (teardown).
   allocations.erase(pointer);
-  std::free(reinterpret_cast<void *>(pointer));
+  std::free(reinterpret_cast<void *>(pointer - misalignment()));
   return CUDA_SUCCESS;
 }
 CUresult cuMemcpyHtoD_v2(CUdeviceptr target, const void *source, size_t bytes) {

@@ -90,6 +90,15 @@ bool HostDevice::findKernel(const KernelSpec &kernel, DeviceKernel &handle,
   return true;
 }
 
+void HostDevice::release(DeviceBuffer buffer) {
+  auto found = std::find(allocations.begin(), allocations.end(),
+                         reinterpret_cast<void *>(static_cast<uintptr_t>(buffer)));
+  if (found == allocations.end())
+    return;
+  std::free(*found);
+  allocations.erase(found);
+}
+
 bool HostDevice::allocate(size_t bytes, DeviceBuffer &buffer, std::string &error) {
   // Zero-size buffers still get an address; 64-byte alignment covers the
   // kernel ABI's 16.

@@ -30,6 +30,7 @@ public:
   bool findKernel(const KernelSpec &kernel, DeviceKernel &handle,
                   std::string &error) override;
   bool allocate(size_t bytes, DeviceBuffer &buffer, std::string &error) override;
+  void release(DeviceBuffer buffer) override;
   bool upload(DeviceBuffer buffer, const std::vector<uint8_t> &bytes,
               std::string &error) override;
   bool download(DeviceBuffer buffer, std::vector<uint8_t> &bytes,
