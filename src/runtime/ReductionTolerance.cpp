@@ -1,6 +1,8 @@
 //===- ReductionTolerance.cpp - Tolerances that grow with reductions ------===//
 #include "ReductionTolerance.h"
 
+#include "abi/Json.h"
+
 #include "hlo_parser/FloatFormat.h"
 
 #include <algorithm>
@@ -9,6 +11,34 @@
 
 namespace hlo::runtime {
 namespace {
+
+/// The products each element of a cuBLAS GEMM custom-call sums (its lhs's
+/// contracting extent); 0 for other instructions.
+int64_t cublasGemmTerms(const HloInstruction &inst) {
+  if (inst.opcode() != HloOpcode::CustomCall ||
+      inst.textAttr("custom_call_target").rfind("__cublas$", 0) != 0 ||
+      inst.operandCount() < 2 || !inst.operand(0)->shape().isArray())
+    return 0;
+  std::string error;
+  std::optional<abi::JsonValue> config =
+      abi::JsonValue::parse(std::string(inst.textAttr("backend_config")), error);
+  const abi::JsonValue *gemm = config ? config->find("gemm_backend_config") : nullptr;
+  const abi::JsonValue *numbers = gemm ? gemm->find("dot_dimension_numbers") : nullptr;
+  const abi::JsonValue *contracting =
+      numbers ? numbers->find("lhs_contracting_dimensions") : nullptr;
+  if (!contracting)
+    return 0;
+  int64_t terms = 1;
+  for (const abi::JsonValue &value : contracting->array()) {
+    int64_t d = value.kind() == abi::JsonValue::Kind::String
+                    ? std::atoll(value.string().c_str())
+                    : static_cast<int64_t>(value.number());
+    if (d < 0 || d >= inst.operand(0)->shape().rank())
+      return 0;
+    terms *= inst.operand(0)->shape().dimension(d);
+  }
+  return terms;
+}
 
 /// Each significand bit halves the rounding error.
 double unitRoundoffOf(PrimitiveType type) {
@@ -178,10 +208,18 @@ public:
                                          : inst.computationAttr("to_apply");
       if (called && !called->isDeclaration())
         own = of(*called, std::vector<ReductionDepth>(inst.operandCount()));
+    } else if (int64_t terms = cublasGemmTerms(inst); terms > 0) {
+      // A cuBLAS GEMM runs in cuBLASLt on a GPU (its sums of `terms`
+      // products in its own order, accumulated in f32, f64 for f64) and in
+      // the interpreter for the reference.
+      own.elements = static_cast<double>(terms);
+      bool f64 = inst.operand(0)->shape().isArray() &&
+                 inst.operand(0)->shape().elementType() == PrimitiveType::F64;
+      own.unitRoundoff = unitRoundoffOf(f64 ? PrimitiveType::F64 : PrimitiveType::F32);
     }
-    // A library call (a custom-call, or a fusion such as a Triton GEMM) is
-    // evaluated by the interpreter on both sides: it adds no reduction
-    // order of its own, only the rounding of its result.
+    // Another library call (a custom-call, or a fusion such as a Triton
+    // GEMM) is evaluated by the interpreter on both sides: it adds no
+    // reduction order of its own, only the rounding of its result.
     double growth = reductionGrowth(incoming) + reductionGrowth(own);
     double roundoff = coarsestRoundoff(inst.shape());
     if (roundoff == 0 && own.bitsOfFloat)

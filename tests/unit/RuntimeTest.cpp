@@ -486,3 +486,22 @@ TEST(ReductionTolerance, ScatterAddGrowsWithTheSlicesThatMayRepeat) {
                 .absolute,
             base.absolute);
 }
+
+// A cuBLAS GEMM runs in cuBLASLt on a GPU and in the interpreter for the
+// reference: its output's tolerance grows with the products each element
+// sums (K = 256 here), accumulated in f32.
+TEST(ReductionTolerance, CublasGemmsSumInTheirOwnOrder) {
+  std::string errors;
+  std::unique_ptr<HloModule> module = parseHloModuleText(R"(HloModule gemm
+ENTRY main {
+  a = f32[8,256] parameter(0)
+  b = f32[256,4] parameter(1)
+  gemm = (f32[8,4], s8[64]) custom-call(a, b), custom_call_target="__cublas$lt$matmul", backend_config={"gemm_backend_config":{"alpha_real":1,"beta":0,"dot_dimension_numbers":{"lhs_contracting_dimensions":["1"],"rhs_contracting_dimensions":["0"],"lhs_batch_dimensions":[],"rhs_batch_dimensions":[]},"epilogue":"DEFAULT"}}
+  ROOT product = f32[8,4] get-tuple-element(gemm), index=0
+}
+)", errors);
+  ASSERT_NE(module, nullptr) << errors;
+  double u = std::ldexp(1.0, -24);
+  EXPECT_NEAR(reductionGrowth(moduleOutputDepths(*module->entry())[0]),
+              4 * std::sqrt(256.0) * u + 2 * u, 1e-12);
+}
