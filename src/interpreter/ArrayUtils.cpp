@@ -1,6 +1,7 @@
 //===- ArrayUtils.cpp - Element storage and index helpers ----------------===//
 #include "ArrayUtils.h"
 
+#include <algorithm>
 #include <atomic>
 #include <limits>
 #include <thread>
@@ -26,6 +27,16 @@ ElementClass elementClass(PrimitiveType type) {
 IntegerWrap::IntegerWrap(PrimitiveType type)
     : isPred(type == PrimitiveType::Pred), isSigned(isSignedIntegral(type)),
       width(isPred ? 1 : primitiveBitWidth(type)), mask(widthMask(width)) {}
+
+std::vector<int64_t> freeDimensions(int64_t rank, const std::vector<int64_t> &batch,
+                                    const std::vector<int64_t> &contracting) {
+  std::vector<int64_t> dims;
+  for (int64_t d = 0; d < rank; ++d)
+    if (std::find(batch.begin(), batch.end(), d) == batch.end() &&
+        std::find(contracting.begin(), contracting.end(), d) == contracting.end())
+      dims.push_back(d);
+  return dims;
+}
 
 std::vector<int64_t> rowMajorStrides(const std::vector<int64_t> &dims) {
   std::vector<int64_t> strides(dims.size(), 1);

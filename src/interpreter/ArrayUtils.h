@@ -72,6 +72,11 @@ inline int64_t wrapInteger(int64_t value, PrimitiveType type) {
   return IntegerWrap(type)(static_cast<uint64_t>(value));
 }
 
+/// The dimensions in [0, rank) in neither `batch` nor `contracting`, in
+/// order: a dot operand's free dimensions.
+std::vector<int64_t> freeDimensions(int64_t rank, const std::vector<int64_t> &batch,
+                                    const std::vector<int64_t> &contracting);
+
 /// Row-major strides of `dims`.
 std::vector<int64_t> rowMajorStrides(const std::vector<int64_t> &dims);
 

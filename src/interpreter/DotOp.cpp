@@ -22,15 +22,6 @@
 namespace hlo::interp {
 namespace {
 
-std::vector<int64_t> freeDims(int64_t rank, const std::vector<int64_t> &batch,
-                              const std::vector<int64_t> &contracting) {
-  std::vector<int64_t> dims;
-  for (int64_t d = 0; d < rank; ++d)
-    if (std::find(batch.begin(), batch.end(), d) == batch.end() &&
-        std::find(contracting.begin(), contracting.end(), d) == contracting.end())
-      dims.push_back(d);
-  return dims;
-}
 
 /// The dot as batches of row-by-row products: lhs rows (batch, lhs free
 /// index) and rhs rows (batch, rhs free index), each of `depth` contracted
@@ -68,8 +59,8 @@ DotGeometry dotGeometry(const DotDimensions &dimensions, const Shape &lhsShape,
   const std::vector<int64_t> &rhsBatch = dimensions.rhsBatch;
   const std::vector<int64_t> &lhsContracting = dimensions.lhsContracting;
   const std::vector<int64_t> &rhsContracting = dimensions.rhsContracting;
-  std::vector<int64_t> lhsFree = freeDims(lhsShape.rank(), lhsBatch, lhsContracting);
-  std::vector<int64_t> rhsFree = freeDims(rhsShape.rank(), rhsBatch, rhsContracting);
+  std::vector<int64_t> lhsFree = freeDimensions(lhsShape.rank(), lhsBatch, lhsContracting);
+  std::vector<int64_t> rhsFree = freeDimensions(rhsShape.rank(), rhsBatch, rhsContracting);
 
   DotGeometry geometry;
   for (int64_t d : lhsBatch)

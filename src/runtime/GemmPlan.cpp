@@ -10,6 +10,7 @@
 #include "GemmPlan.h"
 
 #include "abi/Json.h"
+#include "interpreter/ArrayUtils.h"
 
 #include <algorithm>
 
@@ -87,17 +88,6 @@ std::optional<Matrix> matrixOf(const Group &rows, const Group &cols) {
   if ((rows.size == 1 || rows.stride == 1) && (cols.size == 1 || cols.stride >= rows.size))
     return Matrix{false, rows.size, cols.size, cols.size == 1 ? rows.size : cols.stride};
   return std::nullopt;
-}
-
-/// The dimensions of a rank-`rank` operand that are in neither list.
-std::vector<int64_t> freeDims(int64_t rank, const std::vector<int64_t> &batch,
-                              const std::vector<int64_t> &contracting) {
-  std::vector<int64_t> dims;
-  for (int64_t d = 0; d < rank; ++d)
-    if (std::find(batch.begin(), batch.end(), d) == batch.end() &&
-        std::find(contracting.begin(), contracting.end(), d) == contracting.end())
-      dims.push_back(d);
-  return dims;
 }
 
 std::vector<int64_t> range(int64_t first, int64_t count) {
@@ -220,8 +210,8 @@ std::variant<GemmPlan, std::string> planGemm(const abi::ProgramStep &step) {
   std::vector<int64_t> rhsBatch = dimensionList(*numbers, "rhs_batch_dimensions");
   std::vector<int64_t> lhsContracting = dimensionList(*numbers, "lhs_contracting_dimensions");
   std::vector<int64_t> rhsContracting = dimensionList(*numbers, "rhs_contracting_dimensions");
-  std::vector<int64_t> lhsFree = freeDims(lhs.rank(), lhsBatch, lhsContracting);
-  std::vector<int64_t> rhsFree = freeDims(rhs.rank(), rhsBatch, rhsContracting);
+  std::vector<int64_t> lhsFree = interp::freeDimensions(lhs.rank(), lhsBatch, lhsContracting);
+  std::vector<int64_t> rhsFree = interp::freeDimensions(rhs.rank(), rhsBatch, rhsContracting);
   int64_t batchRank = static_cast<int64_t>(lhsBatch.size());
   if (rhsBatch.size() != lhsBatch.size() || rhsContracting.size() != lhsContracting.size() ||
       dShape.rank() != batchRank + static_cast<int64_t>(lhsFree.size() + rhsFree.size()))
