@@ -5,6 +5,7 @@
 #include "analysis/FusionAnalysis.h"
 #include "hlo_parser/HloAttributes.h"
 
+#include <cctype>
 #include <regex>
 
 #include <algorithm>
@@ -211,10 +212,25 @@ void KernelPlan::planComputation(const HloComputation &computation) {
   }
 }
 
+bool namesKernel(const std::string &name, const std::string &requested) {
+  if (name == requested)
+    return true;
+  if (name.size() != requested.size())
+    return false;
+  for (size_t i = 0; i < name.size(); ++i) {
+    char c = name[i];
+    bool plain = std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    if (requested[i] != (plain ? c : '_'))
+      return false;
+  }
+  return true;
+}
+
 bool KernelPlan::retainKernels(const std::vector<std::string> &names, std::string &error) {
   for (const std::string &name : names) {
-    bool found = std::any_of(kernelList.begin(), kernelList.end(),
-                             [&](const KernelSource &kernel) { return kernel.name == name; });
+    bool found = std::any_of(kernelList.begin(), kernelList.end(), [&](const KernelSource &kernel) {
+      return namesKernel(kernel.name, name);
+    });
     if (found)
       continue;
     error = "no kernel named '" + name + "' in the module; its kernels are:";
@@ -232,7 +248,8 @@ bool KernelPlan::retainKernels(const std::vector<std::string> &names, std::strin
   }
   std::vector<KernelSource> kept;
   for (const KernelSource &kernel : kernelList)
-    if (std::find(names.begin(), names.end(), kernel.name) != names.end())
+    if (std::any_of(names.begin(), names.end(),
+                    [&](const std::string &name) { return namesKernel(kernel.name, name); }))
       kept.push_back(kernel);
   kernelList = std::move(kept);
   libraryOps.clear();

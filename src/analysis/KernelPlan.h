@@ -53,6 +53,11 @@ struct KernelSource {
   const HloInstruction *origin = nullptr;
 };
 
+/// Whether `requested` names the kernel of instruction `name`: as the HLO
+/// writes it ("input_concatenate_fusion.1") or as its symbol in the code,
+/// the manifest and XLA's kernel lists ("input_concatenate_fusion_1").
+bool namesKernel(const std::string &name, const std::string &requested);
+
 class KernelPlan {
 public:
   explicit KernelPlan(const HloModule &module);

@@ -80,10 +80,11 @@ CompileResult compileInput(const Options &options, std::ostream &errors) {
   if (options.emit == "hlo") {
     text = printModule(*module);
   } else if (options.emit == "indexing") {
-    ok = emitIndexing(*module, options.indexingDirection == "input-to-output", text,
-                      diagnostics);
+    ok = emitIndexing(*module, options.indexingDirection == "input-to-output", options.kernels,
+                      text, diagnostics);
   } else if (options.emit == "fusion-analysis") {
-    ok = emitFusionAnalysis(*module, *deviceInfoForArch(options.gpuArch), text, diagnostics);
+    ok = emitFusionAnalysis(*module, *deviceInfoForArch(options.gpuArch), options.kernels, text,
+                            diagnostics);
   } else {
     // mlir, llvm, ptx, cubin, asm, obj, so.
     ok = emitCode(*module, options, outputs.codePathForManifest(), timer, text, manifest,

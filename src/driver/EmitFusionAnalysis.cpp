@@ -2,6 +2,7 @@
 #include "EmitFusionAnalysis.h"
 
 #include "analysis/FusionAnalysis.h"
+#include "analysis/KernelPlan.h"
 
 namespace hlo::driver {
 
@@ -35,12 +36,22 @@ void printAnalysis(const std::string &name, const FusionAnalysis &analysis,
 } // namespace
 
 bool emitFusionAnalysis(const HloModule &module, const GpuDeviceInfo &device,
-                        std::string &out, DiagnosticEngine &diagnostics) {
+                        const std::vector<std::string> &kernels, std::string &out,
+                        DiagnosticEngine &diagnostics) {
   bool any = false;
+  std::vector<bool> found(kernels.size(), false);
   for (const auto &computation : module.computations())
     for (const auto &instruction : computation->instructions()) {
       if (instruction->opcode() != HloOpcode::Fusion)
         continue;
+      if (!kernels.empty()) { // --kernel: only the fusions it names
+        bool named = false;
+        for (size_t i = 0; i < kernels.size(); ++i)
+          if (namesKernel(instruction->name(), kernels[i]))
+            named = found[i] = true;
+        if (!named)
+          continue;
+      }
       const HloComputation *fused = instruction->fusedComputation();
       if (!fused || fused->isDeclaration()) {
         diagnostics.error(instruction->sourceOffset(),
@@ -51,6 +62,11 @@ bool emitFusionAnalysis(const HloModule &module, const GpuDeviceInfo &device,
       any = true;
       printAnalysis(instruction->name(),
                     analyzeFusion(*fused, instruction.get(), device), out);
+    }
+  for (size_t i = 0; i < kernels.size(); ++i)
+    if (!found[i]) {
+      diagnostics.error(kNoOffset, "no fusion named '" + kernels[i] + "' in the module");
+      return false;
     }
   if (!any)
     printAnalysis(module.entry()->name(),

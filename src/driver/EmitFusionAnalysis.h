@@ -15,11 +15,16 @@
 #include "hlo_parser/HloModule.h"
 
 #include <string>
+#include <vector>
 
 namespace hlo::driver {
 
+/// Each fusion's analysis (`kernels`, when not empty: only the fusions it
+/// names, by instruction or symbol name; an error for a name it does not
+/// find); a module without fusions: its entry's.
 bool emitFusionAnalysis(const HloModule &module, const GpuDeviceInfo &device,
-                        std::string &out, DiagnosticEngine &diagnostics);
+                        const std::vector<std::string> &kernels, std::string &out,
+                        DiagnosticEngine &diagnostics);
 
 } // namespace hlo::driver
 

@@ -2,6 +2,7 @@
 #include "EmitIndexing.h"
 
 #include "analysis/FusionIndexing.h"
+#include "analysis/KernelPlan.h"
 #include "analysis/OpIndexing.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -22,9 +23,26 @@ void printSets(const IndexingMapSets &sets, const char *label,
 } // namespace
 
 bool emitIndexing(const HloModule &module, bool inputToOutput,
-                  std::string &out, DiagnosticEngine &diagnostics) {
+                  const std::vector<std::string> &kernels, std::string &out,
+                  DiagnosticEngine &diagnostics) {
   mlir::MLIRContext context;
+  // The entry's root, or the one instruction --kernel names.
   const HloInstruction *root = module.entry()->root();
+  if (kernels.size() > 1) {
+    diagnostics.error(kNoOffset, "--emit=indexing prints one kernel's maps: name one --kernel");
+    return false;
+  }
+  if (kernels.size() == 1) {
+    root = nullptr;
+    for (const auto &computation : module.computations())
+      for (const auto &instruction : computation->instructions())
+        if (!root && namesKernel(instruction->name(), kernels[0]))
+          root = instruction.get();
+    if (!root) {
+      diagnostics.error(kNoOffset, "no instruction named '" + kernels[0] + "' in the module");
+      return false;
+    }
+  }
   const HloComputation *fused = root->fusedComputation();
   if (fused && fused->isDeclaration()) {
     diagnostics.error(root->sourceOffset(),

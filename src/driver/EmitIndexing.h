@@ -14,13 +14,15 @@
 #include "hlo_parser/HloModule.h"
 
 #include <string>
+#include <vector>
 
 namespace hlo::driver {
 
 /// Appends the maps to `out`; on failure reports through `diagnostics` and
 /// returns false.
 bool emitIndexing(const HloModule &module, bool inputToOutput,
-                  std::string &out, DiagnosticEngine &diagnostics);
+                  const std::vector<std::string> &kernels, std::string &out,
+                  DiagnosticEngine &diagnostics);
 
 } // namespace hlo::driver
 

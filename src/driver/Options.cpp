@@ -121,10 +121,12 @@ int parseOptions(int argc, char **argv, Options &options) {
                "PTX line tables (.file/.loc) mapping the code to the HLO file, as "
                "nvcc's -lineinfo (also -lineinfo)");
   app.add_option("--kernel", options.kernels,
-                 "Compile only this kernel (a fusion's or wrapped instruction's name, as "
-                 "--emit=fusion-analysis lists them); repeat or separate with commas for "
-                 "several")
-      ->delimiter(',');
+                 "Compile only this kernel: its instruction's name as the HLO writes it "
+                 "(input_concatenate_fusion.1) or as its symbol in the PTX, the manifest "
+                 "and XLA's kernel lists (input_concatenate_fusion_1); repeat or separate "
+                 "with commas for several")
+      ->delimiter(',')
+      ->allow_extra_args(false); // one value an occurrence: the input stays the input
   app.add_flag("-k,--keep-going", options.keepGoing,
                "When kernels fail to compile, report them and still write the code of "
                "the others; the manifest lists each failure (\"failed\") and where it "

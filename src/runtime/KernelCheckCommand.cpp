@@ -523,6 +523,15 @@ private:
                           : "the interpreter never evaluated '" +
                                 manifest.kernels[k].hloInstruction + "'")
                   << ")\n";
+    // Checking nothing is no pass.
+    if (replayed.empty()) {
+      std::cerr << "hlo-run: error: replay checked no kernel ("
+                << (manifest.kernels.empty() ? std::string("the manifest has none")
+                                             : "the interpreter evaluated none of their "
+                                               "instructions")
+                << ")\n";
+      return kExitError;
+    }
     return passed ? kExitPass : kExitMismatch;
   }
 
