@@ -27,6 +27,8 @@
 //    gradient of the forward convolution their window and dim_labels
 //    describe (ConvolutionOp.cpp), with respect to its input or its filter,
 //    scaled by conv_result_scale. Result (gradient, scratch).
+//  - `Sharding`, `SPMDFullToShardShape`, `SPMDShardToFullShape`: the
+//    identity (annotations for the SPMD partitioner; one device).
 //  - `__gpu$TopK`: the k largest elements of each row (the last dimension)
 //    in descending order with their s32 indices; equal ones by index.
 // The backend_config is read with abi's JSON reader: the interpreter links
@@ -342,11 +344,19 @@ Literal evaluateTopK(const HloInstruction &instruction, const Operands &operands
 
 } // namespace
 
+/// Custom-calls that only annotate their operand for the SPMD partitioner:
+/// on one device, the identity.
+static bool isIdentityTarget(std::string_view target) {
+  return target == "Sharding" || target == "SPMDFullToShardShape" ||
+         target == "SPMDShardToFullShape";
+}
+
 bool isInterpretedCustomCall(const HloInstruction &instruction) {
   std::string_view target = instruction.textAttr("custom_call_target");
   return instruction.opcode() == HloOpcode::CustomCall &&
          (isGemmTarget(target) || isConvolutionTarget(target) ||
-          isBackwardConvolutionTarget(target) || target == "__gpu$TopK");
+          isBackwardConvolutionTarget(target) || target == "__gpu$TopK" ||
+          isIdentityTarget(target));
 }
 
 Literal evaluateCustomCall(const HloInstruction &instruction, const Operands &operands) {
@@ -359,6 +369,9 @@ Literal evaluateCustomCall(const HloInstruction &instruction, const Operands &op
     return evaluateCudnnBackwardConvolution(instruction, operands);
   if (target == "__gpu$TopK")
     return evaluateTopK(instruction, operands);
+  if (isIdentityTarget(target) && operands.size() == 1 &&
+      operands[0]->shape().compatible(instruction.shape()))
+    return *operands[0];
   fail(instruction, "unsupported by the interpreter: custom-call '" + std::string(target) +
                         "' ('" + instruction.name() + "')");
 }

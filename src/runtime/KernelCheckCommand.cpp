@@ -564,7 +564,15 @@ private:
   }
 
   bool writeReport() const {
+    // A header row when the file is new (or empty): rows are appended.
+    bool fresh = true;
+    {
+      std::ifstream existing(options.reportPath);
+      fresh = !existing || existing.peek() == std::ifstream::traits_type::eof();
+    }
     std::ofstream out(options.reportPath, std::ios::app);
+    if (fresh)
+      out << "module\tkernel\temitter\tmax_abs_error\tstatus\tus\tGB/s\t%_of_copy\n";
     for (const KernelRow &row : rows) {
       out << manifest.module << '\t' << row.kernel << '\t' << row.emitter << '\t'
           << (row.checked ? formatNumber(row.maxAbsoluteError) : "-") << '\t'
