@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "EmitCode.h"
 #include "Manifest.h"
+#include "ModuleProgram.h"
 
 #include "analysis/DeviceInfo.h"
 #include "emitters/FusionEmitter.h"
@@ -16,10 +17,44 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <map>
 #include <fmt/core.h>
 
 namespace hlo::driver {
 namespace {
+
+/// What runs outside the generated code: a warning per library call (not
+/// with -Wno-library-calls), a one-line count per kind after them, and a
+/// plain warning when nothing at all is generated.
+void reportLibraryCalls(const KernelPlan &plan, const Options &options,
+                        DiagnosticEngine &diagnostics) {
+  const std::vector<const HloInstruction *> &calls = plan.notEmitted();
+  if (calls.empty())
+    return;
+  std::map<std::string, int> kinds;
+  for (const HloInstruction *call : calls) {
+    std::string kind = libraryTarget(*call);
+    ++kinds[kind];
+    if (options.libraryCallWarnings)
+      diagnostics.warning(call->sourceOffset(),
+                          "no kernel emitted for " + std::string(opcodeName(call->opcode())) +
+                              " '" + call->name() + "' (" + kind +
+                              "): it runs as a library call or runtime operation, "
+                              "outside generated code");
+  }
+  std::string counts;
+  for (const auto &[kind, count] : kinds)
+    counts += (counts.empty() ? "" : ", ") + std::to_string(count) + " " + kind;
+  std::string summary = std::to_string(calls.size()) + " library call" +
+                        (calls.size() == 1 ? "" : "s") + ": " + counts;
+  if (plan.kernels().empty())
+    diagnostics.warning(kNoOffset, "no kernel was generated: everything this module computes "
+                                   "runs as library calls (" + summary +
+                                   "), which hlo-compile does not generate code for; the "
+                                   "output holds no kernel");
+  else if (options.libraryCallWarnings && !options.noWarnings)
+    diagnostics.note(kNoOffset, summary);
+}
 
 pipeline::OutputKind outputKindFor(const std::string &emit) {
   if (emit == "ptx")
@@ -94,6 +129,7 @@ bool emitCode(const HloModule &module, const Options &options, const std::string
   std::string planError;
   if (!options.kernels.empty() && !plan.retainKernels(options.kernels, planError))
     return fail(planError);
+  reportLibraryCalls(plan, options, diagnostics);
   std::optional<EmittedModule> emittedKernels = emitKernels(
       module, plan, *deviceInfoForArch(options.gpuArch), context, diagnostics);
   if (!emittedKernels)

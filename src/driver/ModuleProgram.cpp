@@ -25,18 +25,6 @@ int64_t leafBytes(const Shape &shape) {
   return bytes;
 }
 
-/// What a library call runs: the custom-call target, the fusion's backend
-/// kind ("__triton_gemm", "__custom_fusion", ...), or its opcode.
-std::string libraryTarget(const HloInstruction &instruction) {
-  std::string_view target = instruction.textAttr("custom_call_target");
-  if (!target.empty())
-    return std::string(target);
-  if (instruction.opcode() == HloOpcode::Fusion)
-    if (std::string kind = fusionBackendKind(instruction); !kind.empty())
-      return kind;
-  return std::string(opcodeName(instruction.opcode()));
-}
-
 /// Where the result leaves of the step at `instruction` go.
 std::vector<abi::KernelParameter> bindResults(const HloModule &module,
                                               const HloInstruction &instruction) {
@@ -154,6 +142,17 @@ std::vector<std::string> operandNames(const HloInstruction &instruction, int64_t
 }
 
 } // namespace
+
+std::string libraryTarget(const HloInstruction &instruction) {
+  std::string_view target = instruction.textAttr("custom_call_target");
+  if (!target.empty())
+    return std::string(target);
+  if (instruction.opcode() == HloOpcode::Fusion)
+    if (std::string kind = fusionBackendKind(instruction); !kind.empty())
+      return kind;
+  return std::string(opcodeName(instruction.opcode()));
+}
+
 
 void describeProgram(const HloModule &module, const KernelPlan &plan,
                      const std::vector<KernelLaunchRecord> &records,

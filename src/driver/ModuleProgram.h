@@ -27,6 +27,10 @@ void describeProgram(const HloModule &module, const KernelPlan &plan,
                      const std::vector<KernelLaunchRecord> &records,
                      abi::LaunchManifest &manifest);
 
+/// What a library call runs: the custom-call target, the fusion's backend
+/// kind ("__triton_gemm", "__custom_fusion", ...), or its opcode.
+std::string libraryTarget(const HloInstruction &instruction);
+
 } // namespace hlo::driver
 
 #endif // HLO_DRIVER_MODULEPROGRAM_H

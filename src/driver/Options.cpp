@@ -155,9 +155,12 @@ int parseOptions(int argc, char **argv, Options &options) {
   app.add_option("--manifest", options.manifestPath,
                  "Launch manifest (JSON) for ptx, cubin and so (default: beside a -o "
                  "file, with the extension .json; none for stdout)");
-  std::string warningMode;
-  app.add_option("-W", warningMode, "-Werror: treat warnings as errors")
-      ->check(CLI::IsMember({"error"}));
+  std::vector<std::string> warningModes;
+  app.add_option("-W", warningModes,
+                 "-Werror: treat warnings as errors; -Wno-library-calls: no warning for each "
+                 "instruction that runs as a library call (the count per kind remains)")
+      ->check(CLI::IsMember({"error", "no-library-calls"}))
+      ->allow_extra_args(false);
   // nvcc/clang spell the architecture `-arch sm_90` or `-arch=sm_90`, and
   // line tables `-lineinfo`; CLI11 has no multi-letter single-dash
   // options, so rewrite them.
@@ -179,7 +182,11 @@ int parseOptions(int argc, char **argv, Options &options) {
     int code = app.exit(e);
     return code == 0 ? kExitSuccess : kExitUsage;
   }
-  options.warningsAsErrors = warningMode == "error";
+  auto mode = [&](const char *name) {
+    return std::find(warningModes.begin(), warningModes.end(), name) != warningModes.end();
+  };
+  options.warningsAsErrors = mode("error");
+  options.libraryCallWarnings = !mode("no-library-calls");
   options.input = options.inputs.front();
   if (options.inputs.size() > 1 && options.outputDir.empty())
     return usageError("several inputs need --output-dir DIR (one output per input there)");

@@ -42,6 +42,8 @@ struct Options {
   /// -w: drop warnings; -Werror: make them errors.
   bool noWarnings = false;
   bool warningsAsErrors = false;
+  /// -Wno-library-calls: no warning per library call.
+  bool libraryCallWarnings = true;
   /// Code generation (--emit=llvm|ptx|cubin).
   int optLevel = 3;
   std::string cudaPath; // --cuda-path, else CUDA_HOME, else /usr/local/cuda

@@ -35,13 +35,6 @@ std::optional<EmittedModule> emitKernels(const HloModule &module, const KernelPl
                             const GpuDeviceInfo &device, MLIRContext &context,
                             DiagnosticEngine &diagnostics) {
   loadEmitterDialects(context);
-  for (const HloInstruction *instruction : plan.notEmitted())
-    diagnostics.warning(instruction->sourceOffset(),
-                        "no kernel emitted for " +
-                            std::string(opcodeName(instruction->opcode())) +
-                            " '" + instruction->name() +
-                            "': it runs as a library call or runtime "
-                            "operation, outside generated code");
   EmittedModule emitted;
   for (const HloInstruction *instruction : plan.unsupported()) {
     std::string message = "unsupported: " + std::string(opcodeName(instruction->opcode()));
