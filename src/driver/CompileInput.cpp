@@ -14,9 +14,29 @@
 #include "hlo_parser/Verifier.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <regex>
 
 namespace hlo::driver {
+
 namespace {
+
+/// The pass dumps an earlier run left in `directory` (NNN-pass.mlir, .ll,
+/// .ptx, .s: what PassDumper writes), so that a run's dumps are the only
+/// ones there; other files stay.
+void removeEarlierDumps(const std::string &directory) {
+  static const std::regex kDump(R"([0-9]{3,}-[A-Za-z0-9_-]+\.(mlir|ll|ptx|s))");
+  std::error_code ec;
+  std::vector<std::string> stale;
+  for (llvm::sys::fs::directory_iterator entry(directory, ec), end; entry != end && !ec;
+       entry.increment(ec))
+    if (entry->type() == llvm::sys::fs::file_type::regular_file &&
+        std::regex_match(llvm::sys::path::filename(entry->path()).str(), kDump))
+      stale.push_back(entry->path());
+  for (const std::string &path : stale)
+    llvm::sys::fs::remove(path);
+}
 
 int fail(std::ostream &errors, const std::string &message, int code = kExitError) {
   errors << "hlo-compile: error: " << message << "\n";
@@ -41,10 +61,12 @@ CompileResult compileInput(const Options &options, std::ostream &errors) {
     result.exitCode = code;
     return result;
   };
-  if (!options.dumpDir.empty())
+  if (!options.dumpDir.empty()) {
     if (std::error_code ec = llvm::sys::fs::create_directories(options.dumpDir))
       return failed(fail(errors, "cannot create the --dump-dir '" + options.dumpDir +
                                      "': " + ec.message()));
+    removeEarlierDumps(options.dumpDir);
+  }
 
   std::shared_ptr<SourceFile> file = SourceFile::read(options.input, error);
   if (!file)

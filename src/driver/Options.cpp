@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <iostream>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -37,6 +38,16 @@ std::string join(const std::vector<std::string> &values) {
   for (size_t i = 0; i < values.size(); ++i)
     text += (i ? ", " : "") + values[i];
   return text;
+}
+
+/// The extension of FILE (".ptx"), or "" for none.
+std::string extensionOf(const std::string &output) {
+  size_t slash = output.find_last_of('/');
+  size_t dot = output.find_last_of('.');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash) ||
+      dot + 1 == output.size())
+    return "";
+  return output.substr(dot);
 }
 
 /// What -o FILE's extension asks for, as nvcc and clang read it.
@@ -217,8 +228,9 @@ int parseOptions(int argc, char **argv, Options &options) {
                         "; it needs PTX ISA " + minimum + " or newer");
   }
   // What to emit, and for which target, from -o's extension unless given.
+  std::string emitOfOutput = emitForExtension(options.output);
   if (!app.count("--emit"))
-    options.emit = emitForExtension(options.output);
+    options.emit = emitOfOutput;
   if (!app.count("--target") && isHostOnlyEmit(options.emit))
     options.target = "host";
   if (options.emit.empty())
@@ -230,6 +242,21 @@ int parseOptions(int argc, char **argv, Options &options) {
                       (hostOnly ? "host" : "nvptx") +
                       " (--target=nvptx writes llvm, ptx or cubin; --target=host writes llvm, "
                       "asm, obj or so)");
+  // An -o name whose extension says another kind of file than is written
+  // (--emit=ptx -o x.so; -o x.txt, which writes PTX): said, not silent.
+  std::string named = extensionOf(options.output);
+  if (!options.noWarnings && !options.output.empty() && options.output != "-" &&
+      options.emit != "hlo" && !named.empty()) {
+    std::string written = extensionForEmit(options.emit);
+    if (!emitOfOutput.empty() && emitOfOutput != options.emit)
+      std::cerr << "hlo-compile: warning: -o " << options.output << ": " << named
+                << " is the extension of --emit=" << emitOfOutput << ", but --emit="
+                << options.emit << " is written (name it " << written << ")\n";
+    else if (emitOfOutput.empty() && named != written)
+      std::cerr << "hlo-compile: warning: -o " << options.output << ": " << named
+                << " is no extension hlo-compile knows; --emit=" << options.emit
+                << " is written (" << written << ")\n";
+  }
   if (options.resourceUsage && !nvptxOnly)
     return usageError("--resource-usage reports what ptxas made of the PTX: it needs "
                       "--emit=ptx or --emit=cubin (--target=nvptx)");
