@@ -72,7 +72,7 @@ def main():
                     status = "FAILED: " + result.stderr.strip().splitlines()[0][:80]
                     break
             launches = kernels = library = 0
-            manifest = os.path.join(work, dump + ".json")
+            manifest = os.path.join(work, dump + ".ptx.json")
             if status == "ok" and os.path.exists(manifest):
                 with open(manifest) as f:
                     data = json.load(f)

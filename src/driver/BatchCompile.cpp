@@ -2,6 +2,7 @@
 #include "BatchCompile.h"
 
 #include "CompileInput.h"
+#include "XlaDumpInputs.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -21,15 +22,24 @@
 namespace hlo::driver {
 namespace {
 
-/// The path's components, the file's with its extension dropped.
+/// The path's components, the file's with its extension dropped; a module
+/// XLA dumped is named by its module's name, then its id
+/// (.../module_0001.jit_f.sm_9.0a_gpu_after_optimizations.txt: "...",
+/// "module_0001", "jit_f").
 std::vector<std::string> nameComponents(const std::string &input) {
   std::vector<std::string> components;
   for (auto it = llvm::sys::path::begin(input), end = llvm::sys::path::end(input); it != end;
        ++it)
     if (*it != "/" && *it != ".")
       components.push_back(it->str());
-  if (!components.empty())
+  if (components.empty())
+    return components;
+  if (std::optional<XlaDumpFileName> dumped = parseXlaDumpFileName(components.back())) {
+    components.back() = dumped->moduleId;
+    components.push_back(dumped->moduleName);
+  } else {
     components.back() = llvm::sys::path::stem(components.back()).str();
+  }
   return components;
 }
 
@@ -134,6 +144,7 @@ int compileBatch(const Options &options, std::ostream &report) {
       one.inputs = {inputs[i]};
       one.outputDir.clear();
       one.output = outputs[i];
+      one.gpuArch = gpuArchForInput(options, inputs[i]);
       std::ostringstream errors;
       auto begin = std::chrono::steady_clock::now();
       CompileResult result = compileInput(one, errors);

@@ -3,7 +3,8 @@
 // Owns batch mode (`hlo-compile a.hlo b.hlo ... --output-dir DIR -j N`):
 // each input compiled as a run of its own would compile it
 // (CompileInput.h, same bytes out) to DIR/<name>.<ext> with its manifest
-// DIR/<name>.json, N inputs at a time on threads of this process. Each
+// DIR/<name>.<ext>.json (<name>: the file name less its extension, or the module
+// name of a file XLA dumped, XlaDumpInputs.h), N inputs at a time on threads of this process. Each
 // input's diagnostics and one summary line are printed in input order once
 // it is done; on a terminal a progress line shows how many are done. The
 // exit code is 1 if any input failed.

@@ -1,23 +1,29 @@
 //===- EmitCode.cpp - --emit=llvm|ptx|cubin|asm|obj|so --------------------===//
 //
 // Owns the code generation path of the driver: emission, the pipeline for
-// the chosen target, and the launch manifest beside code a runtime can load
-// (PTX, cubin, or the host target's shared object).
+// the chosen target (a failure there traced to the kernels that fail alone,
+// LateKernelFailures.h), and the launch manifest beside code a runtime can
+// load (PTX, cubin, or the host target's shared object).
 //
 //===----------------------------------------------------------------------===//
 #include "EmitCode.h"
+#include "LateKernelFailures.h"
 #include "Manifest.h"
 #include "ModuleProgram.h"
 
 #include "analysis/DeviceInfo.h"
 #include "emitters/FusionEmitter.h"
+#include "hlo_parser/HloAttributes.h"
 #include "pipeline/Pipeline.h"
 
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
 #include <map>
+#include <set>
 #include <fmt/core.h>
 
 namespace hlo::driver {
@@ -28,7 +34,13 @@ namespace {
 /// plain warning when nothing at all is generated.
 void reportLibraryCalls(const KernelPlan &plan, const Options &options,
                         DiagnosticEngine &diagnostics) {
-  const std::vector<const HloInstruction *> &calls = plan.notEmitted();
+  // Sharding annotations are the identity on one device: no library call
+  // (hlo-run passes their operand through).
+  std::vector<const HloInstruction *> calls;
+  for (const HloInstruction *call : plan.notEmitted())
+    if (call->opcode() != HloOpcode::CustomCall ||
+        !isShardingAnnotation(call->textAttr("custom_call_target")))
+      calls.push_back(call);
   if (calls.empty())
     return;
   std::map<std::string, int> kinds;
@@ -40,7 +52,8 @@ void reportLibraryCalls(const KernelPlan &plan, const Options &options,
                           "no kernel emitted for " + std::string(opcodeName(call->opcode())) +
                               " '" + call->name() + "' (" + kind +
                               "): it runs as a library call or runtime operation, "
-                              "outside generated code");
+                              "outside generated code [-Wlibrary-calls]",
+                          SourceEcho::None);
   }
   std::string counts;
   for (const auto &[kind, count] : kinds)
@@ -54,6 +67,25 @@ void reportLibraryCalls(const KernelPlan &plan, const Options &options,
                                    "output holds no kernel");
   else if (options.libraryCallWarnings && !options.noWarnings)
     diagnostics.note(kNoOffset, summary);
+}
+
+/// --inject-codegen-failure (for tests of LateKernelFailures.h): an op that
+/// neither a pass nor the LLVM translation knows, at the start of the named
+/// kernel's functions.
+void injectCodegenFailure(EmittedModule &emitted, const KernelPlan &plan,
+                          const std::string &kernel) {
+  if (kernel.empty())
+    return;
+  for (const KernelLaunchRecord &launch : emitted.launches) {
+    if (launch.sharesCodeOf >= 0 || !namesKernel(plan.kernels()[launch.planKernel].name, kernel))
+      continue;
+    auto function = emitted.module->lookupSymbol<mlir::FunctionOpInterface>(launch.name);
+    if (!function || function.isExternal())
+      continue;
+    mlir::OpBuilder builder = mlir::OpBuilder::atBlockBegin(&function.getFunctionBody().front());
+    mlir::OperationState state(function.getLoc(), "hlo_compile_test.unlowerable");
+    builder.create(state);
+  }
 }
 
 pipeline::OutputKind outputKindFor(const std::string &emit) {
@@ -130,10 +162,13 @@ bool emitCode(const HloModule &module, const Options &options, const std::string
   if (!options.kernels.empty() && !plan.retainKernels(options.kernels, planError))
     return fail(planError);
   reportLibraryCalls(plan, options, diagnostics);
+  if (!options.injectCodegenFailure.empty())
+    context.allowUnregisteredDialects();
   std::optional<EmittedModule> emittedKernels = emitKernels(
       module, plan, *deviceInfoForArch(options.gpuArch), context, diagnostics);
   if (!emittedKernels)
     return false;
+  injectCodegenFailure(*emittedKernels, plan, options.injectCodegenFailure);
   // Without --keep-going a kernel that failed stops the run (its errors
   // are reported); with it, the others are compiled and written.
   if (!emittedKernels->failed.empty() && !options.keepGoing)
@@ -150,32 +185,90 @@ bool emitCode(const HloModule &module, const Options &options, const std::string
       return true;
     }
   }
-  std::string error;
-  if (!pipeline::lowerToLlvmDialect(*emitted, pipelineOptions, dumper, error))
-    return fail(error);
-  timer.lap("MLIR passes");
-  // Each kernel's code must be what its emitter's launch record says.
-  std::string mismatch = checkLaunchRecords(emittedKernels->launches, *emitted);
-  if (!mismatch.empty())
-    return fail(mismatch);
-  llvm::LLVMContext llvmContext;
-  auto llvmModule = pipeline::translateToLlvmIr(*emitted, llvmContext,
-                                                pipelineOptions, dumper, error);
-  if (!llvmModule)
-    return fail(error);
-  timer.lap(std::string(host ? "LLVM IR, " : "LLVM IR, libdevice, ") + "-O" +
-            std::to_string(options.optLevel));
-
   pipeline::OutputKind kind = outputKindFor(options.emit);
   // The machine code the final step starts from, dumped as text.
   pipeline::OutputKind first = kind == pipeline::OutputKind::Cubin ? pipeline::OutputKind::Ptx
                                : kind == pipeline::OutputKind::SharedObject
                                    ? pipeline::OutputKind::Object
                                    : kind;
-  std::optional<std::string> code =
-      pipeline::emitOutput(*llvmModule, first, pipelineOptions, error);
-  if (!code)
-    return fail(error);
+  // Emitted MLIR to machine code: the MLIR passes, LLVM, the back end (and
+  // ptxas for a cubin). `quiet`: no dumps, no timing, no output kept.
+  pipeline::PipelineOptions quietOptions = pipelineOptions;
+  quietOptions.printAfterEachPass = false;
+  quietOptions.dumpDir.clear();
+  quietOptions.timePasses = false;
+  pipeline::PassDumper quietDumper(quietOptions);
+  auto generate = [&](mlir::ModuleOp module, bool quiet,
+                      std::string &error) -> std::optional<std::string> {
+    const pipeline::PipelineOptions &stageOptions = quiet ? quietOptions : pipelineOptions;
+    pipeline::PassDumper &stageDumper = quiet ? quietDumper : dumper;
+    auto lap = [&](const std::string &stage) {
+      if (!quiet)
+        timer.lap(stage);
+    };
+    if (!pipeline::lowerToLlvmDialect(module, stageOptions, stageDumper, error))
+      return std::nullopt;
+    lap("MLIR passes");
+    // Each kernel's code must be what its emitter's launch record says
+    // (a kernel compiled alone lacks the others).
+    error = quiet ? "" : checkLaunchRecords(emittedKernels->launches, module);
+    if (!error.empty())
+      return std::nullopt;
+    llvm::LLVMContext llvmContext;
+    auto llvmModule = pipeline::translateToLlvmIr(module, llvmContext, stageOptions,
+                                                  stageDumper, error);
+    if (!llvmModule)
+      return std::nullopt;
+    lap(std::string(host ? "LLVM IR, " : "LLVM IR, libdevice, ") + "-O" +
+        std::to_string(options.optLevel));
+    std::optional<std::string> code =
+        pipeline::emitOutput(*llvmModule, first, stageOptions, error);
+    if (!code || !quiet)
+      return code;
+    // Alone, a kernel must also pass ptxas when a cubin is asked for.
+    if (kind == pipeline::OutputKind::Cubin &&
+        !pipeline::assembleCubin(*code, stageOptions, error, nullptr))
+      return std::nullopt;
+    return code;
+  };
+  std::string error;
+  std::optional<std::string> code = generate(*emitted, /*quiet=*/false, error);
+  if (!code) {
+    // These stages run on the whole module: find the kernels that fail
+    // alone, from the emitted MLIR made again, and report each at its
+    // instruction; with --keep-going the others are compiled and written.
+    DiagnosticEngine again(module.source());
+    std::optional<EmittedModule> reemitted = emitKernels(
+        module, plan, *deviceInfoForArch(options.gpuArch), context, again);
+    std::map<int64_t, std::string> failures;
+    if (reemitted)
+      injectCodegenFailure(*reemitted, plan, options.injectCodegenFailure);
+    if (reemitted && reemitted->failed.size() == emittedKernels->failed.size())
+      failures = findFailingKernels(
+          *reemitted->module, *reemitted, [&](mlir::ModuleOp alone, std::string &message) {
+            return generate(alone, /*quiet=*/true, message).has_value();
+          });
+    // A failure every kernel has alone (a missing libdevice or ptxas, or a
+    // module of one kernel) is the module's: said once, as it was.
+    std::set<int64_t> kernels;
+    for (const KernelLaunchRecord &launch : emittedKernels->launches)
+      kernels.insert(launch.planKernel);
+    if (failures.empty() || failures.size() == kernels.size())
+      return fail(error);
+    for (const auto &[kernel, message] : failures)
+      diagnostics.error(plan.kernels()[kernel].origin
+                            ? plan.kernels()[kernel].origin->sourceOffset()
+                            : kNoOffset,
+                        "kernel '" + plan.kernels()[kernel].name +
+                            "' failed in code generation: " + message);
+    if (!options.keepGoing)
+      return false;
+    emittedKernels = std::move(reemitted);
+    dropFailedKernels(*emittedKernels->module, *emittedKernels, plan, failures);
+    code = generate(*emittedKernels->module, /*quiet=*/false, error);
+    if (!code)
+      return fail(error);
+  }
   switch (first) {
   case pipeline::OutputKind::LlvmIr:
     timer.lap("LLVM IR text");

@@ -1,7 +1,12 @@
 //===- Options.cpp - hlo-compile command-line options ---------------------===//
 #include "Options.h"
 
+#include "XlaDumpInputs.h"
+
 #include "pipeline/Pipeline.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 #include <CLI/CLI.hpp>
 
@@ -81,6 +86,20 @@ bool isHostOnlyEmit(const std::string &emit) {
 
 } // namespace
 
+std::string gpuArchForInput(const Options &options, const std::string &input) {
+  if (options.gpuArchGiven)
+    return options.gpuArch;
+  std::optional<XlaDumpFileName> dumped =
+      parseXlaDumpFileName(llvm::sys::path::filename(input).str());
+  if (!dumped || dumped->gpuArch.empty())
+    return options.gpuArch;
+  std::vector<std::string> architectures = pipeline::nvptxArchitectures();
+  if (std::find(architectures.begin(), architectures.end(), dumped->gpuArch) ==
+      architectures.end())
+    return options.gpuArch;
+  return dumped->gpuArch;
+}
+
 int parseOptions(int argc, char **argv, Options &options) {
   CLI::App app{"hlo-compile: compile XLA HLO text to PTX and cubin for "
                "NVIDIA GPUs",
@@ -89,11 +108,12 @@ int parseOptions(int argc, char **argv, Options &options) {
                        std::string("hlo-compile ") + HLO_COMPILE_VERSION +
                            " (LLVM " + HLO_LLVM_VERSION + ")");
   app.add_option("input", options.inputs,
-                 "HLO text file ('-' = stdin); several with --output-dir")
+                 "HLO text file ('-' = stdin), or a folder XLA dumped to (--xla_dump_to): "
+                 "its modules after optimizations; several with --output-dir")
       ->required();
   app.add_option("--output-dir", options.outputDir,
                  "Batch mode: compile every input, in parallel, to DIR/<input name>.<ext> "
-                 "(the extension of --emit; with its manifest, .json), one summary line "
+                 "(the extension of --emit; its manifest: that name with .json added), one summary line "
                  "per input; exit 1 if any failed");
   app.add_option("-j,--jobs", options.jobs,
                  "Batch mode: inputs compiled at once (default: the number of cores)")
@@ -138,6 +158,9 @@ int parseOptions(int argc, char **argv, Options &options) {
                  "with commas for several")
       ->delimiter(',')
       ->allow_extra_args(false); // one value an occurrence: the input stays the input
+  // For the tests of failures after emission (driver/LateKernelFailures.h);
+  // not in --help.
+  app.add_option("--inject-codegen-failure", options.injectCodegenFailure)->group("");
   app.add_flag("-k,--keep-going", options.keepGoing,
                "When kernels fail to compile, report them and still write the code of "
                "the others; the manifest lists each failure (\"failed\") and where it "
@@ -165,7 +188,7 @@ int parseOptions(int argc, char **argv, Options &options) {
                "Print the time of every pass and stage to stderr");
   app.add_option("--manifest", options.manifestPath,
                  "Launch manifest (JSON) for ptx, cubin and so (default: beside a -o "
-                 "file, with the extension .json; none for stdout)");
+                 "file, its name with .json added: gelu.ptx.json; none for stdout)");
   std::vector<std::string> warningModes;
   app.add_option("-W", warningModes,
                  "-Werror: treat warnings as errors; -Wno-library-calls: no warning for each "
@@ -198,9 +221,37 @@ int parseOptions(int argc, char **argv, Options &options) {
   };
   options.warningsAsErrors = mode("error");
   options.libraryCallWarnings = !mode("no-library-calls");
+  options.gpuArchGiven = app.count("--gpu-arch") > 0;
+  // Folders XLA dumped to stand for their modules after optimizations.
+  std::vector<std::string> folders;
+  for (const std::string &input : options.inputs)
+    if (input != "-" && llvm::sys::fs::is_directory(input))
+      folders.push_back(input);
+  llvm::Expected<std::vector<std::string>> expanded = expandInputFolders(options.inputs);
+  if (!expanded) {
+    std::fprintf(stderr, "hlo-compile: error: %s\n", llvm::toString(expanded.takeError()).c_str());
+    return kExitError;
+  }
+  options.inputs = std::move(*expanded);
   options.input = options.inputs.front();
-  if (options.inputs.size() > 1 && options.outputDir.empty())
-    return usageError("several inputs need --output-dir DIR (one output per input there)");
+  if (options.inputs.size() > 1 && options.outputDir.empty()) {
+    if (folders.empty())
+      return usageError("several inputs need --output-dir DIR (one output per input there)");
+    std::string names;
+    for (const std::string &input : options.inputs) {
+      std::string file = llvm::sys::path::filename(input).str();
+      std::optional<XlaDumpFileName> dumped = parseXlaDumpFileName(file);
+      names += (names.empty() ? "" : ", ") + (dumped ? dumped->moduleName : file);
+    }
+    return usageError(std::string(folders.size() == 1 ? "'" + folders.front() + "' holds"
+                                                      : "the folders hold") +
+                      " " + std::to_string(options.inputs.size()) +
+                      " modules after optimizations (" + names +
+                      "): compile them with --output-dir DIR (one output each, named after "
+                      "its module), or name one of the files");
+  }
+  if (options.inputs.size() == 1)
+    options.gpuArch = gpuArchForInput(options, options.input);
   if (!options.outputDir.empty()) {
     if (app.count("--output") || app.count("--manifest"))
       return usageError("--output-dir names every output and manifest: -o and --manifest "

@@ -38,6 +38,9 @@ struct Options {
   std::string indexingDirection = "output-to-input";
   /// Target architecture (sm_75 ... sm_120, with an `a` suffix allowed).
   std::string gpuArch = "sm_90";
+  /// Whether -arch/--gpu-arch was given; if not, an input XLA dumped says
+  /// its own (gpuArchForInput).
+  bool gpuArchGiven = false;
   bool verify = true;
   /// -w: drop warnings; -Werror: make them errors.
   bool noWarnings = false;
@@ -61,10 +64,13 @@ struct Options {
   /// --keep-going: after errors in some kernels, still write the code of
   /// the others (the manifest lists what failed); the exit code stays 1.
   bool keepGoing = false;
+  /// --inject-codegen-failure (hidden, for tests): make this kernel fail
+  /// in the MLIR pipeline, after emission.
+  std::string injectCodegenFailure;
   /// --kernel: compile only these kernels (fusion names); empty: all.
   std::vector<std::string> kernels;
-  /// --manifest: where the launch manifest goes (default: beside -o, with
-  /// the extension .json; none when writing to stdout).
+  /// --manifest: where the launch manifest goes (default: beside -o, its
+  /// name with .json added; none when writing to stdout).
   std::string manifestPath;
 };
 
@@ -78,6 +84,11 @@ const std::vector<std::string> &knownEmitKinds();
 /// Whether --emit=`emit` runs the code generation pipeline (llvm, ptx,
 /// cubin, asm, obj, so).
 bool isCodeEmitKind(const std::string &emit);
+
+/// The architecture to compile `input` for: --gpu-arch if given, else the
+/// one XLA's dump file name says (module_1.f.sm_9.0a_gpu_after_optimizations.txt:
+/// sm_90a) when LLVM's NVPTX target has it, else the default.
+std::string gpuArchForInput(const Options &options, const std::string &input);
 
 /// Exit codes of hlo-compile.
 inline constexpr int kExitSuccess = 0;

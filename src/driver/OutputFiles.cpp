@@ -102,12 +102,9 @@ OutputFiles::OutputFiles(const Options &options, bool writesManifest) {
   if (!options.manifestPath.empty()) {
     manifest = options.manifestPath;
   } else if (!output.empty() && isRegularFilePath(output)) {
-    manifest = output;
-    size_t slash = manifest.find_last_of('/');
-    size_t dot = manifest.find_last_of('.');
-    if (dot != std::string::npos && (slash == std::string::npos || dot > slash))
-      manifest.erase(dot);
-    manifest += ".json";
+    // gelu.ptx.json beside gelu.ptx, gelu.so.json beside gelu.so: code for
+    // two targets from one input keeps a manifest each.
+    manifest = output + ".json";
   }
 }
 

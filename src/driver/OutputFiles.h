@@ -3,8 +3,9 @@
 // Owns the files a run writes, as clang and nvcc users expect them:
 //  - the output goes to `-o FILE`, or stdout for `-o -` (and by default);
 //  - the launch manifest goes where --manifest says, else beside a regular
-//    output file (its extension replaced by .json), never beside stdout or
-//    a device such as /dev/null;
+//    output file, named after it (gelu.ptx.json, gelu.so.json: one per
+//    target, as nvcc and clang name side files after -o), never beside
+//    stdout or a device such as /dev/null;
 //  - the manifest's "code" is the output's path relative to the manifest's
 //    own directory (absent when the code went to stdout);
 //  - each file is written whole (a temporary file renamed into place) or

@@ -379,6 +379,11 @@ std::optional<AttrKind> attributeKind(std::string_view name) {
   return it->second;
 }
 
+bool isShardingAnnotation(std::string_view target) {
+  return target == "Sharding" || target == "SPMDFullToShardShape" ||
+         target == "SPMDShardToFullShape";
+}
+
 bool opcodeAcceptsAttribute(HloOpcode opcode, std::string_view name) {
   if (commonAttributes().count(name))
     return true;

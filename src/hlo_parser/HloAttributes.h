@@ -116,6 +116,11 @@ bool opcodeAcceptsAttribute(HloOpcode opcode, std::string_view name);
 /// Attributes that must be present on `opcode` (e.g. gather's dims).
 const std::vector<std::string_view> &requiredAttributes(HloOpcode opcode);
 
+/// Whether a custom-call to `target` only annotates its operand for XLA's
+/// SPMD partitioner (Sharding, SPMDFullToShardShape, SPMDShardToFullShape):
+/// on one device, the identity, and no library call.
+bool isShardingAnnotation(std::string_view target);
+
 /// Parses `b01f_01io->b01f`; returns false (and leaves `out` partial) if the
 /// text is not a valid set of labels.
 bool parseConvDimLabels(std::string_view text, ConvDimLabels &out,

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "Parser.h"
 
+#include "NonHloText.h"
 #include "ParserImpl.h"
 
 #include <cctype>
@@ -45,6 +46,13 @@ std::unique_ptr<HloModule> ParserImpl::parseModule(std::string defaultName) {
     error(static_cast<uint32_t>(nul),
           "this is not HLO text: it holds binary data (a NUL byte at offset " +
               std::to_string(nul) + ")");
+    return nullptr;
+  }
+  // A file that is plainly something else is named, in one line.
+  if (std::optional<std::string> kind = describeNonHloText(lexer.buffer())) {
+    error(kNoOffset, "this is not HLO text but " + *kind +
+                         "; the HLO modules of an XLA dump folder are its "
+                         "*after_optimizations.txt files");
     return nullptr;
   }
   if (tok.kind == TokenKind::Error) {
@@ -109,6 +117,10 @@ std::unique_ptr<HloModule> ParserImpl::parseModule(std::string defaultName) {
       }
       entry = module->computations().back().get();
     }
+  }
+  if (module->computations().empty() && !module->hasHeader()) {
+    error(kNoOffset, "the file holds no HLO: no 'HloModule' line and no computation");
+    return nullptr;
   }
   if (module->computations().empty()) {
     errorHere("the module has no computations");

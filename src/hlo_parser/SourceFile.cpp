@@ -87,7 +87,7 @@ static std::string_view severityName(Severity severity) {
 }
 
 std::string formatDiagnostic(const SourceFile *file, uint32_t offset,
-                             Severity severity, std::string_view message) {
+                             Severity severity, std::string_view message, SourceEcho echo) {
   std::string out = file ? file->name() : std::string("<unknown>");
   if (!file || offset == kNoOffset) {
     out += ": ";
@@ -109,7 +109,7 @@ std::string formatDiagnostic(const SourceFile *file, uint32_t offset,
     auto byte = static_cast<unsigned char>(c);
     return (byte < 0x20 && c != '\t') || byte == 0x7f;
   });
-  if (!printable)
+  if (!printable || echo == SourceEcho::None)
     return out;
   out += text;
   out += '\n';
@@ -120,7 +120,7 @@ std::string formatDiagnostic(const SourceFile *file, uint32_t offset,
 }
 
 void DiagnosticEngine::report(uint32_t offset, Severity severity,
-                              std::string message) {
+                              std::string message, SourceEcho echo) {
   if (severity == Severity::Warning) {
     if (warnings == WarningPolicy::Ignore)
       return;
@@ -131,7 +131,7 @@ void DiagnosticEngine::report(uint32_t offset, Severity severity,
   }
   if (severity == Severity::Error)
     ++errorCount;
-  text += formatDiagnostic(file.get(), offset, severity, message);
+  text += formatDiagnostic(file.get(), offset, severity, message, echo);
 }
 
 } // namespace hlo

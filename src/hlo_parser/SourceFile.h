@@ -49,9 +49,15 @@ private:
 
 enum class Severity { Error, Warning, Note };
 
+/// Whether a diagnostic echoes its source line under it (with a caret), or
+/// is one line (`file:line:col: warning: ...` alone: for instructions whose
+/// text is long and beside the point, such as a library call's config).
+enum class SourceEcho { Line, None };
+
 /// Renders one diagnostic. With `offset == kNoOffset`, only `file: error:`.
 std::string formatDiagnostic(const SourceFile *file, uint32_t offset,
-                             Severity severity, std::string_view message);
+                             Severity severity, std::string_view message,
+                             SourceEcho echo = SourceEcho::Line);
 
 /// What becomes of warnings: shown, dropped (-w), or made errors (-Werror).
 enum class WarningPolicy { Show, Ignore, Error };
@@ -61,12 +67,13 @@ class DiagnosticEngine {
 public:
   explicit DiagnosticEngine(std::shared_ptr<const SourceFile> file)
       : file(std::move(file)) {}
-  void report(uint32_t offset, Severity severity, std::string message);
+  void report(uint32_t offset, Severity severity, std::string message,
+              SourceEcho echo = SourceEcho::Line);
   void error(uint32_t offset, std::string message) {
     report(offset, Severity::Error, std::move(message));
   }
-  void warning(uint32_t offset, std::string message) {
-    report(offset, Severity::Warning, std::move(message));
+  void warning(uint32_t offset, std::string message, SourceEcho echo = SourceEcho::Line) {
+    report(offset, Severity::Warning, std::move(message), echo);
   }
   void note(uint32_t offset, std::string message) {
     report(offset, Severity::Note, std::move(message));

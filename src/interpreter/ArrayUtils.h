@@ -34,6 +34,13 @@ public:
   const HloInstruction *instruction;
 };
 
+/// An array larger than the evaluator's --max-elements: the reference is
+/// out of reach rather than wrong (hlo-run --skip-oversized skips it).
+class InterpreterLimitError : public InterpreterError {
+public:
+  using InterpreterError::InterpreterError;
+};
+
 [[noreturn]] void fail(const HloInstruction &instruction,
                        const std::string &message);
 

@@ -100,7 +100,8 @@ void Evaluator::checkSize(const HloInstruction &instruction, const Shape &shape)
   }
   int64_t count = shape.elementCount();
   if (count < 0 || count > maxElements)
-    fail(instruction, shape.toString(/*printLayout=*/false) + " has " +
+    throw InterpreterLimitError(
+        &instruction, shape.toString(/*printLayout=*/false) + " has " +
                           (count < 0 ? std::string("unbounded") : std::to_string(count)) +
                           " elements, more than the interpreter's limit of " +
                           std::to_string(maxElements) + " per array");

@@ -40,6 +40,7 @@
 
 #include "abi/Json.h"
 #include "hlo_parser/FloatFormat.h"
+#include "hlo_parser/HloAttributes.h"
 
 #include <algorithm>
 #include <cmath>
@@ -344,19 +345,12 @@ Literal evaluateTopK(const HloInstruction &instruction, const Operands &operands
 
 } // namespace
 
-/// Custom-calls that only annotate their operand for the SPMD partitioner:
-/// on one device, the identity.
-static bool isIdentityTarget(std::string_view target) {
-  return target == "Sharding" || target == "SPMDFullToShardShape" ||
-         target == "SPMDShardToFullShape";
-}
-
 bool isInterpretedCustomCall(const HloInstruction &instruction) {
   std::string_view target = instruction.textAttr("custom_call_target");
   return instruction.opcode() == HloOpcode::CustomCall &&
          (isGemmTarget(target) || isConvolutionTarget(target) ||
           isBackwardConvolutionTarget(target) || target == "__gpu$TopK" ||
-          isIdentityTarget(target));
+          isShardingAnnotation(target));
 }
 
 Literal evaluateCustomCall(const HloInstruction &instruction, const Operands &operands) {
@@ -369,7 +363,7 @@ Literal evaluateCustomCall(const HloInstruction &instruction, const Operands &op
     return evaluateCudnnBackwardConvolution(instruction, operands);
   if (target == "__gpu$TopK")
     return evaluateTopK(instruction, operands);
-  if (isIdentityTarget(target) && operands.size() == 1 &&
+  if (isShardingAnnotation(target) && operands.size() == 1 &&
       operands[0]->shape().compatible(instruction.shape()))
     return *operands[0];
   fail(instruction, "unsupported by the interpreter: custom-call '" + std::string(target) +

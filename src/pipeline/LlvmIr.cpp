@@ -7,10 +7,12 @@
 // CodegenTarget (Target.h).
 //
 //===----------------------------------------------------------------------===//
+#include "emitters/SourceLocations.h"
 #include "pipeline/Target.h"
 #include "pipeline/host/SharedObjectLinker.h"
 #include "pipeline/nvptx/Ptxas.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
 #include "llvm/IR/LegacyPassManager.h"
@@ -92,10 +94,21 @@ translateToLlvmIr(mlir::ModuleOp module, llvm::LLVMContext &context,
   std::unique_ptr<llvm::TargetMachine> machine = target->createTargetMachine(error);
   if (!machine)
     return nullptr;
-  std::unique_ptr<llvm::Module> llvmModule =
-      mlir::translateModuleToLLVMIR(module, context, "kernels");
+  // What the translation says goes into `error`, at the HLO instruction
+  // the op came from, not to stderr.
+  std::string diagnostics;
+  std::unique_ptr<llvm::Module> llvmModule;
+  {
+    mlir::ScopedDiagnosticHandler handler(module.getContext(), [&](mlir::Diagnostic &diagnostic) {
+      diagnostics += (diagnostics.empty() ? "" : "; ") +
+                     SourceLocations::prefixOf(diagnostic.getLocation()) + diagnostic.str();
+      return mlir::success();
+    });
+    llvmModule = mlir::translateModuleToLLVMIR(module, context, "kernels");
+  }
   if (!llvmModule) {
-    error = "internal error: translation to LLVM IR failed";
+    error = "internal error: translation to LLVM IR failed" +
+            (diagnostics.empty() ? std::string() : ": " + diagnostics);
     return nullptr;
   }
   if (!target->prepareLlvmIr(*llvmModule, *machine, dumper, error))

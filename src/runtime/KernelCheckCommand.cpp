@@ -30,6 +30,8 @@
 #include <iostream>
 #include <set>
 
+#include <unistd.h>
+
 namespace hlo::runtime {
 namespace {
 
@@ -70,13 +72,22 @@ public:
     int status = options.mode == CheckMode::Replay ? runReplay(given)
                  : wholeModule                      ? runModule(given)
                                                     : runKernels(given);
+    if (status == kExitSkipped) {
+      std::cout << "SKIPPED: all " << skipped << " kernel(s) need more than the "
+                << "interpreter's limit (--max-elements); nothing was checked\n";
+      return status;
+    }
     if (status != kExitPass && status != kExitMismatch)
       return status;
     if (faulted)
       status = kExitMismatch;
     if (!options.reportPath.empty() && !writeReport())
       return kExitError;
-    std::cout << (status == kExitPass ? "PASS" : "FAIL") << "\n";
+    std::cout << (status == kExitPass ? "PASS" : "FAIL");
+    if (skipped)
+      std::cout << " (" << checked << " kernel(s) checked, " << skipped
+                << " skipped: over the interpreter's limit)";
+    std::cout << "\n";
     return status;
   }
 
@@ -169,12 +180,20 @@ private:
     std::string error;
     // A copy of bytes/2 reads and writes `bytes` in all, like the kernel.
     size_t copyBytes = static_cast<size_t>(std::max<int64_t>(bytes / 2, 1));
+    // On a terminal, what is being timed (host kernels take seconds).
+    bool terminal = ::isatty(STDERR_FILENO);
+    if (terminal)
+      std::cerr << "hlo-run: timing " << rows[k].kernel << " (" << k + 1 << "/"
+                << manifest.kernels.size() << "): " << options.warmup << " + "
+                << options.iterations << " launches, then a copy as many times..." << std::flush;
     if (!device.timeKernel(functions[k], kernel, buffers, options.warmup, options.iterations,
                            kernelMs, error) ||
         !device.timeCopy(copyBytes, options.warmup, options.iterations, copyMs, error)) {
       std::cerr << "hlo-run: error: " << error << "\n";
       return false;
     }
+    if (terminal)
+      std::cerr << "\r\033[K" << std::flush;
     KernelRow &row = rows[k];
     row.microseconds = kernelMs * 1e3;
     row.gigabytesPerSecond = kernelMs > 0 ? bytes / (kernelMs * 1e-3) / 1e9 : 0;
@@ -290,6 +309,18 @@ private:
     try {
       inputs = moduleInputs(module, evaluator, options.seed, given);
       expected = arrayLeaves(*evaluator.run(inputs));
+    } catch (const interp::InterpreterLimitError &error) {
+      if (options.skipOversized && options.mode != CheckMode::Module) {
+        std::cout << "note: the module's reference is out of the interpreter's reach ("
+                  << error.what() << "); checking its kernels one at a time instead "
+                  << "(--skip-oversized)\n";
+        return runKernels(given);
+      }
+      std::cerr << interp::formatInterpreterError(module, error);
+      std::cerr << "hlo-run: note: --max-elements raises the limit (memory permitting); "
+                   "--mode kernels --skip-oversized checks each kernel that fits on its own "
+                   "inputs and skips the others\n";
+      return kExitError;
     } catch (const interp::InterpreterError &error) {
       std::cerr << interp::formatInterpreterError(module, error);
       return kExitError;
@@ -551,6 +582,16 @@ private:
       KernelCase check;
       try {
         check = buildKernelCase(kernel, module, evaluator, options.seed + 1000 * k, given);
+      } catch (const interp::InterpreterLimitError &failure) {
+        if (!options.skipOversized) {
+          std::cerr << interp::formatInterpreterError(module, failure);
+          std::cerr << "hlo-run: note: --skip-oversized skips such kernels and checks the "
+                       "others\n";
+          return kExitError;
+        }
+        std::cout << "SKIPPED (--skip-oversized): " << failure.what() << "\n";
+        ++skipped;
+        continue;
       } catch (const interp::InterpreterError &failure) {
         std::cerr << interp::formatInterpreterError(module, failure);
         return kExitError;
@@ -559,7 +600,10 @@ private:
       }
       if (int status = checkKernelCase(k, check, passed); status != kExitPass)
         return status;
+      ++checked;
     }
+    if (skipped && !checked)
+      return kExitSkipped;
     return passed ? kExitPass : kExitMismatch;
   }
 
@@ -597,6 +641,8 @@ private:
   std::vector<DeviceKernel> functions;
   std::vector<KernelRow> rows;
   bool faulted = false;
+  /// Kernels mode: kernels checked, and skipped by --skip-oversized.
+  int checked = 0, skipped = 0;
   /// Library steps already announced (loops run them many times).
   std::set<const ProgramStep *> announced;
 };
@@ -651,9 +697,14 @@ int runKernelCheck(const RunOptions &options, const HloModule &module) {
   } else {
     device = GpuContext::open(options.device, error);
     if (!device) {
-      std::cerr << "hlo-run: " << error
+      // Say what the manifest is for: a GPU manifest may have been taken
+      // for the host one (both are named after their code file).
+      std::cerr << "hlo-run: " << options.manifestPath << " is for the GPU (target "
+                << manifest->target << ", " << manifest->gpuArch << ", code "
+                << manifest->codeFile << ") and this machine cannot run it: " << error
                 << "; nothing was run (--interpret runs the reference interpreter alone; "
-                   "hlo-compile --target=host compiles kernels this CPU runs)\n";
+                   "hlo-compile --target=host -o NAME.so compiles kernels this CPU runs, "
+                   "with their manifest NAME.so.json)\n";
       return kExitNoGpu;
     }
   }
@@ -669,7 +720,12 @@ int runKernelCheck(const RunOptions &options, const HloModule &module) {
     std::cout << "note: " << blocker << "\n";
   for (const auto &[instruction, failure] : manifest->failed)
     std::cout << "note: not compiled, not checked: " << instruction << ": " << failure << "\n";
-  KernelCheck check(options, module, *manifest, *device);
+  RunOptions resolved = options;
+  if (resolved.warmup < 0)
+    resolved.warmup = host ? 1 : 10;
+  if (resolved.iterations < 0)
+    resolved.iterations = host ? 5 : 100;
+  KernelCheck check(resolved, module, *manifest, *device);
   return check.run(wholeModule, given);
 }
 

@@ -36,14 +36,19 @@ struct RunOptions {
   /// Give outputs that alias an input a buffer of their own (poisoned):
   /// shows that an in-place kernel writes only what it updates.
   bool noAliasing = false;
-  int warmup = 10;
-  int iterations = 100;
+  /// --bench: launches before timing, and timed; -1: the device's default
+  /// (a GPU 10 and 100, the host 1 and 5: host kernels take 10-1000x longer).
+  int warmup = -1;
+  int iterations = -1;
   int device = 0;
   /// Host kernels: host threads the blocks are spread over (0: one per
   /// hardware thread).
   unsigned hostThreads = 0;
   int64_t maxWhileIterations = 10'000'000;
   int64_t maxElements = int64_t(1) << 26;
+  /// Kernels whose reference needs an array over maxElements are skipped
+  /// with a note (module mode falls back to checking kernel by kernel).
+  bool skipOversized = false;
 };
 
 /// Exit codes.
@@ -51,6 +56,8 @@ inline constexpr int kExitPass = 0;
 inline constexpr int kExitMismatch = 1;
 inline constexpr int kExitError = 2;
 inline constexpr int kExitNoGpu = 3;
+/// --skip-oversized skipped every kernel: nothing was checked.
+inline constexpr int kExitSkipped = 4;
 
 } // namespace hlo::runtime
 

@@ -93,12 +93,13 @@ int main(int argc, char **argv) {
                "Give outputs that the manifest aliases to an input (in-place updates) a "
                "poisoned buffer of their own: an in-place kernel then leaves the poison "
                "outside its update (a check that it touches nothing else)");
-  app.add_option("--warmup", options.warmup, "--bench: launches before timing")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
-  app.add_option("--iterations", options.iterations, "--bench: timed launches (a GPU: the mean of N back to back, median of 5 such batches; the host: the median of N)")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
+  app.add_option("--warmup", options.warmup,
+                 "--bench: launches before timing (default: 10 on a GPU, 1 on the host)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--iterations", options.iterations,
+                 "--bench: timed launches (default: 100 on a GPU, the mean of N back to back, "
+                 "median of 5 such batches; 5 on the host, their median)")
+      ->check(CLI::PositiveNumber);
   app.add_option("--device", options.device, "CUDA device ordinal")->capture_default_str();
   app.add_option("--host-threads", options.hostThreads,
                  "Host kernels: threads the blocks run on (default: one per hardware thread)");
@@ -111,6 +112,10 @@ int main(int argc, char **argv) {
   app.add_option("--max-elements", options.maxElements,
                  "Interpreter: report arrays larger than this instead of allocating them")
       ->capture_default_str();
+  app.add_flag("--skip-oversized", options.skipOversized,
+               "Skip, with a note, the kernels whose reference needs an array over "
+               "--max-elements instead of stopping at the first (the whole module's: "
+               "check kernel by kernel instead); exit 4 if nothing was checked");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {

@@ -19,7 +19,7 @@ for type in f8e4m3fn f8e5m2 f8e4m3fnuz f8e5m2fnuz f8e4m3b11fnuz f8e3m4 f8e4m3 f8
   "$bin/hlo-run" --interpret "$module" --input 0="$work/x.npy" --output-dir "$work/$type" >/dev/null
   "$python" -W ignore "$here/conversion_sweep.py" compare "$work" "$type" "$work/$type" || status=1
   "$bin/hlo-compile" --target=host "$module" -o "$work/$type.so"
-  if "$bin/hlo-run" "$module" --manifest "$work/$type.json" --input 0="$work/x.npy" \
+  if "$bin/hlo-run" "$module" --manifest "$work/$type.so.json" --input 0="$work/x.npy" \
       --atol 0 --rtol 0 > "$work/$type.host.log" 2>&1; then
     echo "$type: host kernels = interpreter: PASS"
   else

@@ -39,5 +39,9 @@ for kernel in $kernels; do
 done
 echo "$kind kernels: $passed passed, $failed failed, $oversized not run (over the interpreter's limit)"
 [ $failed -eq 0 ] || exit 1
-# Every kernel over the interpreter's limit: skipped (ctest), with the reason above.
-[ $passed -gt 0 ] || exit 77
+# Every kernel over the interpreter's limit: skipped (ctest), with the
+# reason in the line scripts/test.sh collects.
+if [ $passed -eq 0 ]; then
+  echo "SKIPPED: $module: all $oversized $kind kernels need more than the interpreter's limit"
+  exit 77
+fi

@@ -292,7 +292,7 @@ TEST(Parser, Errors) {
             std::string::npos);
   EXPECT_NE(parseError("ENTRY e {\n}").find("has no instructions"),
             std::string::npos);
-  EXPECT_NE(parseError("").find("no computations"), std::string::npos);
+  EXPECT_NE(parseError("").find("no computation"), std::string::npos);
   EXPECT_NE(parseError("ENTRY e {\n  a = f32[] parameter(0)\n").find(
                 "expected '}' to end computation 'e'"),
             std::string::npos);

@@ -1,0 +1,101 @@
+//===- LateKernelFailures.cpp - Failures after emission, per kernel -------===//
+#include "LateKernelFailures.h"
+
+#include "analysis/KernelPlan.h"
+#include "dialect/XlaGpuDialect.h"
+
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+#include <algorithm>
+
+namespace hlo::driver {
+namespace {
+
+/// The launch index a kernel function carries, or -1 for a helper.
+int64_t launchIndexOf(mlir::Operation &op) {
+  auto index = op.getAttrOfType<mlir::IntegerAttr>(xla_gpu::kKernelIndexAttr);
+  return index ? index.getInt() : -1;
+}
+
+/// Drops the private functions nothing calls any more.
+void removeUnusedHelpers(mlir::ModuleOp module) {
+  mlir::PassManager pm(module.getContext());
+  pm.addPass(mlir::createSymbolDCEPass());
+  (void)pm.run(module);
+}
+
+/// Erases the kernel functions whose launch `keep` rejects.
+void eraseKernels(mlir::ModuleOp module, llvm::function_ref<bool(int64_t)> keep) {
+  llvm::SmallVector<mlir::Operation *> erased;
+  for (mlir::Operation &op : module.getBody()->getOperations())
+    if (int64_t launch = launchIndexOf(op); launch >= 0 && !keep(launch))
+      erased.push_back(&op);
+  for (mlir::Operation *op : erased)
+    op->erase();
+  removeUnusedHelpers(module);
+}
+
+} // namespace
+
+std::map<int64_t, std::string> findFailingKernels(mlir::ModuleOp pristine,
+                                                  const EmittedModule &emitted,
+                                                  GenerateCode generate) {
+  const std::vector<KernelLaunchRecord> &launches = emitted.launches;
+  // The plan kernels with functions of their own, in plan order.
+  std::vector<int64_t> owners;
+  for (const KernelLaunchRecord &launch : launches)
+    if (launch.sharesCodeOf < 0 &&
+        std::find(owners.begin(), owners.end(), launch.planKernel) == owners.end())
+      owners.push_back(launch.planKernel);
+  std::map<int64_t, std::string> failures;
+  for (int64_t kernel : owners) {
+    mlir::OwningOpRef<mlir::ModuleOp> alone = pristine.clone();
+    eraseKernels(*alone, [&](int64_t launch) { return launches[launch].planKernel == kernel; });
+    std::string error;
+    if (!generate(*alone, error))
+      failures[kernel] = error.empty() ? "code generation failed" : error;
+  }
+  // A kernel that runs a failed kernel's code fails with it.
+  for (const KernelLaunchRecord &launch : launches)
+    if (launch.sharesCodeOf >= 0) {
+      auto owner = failures.find(launches[launch.sharesCodeOf].planKernel);
+      if (owner != failures.end())
+        failures.emplace(launch.planKernel, owner->second);
+    }
+  return failures;
+}
+
+void dropFailedKernels(mlir::ModuleOp module, EmittedModule &emitted, const KernelPlan &plan,
+                       const std::map<int64_t, std::string> &errors) {
+  std::vector<KernelLaunchRecord> &launches = emitted.launches;
+  std::vector<int64_t> renumbered(launches.size(), -1);
+  std::vector<KernelLaunchRecord> kept;
+  for (size_t i = 0; i < launches.size(); ++i) {
+    if (errors.count(launches[i].planKernel))
+      continue;
+    renumbered[i] = static_cast<int64_t>(kept.size());
+    kept.push_back(launches[i]);
+    if (kept.back().sharesCodeOf >= 0)
+      kept.back().sharesCodeOf = renumbered[kept.back().sharesCodeOf];
+  }
+  eraseKernels(module, [&](int64_t launch) { return renumbered[launch] >= 0; });
+  mlir::Builder builder(module.getContext());
+  for (mlir::Operation &op : module.getBody()->getOperations())
+    if (int64_t launch = launchIndexOf(op); launch >= 0)
+      op.setAttr(xla_gpu::kKernelIndexAttr, builder.getI64IntegerAttr(renumbered[launch]));
+  launches = std::move(kept);
+  for (const auto &[kernel, error] : errors) {
+    const HloInstruction *origin = plan.kernels()[kernel].origin;
+    emitted.failed.push_back({origin, kernel, origin ? origin->sourceOffset() : kNoOffset,
+                              "kernel '" + plan.kernels()[kernel].name +
+                                  "' failed in code generation: " + error});
+  }
+  std::stable_sort(emitted.failed.begin(), emitted.failed.end(),
+                   [](const FailedKernel &a, const FailedKernel &b) {
+                     return a.planKernel < b.planKernel;
+                   });
+}
+
+} // namespace hlo::driver
