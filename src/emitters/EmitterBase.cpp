@@ -366,11 +366,26 @@ bool EmitterBase::emitLaunch(ModuleOp module, const std::string &name,
                              ElementalEmitter &elemental, Location location,
                              KernelLaunchRecord &record, EmissionError &error) {
   MLIRContext *context = module.getContext();
+  // Buffers are arrays of element types the kernel can load and store: a
+  // token (infeed/outfeed ordering) or a tuple parameter is none.
+  auto bufferFor = [&](const Shape &shape, const HloInstruction *instruction) {
+    if (shape.isArray() && elementType(shape.elementType(), context))
+      return true;
+    error = {instruction, "unsupported: a kernel buffer of type " +
+                              shape.toString(/*printLayout=*/false)};
+    return false;
+  };
   SmallVector<Type> inputTypes, outputTypes;
-  for (const HloInstruction *parameter : fused.parameters())
+  for (const HloInstruction *parameter : fused.parameters()) {
+    if (!bufferFor(parameter->shape(), parameter))
+      return false;
     inputTypes.push_back(bufferTensorType(parameter->shape(), context));
-  for (const FusionOutput &output : outputs)
+  }
+  for (const FusionOutput &output : outputs) {
+    if (!bufferFor(*output.shape, output.root))
+      return false;
     outputTypes.push_back(bufferTensorType(*output.shape, context));
+  }
   std::vector<Shape> scratch = scratchBuffers();
   for (const Shape &shape : scratch)
     outputTypes.push_back(bufferTensorType(shape, context));
