@@ -19,10 +19,11 @@ corpus=${3:-$root/../shared/corpus}
 rm -rf "$out" && mkdir -p "$out"
 mapfile -t inputs < <(cd "$corpus" && { find xla models -name '*.hlo'; ls dumps/*/module.hlo; } |
                       LC_ALL=C sort | sed "s|^|$corpus/|")
-# Batch lines end in the time a module took: dropped, as is the total's.
+# Batch lines end in the time a module took: dropped, as is the total's;
+# paths are relative to the corpus and to OUT.
 strip_times() {
   sed -E -e 's/, [0-9]+\.[0-9]+ s$//' -e 's/ \([0-9]+\.[0-9]+ s, [0-9]+ at once\)$//' \
-      -e "s|$corpus/||g"
+      -e "s|$corpus/||g" -e "s|$out/||g"
 }
 run() {
   local name=$1

@@ -3,7 +3,7 @@
 // Ops whose offsets are only known at run time: the offsets become runtime
 // variables (rt), bounded so that the accessed slice stays in bounds (as
 // XLA clamps it). Gather and scatter follow the batching-dims semantics of
-// seed 002 (operand_batching_dims / start_indices_batching_dims,
+// the StableHLO batching-dims RFC (operand_batching_dims / start_indices_batching_dims,
 // input_batching_dims / scatter_indices_batching_dims).
 //
 //===----------------------------------------------------------------------===//

@@ -79,12 +79,15 @@ bool walkOutputToValues(const HloComputation &computation, int64_t outputIndex,
           addUnique(reached[producer], map);
         continue;
       }
-      IndexingMapSets opMaps;
-      if (!computeOutputToInputIndexing(*inst, output, context, opMaps, error)) {
+      llvm::Expected<IndexingMapSets> computed =
+          computeOutputToInputIndexing(*inst, output, context);
+      if (!computed) {
+        error = llvm::toString(computed.takeError());
         if (failedAt)
           *failedAt = inst;
         return false;
       }
+      IndexingMapSets &opMaps = *computed;
       for (int64_t operand = 0; operand < inst->operandCount(); ++operand) {
         const HloInstruction *producer = inst->operand(operand);
         // Tuple-shaped operands (a tuple or a multi-output op) are read
@@ -175,13 +178,15 @@ bool computeFusionInputToOutputIndexing(const HloComputation &computation,
         for (int64_t operand = 0; operand < user->operandCount(); ++operand) {
           if (user->operand(operand) != inst)
             continue;
-          IndexingMapSets opMaps;
-          if (!computeInputToOutputIndexing(*user, operand, context, opMaps,
-                                            error)) {
+          llvm::Expected<IndexingMapSets> computed =
+              computeInputToOutputIndexing(*user, operand, context);
+          if (!computed) {
+            error = llvm::toString(computed.takeError());
             if (failedAt)
               *failedAt = user;
             return false;
           }
+          IndexingMapSets &opMaps = *computed;
           for (int64_t userOutput = 0;
                userOutput < static_cast<int64_t>(opMaps.size()); ++userOutput)
             for (const IndexingMap &fromInput : found->second)

@@ -4,7 +4,7 @@
 // its root to each of its parameters (output-to-input), or from a parameter
 // to each root output (input-to-output). Maps are simplified after every
 // composition and deduplicated, so `p0 + transpose(p0)` yields two maps for
-// p0 and equal paths yield one (seed 003, "Indexing Maps for Fusion").
+// p0 and equal paths yield one (XLA's "Indexing Analysis", "Indexing Maps for Fusion").
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_ANALYSIS_FUSIONINDEXING_H

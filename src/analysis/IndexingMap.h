@@ -1,6 +1,6 @@
 //===- IndexingMap.h - Affine maps with a domain ----------------*- C++ -*-===//
 //
-// Owns IndexingMap (seed 003): an mlir::AffineMap from the index of one
+// Owns IndexingMap (XLA's "Indexing Analysis"): an mlir::AffineMap from the index of one
 // tensor to the index of another, plus its domain — inclusive bounds of the
 // dimension variables (d), range variables (s) and runtime variables (rt),
 // and constraints `expr in [lo, hi]`. The affine map's symbols are the range
@@ -86,7 +86,7 @@ public:
   void addConstraint(mlir::AffineExpr expr, Interval range);
 
   /// Range-aware simplification of the results and the constraints
-  /// (seed 003, "Indexing Map Simplifier"). Returns true if anything changed.
+  /// (XLA's "Indexing Analysis", "Indexing Map Simplifier"). Returns true if anything changed.
   bool simplify();
   /// Tests install an observer that sees every (before, after) pair that
   /// simplify() produces, to check them for equivalence.
@@ -104,7 +104,8 @@ public:
   bool isInDomain(const std::vector<int64_t> &dimValues,
                   const std::vector<int64_t> &symbolValues) const;
 
-  /// The text form of seed 003 ("KNOWN EMPTY" / "UNDEFINED" for those).
+  /// The text form of XLA's "Indexing Analysis" (with "KNOWN EMPTY" /
+  /// "UNDEFINED" for those, as XLA's IndexingMap::ToString prints them).
   std::string toString() const;
 
   /// Same affine map, bounds and constraints (names are ignored).

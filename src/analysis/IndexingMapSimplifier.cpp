@@ -2,7 +2,7 @@
 //
 // MLIR's own AffineExpr simplification cannot use the bounds of the
 // variables, so it leaves `floordiv`/`mod` alone. This file rewrites them
-// with the bounds (seed 003, "Indexing Map Simplifier"):
+// with the bounds (XLA's "Indexing Analysis", "Indexing Map Simplifier"):
 //
 //  - `e floordiv c` / `e mod c` when e's range lies within one multiple of c;
 //  - multiples of c are pulled out of sums: (a*c + b) floordiv c =

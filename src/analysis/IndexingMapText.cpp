@@ -1,6 +1,6 @@
 //===- IndexingMapText.cpp - Text form of indexing maps -------------------===//
 //
-// Printing and parsing of seed 003's notation:
+// Printing and parsing of XLA's "Indexing Analysis" notation:
 //
 //   (d0, d1)[s0]{rt0} -> (d0 + rt0, s0),
 //   domain:
@@ -315,7 +315,7 @@ AffineExpr MapParser::parseTerm() {
   while (result) {
     skipSpaces();
     auto keyword = [&](std::string_view word) {
-      // Keywords are case-insensitive (seed 003 writes "floorDiv").
+      // Keywords are case-insensitive (XLA's "Indexing Analysis" writes "floorDiv").
       if (pos + word.size() > text.size())
         return false;
       for (size_t i = 0; i < word.size(); ++i)

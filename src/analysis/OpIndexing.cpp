@@ -63,9 +63,10 @@ static std::string noRule(const HloInstruction &inst, const char *direction) {
          std::string(opcodeName(inst.opcode())) + " ('" + inst.name() + "')";
 }
 
-bool computeOutputToInputIndexing(const HloInstruction &inst,
-                                  int64_t outputIndex, MLIRContext *context,
-                                  IndexingMapSets &maps, std::string &error) {
+namespace {
+
+bool outputToInput(const HloInstruction &inst, int64_t outputIndex, MLIRContext *context,
+                   IndexingMapSets &maps, std::string &error) {
   maps.assign(inst.operandCount(), {});
   switch (inst.opcode()) {
   case HloOpcode::Reshape:
@@ -90,9 +91,8 @@ bool computeOutputToInputIndexing(const HloInstruction &inst,
   return false;
 }
 
-bool computeInputToOutputIndexing(const HloInstruction &inst,
-                                  int64_t operandIndex, MLIRContext *context,
-                                  IndexingMapSets &maps, std::string &error) {
+bool inputToOutput(const HloInstruction &inst, int64_t operandIndex, MLIRContext *context,
+                   IndexingMapSets &maps, std::string &error) {
   maps.assign(outputCount(inst), {});
   switch (inst.opcode()) {
   case HloOpcode::Reshape:
@@ -115,6 +115,28 @@ bool computeInputToOutputIndexing(const HloInstruction &inst,
   if (error.empty())
     error = noRule(inst, "input-to-output");
   return false;
+}
+
+} // namespace
+
+llvm::Expected<IndexingMapSets> computeOutputToInputIndexing(const HloInstruction &inst,
+                                                             int64_t outputIndex,
+                                                             MLIRContext *context) {
+  IndexingMapSets maps;
+  std::string error;
+  if (!outputToInput(inst, outputIndex, context, maps, error))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), error);
+  return maps;
+}
+
+llvm::Expected<IndexingMapSets> computeInputToOutputIndexing(const HloInstruction &inst,
+                                                             int64_t operandIndex,
+                                                             MLIRContext *context) {
+  IndexingMapSets maps;
+  std::string error;
+  if (!inputToOutput(inst, operandIndex, context, maps, error))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), error);
+  return maps;
 }
 
 } // namespace hlo

@@ -1,6 +1,6 @@
 //===- OpIndexing.h - Indexing maps of single HLO instructions --*- C++ -*-===//
 //
-// Seed 003's per-op rules, in both directions: output-to-input (from an
+// XLA's indexing-analysis rules per op, in both directions: output-to-input (from an
 // element of one output to the elements of each operand it reads) and
 // input-to-output (from an element of one operand to the output elements
 // that read it). Ops without a rule fail with a message naming the op;
@@ -14,6 +14,7 @@
 #include "hlo_parser/HloInstruction.h"
 
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/Error.h"
 
 #include <string>
 #include <vector>
@@ -24,18 +25,16 @@ namespace hlo {
 /// (input-to-output); usually one map each.
 using IndexingMapSets = std::vector<std::vector<IndexingMap>>;
 
-/// Maps from output `outputIndex` of `instruction` to each operand.
-/// Returns false (with `error`) for ops without rules.
-bool computeOutputToInputIndexing(const HloInstruction &instruction,
-                                  int64_t outputIndex,
-                                  mlir::MLIRContext *context,
-                                  IndexingMapSets &maps, std::string &error);
+/// Maps from output `outputIndex` of `instruction` to each operand, or an
+/// error naming the op for ops without rules.
+[[nodiscard]] llvm::Expected<IndexingMapSets>
+computeOutputToInputIndexing(const HloInstruction &instruction, int64_t outputIndex,
+                             mlir::MLIRContext *context);
 
 /// Maps from operand `operandIndex` of `instruction` to each output.
-bool computeInputToOutputIndexing(const HloInstruction &instruction,
-                                  int64_t operandIndex,
-                                  mlir::MLIRContext *context,
-                                  IndexingMapSets &maps, std::string &error);
+[[nodiscard]] llvm::Expected<IndexingMapSets>
+computeInputToOutputIndexing(const HloInstruction &instruction, int64_t operandIndex,
+                             mlir::MLIRContext *context);
 
 /// The array shape of output `outputIndex` (tuple element, or the shape).
 const Shape &outputShape(const HloInstruction &instruction,

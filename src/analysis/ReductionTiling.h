@@ -1,7 +1,7 @@
 //===- ReductionTiling.h - Launch figures of the reduction emitters -*- C++ -*-===//
 //
-// Owns the numbers each reduction emitter launches with (seed 004 and
-// shared/notes/xla-reference.md, XLA's figures): threads per block and how
+// Owns the numbers each reduction emitter launches with (XLA's figures, from
+// ../shared/notes/xla-reference.md): threads per block and how
 // they split into kept and reduced threads, the vector size, the elements
 // each thread reduces, the blocks, the shared-memory tile and how far the
 // warp shuffles reach. The emitters only turn these into code; the

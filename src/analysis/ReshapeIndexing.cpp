@@ -2,7 +2,7 @@
 //
 // A reshape maps an output index to its row-major linear index and back to
 // an input index; the simplifier reduces that to the collapse / expand /
-// generic forms of seed 003. A bitcast is a transpose to the physical
+// generic forms of XLA's "Indexing Analysis". A bitcast is a transpose to the physical
 // (layout) order, a reshape of the physical shapes, and a transpose back.
 //
 //===----------------------------------------------------------------------===//

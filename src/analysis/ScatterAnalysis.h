@@ -12,7 +12,7 @@
 // position splits into its slice (the update's scatter dimensions, in
 // order) and its window offset; each operand dimension starts at an index
 // column read from the indices (scatter_dims_to_operand_dims), at the
-// slice's own position along a batching dimension (seed 002's
+// slice's own position along a batching dimension (the StableHLO batching-dims RFC's
 // input_batching_dims: the iota column the simplification would add), or
 // at 0. The emitters and the launch figures read only this view.
 //

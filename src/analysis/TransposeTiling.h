@@ -1,7 +1,7 @@
 //===- TransposeTiling.h - Launch figures of the transpose emitter -*- C++ -*-===//
 //
-// Owns the numbers the shared-memory transpose launches with (seed 004 and
-// shared/notes/xla-reference.md, XLA's figures), on the normalized
+// Owns the numbers the shared-memory transpose launches with (XLA's figures, from
+// ../shared/notes/xla-reference.md), on the normalized
 // transpose of TransposeAnalysis.h:
 //  - two input dimensions are tiled by 32 * vector: when the minor
 //    dimension moves, the input's minor one and the one that becomes the

@@ -11,7 +11,7 @@ class XlaGpu_Attr<string name, string attrMnemonic>
 }
 
 def XlaGpu_IndexingMapAttr : XlaGpu_Attr<"IndexingMap", "indexing_map"> {
-  let summary = "An indexing map with its domain (seed 003)";
+  let summary = "An indexing map with its domain (XLA's indexing analysis)";
   let description = [{
     Printed as the map's text form in quotes:
 

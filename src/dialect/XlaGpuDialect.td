@@ -1,6 +1,6 @@
 //===- XlaGpuDialect.td - The emitters' dialect ------------*- tablegen -*-===//
 //
-// The dialect the emitters produce and the pipeline lowers (seed 004):
+// The dialect the emitters produce and the pipeline lowers (XLA's "XLA:GPU Emitters"):
 // indexing maps as attributes, loops over a map's domain, indexing applied
 // to index values, side-effect-free calls between subgraph functions, and
 // the cooperation of a block's threads (shared tiles, barriers, warp

@@ -11,6 +11,17 @@ namespace hlo::driver {
 
 namespace {
 
+/// The maps of `computed`, or its error in `error`.
+bool unwrap(llvm::Expected<IndexingMapSets> computed, IndexingMapSets &sets,
+            std::string &error) {
+  if (!computed) {
+    error = llvm::toString(computed.takeError());
+    return false;
+  }
+  sets = std::move(*computed);
+  return true;
+}
+
 void printSets(const IndexingMapSets &sets, const char *label,
                std::string &out) {
   for (size_t i = 0; i < sets.size(); ++i) {
@@ -59,8 +70,8 @@ bool emitIndexing(const HloModule &module, bool inputToOutput,
       IndexingMapSets sets;
       bool ok = fused ? computeFusionOutputToInputIndexing(*fused, output, &context, sets,
                                                            error, &failedAt)
-                      : computeOutputToInputIndexing(*root, output, &context,
-                                                     sets, error);
+                      : unwrap(computeOutputToInputIndexing(*root, output, &context), sets,
+                               error);
       if (!ok) {
         diagnostics.error(failedAt->sourceOffset(), error);
         return false;
@@ -75,8 +86,8 @@ bool emitIndexing(const HloModule &module, bool inputToOutput,
     IndexingMapSets sets;
     bool ok = fused ? computeFusionInputToOutputIndexing(*fused, operand, &context, sets,
                                                          error, &failedAt)
-                    : computeInputToOutputIndexing(*root, operand, &context,
-                                                   sets, error);
+                    : unwrap(computeInputToOutputIndexing(*root, operand, &context), sets,
+                             error);
     if (!ok) {
       diagnostics.error(failedAt->sourceOffset(), error);
       return false;

@@ -79,6 +79,18 @@ private:
     }
     return false;
   }
+  /// The output-to-input maps of `inst`'s output 0; nullopt after
+  /// reporting an op without indexing rules.
+  std::optional<IndexingMapSets> indexingOf(const HloInstruction *inst) {
+    llvm::Expected<IndexingMapSets> maps =
+        computeOutputToInputIndexing(*inst, 0, b.getContext());
+    if (!maps) {
+      fail(inst, "unsupported: " + std::string(opcodeName(inst->opcode())) + " (" +
+                     llvm::toString(maps.takeError()) + ")");
+      return std::nullopt;
+    }
+    return std::move(*maps);
+  }
   SmallVector<Value> emitOwned(const HloInstruction *inst, ValueRange indices);
   SmallVector<Value> applyMap(const IndexingMap &map, ValueRange dims,
                               ValueRange symbols = {});
@@ -353,12 +365,12 @@ SmallVector<Value> FunctionBodyEmitter::emitOwned(const HloInstruction *inst,
 
 SmallVector<Value> FunctionBodyEmitter::emitThroughMap(const HloInstruction *inst,
                                                        ValueRange indices) {
-  IndexingMapSets maps;
-  std::string message;
-  if (!computeOutputToInputIndexing(*inst, 0, b.getContext(), maps, message) ||
-      maps[0].size() != 1 || maps[0][0].getSymbolCount() != 0) {
-    fail(inst, "unsupported: " + std::string(opcodeName(inst->opcode())) +
-                   (message.empty() ? "" : " (" + message + ")"));
+  std::optional<IndexingMapSets> computed = indexingOf(inst);
+  if (!computed)
+    return {};
+  IndexingMapSets &maps = *computed;
+  if (maps[0].size() != 1 || maps[0][0].getSymbolCount() != 0) {
+    fail(inst, "unsupported: " + std::string(opcodeName(inst->opcode())));
     return {};
   }
   SmallVector<Value> values =
@@ -424,9 +436,10 @@ FunctionBodyEmitter::emitWidthChangingBitcast(const HloInstruction *inst,
 
 SmallVector<Value> FunctionBodyEmitter::emitGather(const HloInstruction *inst,
                                                    ValueRange indices) {
-  IndexingMapSets maps;
-  std::string message;
-  computeOutputToInputIndexing(*inst, 0, b.getContext(), maps, message);
+  std::optional<IndexingMapSets> computed = indexingOf(inst);
+  if (!computed)
+    return {};
+  const IndexingMapSets &maps = *computed;
   const IndexingMap &operandMap = maps[0][0];
   const IndexingMap &indicesMap = maps[1][0];
   const Shape &operand = inst->operand(0)->shape();
@@ -452,9 +465,10 @@ SmallVector<Value> FunctionBodyEmitter::emitGather(const HloInstruction *inst,
 
 SmallVector<Value> FunctionBodyEmitter::emitPad(const HloInstruction *inst,
                                                 ValueRange indices) {
-  IndexingMapSets maps;
-  std::string message;
-  computeOutputToInputIndexing(*inst, 0, b.getContext(), maps, message);
+  std::optional<IndexingMapSets> computed = indexingOf(inst);
+  if (!computed)
+    return {};
+  const IndexingMapSets &maps = *computed;
   const IndexingMap &map = maps[0][0];
   Type type = elementType(inst->shape().elementType(), b.getContext());
   if (map.isKnownEmpty())
@@ -710,9 +724,10 @@ SmallVector<Value> FunctionBodyEmitter::emitReduceWindow(const HloInstruction *i
 
 SmallVector<Value> FunctionBodyEmitter::emitDot(const HloInstruction *inst,
                                                 ValueRange indices) {
-  IndexingMapSets maps;
-  std::string message;
-  computeOutputToInputIndexing(*inst, 0, b.getContext(), maps, message);
+  std::optional<IndexingMapSets> computed = indexingOf(inst);
+  if (!computed)
+    return {};
+  const IndexingMapSets &maps = *computed;
   const IndexingMap &lhsMap = maps[0][0];
   const IndexingMap &rhsMap = maps[1][0];
   PrimitiveType resultType = inst->shape().elementType();

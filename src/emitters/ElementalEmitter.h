@@ -4,7 +4,7 @@
 //
 //   func.func private @name(%p0: tensor<..>, ..., %i0: index, ...) -> (elt..)
 //
-// computing the root's element at the given indices (seed 004, "Subgraph
+// computing the root's element at the given indices (XLA's "XLA:GPU Emitters", "Subgraph
 // functions"): parameters are read with tensor.extract, other subgraphs
 // with xla_gpu.pure_call, index transformations go through the indexing
 // maps (xla_gpu.apply_indexing), and reduce, reduce-window and dot become

@@ -270,12 +270,15 @@ EmitterBase::heroToRootIndexing(const HloInstruction *hero, const HloInstruction
     return std::nullopt;
   IndexingMap map = IndexingMap::identity(firstArrayShape(hero->shape()).dimensions(), context);
   for (auto it = path.rbegin(); it != path.rend(); ++it) {
-    IndexingMapSets maps;
-    std::string message;
-    if (!computeInputToOutputIndexing(*it->first, it->second, context, maps, message) ||
-        maps[0].size() != 1 || maps[0][0].isUndefined())
+    llvm::Expected<IndexingMapSets> maps =
+        computeInputToOutputIndexing(*it->first, it->second, context);
+    if (!maps) {
+      llvm::consumeError(maps.takeError());
       return std::nullopt;
-    map = composeIndexingMaps(map, maps[0][0]);
+    }
+    if ((*maps)[0].size() != 1 || (*maps)[0][0].isUndefined())
+      return std::nullopt;
+    map = composeIndexingMaps(map, (*maps)[0][0]);
     map.simplify();
   }
   return map;

@@ -1,6 +1,6 @@
 //===- EmitterBase.h - What every hero emitter shares -----------*- C++ -*-===//
 //
-// The small base of the hero emitters (seed 004, "Emitter base"), after
+// The small base of the hero emitters (XLA's "XLA:GPU Emitters"), after
 // XLA's emitter_base: an emitter states its launch (grid, block, shared
 // memory, whether threads synchronize), its thread -> output indexing, the
 // values it reads through subgraph calls and the epilogues from its heroes
@@ -13,8 +13,8 @@
 //
 // with its launch attributes, the thread and block ids (with their bounds),
 // loops over indexing maps, and the subgraph functions the body calls (on
-// demand). A new hero is one subclass in one file, chosen by the factory
-// (EmitterFactory.h).
+// demand). A new hero is a subclass of its own, chosen by the factory
+// (EmitterFactory.h), with its kind and launch figures in analysis/.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_EMITTERS_EMITTERBASE_H

@@ -1,10 +1,12 @@
 //===- EmitterFactory.h - The emitter for a fusion --------------*- C++ -*-===//
 //
 // Owns the one place where an analysed fusion meets its emitter class:
-// loop (also for concatenate and in-place dynamic-update-slice fusions,
-// which it emits elementally), and the four reduction variants. Kinds
-// without an emitter yet are reported by kind. A new hero adds one case
-// here.
+// loop, in-place dynamic-update-slice, concatenate, the reduction
+// variants, transpose, scatter, sort and the block-level normalization
+// emitter. Kinds without an emitter (library fusions: cuBLAS, cuDNN,
+// custom calls) are reported by kind. A new hero adds one case here; its
+// kind and analysis live in analysis/FusionAnalysis.h (issue 30 lists
+// what else it still touches).
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_EMITTERS_EMITTERFACTORY_H

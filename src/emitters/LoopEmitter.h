@@ -1,6 +1,6 @@
 //===- LoopEmitter.h - The loop (elementwise) fusion emitter ----*- C++ -*-===//
 //
-// The default emitter (seed 004, "Loop emitter"): each thread handles
+// The default emitter (XLA's "XLA:GPU Emitters", "Loop emitter"): each thread handles
 // `unroll` consecutive output elements; an xla_gpu.loop over the map
 //
 //   (th_x, bl_x)[vector_index] -> (output index of

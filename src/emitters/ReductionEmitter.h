@@ -1,6 +1,6 @@
 //===- ReductionEmitter.h - The reduction emitters --------------*- C++ -*-===//
 //
-// The reduction heroes (seed 004, "Reduction emitters"): a shared base and
+// The reduction heroes (after XLA's reduction emitters, reduction_base): a shared base and
 // one subclass per variant (Row/MultiRow/Column/SmallColumnReductionEmitter
 // .cpp), with the launch figures of analysis/ReductionTiling.h.
 //

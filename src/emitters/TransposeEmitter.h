@@ -1,6 +1,6 @@
 //===- TransposeEmitter.h - The shared-memory transpose emitter -*- C++ -*-===//
 //
-// The transpose hero (seed 004, "Transpose emitter"): one block per tile
+// The transpose hero (XLA's "XLA:GPU Emitters", "Transpose emitter"): one block per tile
 // of analysis/TransposeTiling.h, 128 threads. The entry function
 //  1. allocates a shared tile per transposed hero (`allocate_shared`),
 //  2. reads the tile in the input's order (consecutive threads read

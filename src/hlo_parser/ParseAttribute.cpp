@@ -97,6 +97,12 @@ bool ParserImpl::parseAttrValue(AttrKind kind, std::string_view name,
     if (tok.kind != TokenKind::Identifier && tok.kind != TokenKind::Integer)
       return errorHere("expected a value for attribute '" + std::string(name) +
                        "'");
+    // A comparison's direction is one of six: anything else must not
+    // reach the emitters and the interpreter, which would read it as GE.
+    if (name == "direction" && tok.text != "EQ" && tok.text != "NE" && tok.text != "LT" &&
+        tok.text != "LE" && tok.text != "GT" && tok.text != "GE")
+      return errorHere("unknown comparison direction '" + std::string(tok.text) +
+                       "'; expected EQ, NE, LT, LE, GT or GE");
     value.text = std::string(tok.text);
     advance();
     return true;

@@ -1,7 +1,7 @@
 //===- VerifyGatherScatter.cpp - Gather and scatter shape rules -----------===//
 //
 // Constraints C1-C23 (gather) and C1-C25 (scatter) of the StableHLO batching
-// dims RFC (seed 002), which HLO's gather/scatter attributes follow.
+// dims RFC (the StableHLO batching-dims RFC), which HLO's gather/scatter attributes follow.
 //
 //===----------------------------------------------------------------------===//
 #include "VerifierImpl.h"

@@ -1,6 +1,6 @@
 //===- GatherScatterOps.cpp - gather and scatter --------------------------===//
 //
-// gather and (variadic) scatter with the dimension numbers of seed 002,
+// gather and (variadic) scatter with the dimension numbers of the StableHLO batching-dims RFC,
 // batching dimensions included. gather clamps each slice's start so the
 // slice fits; scatter skips an update window that does not fit entirely
 // (as XLA's GPU scatter does) and applies updates in row-major order of the

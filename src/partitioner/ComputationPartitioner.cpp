@@ -14,13 +14,14 @@ namespace {
 /// The (simplified) maps with which `user` reads `operand`, for each use.
 bool operandMaps(const HloInstruction &user, const HloInstruction &operand,
                  mlir::MLIRContext *context, std::vector<IndexingMap> &maps) {
-  IndexingMapSets sets;
-  std::string error;
-  if (!computeOutputToInputIndexing(user, 0, context, sets, error))
+  llvm::Expected<IndexingMapSets> sets = computeOutputToInputIndexing(user, 0, context);
+  if (!sets) {
+    llvm::consumeError(sets.takeError());
     return false;
+  }
   for (int64_t i = 0; i < user.operandCount(); ++i)
     if (user.operand(i) == &operand)
-      for (const IndexingMap &map : sets[i])
+      for (const IndexingMap &map : (*sets)[i])
         maps.push_back(map);
   return !maps.empty();
 }
@@ -148,7 +149,7 @@ PartitionedComputation::PartitionedComputation(
       }
     }
     // Users that read a split instruction through an index transformation
-    // root their own subgraphs (seed 004's log / transpose / add example).
+    // root their own subgraphs (XLA:GPU Emitters' log / transpose / add example).
     size_t before = forced.size();
     for (const HloInstruction *split : splitByIndexing)
       for (const HloInstruction *user : split->users()) {

@@ -1,7 +1,7 @@
 //===- ComputationPartitioner.h - Fusions into subgraphs --------*- C++ -*-===//
 //
 // Splits a fused computation into subgraphs that can each be emitted as one
-// function of the output indices (seed 004, "Partitioning"): an instruction
+// function of the output indices (XLA's "XLA:GPU Emitters", "Partitioning"): an instruction
 // joins its users' subgraph if it has one user, or if all users are in one
 // subgraph and read it at the same indices (decided with indexing maps).
 // Otherwise it roots a subgraph of its own, and so does each user that
@@ -11,7 +11,7 @@
 // Emitters that compute a hero themselves (a reduction's shuffles, a
 // transpose's shared tile) name epilogues: the instructions on the paths
 // from the hero to a root, emitted as one function of the root's indices
-// that receives the hero's value as arguments (seed 004, "Epilogues").
+// that receives the hero's value as arguments (XLA's epilogues, as in its computation_partitioner).
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_PARTITIONER_COMPUTATIONPARTITIONER_H

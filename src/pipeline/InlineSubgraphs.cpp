@@ -9,7 +9,7 @@
 //
 // Why not upstream's inliner: it inlines bottom-up, which copies a callee
 // into every caller before anything can be merged, so a DAG of subgraphs
-// grows exponentially in code; seed 004's remedy, keeping functions with
+// grows exponentially in code; XLA:GPU Emitters' remedy, keeping functions with
 // several callers outlined, is linear in code but exponential in work, as
 // each call recomputes its callee's own calls along every path
 // (loop/mof_reshapes: about 22 ms per thread on the host).

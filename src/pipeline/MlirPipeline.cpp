@@ -1,12 +1,14 @@
 //===- MlirPipeline.cpp - Emitted MLIR down to the LLVM dialect -----------===//
 //
-// Owns the order of the MLIR passes (seed 004): simplify, lower the
-// threads' cooperation (shuffles, predicated accesses), inline the
-// subgraph functions, lower the xla_gpu loops, shared tiles and barriers,
-// bufferize into the kernel
-// ABI, flatten, vectorize, unroll — shared by every target up to the point
-// where the IR is in upstream dialects (gpu, memref, arith, scf, vector,
-// math) — then the target's conversion to the LLVM dialect (Target.h).
+// Owns the order of the MLIR passes (after XLA's emitter pipeline), the
+// numbered steps below: 1. simplify and lower the threads' cooperation
+// (shuffles, predicated accesses), 2. inline the subgraph functions,
+// 3. lower the xla_gpu loops, 4. shared tiles, barriers and bufferization
+// into the kernel ABI, 5. flatten, 6. vectorize, 7. unroll, 8. math and
+// complex arithmetic, 9. sub-byte packing — shared by every target up to
+// the point where the IR is in upstream dialects (gpu, memref, arith, scf,
+// vector, math) — then 10. the target's conversion to the LLVM dialect
+// (Target.h).
 // Upstream passes wherever one does the job.
 //
 //===----------------------------------------------------------------------===//
@@ -124,7 +126,7 @@ bool runPipeline(ModuleOp module, const PipelineOptions &options, PassDumper &du
     pm.enableTiming();
   std::unique_ptr<CodegenTarget> target = createTarget(options);
   addPasses(pm);
-  // 8. The target's conversion to the LLVM dialect.
+  // 10. The target's conversion to the LLVM dialect.
   target->addConversionPasses(pm, module);
   // -lineinfo: debug scopes so that the ops' HLO locations become line
   // tables (.file/.loc in PTX, as nvcc's -lineinfo).
@@ -178,7 +180,7 @@ void addSharedPasses(PassManager &pm) {
   pm.addPass(createLowerPredicatedExtractPass());
   pm.addPass(createInlineSubgraphsPass());
   pm.addPass(createSymbolDCEPass());
-  // 3. The xla_gpu loops to scf.
+  // 3. The xla_gpu loops to scf; range-aware integer simplification.
   pm.addPass(createLowerXlaGpuLoopsPass());
   addCanonicalizer(pm);
   pm.addPass(createCSEPass());
@@ -187,7 +189,7 @@ void addSharedPasses(PassManager &pm) {
   pm.addPass(arith::createArithUnsignedWhenEquivalentPass());
   addCanonicalizer(pm);
   pm.addPass(createCSEPass());
-  // 7. Tensors to buffers in the kernel ABI. (Skipping the analysis of
+  // 4. Tensors to buffers in the kernel ABI. (Skipping the analysis of
   // the read-only subgraph functions with `noAnalysisFuncFilter` would be
   // much faster on modules with thousands of shared functions, but crashes
   // in LLVM 22's insertTensorCopies.)
@@ -207,21 +209,22 @@ void addSharedPasses(PassManager &pm) {
   addCanonicalizer(pm);
   pm.addPass(createKernelAbiPass());
   addCanonicalizer(pm);
-  // 4. Kernel buffers as 1-D memrefs.
+  // 5. Kernel buffers as 1-D memrefs.
   pm.addPass(createFlattenKernelBuffersPass());
-  // 5. Contiguous accesses of the vector-index loop as vector loads/stores.
+  // 6. Contiguous accesses of the vector-index loop as vector loads/stores.
   pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addPass(createVectorizeLoopAccessesPass());
-  // 6. Unroll small loops.
+  // 7. Unroll small loops.
   pm.addPass(createUnrollSmallLoopsPass());
   addCanonicalizer(pm);
   pm.addPass(createCSEPass());
-  // Math without a single instruction as code; complex as real arithmetic.
+  // 8. Math without a single instruction as code; complex as real
+  // arithmetic.
   pm.addPass(createGuardHalfIntConversionsPass());
   pm.addPass(createLowerIntegerMathPass());
   pm.addPass(createConvertMathToFuncs());
   pm.addPass(createConvertComplexToStandardPass());
-  // 2- and 4-bit elements packed in bytes, as XLA stores them.
+  // 9. 2- and 4-bit elements packed in bytes, as XLA stores them.
   pm.addPass(createPackSubByteBuffersPass());
   addCanonicalizer(pm);
 }

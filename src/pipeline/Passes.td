@@ -1,7 +1,7 @@
 //===- Passes.td - The pipeline's own passes ---------------*- tablegen -*-===//
 //
 // The passes hlo-compile writes itself for the part of the pipeline both
-// targets share, where upstream MLIR has none that does the job (seed 004's
+// targets share, where upstream MLIR has none that does the job (XLA:GPU Emitters'
 // pipeline); the rest of the pipeline is upstream. Each target's own passes
 // are declared beside it (nvptx/NvptxPasses.td, host/HostPasses.td).
 //
@@ -186,7 +186,7 @@ def InlineSubgraphsPass : Pass<"xla-gpu-inline-subgraphs", "mlir::ModuleOp"> {
     same callee with the same arguments are one value, so each distinct
     call is inlined, and computed, once. Code and work stay linear in the
     distinct calls where bottom-up inlining grows exponentially in code and
-    keeping shared callees outlined (seed 004) grows exponentially in work.
+    keeping shared callees outlined (XLA's "XLA:GPU Emitters") grows exponentially in work.
     A kernel past `max-ops` operations keeps its remaining calls.
   }];
   let options = [
@@ -210,7 +210,7 @@ def FlattenKernelBuffersPass
     : Pass<"xla-gpu-flatten-buffers", "mlir::ModuleOp"> {
   let summary = "Kernel buffers as 1-D memrefs with linearized indices";
   let description = [{
-    Seed 004 flattens tensors to 1-D before lowering: every multi-
+    XLA's "XLA:GPU Emitters" flattens tensors to 1-D before lowering: every multi-
     dimensional buffer argument of a kernel that is only loaded from and
     stored to becomes a 1-D memref, and each access's indices become one
     row-major linear index `((i0 * d1) + i1) * d2 + i2`, with the minor
@@ -230,7 +230,7 @@ def VectorizeLoopAccessesPass
     `vector.insert`s into a loop-carried vector stored once after the
     loop. Buffers the loop both reads and writes are left alone. The
     result is one 8- or 16-byte global access per thread instead of four
-    scalar ones (seed 004's vectorization step, at the buffer level).
+    scalar ones (XLA:GPU Emitters' vectorization step, at the buffer level).
   }];
   let dependentDialects = ["mlir::vector::VectorDialect"];
 }

@@ -1,6 +1,6 @@
 //===- Pipeline.h - From emitted MLIR to PTX and cubin ----------*- C++ -*-===//
 //
-// The stages after emission (seed 004's pipeline): the MLIR passes down to
+// The stages after emission (XLA:GPU Emitters' pipeline): the MLIR passes down to
 // the LLVM dialect (MlirPipeline.cpp: the shared passes, then the target's
 // conversion), translation to optimized LLVM IR (LlvmIr.cpp), and the
 // target's machine code. Two targets (Target.h): NVPTX (nvptx/: NVVM,
@@ -87,17 +87,20 @@ private:
 /// Runs the MLIR passes on an emitted module, leaving the LLVM dialect of
 /// the target (NVVM kernels, or host functions with the ABI of
 /// abi/HostKernelAbi.h). False with `error` set on failure.
+[[nodiscard]]
 bool lowerToLlvmDialect(mlir::ModuleOp module, const PipelineOptions &options,
                         PassDumper &dumper, std::string &error);
 
 /// Runs only the target's conversion on a module already at the split point
 /// of Target.h (upstream dialects; kernels are functions with
 /// `xla_gpu.block_size`, buffers memrefs): for kernels written by hand.
+[[nodiscard]]
 bool lowerFromSplitPoint(mlir::ModuleOp module, const PipelineOptions &options,
                          PassDumper &dumper, std::string &error);
 
 /// Translates to LLVM IR for the target, links what it needs (libdevice)
 /// and optimizes.
+[[nodiscard]]
 std::unique_ptr<llvm::Module>
 translateToLlvmIr(mlir::ModuleOp module, llvm::LLVMContext &context,
                   const PipelineOptions &options, PassDumper &dumper,
@@ -105,6 +108,7 @@ translateToLlvmIr(mlir::ModuleOp module, llvm::LLVMContext &context,
 
 /// Writes `output` (PTX, cubin, host assembly, object or shared object)
 /// from optimized LLVM IR; nullopt with `error` set on failure.
+[[nodiscard]]
 std::optional<std::string> emitOutput(llvm::Module &module, OutputKind output,
                                       const PipelineOptions &options,
                                       std::string &error);
@@ -124,6 +128,7 @@ struct KernelResourceUsage {
 /// ptxas on PTX: a cubin (what emitOutput does for OutputKind::Cubin, as a
 /// step of its own). With `usage`, each kernel's registers, spills, stack
 /// and shared memory as ptxas reports them.
+[[nodiscard]]
 std::optional<std::string> assembleCubin(const std::string &ptx,
                                          const PipelineOptions &options,
                                          std::string &error,
@@ -131,6 +136,7 @@ std::optional<std::string> assembleCubin(const std::string &ptx,
 
 /// The system linker on a host object file: the shared object (what
 /// emitOutput does for OutputKind::SharedObject, as a step of its own).
+[[nodiscard]]
 std::optional<std::string> linkHostSharedObject(const std::string &object,
                                                 std::string &error);
 

@@ -293,6 +293,12 @@ TEST(Parser, Errors) {
   EXPECT_NE(parseError("ENTRY e {\n}").find("has no instructions"),
             std::string::npos);
   EXPECT_NE(parseError("").find("no computation"), std::string::npos);
+  // A misspelled comparison direction is an error, not a silent GE.
+  EXPECT_NE(parseError("ENTRY e {\n  a = f32[] parameter(0)\n  ROOT c = pred[] compare(a, a), "
+                       "direction=LTE\n}")
+                .find("error: unknown comparison direction 'LTE'; expected EQ, NE, LT, "
+                      "LE, GT or GE"),
+            std::string::npos);
   EXPECT_NE(parseError("ENTRY e {\n  a = f32[] parameter(0)\n").find(
                 "expected '}' to end computation 'e'"),
             std::string::npos);
