@@ -176,7 +176,7 @@ run() {
     module_dir="$1"; shift; name="$(basename "$module_dir")"
     rm -f "$report.$name"   # hlo-run appends: no rows of an earlier run
     timeout "$timeout" "$hlo_run" "$module_dir/module.hlo" --manifest "$module_dir/kernels.json" \
-      --mode "$mode" "$@" --report "$report.$name" > "$module_dir/run.log" 2>&1
+      --mode "$mode" --skip-oversized "$@" --report "$report.$name" > "$module_dir/run.log" 2>&1
     echo $? > "$module_dir/exit"' _ {} "${bench[@]}"
   for module_dir in "$dir"/modules/*/; do
     local name; name="$(basename "$module_dir")"
@@ -185,6 +185,7 @@ run() {
       0) status[$name]=PASS ;;
       1) status[$name]=FAIL; failed=$((failed + 1)) ;;
       3) echo "gpu-check: $(tail -1 "$module_dir/run.log")"; exit 3 ;;
+      4) status[$name]="SKIP(too large)" ;;
       124) status[$name]=TIMEOUT; errors=$((errors + 1)) ;;
       2) if grep -q "more than the interpreter's limit" "$module_dir/run.log"; then
            status[$name]="SKIP(too large)"
