@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "analysis/OpIndexingUtils.h"
+#include "hlo_parser/OpAttributes.h"
 
 #include <algorithm>
 
@@ -61,13 +62,14 @@ struct GatherDims {
 
 GatherDims gatherDims(const HloInstruction &inst) {
   GatherDims g;
-  g.offsetDims = inst.intListAttr("offset_dims");
-  g.collapsed = inst.intListAttr("collapsed_slice_dims");
-  g.operandBatching = inst.intListAttr("operand_batching_dims");
-  g.indicesBatching = inst.intListAttr("start_indices_batching_dims");
-  g.startIndexMap = inst.intListAttr("start_index_map");
-  g.sliceSizes = inst.intListAttr("slice_sizes");
-  g.indexVectorDim = inst.intAttr("index_vector_dim");
+  GatherDimensionNumbers numbers = gatherDimensionNumbers(inst);
+  g.offsetDims = numbers.offsetDims;
+  g.collapsed = numbers.collapsedSliceDims;
+  g.operandBatching = numbers.operandBatchingDims;
+  g.indicesBatching = numbers.startIndicesBatchingDims;
+  g.startIndexMap = numbers.startIndexMap;
+  g.sliceSizes = numbers.sliceSizes;
+  g.indexVectorDim = numbers.indexVectorDim;
   for (int64_t d = 0; d < inst.shape().rank(); ++d)
     if (positionOf(g.offsetDims, d) < 0)
       g.batchResultDims.push_back(d);
@@ -194,12 +196,13 @@ bool scatterInputToOutput(const HloInstruction &inst, int64_t operandIndex,
     return true;
   }
   const Shape &update = inst.operand(operandIndex)->shape();
-  const auto &windowDims = inst.intListAttr("update_window_dims");
-  const auto &inserted = inst.intListAttr("inserted_window_dims");
-  const auto &inputBatching = inst.intListAttr("input_batching_dims");
-  const auto &indicesBatching = inst.intListAttr("scatter_indices_batching_dims");
-  const auto &toOperand = inst.intListAttr("scatter_dims_to_operand_dims");
-  int64_t indexVectorDim = inst.intAttr("index_vector_dim");
+  ScatterDimensionNumbers numbers = scatterDimensionNumbers(inst);
+  const auto &windowDims = numbers.updateWindowDims;
+  const auto &inserted = numbers.insertedWindowDims;
+  const auto &inputBatching = numbers.inputBatchingDims;
+  const auto &indicesBatching = numbers.scatterIndicesBatchingDims;
+  const auto &toOperand = numbers.scatterDimsToOperandDims;
+  int64_t indexVectorDim = numbers.indexVectorDim;
   std::vector<int64_t> scatterDims, indicesBatchDims;
   for (int64_t d = 0; d < update.rank(); ++d)
     if (positionOf(windowDims, d) < 0)

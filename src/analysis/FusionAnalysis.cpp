@@ -1,10 +1,11 @@
 //===- FusionAnalysis.cpp - Which emitter handles a fusion ----------------===//
 #include "analysis/FusionAnalysis.h"
 
+#include "analysis/BackendConfigJson.h"
 #include "analysis/HeroAnalysis.h"
 #include "analysis/ScatterAnalysis.h"
+#include "hlo_parser/OpAttributes.h"
 
-#include "llvm/Support/JSON.h"
 
 #include <algorithm>
 #include <deque>
@@ -14,15 +15,10 @@ namespace hlo {
 
 namespace {
 
-/// The fusion's backend_config as JSON; null where it is not JSON.
+/// The fusion's backend_config as JSON (keys quoted or not, as XLA
+/// accepts); null where it is not JSON.
 std::optional<llvm::json::Value> parseBackendConfig(const HloInstruction &fusion) {
-  llvm::Expected<llvm::json::Value> parsed =
-      llvm::json::parse(llvm::StringRef(fusion.textAttr("backend_config")));
-  if (!parsed) {
-    llvm::consumeError(parsed.takeError());
-    return std::nullopt;
-  }
-  return std::move(*parsed);
+  return parseBackendConfigJson(fusion.textAttr("backend_config"));
 }
 
 /// Its `fusion_backend_config` object, if there is one.
@@ -118,16 +114,21 @@ bool hasNormalizationReduce(const HloComputation &computation) {
 /// A library kind named by the fusion instruction, if any.
 std::optional<FusionVariant> libraryKind(const HloInstruction *fusion,
                                          const std::vector<const HloInstruction *> &roots) {
-  // As in XLA, the fusion backend config (not the HLO fusion kind) names
-  // the library kinds. A dot inside a loop fusion is emitted elementally.
+  // As in XLA, the fusion backend config's kind (not the HLO fusion kind)
+  // names the library kinds. A dot inside a loop fusion is emitted
+  // elementally.
   if (fusion) {
-    std::string_view config = fusion->textAttr("backend_config");
-    if (config.find("__custom_fusion") != std::string_view::npos ||
-        config.find("custom_fusion_config") != std::string_view::npos)
+    std::optional<llvm::json::Value> config = parseBackendConfig(*fusion);
+    const llvm::json::Object *backend = config ? fusionBackendConfig(*config) : nullptr;
+    llvm::StringRef kind;
+    if (std::optional<llvm::StringRef> named = backend ? backend->getString("kind") : std::nullopt)
+      kind = *named;
+    if (kind == "__custom_fusion" || (backend && backend->get("custom_fusion_config")))
       return FusionVariant::CustomFusion;
-    if (config.find("__triton") != std::string_view::npos && !isBlockLevelFusion(*fusion))
+    // `__triton` alone is a block-level fusion, which is ours.
+    if (kind.starts_with("__triton") && kind != "__triton")
       return FusionVariant::Triton;
-    if (config.find("__cudnn") != std::string_view::npos)
+    if (kind.starts_with("__cudnn"))
       return FusionVariant::Cudnn;
   }
   for (const HloInstruction *root : roots) {
@@ -179,8 +180,9 @@ bool useConcatenateFusion(const std::vector<const HloInstruction *> &roots,
 FusionVariant scatterVariant(const HloInstruction &scatter,
                              const GpuDeviceInfo &device) {
   int64_t slices = scatterCanonicalForm(scatter).sliceCount;
-  bool sorted = scatter.boolAttr("indices_are_sorted");
-  bool unique = scatter.boolAttr("unique_indices");
+  ScatterDimensionNumbers numbers = scatterDimensionNumbers(scatter);
+  bool sorted = numbers.indicesAreSorted;
+  bool unique = numbers.uniqueIndices;
   if (sorted && !unique && slices > 4 * device.smCount)
     return FusionVariant::ScatterWithDistributedIndices;
   return FusionVariant::ScatterWithDistributedUpdates;

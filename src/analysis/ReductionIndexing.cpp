@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "analysis/OpIndexingUtils.h"
+#include "hlo_parser/OpAttributes.h"
 
 #include <algorithm>
 
@@ -158,17 +159,14 @@ bool reduceWindowInputToOutput(const HloInstruction &inst, int64_t operandIndex,
   return true;
 }
 
-struct DotDims {
-  std::vector<int64_t> lhsBatch, rhsBatch, lhsContracting, rhsContracting;
+/// The dot's dimension numbers and each operand's free dims.
+struct DotDims : DotDimensionNumbers {
   std::vector<int64_t> lhsFree, rhsFree;
 };
 
 DotDims dotDims(const HloInstruction &inst) {
   DotDims dims;
-  dims.lhsBatch = inst.intListAttr("lhs_batch_dims");
-  dims.rhsBatch = inst.intListAttr("rhs_batch_dims");
-  dims.lhsContracting = inst.intListAttr("lhs_contracting_dims");
-  dims.rhsContracting = inst.intListAttr("rhs_contracting_dims");
+  static_cast<DotDimensionNumbers &>(dims) = dotDimensionNumbers(inst);
   for (int64_t d = 0; d < inst.operand(0)->shape().rank(); ++d)
     if (!contains(dims.lhsBatch, d) && !contains(dims.lhsContracting, d))
       dims.lhsFree.push_back(d);

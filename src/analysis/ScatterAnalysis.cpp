@@ -1,6 +1,8 @@
 //===- ScatterAnalysis.cpp - A scatter in canonical form ------------------===//
 #include "analysis/ScatterAnalysis.h"
 
+#include "hlo_parser/OpAttributes.h"
+
 #include <algorithm>
 
 namespace hlo {
@@ -21,13 +23,13 @@ ScatterCanonicalForm scatterCanonicalForm(const HloInstruction &scatter) {
   form.operandDims = operand.dimensions();
   form.updateDims = updates.dimensions();
   form.indicesDims = indices.dimensions();
-  form.indexVectorDim = scatter.intAttr("index_vector_dim");
-  form.updateWindowDims = scatter.intListAttr("update_window_dims");
-  const std::vector<int64_t> &inserted = scatter.intListAttr("inserted_window_dims");
-  const std::vector<int64_t> &toOperand = scatter.intListAttr("scatter_dims_to_operand_dims");
-  const std::vector<int64_t> &inputBatching = scatter.intListAttr("input_batching_dims");
-  const std::vector<int64_t> &indicesBatching =
-      scatter.intListAttr("scatter_indices_batching_dims");
+  ScatterDimensionNumbers numbers = scatterDimensionNumbers(scatter);
+  form.indexVectorDim = numbers.indexVectorDim;
+  form.updateWindowDims = numbers.updateWindowDims;
+  const std::vector<int64_t> &inserted = numbers.insertedWindowDims;
+  const std::vector<int64_t> &toOperand = numbers.scatterDimsToOperandDims;
+  const std::vector<int64_t> &inputBatching = numbers.inputBatchingDims;
+  const std::vector<int64_t> &indicesBatching = numbers.scatterIndicesBatchingDims;
   for (int64_t d = 0; d < updates.rank(); ++d)
     if (!contains(form.updateWindowDims, d)) {
       form.updateScatterDims.push_back(d);

@@ -22,4 +22,23 @@ def XlaGpu_IndexingMapAttr : XlaGpu_Attr<"IndexingMap", "indexing_map"> {
   let hasCustomAssemblyFormat = 1;
 }
 
+def XlaGpu_LaunchAttr : XlaGpu_Attr<"Launch", "launch"> {
+  let summary = "A kernel's launch: its grid of blocks and each block's threads";
+  let description = [{
+    The kernel contract between the emitters and both targets. The emitter
+    that writes a kernel's entry function sets it (as the function's
+    `xla_gpu.launch`); every later stage asks `xla_gpu::getKernelLaunch`
+    (KernelContract.h) instead of reading attributes by name:
+
+      func.func @fusion(...) attributes {
+          xla_gpu.launch = #xla_gpu.launch<grid = [24576, 1, 1], block = [128, 1, 1]>}
+
+    Both have three extents, each at least 1.
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t", "blocks in x, y, z">:$grid,
+                        ArrayRefParameter<"int64_t", "threads in x, y, z">:$block);
+  let assemblyFormat = "`<` `grid` `=` `[` $grid `]` `,` `block` `=` `[` $block `]` `>`";
+  let genVerifyDecl = 1;
+}
+
 #endif // HLO_DIALECT_XLAGPUATTRS_TD

@@ -33,17 +33,4 @@
 #define GET_OP_CLASSES
 #include "dialect/XlaGpuOps.h.inc"
 
-namespace hlo::xla_gpu {
-
-/// Attributes the emitters set on a kernel's entry function: its launch
-/// (`array<i64: x, y, z>` each) and the emitter that produced it.
-inline constexpr llvm::StringLiteral kBlockSizeAttr = "xla_gpu.block_size";
-inline constexpr llvm::StringLiteral kGridSizeAttr = "xla_gpu.grid_size";
-inline constexpr llvm::StringLiteral kEmitterAttr = "xla_gpu.emitter";
-/// The kernel's position in the module's KernelPlan (the manifest's
-/// order), whatever its symbol name.
-inline constexpr llvm::StringLiteral kKernelIndexAttr = "xla_gpu.kernel_index";
-
-} // namespace hlo::xla_gpu
-
 #endif // HLO_DIALECT_XLAGPUDIALECT_H

@@ -19,6 +19,9 @@ def XlaGpuDialect : Dialect {
   let summary = "Loops, indexing and calls of the HLO emitters";
   let cppNamespace = "::hlo::xla_gpu";
   let useDefaultAttributePrinterParser = 1;
+  // The kernel contract's attributes (KernelContract.h) are verified
+  // wherever they appear.
+  let hasOperationAttrVerify = 1;
   let dependentDialects = ["::mlir::func::FuncDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::tensor::TensorDialect"];

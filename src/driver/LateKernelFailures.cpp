@@ -2,6 +2,7 @@
 #include "LateKernelFailures.h"
 
 #include "analysis/KernelPlan.h"
+#include "dialect/KernelContract.h"
 #include "dialect/XlaGpuDialect.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -15,8 +16,7 @@ namespace {
 
 /// The launch index a kernel function carries, or -1 for a helper.
 int64_t launchIndexOf(mlir::Operation &op) {
-  auto index = op.getAttrOfType<mlir::IntegerAttr>(xla_gpu::kKernelIndexAttr);
-  return index ? index.getInt() : -1;
+  return xla_gpu::getKernelIndex(&op).value_or(-1);
 }
 
 /// Drops the private functions nothing calls any more.
@@ -81,10 +81,9 @@ void dropFailedKernels(mlir::ModuleOp module, EmittedModule &emitted, const Kern
       kept.back().sharesCodeOf = renumbered[kept.back().sharesCodeOf];
   }
   eraseKernels(module, [&](int64_t launch) { return renumbered[launch] >= 0; });
-  mlir::Builder builder(module.getContext());
   for (mlir::Operation &op : module.getBody()->getOperations())
     if (int64_t launch = launchIndexOf(op); launch >= 0)
-      op.setAttr(xla_gpu::kKernelIndexAttr, builder.getI64IntegerAttr(renumbered[launch]));
+      xla_gpu::setKernelIndex(&op, renumbered[launch]);
   launches = std::move(kept);
   for (const auto &[kernel, error] : errors) {
     const HloInstruction *origin = plan.kernels()[kernel].origin;

@@ -3,11 +3,10 @@
 #include "BufferBindings.h"
 #include "ModuleProgram.h"
 
+#include "dialect/KernelContract.h"
 #include "dialect/XlaGpuDialect.h"
 
 #include "abi/HostKernelAbi.h"
-#include "pipeline/SharedMemoryLayout.h"
-#include "pipeline/host/HostPasses.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
@@ -27,27 +26,23 @@ std::string checkLaunchRecords(const std::vector<KernelLaunchRecord> &records,
                  " does not fit cuLaunchKernel's 32 bits";
   std::vector<bool> found(records.size(), false);
   for (auto function : lowered.getOps<mlir::LLVM::LLVMFuncOp>()) {
-    auto index = function->getAttrOfType<mlir::IntegerAttr>(xla_gpu::kKernelIndexAttr);
-    if (!index || index.getInt() < 0 ||
-        index.getInt() >= static_cast<int64_t>(records.size()))
+    std::optional<int64_t> index = xla_gpu::getKernelIndex(function);
+    if (!index || *index >= static_cast<int64_t>(records.size()))
       continue;
-    const KernelLaunchRecord &record = records[index.getInt()];
-    found[index.getInt()] = true;
+    const KernelLaunchRecord &record = records[*index];
+    found[*index] = true;
     std::string kernel = "internal error: kernel '" + record.name + "': ";
     if (function.getSymName() != record.name)
       return kernel + "lowered as '" + function.getSymName().str() + "'";
-    auto block = function->getAttrOfType<mlir::DenseI64ArrayAttr>(xla_gpu::kBlockSizeAttr);
-    auto grid = function->getAttrOfType<mlir::DenseI64ArrayAttr>(xla_gpu::kGridSizeAttr);
-    if (!block || !grid || block.asArrayRef() != llvm::ArrayRef(record.launch.threads) ||
-        grid.asArrayRef() != llvm::ArrayRef(record.launch.blocks))
+    xla_gpu::LaunchAttr launch = xla_gpu::getKernelLaunch(function);
+    if (!launch || launch.getBlock() != llvm::ArrayRef(record.launch.threads) ||
+        launch.getGrid() != llvm::ArrayRef(record.launch.blocks))
       return kernel + "the emitter's launch and the kernel's attributes differ";
-    int64_t shared = 0;
-    if (auto bytes = function->getAttrOfType<mlir::IntegerAttr>(pipeline::kSharedMemoryBytesAttr))
-      shared = bytes.getInt();
+    int64_t shared = xla_gpu::getKernelSharedMemoryBytes(function);
     if (shared != record.sharedMemoryBytes)
       return kernel + "the emitter allocates " + std::to_string(record.sharedMemoryBytes) +
              " bytes of shared memory, the code " + std::to_string(shared);
-    bool concurrent = function->hasAttr(pipeline::kConcurrentThreadsAttr);
+    bool concurrent = xla_gpu::kernelNeedsConcurrentThreads(function);
     if (concurrent && !record.synchronizesThreads)
       return kernel + "the code synchronizes threads, which the emitter did not declare";
   }

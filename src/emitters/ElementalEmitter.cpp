@@ -6,6 +6,7 @@
 #include "emitters/ElementwiseEmitter.h"
 #include "emitters/StartIndices.h"
 #include "emitters/TypeConversion.h"
+#include "hlo_parser/OpAttributes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -443,8 +444,9 @@ SmallVector<Value> FunctionBodyEmitter::emitGather(const HloInstruction *inst,
   const IndexingMap &operandMap = maps[0][0];
   const IndexingMap &indicesMap = maps[1][0];
   const Shape &operand = inst->operand(0)->shape();
-  const auto &startIndexMap = inst->intListAttr("start_index_map");
-  const auto &sliceSizes = inst->intListAttr("slice_sizes");
+  GatherDimensionNumbers numbers = gatherDimensionNumbers(*inst);
+  const std::vector<int64_t> &startIndexMap = numbers.startIndexMap;
+  const std::vector<int64_t> &sliceSizes = numbers.sliceSizes;
   // Each runtime offset: the index vector's element k, clamped so that the
   // slice stays in bounds.
   SmallVector<Value> offsets;

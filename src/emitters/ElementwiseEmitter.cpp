@@ -2,6 +2,7 @@
 #include "emitters/ElementwiseEmitter.h"
 
 #include "emitters/TypeConversion.h"
+#include "hlo_parser/OpAttributes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
@@ -105,37 +106,37 @@ Value shift(ImplicitLocOpBuilder &b, HloOpcode opcode, Value x, Value y) {
   }
 }
 
-arith::CmpFPredicate floatPredicate(std::string_view direction) {
-  if (direction == "EQ")
-    return arith::CmpFPredicate::OEQ;
-  if (direction == "NE")
-    return arith::CmpFPredicate::UNE;
-  if (direction == "LT")
-    return arith::CmpFPredicate::OLT;
-  if (direction == "LE")
-    return arith::CmpFPredicate::OLE;
-  if (direction == "GT")
-    return arith::CmpFPredicate::OGT;
+arith::CmpFPredicate floatPredicate(ComparisonDirection direction) {
+  switch (direction) {
+  case ComparisonDirection::Eq: return arith::CmpFPredicate::OEQ;
+  case ComparisonDirection::Ne: return arith::CmpFPredicate::UNE;
+  case ComparisonDirection::Lt: return arith::CmpFPredicate::OLT;
+  case ComparisonDirection::Le: return arith::CmpFPredicate::OLE;
+  case ComparisonDirection::Gt: return arith::CmpFPredicate::OGT;
+  case ComparisonDirection::Ge: return arith::CmpFPredicate::OGE;
+  }
   return arith::CmpFPredicate::OGE;
 }
 
-arith::CmpIPredicate intPredicate(std::string_view direction, bool isSigned) {
-  if (direction == "EQ")
-    return arith::CmpIPredicate::eq;
-  if (direction == "NE")
-    return arith::CmpIPredicate::ne;
-  if (direction == "LT")
+arith::CmpIPredicate intPredicate(ComparisonDirection direction, bool isSigned) {
+  switch (direction) {
+  case ComparisonDirection::Eq: return arith::CmpIPredicate::eq;
+  case ComparisonDirection::Ne: return arith::CmpIPredicate::ne;
+  case ComparisonDirection::Lt:
     return isSigned ? arith::CmpIPredicate::slt : arith::CmpIPredicate::ult;
-  if (direction == "LE")
+  case ComparisonDirection::Le:
     return isSigned ? arith::CmpIPredicate::sle : arith::CmpIPredicate::ule;
-  if (direction == "GT")
+  case ComparisonDirection::Gt:
     return isSigned ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::ugt;
-  return isSigned ? arith::CmpIPredicate::sge : arith::CmpIPredicate::uge;
+  case ComparisonDirection::Ge:
+    return isSigned ? arith::CmpIPredicate::sge : arith::CmpIPredicate::uge;
+  }
+  return arith::CmpIPredicate::eq;
 }
 
 /// Float compare in total order (-NaN < -inf < ... < -0 < +0 < ... < NaN):
 /// compare the sign-magnitude bit patterns as two's complement.
-Value totalOrderCompare(ImplicitLocOpBuilder &b, std::string_view direction,
+Value totalOrderCompare(ImplicitLocOpBuilder &b, ComparisonDirection direction,
                         Value x, Value y) {
   unsigned bits = x.getType().getIntOrFloatBitWidth();
   Type intType = b.getIntegerType(bits);
@@ -152,26 +153,25 @@ Value totalOrderCompare(ImplicitLocOpBuilder &b, std::string_view direction,
 Value emitCompare(ImplicitLocOpBuilder &b, const HloInstruction &inst, Value x,
                   Value y, std::string &error) {
   PrimitiveType type = inst.operand(0)->shape().elementType();
-  std::string_view direction = inst.textAttr("direction");
-  std::string_view comparison = inst.textAttr("type");
+  auto [direction, comparison] = comparisonOf(inst);
   if (isComplex(type)) {
-    if (direction != "EQ" && direction != "NE") {
-      error = "unsupported: compare " + std::string(direction) + " of complex";
+    if (direction != ComparisonDirection::Eq && direction != ComparisonDirection::Ne) {
+      error = "unsupported: compare " + std::string(toString(direction)) + " of complex";
       return {};
     }
-    return direction == "EQ" ? Value(complex::EqualOp::create(b, x, y))
-                             : Value(complex::NotEqualOp::create(b, x, y));
+    return direction == ComparisonDirection::Eq ? Value(complex::EqualOp::create(b, x, y))
+                                                : Value(complex::NotEqualOp::create(b, x, y));
   }
   if (isFloatingPoint(type)) {
     if (isNarrowFloat(type)) {
       x = toF32(b, x);
       y = toF32(b, y);
     }
-    if (comparison == "TOTALORDER")
+    if (comparison == ComparisonType::TotalOrder)
       return totalOrderCompare(b, direction, x, y);
     return cmpf(b, floatPredicate(direction), x, y);
   }
-  bool isSigned = isSignedIntegral(type) && comparison != "UNSIGNED";
+  bool isSigned = isSignedIntegral(type) && comparison != ComparisonType::Unsigned;
   return cmpi(b, intPredicate(direction, isSigned), x, y);
 }
 

@@ -3,6 +3,7 @@
 
 #include "analysis/HeroAnalysis.h"
 #include "analysis/OpIndexing.h"
+#include "dialect/KernelContract.h"
 #include "dialect/XlaGpuDialect.h"
 #include "emitters/TypeConversion.h"
 
@@ -400,9 +401,8 @@ bool EmitterBase::emitLaunch(ModuleOp module, const std::string &name,
   auto function =
       func::FuncOp::create(b, name, FunctionType::get(context, arguments, outputTypes));
   LaunchDimensions launch = launchDimensions();
-  function->setAttr(xla_gpu::kBlockSizeAttr, b.getDenseI64ArrayAttr(launch.threads));
-  function->setAttr(xla_gpu::kGridSizeAttr, b.getDenseI64ArrayAttr(launch.blocks));
-  function->setAttr(xla_gpu::kEmitterAttr, b.getStringAttr(emitterName()));
+  xla_gpu::setKernelLaunch(function, launch.blocks, launch.threads);
+  xla_gpu::setKernelEmitter(function, emitterName());
   Block *entry = function.addEntryBlock();
   b.setInsertionPointToStart(entry);
   // Ids carry their launch bound (gpu's `upper_bound`, exclusive), which

@@ -2,6 +2,7 @@
 #include "emitters/FusionEmitter.h"
 
 #include "analysis/FusionAnalysis.h"
+#include "dialect/KernelContract.h"
 #include "dialect/XlaGpuDialect.h"
 #include "emitters/EmitterFactory.h"
 #include "emitters/SourceLocations.h"
@@ -162,10 +163,8 @@ std::optional<EmittedModule> emitKernels(const HloModule &module, const KernelPl
     firstLaunch[k] = static_cast<int64_t>(emitted.launches.size());
     for (KernelLaunchRecord &record : records) {
       record.planKernel = static_cast<int64_t>(k);
-      result.lookupSymbol(record.name)
-          ->setAttr(xla_gpu::kKernelIndexAttr,
-                    IntegerAttr::get(IntegerType::get(&context, 64),
-                                     static_cast<int64_t>(emitted.launches.size())));
+      xla_gpu::setKernelIndex(result.lookupSymbol(record.name),
+                              static_cast<int64_t>(emitted.launches.size()));
       emitted.launches.push_back(record);
     }
   }

@@ -4,6 +4,7 @@
 #include "dialect/XlaGpuDialect.h"
 #include "emitters/StartIndices.h"
 #include "emitters/TypeConversion.h"
+#include "hlo_parser/OpAttributes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -43,7 +44,7 @@ bool readsParameter(const HloInstruction *value, int64_t parameter) {
 ScatterEmitter::ScatterEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
                                const GpuDeviceInfo &device)
     : EmitterBase(analysis, fused, device), scatter(scatterRoot(analysis)),
-      form(scatterCanonicalForm(*scatter)), uniqueIndices(scatter->boolAttr("unique_indices")) {
+      form(scatterCanonicalForm(*scatter)), uniqueIndices(scatterDimensionNumbers(*scatter).uniqueIndices) {
   // In place when every operand is a distinct parameter whose buffer the
   // outputs may take.
   inPlace = true;
@@ -248,7 +249,7 @@ std::unique_ptr<EmitterBase> createScatterEmitter(const FusionAnalysis &analysis
                                                   std::string &unsupported) {
   const HloInstruction *scatter = scatterRoot(analysis);
   int64_t arrays = (scatter->operandCount() - 1) / 2;
-  if (arrays > 1 && !scatter->boolAttr("unique_indices")) {
+  if (arrays > 1 && !scatterDimensionNumbers(*scatter).uniqueIndices) {
     unsupported = "unsupported: a variadic scatter ('" + scatter->name() +
                   "', " + std::to_string(arrays) +
                   " arrays) needs unique_indices=true: with repeated indices its arrays "

@@ -1,6 +1,7 @@
 //===- Verifier.cpp - HLO shape rules -------------------------------------===//
 #include "Verifier.h"
 
+#include "OpAttributes.h"
 #include "Printer.h"
 #include "VerifierImpl.h"
 
@@ -572,10 +573,11 @@ bool Checker::checkDot() {
     return fail("dot expects two operands");
   const Shape &lhs = operandShape(0);
   const Shape &rhs = operandShape(1);
-  const auto &lhsContracting = inst.intListAttr("lhs_contracting_dims");
-  const auto &rhsContracting = inst.intListAttr("rhs_contracting_dims");
-  const auto &lhsBatch = inst.intListAttr("lhs_batch_dims");
-  const auto &rhsBatch = inst.intListAttr("rhs_batch_dims");
+  DotDimensionNumbers numbers = dotDimensionNumbers(inst);
+  const auto &lhsContracting = numbers.lhsContracting;
+  const auto &rhsContracting = numbers.rhsContracting;
+  const auto &lhsBatch = numbers.lhsBatch;
+  const auto &rhsBatch = numbers.rhsBatch;
   if (inst.opcode() != HloOpcode::Dot)
     return true; // ragged / scaled dots: attributes only.
   if (lhsContracting.size() != rhsContracting.size())

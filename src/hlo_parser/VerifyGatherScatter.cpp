@@ -1,9 +1,10 @@
 //===- VerifyGatherScatter.cpp - Gather and scatter shape rules -----------===//
 //
-// Constraints C1-C23 (gather) and C1-C25 (scatter) of the StableHLO batching
-// dims RFC (the StableHLO batching-dims RFC), which HLO's gather/scatter attributes follow.
+// Constraints C1-C23 (gather) and C1-C25 (scatter) of the StableHLO
+// batching-dims RFC, which HLO's gather/scatter attributes follow.
 //
 //===----------------------------------------------------------------------===//
+#include "OpAttributes.h"
 #include "VerifierImpl.h"
 
 namespace hlo {
@@ -39,13 +40,14 @@ bool InstructionChecker::checkGather() {
     return false;
   const Shape &operand = operandShape(0);
   const Shape &indices = operandShape(1);
-  const auto &offsetDims = inst.intListAttr("offset_dims");
-  const auto &collapsed = inst.intListAttr("collapsed_slice_dims");
-  const auto &operandBatching = inst.intListAttr("operand_batching_dims");
-  const auto &indicesBatching = inst.intListAttr("start_indices_batching_dims");
-  const auto &startIndexMap = inst.intListAttr("start_index_map");
-  const auto &sliceSizes = inst.intListAttr("slice_sizes");
-  int64_t indexVectorDim = inst.intAttr("index_vector_dim");
+  GatherDimensionNumbers numbers = gatherDimensionNumbers(inst);
+  const auto &offsetDims = numbers.offsetDims;
+  const auto &collapsed = numbers.collapsedSliceDims;
+  const auto &operandBatching = numbers.operandBatchingDims;
+  const auto &indicesBatching = numbers.startIndicesBatchingDims;
+  const auto &startIndexMap = numbers.startIndexMap;
+  const auto &sliceSizes = numbers.sliceSizes;
+  int64_t indexVectorDim = numbers.indexVectorDim;
   const int64_t rank = operand.rank();
   const Shape &result = inst.shape();
 
@@ -161,13 +163,13 @@ bool InstructionChecker::checkScatter() {
   const Shape &input = operandShape(0);
   const Shape &indices = operandShape(n);
   const Shape &update = operandShape(n + 1);
-  const auto &updateWindowDims = inst.intListAttr("update_window_dims");
-  const auto &insertedWindowDims = inst.intListAttr("inserted_window_dims");
-  const auto &inputBatching = inst.intListAttr("input_batching_dims");
-  const auto &indicesBatching =
-      inst.intListAttr("scatter_indices_batching_dims");
-  const auto &toOperandDims = inst.intListAttr("scatter_dims_to_operand_dims");
-  int64_t indexVectorDim = inst.intAttr("index_vector_dim");
+  ScatterDimensionNumbers numbers = scatterDimensionNumbers(inst);
+  const auto &updateWindowDims = numbers.updateWindowDims;
+  const auto &insertedWindowDims = numbers.insertedWindowDims;
+  const auto &inputBatching = numbers.inputBatchingDims;
+  const auto &indicesBatching = numbers.scatterIndicesBatchingDims;
+  const auto &toOperandDims = numbers.scatterDimsToOperandDims;
+  int64_t indexVectorDim = numbers.indexVectorDim;
   const int64_t rank = input.rank();
 
   for (int64_t i = 1; i < n; ++i)

@@ -197,12 +197,6 @@ std::vector<double> contractFloat(const DotGeometry &geometry, const std::vector
 
 } // namespace
 
-DotDimensions dotDimensionsOf(const HloInstruction &instruction) {
-  return {instruction.intListAttr("lhs_batch_dims"), instruction.intListAttr("rhs_batch_dims"),
-          instruction.intListAttr("lhs_contracting_dims"),
-          instruction.intListAttr("rhs_contracting_dims")};
-}
-
 std::vector<double> floatDotSums(const DotDimensions &dimensions, const Literal &lhs,
                                  const Literal &rhs, PrimitiveType operandType) {
   DotGeometry geometry = dotGeometry(dimensions, lhs.shape(), rhs.shape());
@@ -214,7 +208,7 @@ std::vector<double> floatDotSums(const DotDimensions &dimensions, const Literal 
 Literal evaluateDot(const HloInstruction &instruction, const Operands &operands) {
   const Literal &lhs = *operands[0], &rhs = *operands[1];
   PrimitiveType resultType = instruction.shape().elementType();
-  DotDimensions dimensions = dotDimensionsOf(instruction);
+  DotDimensions dimensions = dotDimensionNumbers(instruction);
   Literal result(instruction.shape());
   if (elementClass(resultType) == ElementClass::Float) {
     std::vector<double> sums = floatDotSums(dimensions, lhs, rhs, resultType);

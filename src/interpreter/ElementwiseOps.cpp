@@ -2,6 +2,7 @@
 #include "ElementwiseOps.h"
 
 #include "hlo_parser/FloatFormat.h"
+#include "hlo_parser/OpAttributes.h"
 
 #include <cmath>
 #include <complex>
@@ -268,18 +269,21 @@ int64_t totalOrderKey(double x) {
   return bits < 0 ? (bits ^ INT64_MAX) : bits;
 }
 
-bool compare(std::string_view direction, int ordering) {
-  if (direction == "EQ") return ordering == 0;
-  if (direction == "NE") return ordering != 0;
-  if (direction == "LT") return ordering < 0;
-  if (direction == "LE") return ordering <= 0;
-  if (direction == "GT") return ordering > 0;
-  return ordering >= 0; // GE
+bool compare(ComparisonDirection direction, int ordering) {
+  switch (direction) {
+  case ComparisonDirection::Eq: return ordering == 0;
+  case ComparisonDirection::Ne: return ordering != 0;
+  case ComparisonDirection::Lt: return ordering < 0;
+  case ComparisonDirection::Le: return ordering <= 0;
+  case ComparisonDirection::Gt: return ordering > 0;
+  case ComparisonDirection::Ge: return ordering >= 0;
+  }
+  return false;
 }
 
 Scalar evaluateCompare(const HloInstruction &instruction, PrimitiveType type,
                        Scalar x, Scalar y) {
-  std::string_view direction = instruction.textAttr("direction");
+  auto [direction, comparison] = comparisonOf(instruction);
   switch (elementClass(type)) {
   case ElementClass::Pred:
   case ElementClass::Unsigned: {
@@ -290,17 +294,17 @@ Scalar evaluateCompare(const HloInstruction &instruction, PrimitiveType type,
     return fromInt(compare(direction, (x.i > y.i) - (x.i < y.i)));
   case ElementClass::Complex: {
     bool equal = x.re == y.re && x.im == y.im;
-    if (direction == "EQ") return fromInt(equal);
-    if (direction == "NE") return fromInt(!equal);
+    if (direction == ComparisonDirection::Eq) return fromInt(equal);
+    if (direction == ComparisonDirection::Ne) return fromInt(!equal);
     fail(instruction, "ordered comparison of complex values");
   }
   case ElementClass::Float:
-    if (instruction.textAttr("type") == "TOTALORDER") {
+    if (comparison == ComparisonType::TotalOrder) {
       int64_t a = totalOrderKey(x.re), b = totalOrderKey(y.re);
       return fromInt(compare(direction, (a > b) - (a < b)));
     }
     if (std::isnan(x.re) || std::isnan(y.re))
-      return fromInt(direction == "NE");
+      return fromInt(direction == ComparisonDirection::Ne);
     return fromInt(compare(direction, (x.re > y.re) - (x.re < y.re)));
   }
   return fromInt(0);

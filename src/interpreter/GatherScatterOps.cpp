@@ -48,14 +48,15 @@ struct IndexReader {
 
 Literal evaluateGather(const HloInstruction &instruction, const Operands &operands) {
   const Literal &operand = *operands[0], &indices = *operands[1];
-  const std::vector<int64_t> &offsetDims = instruction.intListAttr("offset_dims");
-  const std::vector<int64_t> &collapsed = instruction.intListAttr("collapsed_slice_dims");
-  const std::vector<int64_t> &startIndexMap = instruction.intListAttr("start_index_map");
-  const std::vector<int64_t> &sliceSizes = instruction.intListAttr("slice_sizes");
-  const std::vector<int64_t> &operandBatching = instruction.intListAttr("operand_batching_dims");
+  GatherDimensionNumbers numbers = gatherDimensionNumbers(instruction);
+  const std::vector<int64_t> &offsetDims = numbers.offsetDims;
+  const std::vector<int64_t> &collapsed = numbers.collapsedSliceDims;
+  const std::vector<int64_t> &startIndexMap = numbers.startIndexMap;
+  const std::vector<int64_t> &sliceSizes = numbers.sliceSizes;
+  const std::vector<int64_t> &operandBatching = numbers.operandBatchingDims;
   const std::vector<int64_t> &indicesBatching =
-      instruction.intListAttr("start_indices_batching_dims");
-  IndexReader reader(indices, instruction.intAttr("index_vector_dim"));
+      numbers.startIndicesBatchingDims;
+  IndexReader reader(indices, numbers.indexVectorDim);
   const std::vector<int64_t> &operandDims = operand.shape().dimensions();
   std::vector<int64_t> operandStrides = rowMajorStrides(operandDims);
   // Operand dimensions that the offset dimensions walk, in order.
@@ -90,14 +91,15 @@ Literal evaluateScatter(const HloInstruction &instruction, const Operands &opera
                         Evaluator &evaluator) {
   size_t arrays = (operands.size() - 1) / 2;
   const Literal &indices = *operands[arrays];
-  const std::vector<int64_t> &updateWindowDims = instruction.intListAttr("update_window_dims");
-  const std::vector<int64_t> &inserted = instruction.intListAttr("inserted_window_dims");
+  ScatterDimensionNumbers numbers = scatterDimensionNumbers(instruction);
+  const std::vector<int64_t> &updateWindowDims = numbers.updateWindowDims;
+  const std::vector<int64_t> &inserted = numbers.insertedWindowDims;
   const std::vector<int64_t> &toOperand =
-      instruction.intListAttr("scatter_dims_to_operand_dims");
-  const std::vector<int64_t> &inputBatching = instruction.intListAttr("input_batching_dims");
+      numbers.scatterDimsToOperandDims;
+  const std::vector<int64_t> &inputBatching = numbers.inputBatchingDims;
   const std::vector<int64_t> &indicesBatching =
-      instruction.intListAttr("scatter_indices_batching_dims");
-  IndexReader reader(indices, instruction.intAttr("index_vector_dim"));
+      numbers.scatterIndicesBatchingDims;
+  IndexReader reader(indices, numbers.indexVectorDim);
   ScalarFunction combiner(*instruction.computationAttr("to_apply"), evaluator);
 
   std::vector<Literal> results;

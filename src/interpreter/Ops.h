@@ -10,6 +10,7 @@
 #define HLO_INTERPRETER_OPS_H
 
 #include "ArrayUtils.h"
+#include "hlo_parser/OpAttributes.h"
 
 namespace hlo::interp {
 
@@ -36,10 +37,7 @@ Literal evaluateScatter(const HloInstruction &instruction, const Operands &opera
                         Evaluator &evaluator);
 /// A dot's dimension numbers (dot's attributes, or a GEMM custom-call's
 /// backend_config).
-struct DotDimensions {
-  std::vector<int64_t> lhsBatch, rhsBatch, lhsContracting, rhsContracting;
-};
-DotDimensions dotDimensionsOf(const HloInstruction &dot);
+using DotDimensions = DotDimensionNumbers;
 /// The products' sums of a floating-point dot, in the dot's output order,
 /// operands converted to `operandType` first, accumulated in double and
 /// not rounded.

@@ -20,6 +20,7 @@
 
 #include "ArrayUtils.h"
 #include "hlo_parser/HloComputation.h"
+#include "hlo_parser/OpAttributes.h"
 
 #include <algorithm>
 #include <random>
@@ -38,8 +39,9 @@ const HloInstruction *promisingScatter(const HloInstruction &value, int depth) {
       if (user->operand(i) != &value)
         continue;
       if (user->opcode() == HloOpcode::Scatter) {
+        ScatterDimensionNumbers numbers = scatterDimensionNumbers(*user);
         if (i == (user->operandCount() - 1) / 2 &&
-            (user->boolAttr("unique_indices") || user->boolAttr("indices_are_sorted")))
+            (numbers.uniqueIndices || numbers.indicesAreSorted))
           return user;
         continue;
       }
@@ -75,9 +77,10 @@ std::optional<Literal> promisedScatterIndices(const HloInstruction &parameter,
   if (!scatter || !shape.isArray() || !isIntegral(shape.elementType()))
     return std::nullopt;
   int64_t arrays = (scatter->operandCount() - 1) / 2;
+  ScatterDimensionNumbers numbers = scatterDimensionNumbers(*scatter);
   const Shape &indicesShape = scatter->operand(arrays)->shape();
   if (!indicesShape.isArray() || indicesShape.dimensions() != shape.dimensions() ||
-      !scatter->intListAttr("input_batching_dims").empty())
+      !numbers.inputBatchingDims.empty())
     return std::nullopt;
 
   // Each operand dimension's window, as the scatter defines it.
@@ -85,9 +88,9 @@ std::optional<Literal> promisedScatterIndices(const HloInstruction &parameter,
                              ? scatter->operand(0)->shape().tupleShapes().front()
                              : scatter->operand(0)->shape();
   const Shape &updates = scatter->operand(arrays + 1)->shape();
-  const std::vector<int64_t> &updateWindowDims = scatter->intListAttr("update_window_dims");
-  const std::vector<int64_t> &inserted = scatter->intListAttr("inserted_window_dims");
-  const std::vector<int64_t> &toOperand = scatter->intListAttr("scatter_dims_to_operand_dims");
+  const std::vector<int64_t> &updateWindowDims = numbers.updateWindowDims;
+  const std::vector<int64_t> &inserted = numbers.insertedWindowDims;
+  const std::vector<int64_t> &toOperand = numbers.scatterDimsToOperandDims;
   std::vector<int64_t> windowSize(static_cast<size_t>(operand.rank()), 1);
   for (int64_t d = 0, j = 0; d < operand.rank(); ++d)
     if (std::find(inserted.begin(), inserted.end(), d) == inserted.end() &&
@@ -95,7 +98,7 @@ std::optional<Literal> promisedScatterIndices(const HloInstruction &parameter,
       windowSize[d] = std::max<int64_t>(updates.dimension(updateWindowDims[j++]), 1);
 
   const std::vector<int64_t> &dims = shape.dimensions();
-  int64_t indexVectorDim = scatter->intAttr("index_vector_dim");
+  int64_t indexVectorDim = numbers.indexVectorDim;
   std::vector<int64_t> batchDims;
   for (int64_t d = 0; d < static_cast<int64_t>(dims.size()); ++d)
     if (d != indexVectorDim)
@@ -108,8 +111,8 @@ std::optional<Literal> promisedScatterIndices(const HloInstruction &parameter,
     return std::nullopt;
   PrimitiveType type = shape.elementType();
   int64_t largest = largestIndex(type);
-  bool unique = scatter->boolAttr("unique_indices");
-  bool sorted = scatter->boolAttr("indices_are_sorted");
+  bool unique = numbers.uniqueIndices;
+  bool sorted = numbers.indicesAreSorted;
   std::mt19937_64 random(seed);
   auto below = [&](int64_t n) { return n <= 0 ? 0 : static_cast<int64_t>(random() % n); };
 

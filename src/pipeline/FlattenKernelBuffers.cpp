@@ -3,6 +3,7 @@
 // Owns xla-gpu-flatten-buffers (see Passes.td).
 //
 //===----------------------------------------------------------------------===//
+#include "dialect/KernelContract.h"
 #include "dialect/XlaGpuDialect.h"
 #include "pipeline/Passes.h"
 
@@ -90,7 +91,7 @@ struct FlattenKernelBuffersPass
   void runOnOperation() override {
     getOperation().walk([](func::FuncOp function) {
       // Kernels only: other functions would need their call sites changed.
-      if (!function->hasAttr(xla_gpu::kBlockSizeAttr) || function.isExternal())
+      if (!xla_gpu::isKernel(function))
         return;
       for (BlockArgument argument : function.getArguments())
         if (canFlatten(argument))

@@ -6,6 +6,7 @@
 // xla-gpu-kernel-abi after it.
 //
 //===----------------------------------------------------------------------===//
+#include "dialect/KernelContract.h"
 #include "dialect/XlaGpuDialect.h"
 #include "pipeline/Passes.h"
 
@@ -24,15 +25,11 @@ using namespace mlir;
 namespace hlo::pipeline {
 namespace {
 
-bool isKernel(func::FuncOp function) {
-  return function->hasAttr(xla_gpu::kBlockSizeAttr);
-}
-
 struct MarkKernelOutputsWritablePass
     : impl::MarkKernelOutputsWritablePassBase<MarkKernelOutputsWritablePass> {
   void runOnOperation() override {
     for (auto function : getOperation().getOps<func::FuncOp>()) {
-      if (!isKernel(function))
+      if (!xla_gpu::isKernel(function))
         continue;
       unsigned outputs = function.getNumResults();
       unsigned arguments = function.getNumArguments();
@@ -83,7 +80,7 @@ struct KernelAbiPass : impl::KernelAbiPassBase<KernelAbiPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     for (auto function : module.getOps<func::FuncOp>()) {
-      if (!isKernel(function) || function.getNumResults() == 0)
+      if (!xla_gpu::isKernel(function) || function.getNumResults() == 0)
         continue;
       // Each result must be the output buffer the kernel was given.
       auto returnOp = cast<func::ReturnOp>(function.getBody().back().getTerminator());

@@ -7,6 +7,7 @@
 // last warp is partial shuffles there over that warp's threads only.
 //
 //===----------------------------------------------------------------------===//
+#include "dialect/KernelContract.h"
 #include "dialect/XlaGpuDialect.h"
 #include "pipeline/Passes.h"
 
@@ -92,14 +93,13 @@ FailureOr<Value> shuffleDown(OpBuilder &b, Location loc, Value value, int64_t di
 /// at run time. The shuffles' member mask names only threads that exist.
 Value warpLanes(OpBuilder &b, Location loc, Operation *op) {
   auto function = op->getParentOfType<func::FuncOp>();
-  auto block = function ? function->getAttrOfType<DenseI64ArrayAttr>(xla_gpu::kBlockSizeAttr)
-                        : DenseI64ArrayAttr();
+  xla_gpu::LaunchAttr launch = xla_gpu::getKernelLaunch(function);
   auto constant = [&](int64_t value) -> Value {
     return arith::ConstantIntOp::create(b, loc, value, 32);
   };
-  if (!block)
+  if (!launch)
     return constant(kWarpSize);
-  ArrayRef<int64_t> sizes = block.asArrayRef();
+  ArrayRef<int64_t> sizes = launch.getBlock();
   int64_t threads = 1;
   for (int64_t size : sizes)
     threads *= size;

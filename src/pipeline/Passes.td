@@ -38,7 +38,7 @@ def LowerShuffleReducePass
     afterwards). Values are shuffled as 32-bit words: narrower integers and
     floats are widened, 64-bit ones split in two, complex numbers part by
     part, so both targets only see 32-bit `gpu.shuffle`s. The shuffles'
-    width is the warp, or the kernel's block (`xla_gpu.block_size`) when it
+    width is the warp, or the kernel's block (`xla_gpu.launch`) when it
     has fewer than 32 threads: lanes that do not exist are not named.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::gpu::GPUDialect",

@@ -93,7 +93,7 @@ bool lowerToLlvmDialect(mlir::ModuleOp module, const PipelineOptions &options,
 
 /// Runs only the target's conversion on a module already at the split point
 /// of Target.h (upstream dialects; kernels are functions with
-/// `xla_gpu.block_size`, buffers memrefs): for kernels written by hand.
+/// `xla_gpu.launch`, buffers memrefs): for kernels written by hand.
 [[nodiscard]]
 bool lowerFromSplitPoint(mlir::ModuleOp module, const PipelineOptions &options,
                          PassDumper &dumper, std::string &error);

@@ -21,11 +21,6 @@ namespace hlo::pipeline {
 /// The address space of shared memory in the LLVM dialect (both targets).
 inline constexpr unsigned kSharedMemoryAddressSpace = 3;
 
-/// Attributes the targets set on each kernel's LLVM function for the
-/// manifest.
-inline constexpr llvm::StringLiteral kSharedMemoryBytesAttr =
-    "xla_gpu.shared_memory_bytes";
-
 struct SharedMemoryLayout {
   int64_t bytes = 0;
   /// Each shared global the kernel uses, at its offset.

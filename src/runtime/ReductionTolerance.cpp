@@ -4,6 +4,7 @@
 #include "abi/Json.h"
 
 #include "hlo_parser/FloatFormat.h"
+#include "hlo_parser/OpAttributes.h"
 
 #include <algorithm>
 #include <cmath>
@@ -261,9 +262,10 @@ public:
       // Repeated indices combine their updates in the order the kernel's
       // atomics land: at most every slice onto one element, after the
       // operand's value.
-      if (inst.boolAttr("unique_indices") || isExactReducer(inst.computationAttr("to_apply")))
+      ScatterDimensionNumbers numbers = scatterDimensionNumbers(inst);
+      if (numbers.uniqueIndices || isExactReducer(inst.computationAttr("to_apply")))
         return depth;
-      const std::vector<int64_t> &window = inst.intListAttr("update_window_dims");
+      const std::vector<int64_t> &window = numbers.updateWindowDims;
       const Shape &updates = inst.operand(inst.operandCount() - 1)->shape();
       for (int64_t d = 0; d < updates.rank(); ++d)
         if (std::find(window.begin(), window.end(), d) == window.end())
@@ -276,7 +278,7 @@ public:
         for (const WindowDimension &dim : window->window)
           count *= dim.size;
     } else { // dot: the contracted elements
-      for (int64_t d : inst.intListAttr("lhs_contracting_dims"))
+      for (int64_t d : dotDimensionNumbers(inst).lhsContracting)
         count *= input.dimension(d);
     }
     depth.elements *= std::max(count, 1.0);

@@ -6,6 +6,7 @@
 // (84 SMs), and so do these.
 //
 //===----------------------------------------------------------------------===//
+#include "analysis/BackendConfigJson.h"
 #include "analysis/FusionAnalysis.h"
 #include "analysis/HeroAnalysis.h"
 #include "analysis/KernelPlan.h"
@@ -281,3 +282,50 @@ TEST(ClaimedModules, ListsEveryReductionAndTransposeModuleOfTheMixedFolders) {
 }
 
 } // namespace
+
+// backend_config as XLA reads it: keys with or without quotes.
+TEST(BackendConfigJson, QuotesBareKeysOnly) {
+  EXPECT_EQ(quoteBareJsonKeys(R"({kind: "__triton", cfg :{ sizes:[1, true], "c": "k: v"}})"),
+            R"({"kind": "__triton", "cfg" :{ "sizes":[1, true], "c": "k: v"}})");
+  std::optional<llvm::json::Value> value =
+      parseBackendConfigJson(R"({fusion_backend_config:{kind:"__triton_gemm"}})");
+  ASSERT_TRUE(value.has_value());
+  EXPECT_EQ(value->getAsObject()->getObject("fusion_backend_config")->getString("kind"),
+            "__triton_gemm");
+  std::optional<llvm::json::Value> quoted =
+      parseBackendConfigJson(R"("{\"fusion_backend_config\": {kind: \"__triton\"}}")");
+  ASSERT_TRUE(quoted.has_value());
+  EXPECT_EQ(quoted->getAsObject()->getObject("fusion_backend_config")->getString("kind"),
+            "__triton");
+  EXPECT_FALSE(parseBackendConfigJson("{kind: }").has_value());
+  EXPECT_FALSE(parseBackendConfigJson("").has_value());
+}
+
+TEST(BackendConfigJson, FusionKindsInEitherForm) {
+  auto kindOf = [](const std::string &config) {
+    std::string errors;
+    auto module = parseHloModuleText(R"(
+f {
+  a = f32[16,16] parameter(0)
+  b = f32[16,16] parameter(1)
+  ROOT d = f32[16,16] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}
+
+ENTRY e {
+  a = f32[16,16] parameter(0)
+  b = f32[16,16] parameter(1)
+  ROOT g = f32[16,16] fusion(a, b), kind=kCustom, calls=f, backend_config=)" + config + R"(
+})",
+                                     errors, "test");
+    EXPECT_NE(module, nullptr) << errors;
+    return module ? analyze(*module).variant : FusionVariant::Loop;
+  };
+  EXPECT_EQ(kindOf(R"({"fusion_backend_config":{"kind":"__triton_gemm"}})"),
+            FusionVariant::Triton);
+  EXPECT_EQ(kindOf(R"({fusion_backend_config:{kind:"__triton_nested_gemm_fusion"}})"),
+            FusionVariant::Triton);
+  EXPECT_EQ(kindOf(R"({fusion_backend_config:{kind:"__custom_fusion"}})"),
+            FusionVariant::CustomFusion);
+  // A kind named only inside a string is not the fusion's kind.
+  EXPECT_NE(kindOf(R"({"note":"not __triton_gemm"})"), FusionVariant::Triton);
+}

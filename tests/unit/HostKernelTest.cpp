@@ -10,6 +10,7 @@
 // an out-of-bounds store and a barrier that not all threads reach.
 //
 //===----------------------------------------------------------------------===//
+#include "dialect/KernelContract.h"
 #include "dialect/XlaGpuDialect.h"
 #include "host/HostLauncher.h"
 #include "pipeline/Pipeline.h"
@@ -68,20 +69,18 @@ public:
     if (!pipeline::lowerFromSplitPoint(*module, options, dumper, error))
       return nullptr;
     for (auto function : module->getOps<mlir::LLVM::LLVMFuncOp>()) {
-      auto block = function->getAttrOfType<mlir::DenseI64ArrayAttr>(xla_gpu::kBlockSizeAttr);
-      auto grid = function->getAttrOfType<mlir::DenseI64ArrayAttr>(xla_gpu::kGridSizeAttr);
-      if (!block || !grid)
+      xla_gpu::LaunchAttr launch = xla_gpu::getKernelLaunch(function);
+      if (!launch)
         continue;
       KernelSpec spec;
       spec.name = function.getSymName().str();
       for (int i = 0; i < 3; ++i) {
-        spec.block[i] = static_cast<unsigned>(block[i]);
-        spec.grid[i] = static_cast<unsigned>(grid[i]);
+        spec.block[i] = static_cast<unsigned>(launch.getBlock()[i]);
+        spec.grid[i] = static_cast<unsigned>(launch.getGrid()[i]);
       }
-      if (auto bytes =
-              function->getAttrOfType<mlir::IntegerAttr>(pipeline::kSharedMemoryBytesAttr))
-        spec.sharedMemoryBytes = static_cast<unsigned>(bytes.getInt());
-      spec.concurrentThreads = function->hasAttr(pipeline::kConcurrentThreadsAttr);
+      spec.sharedMemoryBytes =
+          static_cast<unsigned>(xla_gpu::getKernelSharedMemoryBytes(function));
+      spec.concurrentThreads = xla_gpu::kernelNeedsConcurrentThreads(function);
       kernels->specs[spec.name] = spec;
     }
     llvm::LLVMContext llvmContext;
@@ -145,7 +144,7 @@ std::unique_ptr<HostKernels> compileOrFail(const std::string &source) {
 constexpr const char *kBarrierKernel = R"mlir(
 memref.global "private" @slots : memref<64xi32, #gpu.address_space<workgroup>>
 func.func @neighbours(%out: memref<256xi32>)
-    attributes {xla_gpu.block_size = array<i64: 64, 1, 1>, xla_gpu.grid_size = array<i64: 4, 1, 1>} {
+    attributes {xla_gpu.launch = #xla_gpu.launch<grid = [4, 1, 1], block = [64, 1, 1]>} {
   %c1 = arith.constant 1 : index
   %c63 = arith.constant 63 : index
   %c64 = arith.constant 64 : index
@@ -246,7 +245,7 @@ std::string shuffleKernel() {
     constants += llvm::formatv("  %c{0}x64 = arith.constant {1} : index\n", i, i * 64).str();
   return llvm::formatv(R"mlir(
 func.func @shuffles(%out: memref<{0}xf32>, %valid: memref<{0}xi32>)
-    attributes {{xla_gpu.block_size = array<i64: 64, 1, 1>, xla_gpu.grid_size = array<i64: 1, 1, 1>} {{
+    attributes {{xla_gpu.launch = #xla_gpu.launch<grid = [1, 1, 1], block = [64, 1, 1]>} {{
 {1}
   %t = gpu.thread_id x
   %lane = gpu.lane_id
@@ -295,7 +294,7 @@ TEST(HostKernel, GpuShuffleModesAndWidthsAsOnTheGpu) {
 constexpr const char *kAtomicsKernel = R"mlir(
 func.func @atomics(%counter: memref<1xi32>, %largest: memref<1xi32>, %sum: memref<1xf32>,
                    %product: memref<1xi32>)
-    attributes {xla_gpu.block_size = array<i64: 128, 1, 1>, xla_gpu.grid_size = array<i64: 64, 1, 1>} {
+    attributes {xla_gpu.launch = #xla_gpu.launch<grid = [64, 1, 1], block = [128, 1, 1]>} {
   %c0 = arith.constant 0 : index
   %one = arith.constant 1 : i32
   %onef = arith.constant 1.0 : f32
@@ -334,7 +333,7 @@ TEST(HostKernel, AtomicsContendAcrossBlocks) {
 // One past the end: the last thread's store is reported with its index.
 constexpr const char *kOffByOneKernel = R"mlir(
 func.func @off_by_one(%in: memref<32xf32>, %out: memref<32xf32>)
-    attributes {xla_gpu.block_size = array<i64: 32, 1, 1>, xla_gpu.grid_size = array<i64: 1, 1, 1>} {
+    attributes {xla_gpu.launch = #xla_gpu.launch<grid = [1, 1, 1], block = [32, 1, 1]>} {
   %c1 = arith.constant 1 : index
   %t = gpu.thread_id x
   %x = memref.load %in[%t] : memref<32xf32>
@@ -358,7 +357,7 @@ TEST(HostKernel, OutOfBoundsStoreIsReported) {
 // Only the first half of the block reaches the barrier.
 constexpr const char *kMissedBarrierKernel = R"mlir(
 func.func @missed_barrier(%out: memref<64xf32>)
-    attributes {xla_gpu.block_size = array<i64: 64, 1, 1>, xla_gpu.grid_size = array<i64: 2, 1, 1>} {
+    attributes {xla_gpu.launch = #xla_gpu.launch<grid = [2, 1, 1], block = [64, 1, 1]>} {
   %c32 = arith.constant 32 : index
   %t = gpu.thread_id x
   %first = arith.cmpi ult, %t, %c32 : index
@@ -385,7 +384,7 @@ TEST(HostKernel, MissedBarrierIsReportedNotAHang) {
 // id.
 constexpr const char *kIdsKernel = R"mlir(
 func.func @ids(%out: memref<4x96x4xi32>)
-    attributes {xla_gpu.block_size = array<i64: 16, 6, 1>, xla_gpu.grid_size = array<i64: 2, 2, 1>} {
+    attributes {xla_gpu.launch = #xla_gpu.launch<grid = [2, 2, 1], block = [16, 6, 1]>} {
   %c16 = arith.constant 16 : index
   %c96 = arith.constant 96 : index
   %c2 = arith.constant 2 : index

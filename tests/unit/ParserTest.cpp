@@ -1,4 +1,5 @@
 //===- ParserTest.cpp - Modules, computations, instructions, attributes ---===//
+#include "hlo_parser/OpAttributes.h"
 #include "hlo_parser/Parser.h"
 #include "hlo_parser/Printer.h"
 
@@ -114,10 +115,60 @@ ENTRY e {
 )");
   ASSERT_NE(module, nullptr);
   const HloInstruction *gather = module->entry()->root();
-  EXPECT_EQ(gather->intListAttr("operand_batching_dims"), std::vector<int64_t>{0});
-  EXPECT_EQ(gather->intListAttr("start_indices_batching_dims"),
-            std::vector<int64_t>{1});
-  EXPECT_EQ(gather->intAttr("index_vector_dim"), 3);
+  GatherDimensionNumbers numbers = gatherDimensionNumbers(*gather);
+  EXPECT_EQ(numbers.offsetDims, (std::vector<int64_t>{3, 4}));
+  EXPECT_EQ(numbers.collapsedSliceDims, std::vector<int64_t>{1});
+  EXPECT_EQ(numbers.operandBatchingDims, std::vector<int64_t>{0});
+  EXPECT_EQ(numbers.startIndicesBatchingDims, std::vector<int64_t>{1});
+  EXPECT_EQ(numbers.startIndexMap, (std::vector<int64_t>{2, 1}));
+  EXPECT_EQ(numbers.sliceSizes, (std::vector<int64_t>{1, 1, 2, 2}));
+  EXPECT_EQ(numbers.indexVectorDim, 3);
+  EXPECT_FALSE(numbers.indicesAreSorted);
+}
+
+// The typed views of OpAttributes.h decode what the text says.
+TEST(Parser, TypedOpAttributes) {
+  auto module = parseOk(R"(
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+
+ENTRY e {
+  x = f32[4,8] parameter(0)
+  y = f32[4,8,16] parameter(1)
+  i = s32[3,1] parameter(2)
+  u = f32[3,16] parameter(3)
+  o = f32[16] parameter(4)
+  c = pred[4,8] compare(x, x), direction=GE, type=TOTALORDER
+  d = f32[4,16] dot(x, y), lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={1}, rhs_contracting_dims={1}
+  ROOT s = f32[16] scatter(o, i, u), update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, unique_indices=true, to_apply=add
+}
+)");
+  ASSERT_NE(module, nullptr);
+  auto find = [&](std::string_view name) -> const HloInstruction * {
+    for (const auto &instruction : module->entry()->instructions())
+      if (instruction->name() == name)
+        return instruction.get();
+    return nullptr;
+  };
+  Comparison comparison = comparisonOf(*find("c"));
+  EXPECT_EQ(comparison.direction, ComparisonDirection::Ge);
+  EXPECT_EQ(comparison.type, ComparisonType::TotalOrder);
+  EXPECT_EQ(toString(comparison.direction), "GE");
+  DotDimensionNumbers dot = dotDimensionNumbers(*find("d"));
+  EXPECT_EQ(dot.lhsBatch, std::vector<int64_t>{0});
+  EXPECT_EQ(dot.rhsBatch, std::vector<int64_t>{0});
+  EXPECT_EQ(dot.lhsContracting, std::vector<int64_t>{1});
+  EXPECT_EQ(dot.rhsContracting, std::vector<int64_t>{1});
+  ScatterDimensionNumbers scatter = scatterDimensionNumbers(*find("s"));
+  EXPECT_TRUE(scatter.updateWindowDims.empty());
+  EXPECT_EQ(scatter.insertedWindowDims, std::vector<int64_t>{0});
+  EXPECT_EQ(scatter.scatterDimsToOperandDims, std::vector<int64_t>{0});
+  EXPECT_EQ(scatter.indexVectorDim, 1);
+  EXPECT_TRUE(scatter.uniqueIndices);
+  EXPECT_FALSE(scatter.indicesAreSorted);
 }
 
 TEST(Parser, SugarForms) {

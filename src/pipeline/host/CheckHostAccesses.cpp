@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "abi/HostKernelAbi.h"
+#include "dialect/KernelContract.h"
 #include "dialect/XlaGpuDialect.h"
 #include "pipeline/host/HostPasses.h"
 
@@ -67,7 +68,7 @@ int32_t bufferCode(Value memref) {
       return HLO_HOST_BUFFER_SHARED;
   if (auto argument = dyn_cast<BlockArgument>(memref)) {
     auto function = dyn_cast<func::FuncOp>(argument.getOwner()->getParentOp());
-    if (function && function->hasAttr(xla_gpu::kBlockSizeAttr))
+    if (xla_gpu::isKernel(function))
       return static_cast<int32_t>(argument.getArgNumber());
   }
   return HLO_HOST_BUFFER_OTHER;

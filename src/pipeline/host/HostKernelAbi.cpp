@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "abi/HostKernelAbi.h"
+#include "dialect/KernelContract.h"
 #include "dialect/XlaGpuDialect.h"
 #include "pipeline/SharedMemoryLayout.h"
 #include "pipeline/host/HostPasses.h"
@@ -26,10 +27,6 @@ using namespace mlir;
 
 namespace hlo::pipeline {
 namespace {
-
-bool isKernel(LLVM::LLVMFuncOp function) {
-  return function->hasAttr(xla_gpu::kBlockSizeAttr) && !function.isExternal();
-}
 
 /// Whether `function` calls, directly or through its callees, a barrier or
 /// a shuffle.
@@ -120,7 +117,6 @@ LLVM::LLVMFuncOp createExportedKernel(ModuleOp module, LLVM::LLVMFuncOp body,
 struct HostKernelAbiPass : impl::HostKernelAbiPassBase<HostKernelAbiPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    MLIRContext *context = &getContext();
     // Everything must be LLVM by now; name what is not.
     WalkResult leftOver = module.walk([&](Operation *op) {
       if (isa<ModuleOp>(op) || isa_and_nonnull<LLVM::LLVMDialect>(op->getDialect()))
@@ -134,12 +130,12 @@ struct HostKernelAbiPass : impl::HostKernelAbiPassBase<HostKernelAbiPass> {
 
     SmallVector<LLVM::LLVMFuncOp> kernels;
     for (auto function : module.getOps<LLVM::LLVMFuncOp>())
-      if (isKernel(function))
+      if (xla_gpu::isKernel(function))
         kernels.push_back(function);
     // Shared memory is placed per kernel: only a kernel's own body may use
     // it.
     for (auto function : module.getOps<LLVM::LLVMFuncOp>()) {
-      if (isKernel(function))
+      if (xla_gpu::isKernel(function))
         continue;
       WalkResult shared = function.walk([&](LLVM::AddressOfOp address) {
         auto global = dyn_cast_or_null<LLVM::GlobalOp>(
@@ -162,17 +158,16 @@ struct HostKernelAbiPass : impl::HostKernelAbiPassBase<HostKernelAbiPass> {
       bool concurrent = reachesBlockSynchronization(kernel, module);
       kernel.setSymName(name + ".thread");
       LLVM::LLVMFuncOp exported = createExportedKernel(module, kernel, name);
+      // The kernel contract moves to the exported entry.
       for (StringRef attribute :
-           {xla_gpu::kBlockSizeAttr, xla_gpu::kGridSizeAttr, xla_gpu::kEmitterAttr,
-            xla_gpu::kKernelIndexAttr}) {
+           {xla_gpu::kLaunchAttr, xla_gpu::kEmitterAttr, xla_gpu::kKernelIndexAttr}) {
         if (Attribute value = kernel->getAttr(attribute))
           exported->setAttr(attribute, value);
         kernel->removeAttr(attribute);
       }
-      exported->setAttr(kSharedMemoryBytesAttr,
-                        IntegerAttr::get(IntegerType::get(context, 64), layout.bytes));
+      xla_gpu::setKernelSharedMemoryBytes(exported, layout.bytes);
       if (concurrent)
-        exported->setAttr(kConcurrentThreadsAttr, UnitAttr::get(context));
+        xla_gpu::setKernelNeedsConcurrentThreads(exported);
     }
     // Shared globals now live in the block's shared memory.
     for (auto global : llvm::make_early_inc_range(module.getOps<LLVM::GlobalOp>()))
@@ -180,7 +175,7 @@ struct HostKernelAbiPass : impl::HostKernelAbiPassBase<HostKernelAbiPass> {
         global.erase();
     // The shared object exports the kernels alone.
     for (auto function : module.getOps<LLVM::LLVMFuncOp>())
-      if (!function.isExternal() && !function->hasAttr(xla_gpu::kBlockSizeAttr))
+      if (!function.isExternal() && !xla_gpu::isKernel(function))
         function.setLinkage(LLVM::Linkage::Internal);
   }
 };

@@ -20,10 +20,6 @@ namespace hlo::pipeline {
 /// On the trailing argument of every function after
 /// xla-gpu-lower-gpu-to-host: the `HloHostThread *` of the running thread.
 inline constexpr llvm::StringLiteral kHostThreadArgAttr = "xla_gpu.host_thread";
-/// On an exported host kernel whose block's threads must run concurrently
-/// (it reaches a barrier or a warp shuffle).
-inline constexpr llvm::StringLiteral kConcurrentThreadsAttr =
-    "xla_gpu.concurrent_threads";
 
 /// Names of the runtime interface (abi/HostKernelAbi.h).
 inline constexpr llvm::StringLiteral kBarrierFunction = "__hlo_host_barrier";

@@ -104,7 +104,7 @@ def ConvertToHostLlvmPass
 def HostKernelAbiPass : Pass<"xla-gpu-host-kernel-abi", "mlir::ModuleOp"> {
   let summary = "Export each kernel with the host kernel ABI";
   let description = [{
-    Each kernel (an LLVM function with `xla_gpu.block_size`) becomes the
+    Each kernel (an LLVM function with `xla_gpu.launch`) becomes the
     internal `NAME.thread`, called by an exported `NAME(buffers, thread)`
     that loads its buffer pointers from the array (abi/HostKernelAbi.h).
     Shared-memory globals become addresses in the block's shared memory at

@@ -7,6 +7,7 @@
 // and records the static shared memory each kernel uses for the manifest.
 //
 //===----------------------------------------------------------------------===//
+#include "dialect/KernelContract.h"
 #include "dialect/XlaGpuDialect.h"
 #include "pipeline/SharedMemoryLayout.h"
 #include "pipeline/nvptx/NvptxPasses.h"
@@ -28,20 +29,16 @@ struct AnnotateNvvmKernelsPass
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     for (auto function : getOperation().getOps<LLVM::LLVMFuncOp>()) {
-      auto blockSize =
-          function->getAttrOfType<DenseI64ArrayAttr>(xla_gpu::kBlockSizeAttr);
-      if (!blockSize)
+      xla_gpu::LaunchAttr launch = xla_gpu::getKernelLaunch(function);
+      if (!launch)
         continue;
-      SmallVector<int32_t> threads(blockSize.asArrayRef().begin(),
-                                   blockSize.asArrayRef().end());
+      SmallVector<int32_t> threads(launch.getBlock().begin(), launch.getBlock().end());
       function->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
                         UnitAttr::get(context));
       function->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
                         DenseI32ArrayAttr::get(context, threads));
       function->removeAttr("llvm.emit_c_interface");
-      function->setAttr(kSharedMemoryBytesAttr,
-                        IntegerAttr::get(IntegerType::get(context, 64),
-                                         layoutSharedMemory(function).bytes));
+      xla_gpu::setKernelSharedMemoryBytes(function, layoutSharedMemory(function).bytes);
     }
   }
 };

@@ -13,7 +13,7 @@ def AnnotateNvvmKernelsPass
     : Pass<"xla-gpu-annotate-kernels", "mlir::gpu::GPUModuleOp"> {
   let summary = "Mark kernels for NVVM with their exact launch bounds";
   let description = [{
-    Every LLVM function that carries `xla_gpu.block_size` becomes an NVVM
+    Every LLVM function that carries `xla_gpu.launch` becomes an NVVM
     kernel (`nvvm.kernel`) with `nvvm.reqntid` equal to its block size, and
     gets `xla_gpu.shared_memory_bytes`: the static shared memory it uses
     (the workgroup globals it references, laid out as SharedMemoryLayout.h

@@ -9,7 +9,7 @@ func.func private @helper(%b: memref<4x8xf32>) -> f32 {
   return %x : f32
 }
 func.func @k(%in: memref<4x8xf32>, %out: memref<4x8xf32>, %passed: memref<4x8xf32>, %i: index, %j: index)
-    attributes {xla_gpu.block_size = array<i64: 32, 1, 1>} {
+    attributes {xla_gpu.launch = #xla_gpu.launch<grid = [1, 1, 1], block = [32, 1, 1]>} {
   %x = memref.load %in[%i, %j] : memref<4x8xf32>
   %v = vector.load %in[%i, %j] : memref<4x8xf32>, vector<2xf32>
   memref.store %x, %out[%i, %j] : memref<4x8xf32>

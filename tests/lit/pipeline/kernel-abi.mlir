@@ -5,7 +5,7 @@
 // returns nothing, its buffers carry what LLVM may assume, and everything
 // lives in one gpu.module.
 func.func @k(%in: tensor<8xf32>, %out: tensor<8xf32>) -> tensor<8xf32>
-    attributes {xla_gpu.block_size = array<i64: 8, 1, 1>, xla_gpu.grid_size = array<i64: 1, 1, 1>} {
+    attributes {xla_gpu.launch = #xla_gpu.launch<grid = [1, 1, 1], block = [8, 1, 1]>} {
   %tid = gpu.thread_id x upper_bound 8
   %x = tensor.extract %in[%tid] : tensor<8xf32>
   %r = tensor.insert %x into %out[%tid] : tensor<8xf32>

@@ -7,7 +7,7 @@ func.func private @add(%a: f32, %b: f32) -> f32 {
 
 // Distances 4, 2, 1 over the warp's 32 lanes, each a shuffle down and a
 // call of the combiner (own value first).
-func.func @sum(%x: f32) -> f32 attributes {xla_gpu.block_size = array<i64: 256, 1, 1>} {
+func.func @sum(%x: f32) -> f32 attributes {xla_gpu.launch = #xla_gpu.launch<grid = [1, 1, 1], block = [256, 1, 1]>} {
   %r = xla_gpu.shuffle_reduce(%x) to 4 combiner=@add : f32
   return %r : f32
 }
@@ -32,7 +32,7 @@ func.func private @max64(%a: f64, %b: i8, %c: f64, %d: i8) -> (f64, i8) {
 
 // 64-bit values cross as two 32-bit words, narrow ones widened; a block of
 // 6 threads shuffles over its 6 lanes only.
-func.func @words(%x: f64, %i: i8) -> (f64, i8) attributes {xla_gpu.block_size = array<i64: 6, 1, 1>} {
+func.func @words(%x: f64, %i: i8) -> (f64, i8) attributes {xla_gpu.launch = #xla_gpu.launch<grid = [1, 1, 1], block = [6, 1, 1]>} {
   %r:2 = xla_gpu.shuffle_reduce(%x, %i) to 1 combiner=@max64 : f64, i8
   return %r#0, %r#1 : f64, i8
 }
@@ -52,7 +52,7 @@ func.func @words(%x: f64, %i: i8) -> (f64, i8) attributes {xla_gpu.block_size = 
 // A block of 72 threads: two full warps and one of 8. The shuffles' width
 // is the lanes left from the first of this thread's warp to the block's
 // end, at most 32 (the last warp's member mask names its 8 threads).
-func.func @partial(%x: f32) -> f32 attributes {xla_gpu.block_size = array<i64: 72, 1, 1>} {
+func.func @partial(%x: f32) -> f32 attributes {xla_gpu.launch = #xla_gpu.launch<grid = [1, 1, 1], block = [72, 1, 1]>} {
   %r = xla_gpu.shuffle_reduce(%x) to 4 combiner=@add : f32
   return %r : f32
 }

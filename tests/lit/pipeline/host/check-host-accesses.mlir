@@ -12,7 +12,7 @@ func.func private @callee(%m: memref<16xf32>, %i: index) -> f32 {
   return %x : f32
 }
 func.func @k(%in: memref<16xf32>, %out: memref<4x8xf32>)
-    attributes {xla_gpu.block_size = array<i64: 8, 1, 1>} {
+    attributes {xla_gpu.launch = #xla_gpu.launch<grid = [1, 1, 1], block = [8, 1, 1]>} {
   %i = gpu.thread_id x
   %v = vector.load %in[%i] : memref<16xf32>, vector<4xf32>
   %tile = memref.get_global @tile : memref<4x8xf32, #gpu.address_space<workgroup>>

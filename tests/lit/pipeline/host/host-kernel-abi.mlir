@@ -11,7 +11,7 @@ llvm.func @helper(%x: f32, %t: !llvm.ptr) -> f32 {
 }
 llvm.func @__hlo_host_barrier(!llvm.ptr)
 llvm.func @first(%in: !llvm.ptr, %out: !llvm.ptr, %t: !llvm.ptr)
-    attributes {xla_gpu.block_size = array<i64: 32, 1, 1>, xla_gpu.grid_size = array<i64: 4, 1, 1>, xla_gpu.emitter = "test"} {
+    attributes {xla_gpu.launch = #xla_gpu.launch<grid = [4, 1, 1], block = [32, 1, 1]>, xla_gpu.emitter = "test"} {
   %a = llvm.mlir.addressof @a : !llvm.ptr<3>
   %b = llvm.mlir.addressof @b : !llvm.ptr<3>
   %x = llvm.load %a : !llvm.ptr<3> -> f32
@@ -21,7 +21,7 @@ llvm.func @first(%in: !llvm.ptr, %out: !llvm.ptr, %t: !llvm.ptr)
   llvm.return
 }
 llvm.func @second(%out: !llvm.ptr, %t: !llvm.ptr)
-    attributes {xla_gpu.block_size = array<i64: 8, 1, 1>, xla_gpu.grid_size = array<i64: 1, 1, 1>} {
+    attributes {xla_gpu.launch = #xla_gpu.launch<grid = [1, 1, 1], block = [8, 1, 1]>} {
   %b = llvm.mlir.addressof @b : !llvm.ptr<3>
   %x = llvm.load %b : !llvm.ptr<3> -> f64
   llvm.store %x, %out : f64, !llvm.ptr
@@ -32,7 +32,7 @@ llvm.func @second(%out: !llvm.ptr, %t: !llvm.ptr)
 // CHECK-LABEL: llvm.func @first(
 // CHECK-SAME:      %[[BUFFERS:.*]]: !llvm.ptr, %[[T:.*]]: !llvm.ptr)
 // @a at 0, @b (aligned to 64) at 64: 96 bytes; it reaches a barrier.
-// CHECK-SAME:      xla_gpu.block_size = array<i64: 32, 1, 1>, xla_gpu.concurrent_threads, xla_gpu.emitter = "test", xla_gpu.grid_size = array<i64: 4, 1, 1>, xla_gpu.shared_memory_bytes = 96 : i64
+// CHECK-SAME:      xla_gpu.concurrent_threads, xla_gpu.emitter = "test", xla_gpu.launch = #xla_gpu.launch<grid = [4, 1, 1], block = [32, 1, 1]>, xla_gpu.shared_memory_bytes = 96 : i64
 // CHECK:         %[[S0:.*]] = llvm.getelementptr %[[BUFFERS]][0] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
 // CHECK:         %[[IN:.*]] = llvm.load %[[S0]] {alignment = 8 : i64} : !llvm.ptr -> !llvm.ptr
 // CHECK:         %[[S1:.*]] = llvm.getelementptr %[[BUFFERS]][1] : (!llvm.ptr) -> !llvm.ptr, !llvm.ptr
@@ -40,7 +40,7 @@ llvm.func @second(%out: !llvm.ptr, %t: !llvm.ptr)
 // CHECK:         llvm.call @first.thread(%[[IN]], %[[OUT]], %[[T]])
 // CHECK:       llvm.func internal @first.thread(
 // CHECK-SAME:      %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %[[RT:.*]]: !llvm.ptr)
-// CHECK-NOT:     xla_gpu.block_size
+// CHECK-NOT:     xla_gpu.launch
 // CHECK:         %[[SLOT:.*]] = llvm.getelementptr %[[RT]][48] : (!llvm.ptr) -> !llvm.ptr, i8
 // CHECK:         %[[BASE:.*]] = llvm.load %[[SLOT]]
 // CHECK:         %[[A:.*]] = llvm.getelementptr %[[BASE]][0] : (!llvm.ptr) -> !llvm.ptr, i8

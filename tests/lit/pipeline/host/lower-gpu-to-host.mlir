@@ -14,7 +14,7 @@ gpu.module @kernels {
     return %r : f32
   }
   func.func @k(%in: memref<64xf32>, %out: memref<64xf32>)
-      attributes {xla_gpu.block_size = array<i64: 64, 1, 1>, xla_gpu.grid_size = array<i64: 2, 1, 1>} {
+      attributes {xla_gpu.launch = #xla_gpu.launch<grid = [2, 1, 1], block = [64, 1, 1]>} {
     %tid = gpu.thread_id x upper_bound 64
     %bid = gpu.block_id x
     %bdim = gpu.block_dim x
@@ -72,4 +72,4 @@ gpu.module @kernels {
 // that calls the internal thread function; everything else internal.
 // LLVM-DAG:   llvm.func internal @helper(
 // LLVM-DAG:   llvm.func internal @k.thread(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr {xla_gpu.host_thread})
-// LLVM-DAG:   llvm.func @k(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) attributes {xla_gpu.block_size = array<i64: 64, 1, 1>, xla_gpu.concurrent_threads, xla_gpu.grid_size = array<i64: 2, 1, 1>, xla_gpu.shared_memory_bytes = 0 : i64}
+// LLVM-DAG:   llvm.func @k(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) attributes {xla_gpu.concurrent_threads, xla_gpu.launch = #xla_gpu.launch<grid = [2, 1, 1], block = [64, 1, 1]>, xla_gpu.shared_memory_bytes = 0 : i64}

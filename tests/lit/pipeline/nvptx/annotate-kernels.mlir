@@ -7,10 +7,10 @@
 gpu.module @kernels {
   llvm.mlir.global private @tile() {addr_space = 3 : i32} : !llvm.array<32 x array<33 x f32>>
   llvm.mlir.global private @flag() {addr_space = 3 : i32} : i32
-  llvm.func @k() attributes {llvm.emit_c_interface, xla_gpu.block_size = array<i64: 128, 1, 1>} {
+  llvm.func @k() attributes {llvm.emit_c_interface, xla_gpu.launch = #xla_gpu.launch<grid = [1, 1, 1], block = [128, 1, 1]>} {
     llvm.return
   }
-  llvm.func @tiled() attributes {xla_gpu.block_size = array<i64: 32, 8, 1>} {
+  llvm.func @tiled() attributes {xla_gpu.launch = #xla_gpu.launch<grid = [1, 1, 1], block = [32, 8, 1]>} {
     %t = llvm.mlir.addressof @tile : !llvm.ptr<3>
     %f = llvm.mlir.addressof @flag : !llvm.ptr<3>
     llvm.return
@@ -19,7 +19,7 @@ gpu.module @kernels {
     llvm.return
   }
 }
-// CHECK:     llvm.func @k() attributes {nvvm.kernel, nvvm.reqntid = array<i32: 128, 1, 1>, xla_gpu.block_size = array<i64: 128, 1, 1>, xla_gpu.shared_memory_bytes = 0 : i64}
+// CHECK:     llvm.func @k() attributes {nvvm.kernel, nvvm.reqntid = array<i32: 128, 1, 1>, xla_gpu.launch = #xla_gpu.launch<grid = [1, 1, 1], block = [128, 1, 1]>, xla_gpu.shared_memory_bytes = 0 : i64}
 // 32 * 33 * 4 = 4224 bytes, then the i32 at 4224: 4228 bytes.
-// CHECK:     llvm.func @tiled() attributes {nvvm.kernel, nvvm.reqntid = array<i32: 32, 8, 1>, xla_gpu.block_size = array<i64: 32, 8, 1>, xla_gpu.shared_memory_bytes = 4228 : i64}
+// CHECK:     llvm.func @tiled() attributes {nvvm.kernel, nvvm.reqntid = array<i32: 32, 8, 1>, xla_gpu.launch = #xla_gpu.launch<grid = [1, 1, 1], block = [32, 8, 1]>, xla_gpu.shared_memory_bytes = 4228 : i64}
 // CHECK:     llvm.func @helper() {

@@ -1,0 +1,75 @@
+//===- OpAttributes.cpp - Typed views of op-specific attributes -----------===//
+//
+// The one place the attribute names of OpAttributes.h are spelled for
+// reading.
+//
+//===----------------------------------------------------------------------===//
+#include "OpAttributes.h"
+#include "HloInstruction.h"
+
+namespace hlo {
+
+Comparison comparisonOf(const HloInstruction &compare) {
+  Comparison comparison;
+  std::string_view direction = compare.textAttr("direction");
+  for (ComparisonDirection candidate :
+       {ComparisonDirection::Eq, ComparisonDirection::Ne, ComparisonDirection::Lt,
+        ComparisonDirection::Le, ComparisonDirection::Gt, ComparisonDirection::Ge})
+    if (direction == toString(candidate))
+      comparison.direction = candidate;
+  std::string_view type = compare.textAttr("type");
+  if (type == "FLOAT")
+    comparison.type = ComparisonType::Float;
+  else if (type == "TOTALORDER")
+    comparison.type = ComparisonType::TotalOrder;
+  else if (type == "SIGNED")
+    comparison.type = ComparisonType::Signed;
+  else if (type == "UNSIGNED")
+    comparison.type = ComparisonType::Unsigned;
+  return comparison;
+}
+
+std::string_view toString(ComparisonDirection direction) {
+  switch (direction) {
+  case ComparisonDirection::Eq: return "EQ";
+  case ComparisonDirection::Ne: return "NE";
+  case ComparisonDirection::Lt: return "LT";
+  case ComparisonDirection::Le: return "LE";
+  case ComparisonDirection::Gt: return "GT";
+  case ComparisonDirection::Ge: return "GE";
+  }
+  return "EQ";
+}
+
+DotDimensionNumbers dotDimensionNumbers(const HloInstruction &dot) {
+  return {dot.intListAttr("lhs_batch_dims"), dot.intListAttr("rhs_batch_dims"),
+          dot.intListAttr("lhs_contracting_dims"), dot.intListAttr("rhs_contracting_dims")};
+}
+
+GatherDimensionNumbers gatherDimensionNumbers(const HloInstruction &gather) {
+  GatherDimensionNumbers numbers;
+  numbers.offsetDims = gather.intListAttr("offset_dims");
+  numbers.collapsedSliceDims = gather.intListAttr("collapsed_slice_dims");
+  numbers.operandBatchingDims = gather.intListAttr("operand_batching_dims");
+  numbers.startIndicesBatchingDims = gather.intListAttr("start_indices_batching_dims");
+  numbers.startIndexMap = gather.intListAttr("start_index_map");
+  numbers.sliceSizes = gather.intListAttr("slice_sizes");
+  numbers.indexVectorDim = gather.intAttr("index_vector_dim");
+  numbers.indicesAreSorted = gather.boolAttr("indices_are_sorted");
+  return numbers;
+}
+
+ScatterDimensionNumbers scatterDimensionNumbers(const HloInstruction &scatter) {
+  ScatterDimensionNumbers numbers;
+  numbers.updateWindowDims = scatter.intListAttr("update_window_dims");
+  numbers.insertedWindowDims = scatter.intListAttr("inserted_window_dims");
+  numbers.inputBatchingDims = scatter.intListAttr("input_batching_dims");
+  numbers.scatterIndicesBatchingDims = scatter.intListAttr("scatter_indices_batching_dims");
+  numbers.scatterDimsToOperandDims = scatter.intListAttr("scatter_dims_to_operand_dims");
+  numbers.indexVectorDim = scatter.intAttr("index_vector_dim");
+  numbers.indicesAreSorted = scatter.boolAttr("indices_are_sorted");
+  numbers.uniqueIndices = scatter.boolAttr("unique_indices");
+  return numbers;
+}
+
+} // namespace hlo
