@@ -18,7 +18,7 @@ namespace {
 /// The fusion's backend_config as JSON (keys quoted or not, as XLA
 /// accepts); null where it is not JSON.
 std::optional<llvm::json::Value> parseBackendConfig(const HloInstruction &fusion) {
-  return parseBackendConfigJson(fusion.textAttr("backend_config"));
+  return parseBackendConfigJson(backendConfigText(fusion));
 }
 
 /// Its `fusion_backend_config` object, if there is one.

@@ -2,6 +2,7 @@
 #include "analysis/FusionIndexing.h"
 
 #include "analysis/OpIndexingUtils.h"
+#include "hlo_parser/OpAttributes.h"
 
 #include <map>
 
@@ -72,9 +73,9 @@ bool walkOutputToValues(const HloComputation &computation, int64_t outputIndex,
         continue;
       if (inst->opcode() == HloOpcode::GetTupleElement) {
         // Pass through to the tuple producer's output.
-        Value producer{inst->operand(0), inst->intAttr("index")};
+        Value producer{inst->operand(0), tupleIndex(*inst)};
         if (inst->operand(0)->opcode() == HloOpcode::Tuple)
-          producer = {inst->operand(0)->operand(inst->intAttr("index")), 0};
+          producer = {inst->operand(0)->operand(tupleIndex(*inst)), 0};
         for (const IndexingMap &map : found->second)
           addUnique(reached[producer], map);
         continue;
@@ -170,7 +171,7 @@ bool computeFusionInputToOutputIndexing(const HloComputation &computation,
         if (user->opcode() == HloOpcode::Tuple)
           continue;
         if (user->opcode() == HloOpcode::GetTupleElement) {
-          if (user->intAttr("index") == output)
+          if (tupleIndex(*user) == output)
             for (const IndexingMap &map : found->second)
               addUnique(reached[{user, 0}], map);
           continue;

@@ -4,6 +4,7 @@
 #include "analysis/ComputationFingerprint.h"
 #include "analysis/FusionAnalysis.h"
 #include "hlo_parser/HloAttributes.h"
+#include "hlo_parser/OpAttributes.h"
 
 #include <cctype>
 #include <regex>
@@ -322,7 +323,7 @@ bool KernelPlan::isLoopStateUpdatedBy(const HloInstruction *element,
   // nothing reads after `user` runs (readers come earlier in the
   // computation's order, which is the kernels' order): the state buffer is
   // updated in place, as XLA's buffer assignment does.
-  int64_t index = element->intAttr("index");
+  int64_t index = tupleIndex(*element);
   const HloComputation *computation = element->parent();
   const HloInstruction *root = computation->root();
   if (root->opcode() != HloOpcode::Tuple || index >= root->operandCount() ||
@@ -334,7 +335,7 @@ bool KernelPlan::isLoopStateUpdatedBy(const HloInstruction *element,
   for (const HloInstruction *reader : element->operand(0)->users()) {
     if (reader->opcode() != HloOpcode::GetTupleElement)
       return false;
-    if (reader->intAttr("index") != index)
+    if (tupleIndex(*reader) != index)
       continue;
     for (const HloInstruction *use : reader->users())
       if (use != user && position[use] > position[user])

@@ -72,9 +72,7 @@ bool reduceWindowOutputToInput(const HloInstruction &inst, int64_t outputIndex,
   int64_t inputs = inst.operandCount() / 2;
   const Shape &input = inst.operand(0)->shape();
   std::vector<int64_t> outDims = dimsOf(outputShape(inst, outputIndex));
-  static const std::vector<WindowDimension> noWindow;
-  const AttrValue *windowAttr = inst.findAttribute("window");
-  const auto &window = windowAttr ? windowAttr->window : noWindow;
+  const std::vector<WindowDimension> &window = windowOf(inst);
   std::vector<AffineExpr> windowResults;
   std::vector<int64_t> rangeSizes;
   std::vector<int64_t> paddedDims;
@@ -127,9 +125,7 @@ bool reduceWindowInputToOutput(const HloInstruction &inst, int64_t operandIndex,
     return true;
   }
   const Shape &input = inst.operand(0)->shape();
-  static const std::vector<WindowDimension> noWindow;
-  const AttrValue *windowAttr = inst.findAttribute("window");
-  const auto &window = windowAttr ? windowAttr->window : noWindow;
+  const std::vector<WindowDimension> &window = windowOf(inst);
   std::vector<AffineExpr> results, positions;
   std::vector<int64_t> rangeSizes;
   for (int64_t d = 0; d < input.rank(); ++d) {

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "analysis/OpIndexingUtils.h"
+#include "hlo_parser/OpAttributes.h"
 
 using namespace mlir;
 
@@ -42,7 +43,7 @@ bool padOutputToInput(const HloInstruction &inst, MLIRContext *context,
                       IndexingMapSets &maps) {
   const Shape &output = inst.shape();
   const Shape &input = inst.operand(0)->shape();
-  const auto &padding = inst.findAttribute("padding")->padding;
+  const auto &padding = paddingOf(inst);
   std::vector<AffineExpr> results;
   std::vector<IndexingVar> dims;
   std::vector<IndexingConstraint> constraints;
@@ -73,7 +74,7 @@ bool padInputToOutput(const HloInstruction &inst, int64_t operandIndex,
     return true;
   }
   const Shape &input = inst.operand(0)->shape();
-  const auto &padding = inst.findAttribute("padding")->padding;
+  const auto &padding = paddingOf(inst);
   std::vector<AffineExpr> results;
   IndexingMap map = makeMap(dimsOf(input), {}, {}, {}, context);
   for (int64_t d = 0; d < input.rank(); ++d)
@@ -124,7 +125,7 @@ bool shapeOpOutputToInput(const HloInstruction &inst, int64_t outputIndex,
     return true;
   }
   case HloOpcode::Slice: {
-    const auto &slices = inst.findAttribute("slice")->slices;
+    const auto &slices = sliceRangesOf(inst);
     std::vector<AffineExpr> results;
     for (size_t d = 0; d < slices.size(); ++d)
       results.push_back(getAffineDimExpr(d, context) * slices[d].stride +
@@ -221,7 +222,7 @@ bool shapeOpInputToOutput(const HloInstruction &inst, int64_t operandIndex,
     return true;
   }
   case HloOpcode::Slice: {
-    const auto &slices = inst.findAttribute("slice")->slices;
+    const auto &slices = sliceRangesOf(inst);
     std::vector<AffineExpr> results;
     std::vector<IndexingVar> dims;
     std::vector<IndexingConstraint> constraints;

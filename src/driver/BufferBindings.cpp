@@ -2,6 +2,7 @@
 #include "BufferBindings.h"
 
 #include "hlo_parser/HloComputation.h"
+#include "hlo_parser/OpAttributes.h"
 
 namespace hlo::driver {
 namespace {
@@ -42,7 +43,7 @@ std::pair<const HloInstruction *, int64_t> tupleLeafOf(const HloInstruction *val
   std::vector<int64_t> path; // innermost index first
   const HloInstruction *producer = value;
   while (producer->opcode() == HloOpcode::GetTupleElement) {
-    path.push_back(producer->intAttr("index"));
+    path.push_back(tupleIndex(*producer));
     producer = bufferOwner(producer->operand(0));
   }
   const Shape *shape = &producer->shape();
@@ -125,7 +126,7 @@ void bindOutput(abi::KernelParameter &parameter, const HloModule &module,
   }
   // The root is this leaf of the step's tuple (a library call's result).
   if (rootOwner->opcode() == HloOpcode::GetTupleElement && rootOwner->operand(0) == origin &&
-      rootOwner->intAttr("index") == static_cast<int64_t>(leaf) && rootOwner->shape().isArray()) {
+      tupleIndex(*rootOwner) == static_cast<int64_t>(leaf) && rootOwner->shape().isArray()) {
     parameter.binding = abi::BufferBinding::Output;
     parameter.number = 0;
     return;
@@ -139,7 +140,7 @@ void bindOutput(abi::KernelParameter &parameter, const HloModule &module,
       bool whole = operand == origin && leafCount == 1;
       bool element = operand->opcode() == HloOpcode::GetTupleElement &&
                      operand->operand(0) == origin &&
-                     operand->intAttr("index") == static_cast<int64_t>(leaf) &&
+                     tupleIndex(*operand) == static_cast<int64_t>(leaf) &&
                      operand->shape().isArray();
       if (whole || element) {
         parameter.binding = abi::BufferBinding::Output;

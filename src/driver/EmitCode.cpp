@@ -14,6 +14,7 @@
 #include "analysis/DeviceInfo.h"
 #include "emitters/FusionEmitter.h"
 #include "hlo_parser/HloAttributes.h"
+#include "hlo_parser/OpAttributes.h"
 #include "pipeline/Pipeline.h"
 
 #include "mlir/IR/Builders.h"
@@ -39,7 +40,7 @@ void reportLibraryCalls(const KernelPlan &plan, const Options &options,
   std::vector<const HloInstruction *> calls;
   for (const HloInstruction *call : plan.notEmitted())
     if (call->opcode() != HloOpcode::CustomCall ||
-        !isShardingAnnotation(call->textAttr("custom_call_target")))
+        !isShardingAnnotation(customCallTarget(*call)))
       calls.push_back(call);
   if (calls.empty())
     return;

@@ -3,6 +3,7 @@
 #include "BufferBindings.h"
 
 #include "analysis/FusionAnalysis.h"
+#include "hlo_parser/OpAttributes.h"
 #include "hlo_parser/Printer.h"
 
 #include <map>
@@ -62,7 +63,7 @@ void bindStep(const HloModule &module, const HloInstruction &instruction,
 /// the body and condition read as "param#i") after each iteration.
 void bindWhile(const HloModule &module, const HloInstruction &loop, abi::ProgramStep &step) {
   const HloInstruction *init = loop.operand(0);
-  const HloComputation *body = loop.computationAttr("body");
+  const HloComputation *body = whileBody(loop);
   if (init->opcode() != HloOpcode::Tuple || !body ||
       body->root()->opcode() != HloOpcode::Tuple)
     return;
@@ -101,10 +102,8 @@ bool bindLeaves(const HloInstruction *value, std::vector<abi::KernelParameter> &
 /// for a pred its true_computation then its false_computation, as written
 /// in either order.
 std::vector<const HloComputation *> branchesOf(const HloInstruction &conditional) {
-  if (const AttrValue *list = conditional.findAttribute("branch_computations"))
-    return {list->computations.begin(), list->computations.end()};
-  return {conditional.computationAttr("true_computation"),
-          conditional.computationAttr("false_computation")};
+  std::vector<HloComputation *> branches = conditionalBranches(conditional);
+  return {branches.begin(), branches.end()};
 }
 
 /// A conditional's buffers, when each branch's operand and root is an
@@ -144,7 +143,7 @@ std::vector<std::string> operandNames(const HloInstruction &instruction, int64_t
 } // namespace
 
 std::string libraryTarget(const HloInstruction &instruction) {
-  std::string_view target = instruction.textAttr("custom_call_target");
+  std::string_view target = customCallTarget(instruction);
   if (!target.empty())
     return std::string(target);
   if (instruction.opcode() == HloOpcode::Fusion)
@@ -210,13 +209,13 @@ void describeProgram(const HloModule &module, const KernelPlan &plan,
         step.opcode = opcodeName(opcode);
         step.target = libraryTarget(instruction);
         step.operands = operandNames(instruction);
-        step.backendConfig = std::string(instruction.textAttr("backend_config"));
+        step.backendConfig = std::string(backendConfigText(instruction));
         step.bytes = leafBytes(instruction.shape());
         bindStep(module, instruction, step);
       } else if (opcode == HloOpcode::While) {
         step.kind = abi::ProgramStep::Kind::While;
-        const HloComputation *condition = instruction.computationAttr("condition");
-        const HloComputation *body = instruction.computationAttr("body");
+        const HloComputation *condition = whileCondition(instruction);
+        const HloComputation *body = whileBody(instruction);
         step.computations = {condition ? condition->name() : "", body ? body->name() : ""};
         step.operands = operandNames(instruction);
         step.predicate = condition ? condition->root()->name() : "";

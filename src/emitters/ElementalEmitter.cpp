@@ -332,9 +332,9 @@ SmallVector<Value> FunctionBodyEmitter::emitOwned(const HloInstruction *inst,
   case HloOpcode::GetTupleElement: {
     const HloInstruction *producer = inst->operand(0);
     if (producer->opcode() == HloOpcode::Tuple)
-      return emit(producer->operand(inst->intAttr("index")), indices);
+      return emit(producer->operand(tupleIndex(*inst)), indices);
     SmallVector<Value> values = emit(producer, indices);
-    int64_t index = inst->intAttr("index");
+    int64_t index = tupleIndex(*inst);
     if (values.empty() || index >= static_cast<int64_t>(values.size()))
       return {};
     return {values[index]};
@@ -572,7 +572,7 @@ FunctionBodyEmitter::emitDynamicUpdateSlice(const HloInstruction *inst,
 
 SmallVector<Value> FunctionBodyEmitter::emitIota(const HloInstruction *inst,
                                                  ValueRange indices) {
-  int64_t dim = inst->intAttr("iota_dimension");
+  int64_t dim = iotaDimension(*inst);
   Value index = indices.empty() ? indexConstant(0) : indices[dim];
   Value asInt = arith::IndexCastOp::create(b, b.getI64Type(), index);
   return {emitConvert(b, asInt, PrimitiveType::S64, inst->shape().elementType())};
@@ -644,7 +644,7 @@ SmallVector<Value> FunctionBodyEmitter::emitReduce(const HloInstruction *inst,
   SmallVector<int64_t> bounds;
   for (int64_t d : sortedReduced)
     bounds.push_back(input.dimension(d));
-  const HloComputation *reducer = inst->computationAttr("to_apply");
+  const HloComputation *reducer = toApply(*inst);
   return emitLoopNest(bounds, inits, [&](ValueRange ivs, ValueRange accumulators) {
     SmallVector<Value> inputIndices;
     size_t kept = 0, loop = 0;
@@ -668,16 +668,14 @@ SmallVector<Value> FunctionBodyEmitter::emitReduceWindow(const HloInstruction *i
                                                          ValueRange indices) {
   int64_t n = inst->operandCount() / 2;
   const Shape &input = inst->operand(0)->shape();
-  static const std::vector<WindowDimension> noWindow;
-  const AttrValue *windowAttr = inst->findAttribute("window");
-  const auto &window = windowAttr ? windowAttr->window : noWindow;
+  const std::vector<WindowDimension> &window = windowOf(*inst);
   SmallVector<Value> inits = emitScalarOperands(inst, n, n);
   if (static_cast<int64_t>(inits.size()) != n)
     return {};
   SmallVector<int64_t> bounds;
   for (int64_t d = 0; d < input.rank(); ++d)
     bounds.push_back(d < static_cast<int64_t>(window.size()) ? window[d].size : 1);
-  const HloComputation *reducer = inst->computationAttr("to_apply");
+  const HloComputation *reducer = toApply(*inst);
   return emitLoopNest(bounds, inits, [&](ValueRange ivs, ValueRange accumulators) {
     // Position in the padded, base-dilated input; padding reads the init.
     Value valid = arith::ConstantIntOp::create(b, 1, 1);
@@ -778,7 +776,7 @@ SmallVector<Value> FunctionBodyEmitter::emitMap(const HloInstruction *inst,
       return {};
     arguments.push_back(value[0]);
   }
-  return callScalar(*inst->computationAttr("to_apply"), arguments, inst);
+  return callScalar(*toApply(*inst), arguments, inst);
 }
 
 func::FuncOp ElementalEmitter::scalarFunction(const HloComputation &computation,

@@ -593,8 +593,8 @@ Value emitElementwise(ImplicitLocOpBuilder &b, const HloInstruction &inst,
   case HloOpcode::ReducePrecision: {
     if (!isFloatingPoint(operandType) || isNarrowFloat(operandType))
       return unsupported();
-    return reducePrecision(b, operands[0], inst.intAttr("exponent_bits"),
-                           inst.intAttr("mantissa_bits"));
+    return reducePrecision(b, operands[0], reducedPrecisionOf(inst).exponentBits,
+                           reducedPrecisionOf(inst).mantissaBits);
   }
   case HloOpcode::Select:
     return select(b, operands[0], operands[1], operands[2]);

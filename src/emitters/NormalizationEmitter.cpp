@@ -4,6 +4,7 @@
 #include "analysis/NormalizationAnalysis.h"
 #include "dialect/XlaGpuDialect.h"
 #include "emitters/TypeConversion.h"
+#include "hlo_parser/OpAttributes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -355,7 +356,7 @@ private:
                                         Value blockThread, ValueRange parameters,
                                         EmissionError &error) {
     ImplicitLocOpBuilder &b = context.b;
-    const HloComputation &reducer = *reduction.computationAttr("to_apply");
+    const HloComputation &reducer = *toApply(reduction);
     SmallVector<Value> resultIndex = applyIndexing(b, outputToReduction, rowStart);
     const HloInstruction &input = *clones.at(reduction.operand(0));
     SmallVector<Value> init =

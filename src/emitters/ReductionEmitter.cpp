@@ -4,6 +4,7 @@
 #include "analysis/OpIndexing.h"
 #include "dialect/XlaGpuDialect.h"
 #include "emitters/TypeConversion.h"
+#include "hlo_parser/OpAttributes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -283,7 +284,7 @@ bool ReductionEmitter::emitPerThreadElements(GroupEmission &group) {
             arguments.push_back(value[0]);
           }
           SmallVector<Value> call = callComputation(
-              nested, context.elemental, *hero->computationAttr("to_apply"), arguments,
+              nested, context.elemental, *toApply(*hero), arguments,
               group.error);
           if (call.empty()) {
             group.failed = true;
@@ -335,7 +336,7 @@ ReductionEmitter::HeroValues ReductionEmitter::shuffleReduce(GroupEmission &grou
   HeroValues reduced;
   for (const auto &[hero, operands] : values) {
     func::FuncOp reducer = group.context.elemental.scalarFunction(
-        *hero->computationAttr("to_apply"), group.error);
+        *toApply(*hero), group.error);
     if (!reducer) {
       group.failed = true;
       return values;

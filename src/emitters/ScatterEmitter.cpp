@@ -196,7 +196,7 @@ SmallVector<Value> ScatterEmitter::combine(ImplicitLocOpBuilder &b, EmitterConte
                                            EmissionError &error) const {
   SmallVector<Value> arguments(accumulated);
   arguments.append(values.begin(), values.end());
-  return callComputation(b, context.elemental, *scatter->computationAttr("to_apply"), arguments,
+  return callComputation(b, context.elemental, *toApply(*scatter), arguments,
                          error);
 }
 

@@ -3,6 +3,7 @@
 
 #include "dialect/XlaGpuDialect.h"
 #include "emitters/TypeConversion.h"
+#include "hlo_parser/OpAttributes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -53,7 +54,7 @@ int64_t tileBytes(const HloInstruction &sort, int64_t elements) {
   int64_t bytes = 0;
   for (const HloInstruction *operand : sort.operands())
     bytes = alignTo16(bytes) + elements * primitiveByteWidth(operand->shape().elementType());
-  return sort.boolAttr("is_stable") ? alignTo16(bytes) + elements * 4 : bytes;
+  return isStableSort(sort) ? alignTo16(bytes) + elements * 4 : bytes;
 }
 
 /// The sort dimension's size, padded to a power of two (at least 1).
@@ -68,7 +69,7 @@ public:
   SortEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
               const GpuDeviceInfo &device, int64_t tile)
       : EmitterBase(analysis, fused, device), sort(analysis.roots.front()),
-        stable(sort->boolAttr("is_stable")), tile(tile) {
+        stable(isStableSort(*sort)), tile(tile) {
     const Shape &shape = sort->operand(0)->shape();
     dims = shape.dimensions();
     sortDim = sort->dimensions().front();
@@ -182,7 +183,7 @@ private:
       arguments.push_back(c[i]);
     }
     SmallVector<Value> results = callComputation(b, context.elemental,
-                                                 *sort->computationAttr("to_apply"), arguments,
+                                                 *toApply(*sort), arguments,
                                                  error);
     if (results.empty())
       return nullptr;

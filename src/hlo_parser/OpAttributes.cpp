@@ -72,4 +72,86 @@ ScatterDimensionNumbers scatterDimensionNumbers(const HloInstruction &scatter) {
   return numbers;
 }
 
+HloComputation *toApply(const HloInstruction &instruction) {
+  return instruction.computationAttr("to_apply");
+}
+
+HloComputation *whileCondition(const HloInstruction &loop) {
+  return loop.computationAttr("condition");
+}
+
+HloComputation *whileBody(const HloInstruction &loop) { return loop.computationAttr("body"); }
+
+std::vector<HloComputation *> conditionalBranches(const HloInstruction &conditional) {
+  if (const AttrValue *list = conditional.findAttribute("branch_computations"))
+    return list->computations;
+  if (!conditional.computationAttr("true_computation"))
+    return {};
+  return {conditional.computationAttr("true_computation"),
+          conditional.computationAttr("false_computation")};
+}
+
+HloComputation *selectComputation(const HloInstruction &selectAndScatter) {
+  return selectAndScatter.computationAttr("select");
+}
+
+HloComputation *scatterComputation(const HloInstruction &selectAndScatter) {
+  return selectAndScatter.computationAttr("scatter");
+}
+
+int64_t tupleIndex(const HloInstruction &getTupleElement) {
+  return getTupleElement.intAttr("index");
+}
+
+std::string_view customCallTarget(const HloInstruction &customCall) {
+  return customCall.textAttr("custom_call_target");
+}
+
+std::string_view backendConfigText(const HloInstruction &instruction) {
+  return instruction.textAttr("backend_config");
+}
+
+int64_t iotaDimension(const HloInstruction &iota) { return iota.intAttr("iota_dimension"); }
+
+bool isStableSort(const HloInstruction &sort) { return sort.boolAttr("is_stable"); }
+
+ReducedPrecision reducedPrecisionOf(const HloInstruction &reducePrecision) {
+  return {reducePrecision.intAttr("exponent_bits"), reducePrecision.intAttr("mantissa_bits")};
+}
+
+int64_t featureGroupCount(const HloInstruction &convolution) {
+  return convolution.intAttr("feature_group_count", 1);
+}
+
+int64_t batchGroupCount(const HloInstruction &convolution) {
+  return convolution.intAttr("batch_group_count", 1);
+}
+
+const ConvDimLabels *convDimLabelsOf(const HloInstruction &convolution) {
+  const AttrValue *labels = convolution.findAttribute("dim_labels");
+  return labels ? labels->dimLabels.get() : nullptr;
+}
+
+const std::vector<SliceRange> &sliceRangesOf(const HloInstruction &slice) {
+  static const std::vector<SliceRange> none;
+  const AttrValue *value = slice.findAttribute("slice");
+  return value ? value->slices : none;
+}
+
+const std::vector<PaddingDimension> &paddingOf(const HloInstruction &pad) {
+  static const std::vector<PaddingDimension> none;
+  const AttrValue *value = pad.findAttribute("padding");
+  return value ? value->padding : none;
+}
+
+const std::vector<WindowDimension> &windowOf(const HloInstruction &instruction) {
+  static const std::vector<WindowDimension> none;
+  const AttrValue *value = instruction.findAttribute("window");
+  return value ? value->window : none;
+}
+
+const std::vector<int64_t> &dynamicSliceSizesOf(const HloInstruction &dynamicSlice) {
+  return dynamicSlice.intListAttr("dynamic_slice_sizes");
+}
+
 } // namespace hlo

@@ -1,8 +1,10 @@
 //===- OpAttributes.h - Typed views of op-specific attributes ---*- C++ -*-===//
 //
-// The attribute groups that later stages interpret, each decoded by one
-// function into a struct or an enum: a comparison's direction and type, a
-// dot's dimension numbers, a gather's and a scatter's dimension numbers.
+// The attributes that later stages interpret, each read by one function:
+// a comparison's direction and type and the dimension numbers of dot,
+// gather and scatter decoded into enums and structs; the computations an
+// instruction calls, by role; and the other op-specific attributes
+// (tuple index, custom-call target, window, padding, ...) by name.
 // The verifier has checked them (Verifier.cpp, VerifyGatherScatter.cpp), so
 // the decoders only read. Code outside this file does not look these
 // attributes up by name.
@@ -11,12 +13,15 @@
 #ifndef HLO_PARSER_OPATTRIBUTES_H
 #define HLO_PARSER_OPATTRIBUTES_H
 
+#include "HloAttributes.h"
+
 #include <cstdint>
 #include <string_view>
 #include <vector>
 
 namespace hlo {
 
+class HloComputation;
 class HloInstruction;
 
 /// compare's `direction=`.
@@ -57,6 +62,45 @@ struct ScatterDimensionNumbers {
   bool uniqueIndices = false;
 };
 ScatterDimensionNumbers scatterDimensionNumbers(const HloInstruction &scatter);
+
+/// The computations an instruction calls, by their role.
+HloComputation *toApply(const HloInstruction &instruction);
+HloComputation *whileCondition(const HloInstruction &loop);
+HloComputation *whileBody(const HloInstruction &loop);
+/// A conditional's branches: `branch_computations`, or the predicated
+/// form's {true_computation, false_computation}.
+std::vector<HloComputation *> conditionalBranches(const HloInstruction &conditional);
+HloComputation *selectComputation(const HloInstruction &selectAndScatter);
+HloComputation *scatterComputation(const HloInstruction &selectAndScatter);
+
+/// get-tuple-element's `index=`.
+int64_t tupleIndex(const HloInstruction &getTupleElement);
+/// custom-call's `custom_call_target=`.
+std::string_view customCallTarget(const HloInstruction &customCall);
+/// `backend_config=`, verbatim ("" when absent).
+std::string_view backendConfigText(const HloInstruction &instruction);
+/// iota's `iota_dimension=`.
+int64_t iotaDimension(const HloInstruction &iota);
+/// sort's `is_stable=`.
+bool isStableSort(const HloInstruction &sort);
+/// reduce-precision's `exponent_bits=` and `mantissa_bits=`.
+struct ReducedPrecision {
+  int64_t exponentBits = 0;
+  int64_t mantissaBits = 0;
+};
+ReducedPrecision reducedPrecisionOf(const HloInstruction &reducePrecision);
+/// convolution's group counts (1 when absent).
+int64_t featureGroupCount(const HloInstruction &convolution);
+int64_t batchGroupCount(const HloInstruction &convolution);
+/// convolution's `dim_labels=`; null when absent.
+const ConvDimLabels *convDimLabelsOf(const HloInstruction &convolution);
+/// slice's `slice=`, pad's `padding=`, the `window=` of reduce-window,
+/// select-and-scatter and convolution, dynamic-slice's sizes: empty when
+/// absent.
+const std::vector<SliceRange> &sliceRangesOf(const HloInstruction &slice);
+const std::vector<PaddingDimension> &paddingOf(const HloInstruction &pad);
+const std::vector<WindowDimension> &windowOf(const HloInstruction &instruction);
+const std::vector<int64_t> &dynamicSliceSizesOf(const HloInstruction &dynamicSlice);
 
 } // namespace hlo
 

@@ -7,6 +7,7 @@
 #include "Parser.h"
 
 #include "NonHloText.h"
+#include "OpAttributes.h"
 #include "ParserImpl.h"
 
 #include <cctype>
@@ -512,7 +513,7 @@ bool ParserImpl::inferShape(HloInstruction &instruction, uint32_t offset) {
   if (opcode == HloOpcode::GetTupleElement &&
       instruction.operandCount() == 1 &&
       instruction.operand(0)->shape().isTuple()) {
-    int64_t index = instruction.intAttr("index");
+    int64_t index = tupleIndex(instruction);
     const Shape &tuple = instruction.operand(0)->shape();
     if (index >= 0 && index < tuple.tupleSize()) {
       shape = tuple.tupleShapes()[index];

@@ -339,14 +339,14 @@ bool Checker::checkSlice() {
   if (!expectOperandCount(1) || !expectArrayOperands())
     return false;
   const Shape &operand = operandShape(0);
-  const AttrValue *slice = inst.findAttribute("slice");
-  if (static_cast<int64_t>(slice->slices.size()) != operand.rank())
-    return fail("slice has " + std::to_string(slice->slices.size()) +
+  const std::vector<SliceRange> &slices = sliceRangesOf(inst);
+  if (static_cast<int64_t>(slices.size()) != operand.rank())
+    return fail("slice has " + std::to_string(slices.size()) +
                 " ranges but the operand has rank " +
                 std::to_string(operand.rank()));
   std::vector<int64_t> dims;
   for (int64_t d = 0; d < operand.rank(); ++d) {
-    const SliceRange &range = slice->slices[d];
+    const SliceRange &range = slices[d];
     if (range.stride <= 0)
       return fail("slice stride must be positive in dimension " +
                   std::to_string(d));
@@ -368,7 +368,7 @@ bool Checker::checkDynamicSlice() {
   if (inst.operandCount() < 1)
     return fail("expects an operand");
   const Shape &operand = operandShape(0);
-  const auto &sizes = inst.intListAttr("dynamic_slice_sizes");
+  const auto &sizes = dynamicSliceSizesOf(inst);
   int64_t indexCount = inst.operandCount() - 1;
   bool vectorForm = indexCount == 1 && operandShape(1).rank() == 1;
   if (!vectorForm && indexCount != operand.rank())
@@ -419,16 +419,16 @@ bool Checker::checkPad() {
   const Shape &operand = operandShape(0);
   if (operandShape(1).rank() != 0)
     return fail("the padding value must be a scalar");
-  const AttrValue *padding = inst.findAttribute("padding");
-  if (static_cast<int64_t>(padding->padding.size()) != operand.rank())
-    return fail("padding has " + std::to_string(padding->padding.size()) +
+  const std::vector<PaddingDimension> &padding = paddingOf(inst);
+  if (static_cast<int64_t>(padding.size()) != operand.rank())
+    return fail("padding has " + std::to_string(padding.size()) +
                 " dimensions but the operand has rank " +
                 std::to_string(operand.rank()));
   if (hasUnbounded(operand))
     return true;
   std::vector<int64_t> dims;
   for (int64_t d = 0; d < operand.rank(); ++d) {
-    const PaddingDimension &pad = padding->padding[d];
+    const PaddingDimension &pad = padding[d];
     if (pad.interior < 0)
       return fail("interior padding must not be negative");
     int64_t size = operand.dimension(d);
@@ -497,7 +497,7 @@ bool Checker::checkReduce() {
     if (operandShape(n + i).rank() != 0)
       return fail("init value " + std::to_string(i) + " must be a scalar");
   }
-  const HloComputation *reducer = inst.computationAttr("to_apply");
+  const HloComputation *reducer = toApply(inst);
   if (isDefined(reducer) && reducer->parameterCount() != 2 * n)
     return fail("the reducer must take " + std::to_string(2 * n) +
                 " parameters, but takes " +
@@ -539,9 +539,7 @@ bool Checker::checkReduceWindow() {
     return false;
   int64_t n = count / 2;
   const Shape &input = operandShape(0);
-  static const std::vector<WindowDimension> noWindow;
-  const AttrValue *windowAttr = inst.findAttribute("window");
-  const auto &window = windowAttr ? windowAttr->window : noWindow;
+  const std::vector<WindowDimension> &window = windowOf(inst);
   if (static_cast<int64_t>(window.size()) != input.rank())
     return fail("window has " + std::to_string(window.size()) +
                 " dimensions but the input has rank " +
@@ -617,7 +615,7 @@ bool Checker::checkDot() {
 bool Checker::checkIota() {
   if (!expectOperandCount(0))
     return false;
-  int64_t dim = inst.intAttr("iota_dimension");
+  int64_t dim = iotaDimension(inst);
   if (dim < 0 || dim >= std::max<int64_t>(inst.shape().rank(), 1))
     return fail("iota_dimension " + std::to_string(dim) +
                 " is out of range for rank " +
@@ -629,7 +627,7 @@ bool Checker::checkGetTupleElement() {
   if (!expectOperandCount(1))
     return false;
   const Shape &operand = operandShape(0);
-  int64_t index = inst.intAttr("index");
+  int64_t index = tupleIndex(inst);
   if (!operand.isTuple())
     return fail("operand must be a tuple, not " + operand.toString(false));
   if (index < 0 || index >= operand.tupleSize())
@@ -665,8 +663,8 @@ bool Checker::checkCallLike(const HloComputation *computation) {
 bool Checker::checkWhile() {
   if (!expectOperandCount(1))
     return false;
-  const HloComputation *condition = inst.computationAttr("condition");
-  const HloComputation *body = inst.computationAttr("body");
+  const HloComputation *condition = whileCondition(inst);
+  const HloComputation *body = whileBody(inst);
   const Shape &init = operandShape(0);
   if (!isDefined(condition) || !isDefined(body))
     return true;
@@ -691,12 +689,7 @@ bool Checker::checkWhile() {
 bool Checker::checkConditional() {
   if (inst.operandCount() < 1)
     return fail("expects a branch index or predicate");
-  std::vector<HloComputation *> branches;
-  if (const AttrValue *list = inst.findAttribute("branch_computations"))
-    branches = list->computations;
-  else if (inst.computationAttr("true_computation"))
-    branches = {inst.computationAttr("true_computation"),
-                inst.computationAttr("false_computation")};
+  std::vector<HloComputation *> branches = conditionalBranches(inst);
   if (branches.empty() || std::find(branches.begin(), branches.end(),
                                     nullptr) != branches.end())
     return fail("needs branch_computations or true/false_computation");
@@ -765,7 +758,7 @@ bool Checker::checkSort() {
   const auto &dims = inst.dimensions();
   if (dims.size() != 1 || !allInRange(dims, std::max<int64_t>(first.rank(), 1)))
     return fail("dimensions must name the sort dimension");
-  const HloComputation *comparator = inst.computationAttr("to_apply");
+  const HloComputation *comparator = toApply(inst);
   if (isDefined(comparator) && comparator->parameterCount() != 2 * inst.operandCount())
     return fail("the comparator must take " +
                 std::to_string(2 * inst.operandCount()) + " parameters");
@@ -780,7 +773,7 @@ bool Checker::checkSort() {
 bool Checker::checkMap() {
   if (!expectArrayOperands())
     return false;
-  const HloComputation *mapper = inst.computationAttr("to_apply");
+  const HloComputation *mapper = toApply(inst);
   if (isDefined(mapper) && mapper->parameterCount() != inst.operandCount())
     return fail("the mapped computation must take " +
                 std::to_string(inst.operandCount()) + " parameters");
@@ -796,7 +789,7 @@ bool Checker::checkMap() {
 bool Checker::checkConvolution() {
   if (inst.operandCount() != 2 || !expectArrayOperands())
     return fail("convolution expects two operands");
-  const ConvDimLabels &labels = *inst.findAttribute("dim_labels")->dimLabels;
+  const ConvDimLabels &labels = *convDimLabelsOf(inst);
   const Shape &input = operandShape(0);
   const Shape &kernel = operandShape(1);
   int64_t spatial = static_cast<int64_t>(labels.inputSpatial.size());
@@ -804,9 +797,7 @@ bool Checker::checkConvolution() {
       inst.shape().rank() != spatial + 2)
     return fail("dim_labels " + labels.text +
                 " do not match the ranks of the input, kernel and result");
-  static const std::vector<WindowDimension> noWindow;
-  const AttrValue *windowAttr = inst.findAttribute("window");
-  const auto &window = windowAttr ? windowAttr->window : noWindow;
+  const std::vector<WindowDimension> &window = windowOf(inst);
   if (static_cast<int64_t>(window.size()) != spatial)
     return fail("window has " + std::to_string(window.size()) +
                 " dimensions but dim_labels have " + std::to_string(spatial) +
@@ -815,7 +806,7 @@ bool Checker::checkConvolution() {
 }
 
 bool Checker::checkReducePrecision() {
-  if (inst.intAttr("exponent_bits") < 1 || inst.intAttr("mantissa_bits") < 0)
+  if (reducedPrecisionOf(inst).exponentBits < 1 || reducedPrecisionOf(inst).mantissaBits < 0)
     return fail("exponent_bits must be >= 1 and mantissa_bits >= 0");
   return checkElementwise();
 }
@@ -917,7 +908,7 @@ bool Checker::check() {
   case HloOpcode::Tuple:
     return checkTuple();
   case HloOpcode::Call:
-    return checkCallLike(inst.computationAttr("to_apply"));
+    return checkCallLike(toApply(inst));
   case HloOpcode::Fusion:
     return checkCallLike(inst.fusedComputation());
   case HloOpcode::While:

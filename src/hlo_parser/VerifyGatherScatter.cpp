@@ -280,7 +280,7 @@ bool InstructionChecker::checkScatter() {
     }
   }
   // (C23) update_computation: 2N scalar parameters, N results.
-  if (const HloComputation *computation = inst.computationAttr("to_apply");
+  if (const HloComputation *computation = toApply(inst);
       computation && !computation->isDeclaration()) {
     if (computation->parameterCount() != 2 * n)
       return fail("(C23) the update computation must take " +

@@ -41,6 +41,7 @@
 #include "Ops.h"
 
 #include "hlo_parser/FloatFormat.h"
+#include "hlo_parser/OpAttributes.h"
 
 namespace hlo::interp {
 namespace {
@@ -127,16 +128,15 @@ void unflatten(int64_t index, const Shape &shape, const std::vector<int64_t> &st
 
 ConvolutionSpec convolutionSpecOf(const HloInstruction &instruction) {
   ConvolutionSpec spec;
-  const AttrValue *labels = instruction.findAttribute("dim_labels");
-  if (!labels || !labels->dimLabels)
+  const ConvDimLabels *labels = convDimLabelsOf(instruction);
+  if (!labels)
     fail(instruction, "a convolution needs dim_labels");
-  spec.labels = *labels->dimLabels;
-  if (const AttrValue *window = instruction.findAttribute("window"))
-    spec.window = window->window;
+  spec.labels = *labels;
+  spec.window = windowOf(instruction);
   // No window: every spatial dimension a window of one.
   spec.window.resize(spec.labels.inputSpatial.size());
-  spec.featureGroups = instruction.intAttr("feature_group_count", 1);
-  spec.batchGroups = instruction.intAttr("batch_group_count", 1);
+  spec.featureGroups = featureGroupCount(instruction);
+  spec.batchGroups = batchGroupCount(instruction);
   return spec;
 }
 

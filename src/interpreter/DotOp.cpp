@@ -15,6 +15,7 @@
 #include "Ops.h"
 
 #include "hlo_parser/FloatFormat.h"
+#include "hlo_parser/OpAttributes.h"
 
 #include <algorithm>
 #include <complex>

@@ -593,8 +593,8 @@ Literal evaluateElementwise(const HloInstruction &instruction,
     return result;
   }
   case HloOpcode::ReducePrecision: {
-    int64_t exponentBits = instruction.intAttr("exponent_bits");
-    int64_t mantissaBits = instruction.intAttr("mantissa_bits");
+    int64_t exponentBits = reducedPrecisionOf(instruction).exponentBits;
+    int64_t mantissaBits = reducedPrecisionOf(instruction).mantissaBits;
     for (int64_t i = 0; i < count; ++i)
       result.realData()[i] = roundToFloatType(
           reducePrecision(operands[0]->realData()[i], exponentBits, mantissaBits),

@@ -6,6 +6,7 @@
 
 #include "hlo_parser/FloatFormat.h"
 #include "hlo_parser/HloComputation.h"
+#include "hlo_parser/OpAttributes.h"
 
 #include <unordered_map>
 
@@ -135,7 +136,7 @@ ValuePtr Evaluator::evaluateInstruction(const HloInstruction &instruction,
   }
   case HloOpcode::GetTupleElement: {
     // The element itself, kept alive by its tuple: no copy.
-    const Literal &element = operands[0]->tupleElements().at(instruction.intAttr("index"));
+    const Literal &element = operands[0]->tupleElements().at(tupleIndex(instruction));
     return ValuePtr(operandValues[0], &element);
   }
   case HloOpcode::OptimizationBarrier:
@@ -146,10 +147,10 @@ ValuePtr Evaluator::evaluateInstruction(const HloInstruction &instruction,
   case HloOpcode::Fusion:
     return evaluate(*instruction.fusedComputation(), operandValues);
   case HloOpcode::Call:
-    return evaluate(*instruction.computationAttr("to_apply"), operandValues);
+    return evaluate(*toApply(instruction), operandValues);
   case HloOpcode::While: {
-    const HloComputation *condition = instruction.computationAttr("condition");
-    const HloComputation *body = instruction.computationAttr("body");
+    const HloComputation *condition = whileCondition(instruction);
+    const HloComputation *body = whileBody(instruction);
     ValuePtr state = operandValues[0];
     for (int64_t iteration = 0;; ++iteration) {
       if (evaluate(*condition, {state})->intData().at(0) == 0)
@@ -161,12 +162,7 @@ ValuePtr Evaluator::evaluateInstruction(const HloInstruction &instruction,
     }
   }
   case HloOpcode::Conditional: {
-    std::vector<HloComputation *> branches;
-    if (const AttrValue *list = instruction.findAttribute("branch_computations"))
-      branches = list->computations;
-    else
-      branches = {instruction.computationAttr("true_computation"),
-                  instruction.computationAttr("false_computation")};
+    std::vector<HloComputation *> branches = conditionalBranches(instruction);
     int64_t selector = operands[0]->intData().at(0);
     int64_t branch;
     if (operands[0]->shape().elementType() == PrimitiveType::Pred)

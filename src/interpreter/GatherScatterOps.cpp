@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "Ops.h"
 #include "ScalarFunction.h"
+#include "hlo_parser/OpAttributes.h"
 
 #include <algorithm>
 
@@ -100,7 +101,7 @@ Literal evaluateScatter(const HloInstruction &instruction, const Operands &opera
   const std::vector<int64_t> &indicesBatching =
       numbers.scatterIndicesBatchingDims;
   IndexReader reader(indices, numbers.indexVectorDim);
-  ScalarFunction combiner(*instruction.computationAttr("to_apply"), evaluator);
+  ScalarFunction combiner(*toApply(instruction), evaluator);
 
   std::vector<Literal> results;
   for (size_t k = 0; k < arrays; ++k)

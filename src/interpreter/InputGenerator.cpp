@@ -6,6 +6,7 @@
 
 #include "hlo_parser/FloatFormat.h"
 #include "hlo_parser/HloComputation.h"
+#include "hlo_parser/OpAttributes.h"
 
 #include <cmath>
 #include <optional>
@@ -43,7 +44,7 @@ bool passesThrough(HloOpcode opcode) {
 const HloInstruction *calledParameter(const HloInstruction &user, int64_t index) {
   const HloComputation *called = user.opcode() == HloOpcode::Fusion
                                      ? user.fusedComputation()
-                                     : user.computationAttr("to_apply");
+                                     : toApply(user);
   if (!called || index >= called->parameterCount())
     return nullptr;
   return called->parameter(index);
@@ -177,7 +178,7 @@ std::optional<double> identityOfInitUse(const HloInstruction &value, int depth) 
       case HloOpcode::Reduce:
       case HloOpcode::ReduceWindow: {
         int64_t arity = user->operandCount() / 2;
-        const HloComputation *reducer = user->computationAttr("to_apply");
+        const HloComputation *reducer = toApply(*user);
         if (i >= arity && reducer)
           if (auto identity = reducerIdentity(*reducer, i - arity, value.shape().elementType()))
             return identity;

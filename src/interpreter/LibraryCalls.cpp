@@ -41,6 +41,7 @@
 #include "abi/Json.h"
 #include "hlo_parser/FloatFormat.h"
 #include "hlo_parser/HloAttributes.h"
+#include "hlo_parser/OpAttributes.h"
 
 #include <algorithm>
 #include <cmath>
@@ -65,7 +66,7 @@ bool isBackwardConvolutionTarget(std::string_view target) {
 abi::JsonValue backendConfigOf(const HloInstruction &instruction) {
   std::string error;
   std::optional<abi::JsonValue> config =
-      abi::JsonValue::parse(std::string(instruction.textAttr("backend_config")), error);
+      abi::JsonValue::parse(std::string(backendConfigText(instruction)), error);
   if (!config)
     fail(instruction, "backend_config is not JSON: " + error);
   return std::move(*config);
@@ -155,7 +156,7 @@ Literal evaluateGemm(const HloInstruction &instruction, const Operands &operands
   const Shape &shape = instruction.shape();
   const Shape &output = floatResultOf(instruction, "a GEMM");
   PrimitiveType type = output.elementType();
-  bool fp8 = instruction.textAttr("custom_call_target") == "__cublas$lt$matmul$f8";
+  bool fp8 = customCallTarget(instruction) == "__cublas$lt$matmul$f8";
   bool fp8Output = fp8 && primitiveBitWidth(type) == 8;
   bool amaxOutput = fp8 && gemm.find("damax_output") && gemm.find("damax_output")->boolean();
   size_t expectedOperands = 2 + (beta != 0) + bias + (fp8 ? 2 + fp8Output : 0);
@@ -247,7 +248,7 @@ Literal evaluateCudnnConvolution(const HloInstruction &instruction, const Operan
   double leakyAlpha = numberOr("leakyrelu_alpha", 0);
   std::string mode = conv.find("activation_mode") ? conv.find("activation_mode")->string()
                                                    : std::string("kNone");
-  bool fused = instruction.textAttr("custom_call_target") == "__cudnn$convBiasActivationForward";
+  bool fused = customCallTarget(instruction) == "__cudnn$convBiasActivationForward";
   size_t expected = fused ? (operands.size() == 4 ? 4 : 3) : 2;
   if (operands.size() != expected)
     fail(instruction, "expected " + std::to_string(expected) + " operands, has " +
@@ -298,7 +299,7 @@ Literal evaluateCudnnBackwardConvolution(const HloInstruction &instruction,
   const Shape &shape = instruction.shape();
   const Shape &output = floatResultOf(instruction, "a cuDNN convolution");
   ConvolutionSpec spec = convolutionSpecOf(instruction);
-  bool input = instruction.textAttr("custom_call_target") == "__cudnn$convBackwardInput";
+  bool input = customCallTarget(instruction) == "__cudnn$convBackwardInput";
   std::vector<double> sums =
       input ? floatConvolutionInputGradient(instruction, spec, *operands[0], *operands[1], output)
             : floatConvolutionFilterGradient(instruction, spec, *operands[0], *operands[1],
@@ -346,7 +347,7 @@ Literal evaluateTopK(const HloInstruction &instruction, const Operands &operands
 } // namespace
 
 bool isInterpretedCustomCall(const HloInstruction &instruction) {
-  std::string_view target = instruction.textAttr("custom_call_target");
+  std::string_view target = customCallTarget(instruction);
   return instruction.opcode() == HloOpcode::CustomCall &&
          (isGemmTarget(target) || isConvolutionTarget(target) ||
           isBackwardConvolutionTarget(target) || target == "__gpu$TopK" ||
@@ -354,7 +355,7 @@ bool isInterpretedCustomCall(const HloInstruction &instruction) {
 }
 
 Literal evaluateCustomCall(const HloInstruction &instruction, const Operands &operands) {
-  std::string_view target = instruction.textAttr("custom_call_target");
+  std::string_view target = customCallTarget(instruction);
   if (isGemmTarget(target))
     return evaluateGemm(instruction, operands);
   if (isConvolutionTarget(target))

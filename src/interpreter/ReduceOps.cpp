@@ -9,6 +9,7 @@
 #include "ScalarFunction.h"
 
 #include "hlo_parser/HloComputation.h"
+#include "hlo_parser/OpAttributes.h"
 
 #include <algorithm>
 
@@ -109,12 +110,6 @@ void forEachWindowElement(const std::vector<WindowDimension> &window,
   });
 }
 
-/// The window attribute; absent (rank 0) means no window dimensions.
-const std::vector<WindowDimension> &windowOf(const HloInstruction &instruction) {
-  static const std::vector<WindowDimension> none;
-  const AttrValue *window = instruction.findAttribute("window");
-  return window ? window->window : none;
-}
 
 /// Variadic reductions take N inputs then N initial values.
 std::pair<Operands, Operands> splitInputsAndInits(const Operands &operands) {
@@ -128,7 +123,7 @@ std::pair<Operands, Operands> splitInputsAndInits(const Operands &operands) {
 Literal evaluateReduce(const HloInstruction &instruction, const Operands &operands,
                        Evaluator &evaluator) {
   auto [inputs, inits] = splitInputsAndInits(operands);
-  ScalarFunction reducer(*instruction.computationAttr("to_apply"), evaluator);
+  ScalarFunction reducer(*toApply(instruction), evaluator);
   const std::vector<int64_t> &inputDims = inputs[0]->shape().dimensions();
   const std::vector<int64_t> &reduced = instruction.dimensions();
   // Output stride of each input dimension (0 for reduced ones).
@@ -154,7 +149,7 @@ Literal evaluateReduce(const HloInstruction &instruction, const Operands &operan
 Literal evaluateReduceWindow(const HloInstruction &instruction, const Operands &operands,
                              Evaluator &evaluator) {
   auto [inputs, inits] = splitInputsAndInits(operands);
-  ScalarFunction reducer(*instruction.computationAttr("to_apply"), evaluator);
+  ScalarFunction reducer(*toApply(instruction), evaluator);
   const std::vector<WindowDimension> &window = windowOf(instruction);
   const std::vector<int64_t> &inputDims = inputs[0]->shape().dimensions();
   std::vector<int64_t> inputStrides = rowMajorStrides(inputDims);
@@ -171,8 +166,8 @@ Literal evaluateReduceWindow(const HloInstruction &instruction, const Operands &
 Literal evaluateSelectAndScatter(const HloInstruction &instruction,
                                  const Operands &operands, Evaluator &evaluator) {
   const Literal &operand = *operands[0], &source = *operands[1];
-  ScalarFunction select(*instruction.computationAttr("select"), evaluator);
-  ScalarFunction scatter(*instruction.computationAttr("scatter"), evaluator);
+  ScalarFunction select(*selectComputation(instruction), evaluator);
+  ScalarFunction scatter(*scatterComputation(instruction), evaluator);
   const std::vector<WindowDimension> &window = windowOf(instruction);
   const std::vector<int64_t> &inputDims = operand.shape().dimensions();
   std::vector<int64_t> inputStrides = rowMajorStrides(inputDims);
@@ -194,7 +189,7 @@ Literal evaluateSelectAndScatter(const HloInstruction &instruction,
 
 Literal evaluateMap(const HloInstruction &instruction, const Operands &operands,
                     Evaluator &evaluator) {
-  ScalarFunction function(*instruction.computationAttr("to_apply"), evaluator);
+  ScalarFunction function(*toApply(instruction), evaluator);
   Literal result(instruction.shape());
   std::vector<Scalar> arguments(operands.size());
   for (int64_t i = 0; i < result.elementCount(); ++i) {

@@ -49,7 +49,7 @@ const HloInstruction *promisingScatter(const HloInstruction &value, int depth) {
         continue;
       const HloComputation *called = user->opcode() == HloOpcode::Fusion
                                          ? user->fusedComputation()
-                                         : user->computationAttr("to_apply");
+                                         : toApply(*user);
       if (called && i < called->parameterCount())
         if (const HloInstruction *found = promisingScatter(*called->parameter(i), depth + 1))
           return found;

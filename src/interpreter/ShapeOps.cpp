@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "ElementwiseOps.h"
 #include "Ops.h"
+#include "hlo_parser/OpAttributes.h"
 
 #include <algorithm>
 
@@ -41,7 +42,7 @@ std::vector<int64_t> clampedStarts(const Operands &operands, size_t firstStart,
 
 Literal evaluateIota(const HloInstruction &instruction) {
   const Shape &shape = instruction.shape();
-  int64_t dimension = instruction.intAttr("iota_dimension");
+  int64_t dimension = iotaDimension(instruction);
   Literal result(shape);
   PrimitiveType type = shape.elementType();
   forEachIndex(shape.dimensions(), [&](const std::vector<int64_t> &index, int64_t linear) {
@@ -54,10 +55,10 @@ Literal evaluateIota(const HloInstruction &instruction) {
 Literal evaluatePad(const HloInstruction &instruction, const Operands &operands) {
   const Literal &operand = *operands[0];
   const Shape &shape = instruction.shape();
-  const AttrValue *attr = instruction.findAttribute("padding");
-  if (!attr && shape.rank() == 0)
+  const std::vector<PaddingDimension> &padding = paddingOf(instruction);
+  if (padding.empty() && shape.rank() == 0)
     return operand.withShape(shape);
-  if (!attr || static_cast<int64_t>(attr->padding.size()) != shape.rank())
+  if (static_cast<int64_t>(padding.size()) != shape.rank())
     fail(instruction, "pad needs one padding entry per dimension");
   Literal result = filledWith(shape, *operands[1]);
   std::vector<int64_t> resultStrides = rowMajorStrides(shape.dimensions());
@@ -65,7 +66,7 @@ Literal evaluatePad(const HloInstruction &instruction, const Operands &operands)
   forEachIndex(operand.shape().dimensions(),
                [&](const std::vector<int64_t> &index, int64_t linear) {
                  for (int64_t d = 0; d < shape.rank(); ++d) {
-                   const PaddingDimension &pad = attr->padding[d];
+                   const PaddingDimension &pad = padding[d];
                    target[d] = pad.low + index[d] * (pad.interior + 1);
                    if (target[d] < 0 || target[d] >= shape.dimension(d))
                      return;
@@ -163,15 +164,15 @@ Literal evaluateShapeOp(const HloInstruction &instruction, const Operands &opera
                           });
   }
   case HloOpcode::Slice: {
-    const AttrValue *attr = instruction.findAttribute("slice");
-    if (!attr && shape.rank() == 0)
+    const std::vector<SliceRange> &slices = sliceRangesOf(instruction);
+    if (slices.empty() && shape.rank() == 0)
       return operands[0]->withShape(shape);
-    if (!attr || static_cast<int64_t>(attr->slices.size()) != shape.rank())
+    if (static_cast<int64_t>(slices.size()) != shape.rank())
       fail(instruction, "slice needs one range per dimension");
     return gatherElements(shape, *operands[0],
                           [&](const std::vector<int64_t> &index, std::vector<int64_t> &source) {
                             for (size_t d = 0; d < index.size(); ++d)
-                              source[d] = attr->slices[d].start + index[d] * attr->slices[d].stride;
+                              source[d] = slices[d].start + index[d] * slices[d].stride;
                           });
   }
   case HloOpcode::DynamicSlice: {

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "Ops.h"
 #include "ScalarFunction.h"
+#include "hlo_parser/OpAttributes.h"
 
 #include <algorithm>
 #include <numeric>
@@ -15,7 +16,7 @@ namespace hlo::interp {
 
 Literal evaluateSort(const HloInstruction &instruction, const Operands &operands,
                      Evaluator &evaluator) {
-  ScalarFunction comparator(*instruction.computationAttr("to_apply"), evaluator);
+  ScalarFunction comparator(*toApply(instruction), evaluator);
   int64_t dimension = instruction.dimensions().at(0);
   const std::vector<int64_t> &dims = operands[0]->shape().dimensions();
   std::vector<int64_t> strides = rowMajorStrides(dims);

@@ -17,12 +17,12 @@ namespace {
 /// contracting extent); 0 for other instructions.
 int64_t cublasGemmTerms(const HloInstruction &inst) {
   if (inst.opcode() != HloOpcode::CustomCall ||
-      inst.textAttr("custom_call_target").rfind("__cublas$", 0) != 0 ||
+      customCallTarget(inst).rfind("__cublas$", 0) != 0 ||
       inst.operandCount() < 2 || !inst.operand(0)->shape().isArray())
     return 0;
   std::string error;
   std::optional<abi::JsonValue> config =
-      abi::JsonValue::parse(std::string(inst.textAttr("backend_config")), error);
+      abi::JsonValue::parse(std::string(backendConfigText(inst)), error);
   const abi::JsonValue *gemm = config ? config->find("gemm_backend_config") : nullptr;
   const abi::JsonValue *numbers = gemm ? gemm->find("dot_dimension_numbers") : nullptr;
   const abi::JsonValue *contracting =
@@ -174,7 +174,7 @@ public:
       case HloOpcode::Call: {
         const HloComputation *called = inst->opcode() == HloOpcode::Fusion
                                            ? inst->fusedComputation()
-                                           : inst->computationAttr("to_apply");
+                                           : toApply(*inst);
         if (called && !called->isDeclaration())
           depth = deeper(depth, of(*called, operands));
         break;
@@ -206,7 +206,7 @@ public:
     if (inst.opcode() != HloOpcode::CustomCall && !libraryCalls.count(inst.name())) {
       const HloComputation *called = inst.opcode() == HloOpcode::Fusion
                                          ? inst.fusedComputation()
-                                         : inst.computationAttr("to_apply");
+                                         : toApply(inst);
       if (called && !called->isDeclaration())
         own = of(*called, std::vector<ReductionDepth>(inst.operandCount()));
     } else if (int64_t terms = cublasGemmTerms(inst); terms > 0) {
@@ -243,7 +243,7 @@ public:
       return depth;
     double count = 1;
     if (inst.opcode() == HloOpcode::Reduce) {
-      if (isExactReducer(inst.computationAttr("to_apply")))
+      if (isExactReducer(toApply(inst)))
         return depth;
       for (int64_t d : inst.dimensions())
         count *= input.dimension(d);
@@ -263,7 +263,7 @@ public:
       // atomics land: at most every slice onto one element, after the
       // operand's value.
       ScatterDimensionNumbers numbers = scatterDimensionNumbers(inst);
-      if (numbers.uniqueIndices || isExactReducer(inst.computationAttr("to_apply")))
+      if (numbers.uniqueIndices || isExactReducer(toApply(inst)))
         return depth;
       const std::vector<int64_t> &window = numbers.updateWindowDims;
       const Shape &updates = inst.operand(inst.operandCount() - 1)->shape();
@@ -272,11 +272,10 @@ public:
           count *= updates.dimension(d);
       count += 1;
     } else if (inst.opcode() == HloOpcode::ReduceWindow) {
-      if (isExactReducer(inst.computationAttr("to_apply")))
+      if (isExactReducer(toApply(inst)))
         return depth;
-      if (const AttrValue *window = inst.findAttribute("window"))
-        for (const WindowDimension &dim : window->window)
-          count *= dim.size;
+      for (const WindowDimension &dim : windowOf(inst))
+        count *= dim.size;
     } else { // dot: the contracted elements
       for (int64_t d : dotDimensionNumbers(inst).lhsContracting)
         count *= input.dimension(d);
