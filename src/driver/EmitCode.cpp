@@ -207,8 +207,13 @@ bool emitCode(const HloModule &module, const Options &options, const std::string
       if (!quiet)
         timer.lap(stage);
     };
-    if (!pipeline::lowerToLlvmDialect(module, stageOptions, stageDumper, error))
+    // The pipeline's errors become this step's message.
+    auto failWith = [&](llvm::Error failure) -> std::optional<std::string> {
+      error = llvm::toString(std::move(failure));
       return std::nullopt;
+    };
+    if (llvm::Error failure = pipeline::lowerToLlvmDialect(module, stageOptions, stageDumper))
+      return failWith(std::move(failure));
     lap("MLIR passes");
     // Each kernel's code must be what its emitter's launch record says
     // (a kernel compiled alone lacks the others).
@@ -216,21 +221,21 @@ bool emitCode(const HloModule &module, const Options &options, const std::string
     if (!error.empty())
       return std::nullopt;
     llvm::LLVMContext llvmContext;
-    auto llvmModule = pipeline::translateToLlvmIr(module, llvmContext, stageOptions,
-                                                  stageDumper, error);
+    llvm::Expected<std::unique_ptr<llvm::Module>> llvmModule =
+        pipeline::translateToLlvmIr(module, llvmContext, stageOptions, stageDumper);
     if (!llvmModule)
-      return std::nullopt;
+      return failWith(llvmModule.takeError());
     lap(std::string(host ? "LLVM IR, " : "LLVM IR, libdevice, ") + "-O" +
         std::to_string(options.optLevel));
-    std::optional<std::string> code =
-        pipeline::emitOutput(*llvmModule, first, stageOptions, error);
-    if (!code || !quiet)
-      return code;
+    llvm::Expected<std::string> code = pipeline::emitOutput(**llvmModule, first, stageOptions);
+    if (!code)
+      return failWith(code.takeError());
     // Alone, a kernel must also pass ptxas when a cubin is asked for.
-    if (kind == pipeline::OutputKind::Cubin &&
-        !pipeline::assembleCubin(*code, stageOptions, error, nullptr))
-      return std::nullopt;
-    return code;
+    if (quiet && kind == pipeline::OutputKind::Cubin)
+      if (llvm::Expected<std::string> cubin = pipeline::assembleCubin(*code, stageOptions);
+          !cubin)
+        return failWith(cubin.takeError());
+    return std::move(*code);
   };
   std::string error;
   std::optional<std::string> code = generate(*emitted, /*quiet=*/false, error);
@@ -288,19 +293,20 @@ bool emitCode(const HloModule &module, const Options &options, const std::string
   }
   if (kind == pipeline::OutputKind::Cubin || options.resourceUsage) {
     std::vector<pipeline::KernelResourceUsage> usage;
-    std::optional<std::string> cubin = pipeline::assembleCubin(
-        *code, pipelineOptions, error, options.resourceUsage ? &usage : nullptr);
+    llvm::Expected<std::string> cubin = pipeline::assembleCubin(
+        *code, pipelineOptions, options.resourceUsage ? &usage : nullptr);
     if (!cubin)
-      return fail(error);
+      return fail(llvm::toString(cubin.takeError()));
     timer.lap("ptxas");
     if (options.resourceUsage)
       llvm::errs() << formatResourceUsage(usage, options.gpuArch);
     if (kind == pipeline::OutputKind::Cubin)
-      code = std::move(cubin);
+      code = std::move(*cubin);
   } else if (kind == pipeline::OutputKind::SharedObject) {
-    code = pipeline::linkHostSharedObject(*code, error);
-    if (!code)
-      return fail(error);
+    llvm::Expected<std::string> linked = pipeline::linkHostSharedObject(*code);
+    if (!linked)
+      return fail(llvm::toString(linked.takeError()));
+    code = std::move(*linked);
     timer.lap("system linker (shared object)");
   }
   if (isLoadable(kind))

@@ -9,20 +9,17 @@
 
 namespace hlo::pipeline {
 
-std::optional<std::string> runExternalTool(const std::string &program,
-                                           llvm::ArrayRef<std::string> arguments,
-                                           const std::string &input,
-                                           llvm::StringRef inputSuffix,
-                                           llvm::StringRef outputSuffix,
-                                           const std::string &what, std::string &error,
-                                           std::string *log) {
+llvm::Expected<std::string> runExternalTool(const std::string &program,
+                                            llvm::ArrayRef<std::string> arguments,
+                                            const std::string &input,
+                                            llvm::StringRef inputSuffix,
+                                            llvm::StringRef outputSuffix,
+                                            const std::string &what, std::string *log) {
   llvm::SmallString<128> inputPath, outputPath, logPath;
   if (llvm::sys::fs::createTemporaryFile("hlo-compile", inputSuffix, inputPath) ||
       llvm::sys::fs::createTemporaryFile("hlo-compile", outputSuffix, outputPath) ||
-      llvm::sys::fs::createTemporaryFile("hlo-compile", "log", logPath)) {
-    error = "cannot create temporary files for " + what;
-    return std::nullopt;
-  }
+      llvm::sys::fs::createTemporaryFile("hlo-compile", "log", logPath))
+    return pipelineError("cannot create temporary files for " + what);
   llvm::scope_exit cleanup([&] {
     llvm::sys::fs::remove(inputPath);
     llvm::sys::fs::remove(outputPath);
@@ -33,10 +30,8 @@ std::optional<std::string> runExternalTool(const std::string &program,
     llvm::raw_fd_ostream file(inputPath, ec, llvm::sys::fs::OF_None);
     file << input;
     file.close();
-    if (ec || file.has_error()) {
-      error = "cannot write " + inputPath.str().str() + " for " + what;
-      return std::nullopt;
-    }
+    if (ec || file.has_error())
+      return pipelineError("cannot write " + inputPath.str().str() + " for " + what);
   }
   std::vector<std::string> expanded = {program};
   for (const std::string &argument : arguments)
@@ -50,19 +45,16 @@ std::optional<std::string> runExternalTool(const std::string &program,
                                          &message);
   if (status != 0) {
     auto printed = llvm::MemoryBuffer::getFile(logPath);
-    error = what + " failed" + (message.empty() ? "" : " (" + message + ")") + ":\n" +
-            (printed ? (*printed)->getBuffer().str() : std::string());
-    return std::nullopt;
+    return pipelineError(what + " failed" + (message.empty() ? "" : " (" + message + ")") +
+                         ":\n" + (printed ? (*printed)->getBuffer().str() : std::string()));
   }
   if (log) {
     auto printed = llvm::MemoryBuffer::getFile(logPath);
     *log = printed ? (*printed)->getBuffer().str() : std::string();
   }
   auto output = llvm::MemoryBuffer::getFile(outputPath, /*IsText=*/false);
-  if (!output || (*output)->getBufferSize() == 0) {
-    error = what + " wrote no output";
-    return std::nullopt;
-  }
+  if (!output || (*output)->getBufferSize() == 0)
+    return pipelineError(what + " wrote no output");
   return (*output)->getBuffer().str();
 }
 

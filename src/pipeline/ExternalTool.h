@@ -9,6 +9,8 @@
 #ifndef HLO_PIPELINE_EXTERNALTOOL_H
 #define HLO_PIPELINE_EXTERNALTOOL_H
 
+#include "pipeline/Pipeline.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -23,16 +25,16 @@ inline constexpr llvm::StringLiteral kToolOutput = "{output}";
 
 /// Writes `input` to a temporary `.inputSuffix` file, runs `program` with
 /// `arguments` (kToolInput and kToolOutput replaced by the temporary input
-/// and output paths) and returns the output file's bytes; nullopt with
-/// `error` = "`what` failed:" and the program's diagnostics otherwise.
-/// With `log`, what the program printed on success.
-std::optional<std::string> runExternalTool(const std::string &program,
-                                           llvm::ArrayRef<std::string> arguments,
-                                           const std::string &input,
-                                           llvm::StringRef inputSuffix,
-                                           llvm::StringRef outputSuffix,
-                                           const std::string &what, std::string &error,
-                                           std::string *log = nullptr);
+/// and output paths) and returns the output file's bytes, or an error
+/// "`what` failed:" with the program's diagnostics. With `log`, what the
+/// program printed on success.
+llvm::Expected<std::string> runExternalTool(const std::string &program,
+                                            llvm::ArrayRef<std::string> arguments,
+                                            const std::string &input,
+                                            llvm::StringRef inputSuffix,
+                                            llvm::StringRef outputSuffix,
+                                            const std::string &what,
+                                            std::string *log = nullptr);
 
 /// What `program arguments...` prints (stdout and stderr), if it exits 0.
 std::optional<std::string> captureToolOutput(const std::string &program,

@@ -62,9 +62,8 @@ std::string printLlvmModule(const llvm::Module &module) {
   return text;
 }
 
-std::optional<std::string> emitWithTargetMachine(llvm::Module &module,
-                                                 llvm::TargetMachine &machine,
-                                                 bool assembly, std::string &error) {
+llvm::Expected<std::string> emitWithTargetMachine(llvm::Module &module,
+                                                  llvm::TargetMachine &machine, bool assembly) {
   std::string code;
   {
     llvm::raw_string_ostream stream(code);
@@ -72,29 +71,26 @@ std::optional<std::string> emitWithTargetMachine(llvm::Module &module,
     llvm::legacy::PassManager codegen;
     if (machine.addPassesToEmitFile(codegen, buffered, nullptr,
                                     assembly ? llvm::CodeGenFileType::AssemblyFile
-                                             : llvm::CodeGenFileType::ObjectFile)) {
-      error = "internal error: the target machine cannot emit " +
-              std::string(assembly ? "assembly" : "an object file");
-      return std::nullopt;
-    }
+                                             : llvm::CodeGenFileType::ObjectFile))
+      return pipelineError("internal error: the target machine cannot emit " +
+                           std::string(assembly ? "assembly" : "an object file"));
     codegen.run(module);
   }
   return code;
 }
 
-std::unique_ptr<llvm::Module>
+llvm::Expected<std::unique_ptr<llvm::Module>>
 translateToLlvmIr(mlir::ModuleOp module, llvm::LLVMContext &context,
-                  const PipelineOptions &options, PassDumper &dumper,
-                  std::string &error) {
+                  const PipelineOptions &options, PassDumper &dumper) {
   std::unique_ptr<CodegenTarget> target = createTarget(options);
   mlir::DialectRegistry registry;
   target->registerTranslations(registry);
   module.getContext()->appendDialectRegistry(registry);
 
-  std::unique_ptr<llvm::TargetMachine> machine = target->createTargetMachine(error);
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine = target->createTargetMachine();
   if (!machine)
-    return nullptr;
-  // What the translation says goes into `error`, at the HLO instruction
+    return machine.takeError();
+  // What the translation says goes into the error, at the HLO instruction
   // the op came from, not to stderr.
   std::string diagnostics;
   std::unique_ptr<llvm::Module> llvmModule;
@@ -106,19 +102,17 @@ translateToLlvmIr(mlir::ModuleOp module, llvm::LLVMContext &context,
     });
     llvmModule = mlir::translateModuleToLLVMIR(module, context, "kernels");
   }
-  if (!llvmModule) {
-    error = "internal error: translation to LLVM IR failed" +
-            (diagnostics.empty() ? std::string() : ": " + diagnostics);
-    return nullptr;
-  }
-  if (!target->prepareLlvmIr(*llvmModule, *machine, dumper, error))
-    return nullptr;
+  if (!llvmModule)
+    return pipelineError("internal error: translation to LLVM IR failed" +
+                         (diagnostics.empty() ? std::string() : ": " + diagnostics));
+  if (llvm::Error error = target->prepareLlvmIr(*llvmModule, **machine, dumper))
+    return error;
 
   llvm::LoopAnalysisManager loops;
   llvm::FunctionAnalysisManager functions;
   llvm::CGSCCAnalysisManager cgscc;
   llvm::ModuleAnalysisManager modules;
-  llvm::PassBuilder builder(machine.get());
+  llvm::PassBuilder builder(machine->get());
   builder.registerModuleAnalyses(modules);
   builder.registerCGSCCAnalyses(cgscc);
   builder.registerFunctionAnalyses(functions);
@@ -130,37 +124,29 @@ translateToLlvmIr(mlir::ModuleOp module, llvm::LLVMContext &context,
                                                           : llvm::OptimizationLevel::O0;
   llvm::ModulePassManager passes = builder.buildPerModuleDefaultPipeline(level);
   passes.run(*llvmModule, modules);
-  if (llvm::verifyModule(*llvmModule, &llvm::errs())) {
-    error = "internal error: the optimized LLVM IR does not verify";
-    return nullptr;
-  }
+  if (llvm::verifyModule(*llvmModule, &llvm::errs()))
+    return pipelineError("internal error: the optimized LLVM IR does not verify");
   if (dumper.enabled())
     dumper.dump("llvm-O" + std::to_string(options.optLevel), printLlvmModule(*llvmModule));
   return llvmModule;
 }
 
-std::optional<std::string> emitOutput(llvm::Module &module, OutputKind output,
-                                      const PipelineOptions &options,
-                                      std::string &error) {
-  if (!targetProduces(options.target, output)) {
-    error = "internal error: this target does not produce that output";
-    return std::nullopt;
-  }
+llvm::Expected<std::string> emitOutput(llvm::Module &module, OutputKind output,
+                                       const PipelineOptions &options) {
+  if (!targetProduces(options.target, output))
+    return pipelineError("internal error: this target does not produce that output");
   if (output == OutputKind::LlvmIr)
     return printLlvmModule(module);
-  return createTarget(options)->emit(module, output, error);
+  return createTarget(options)->emit(module, output);
 }
 
-std::optional<std::string> assembleCubin(const std::string &ptx,
-                                         const PipelineOptions &options,
-                                         std::string &error,
-                                         std::vector<KernelResourceUsage> *usage) {
-  return runPtxas(ptx, options, error, usage);
+llvm::Expected<std::string> assembleCubin(const std::string &ptx, const PipelineOptions &options,
+                                          std::vector<KernelResourceUsage> *usage) {
+  return runPtxas(ptx, options, usage);
 }
 
-std::optional<std::string> linkHostSharedObject(const std::string &object,
-                                                std::string &error) {
-  return linkSharedObject(object, error);
+llvm::Expected<std::string> linkHostSharedObject(const std::string &object) {
+  return linkSharedObject(object);
 }
 
 } // namespace hlo::pipeline

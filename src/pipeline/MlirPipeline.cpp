@@ -96,8 +96,8 @@ namespace {
 /// Runs what `addPasses` adds to a pass manager set up with the options'
 /// dumps and timing, then the target's last step.
 template <typename AddPasses>
-bool runPipeline(ModuleOp module, const PipelineOptions &options, PassDumper &dumper,
-                 std::string &error, AddPasses addPasses) {
+llvm::Error runPipeline(ModuleOp module, const PipelineOptions &options, PassDumper &dumper,
+                        AddPasses addPasses) {
   MLIRContext *context = module.getContext();
   DialectRegistry registry;
   // The dialects' inliner, bufferization and to-LLVM interfaces.
@@ -140,21 +140,20 @@ bool runPipeline(ModuleOp module, const PipelineOptions &options, PassDumper &du
   // Without --verify-each, the emitters' IR and the pipeline's result are
   // verified once each; a pass that breaks the IR is then found by
   // rerunning with --verify-each.
-  auto verifyOnce = [&](const char *what) {
+  auto verifyOnce = [&](const char *what) -> llvm::Error {
     if (options.verifyEachPass || succeeded(verify(module)))
-      return true;
-    error = std::string("internal error: ") + what + " does not verify: " + diagnostics;
-    return false;
+      return llvm::Error::success();
+    return pipelineError(std::string("internal error: ") + what +
+                         " does not verify: " + diagnostics);
   };
-  if (!verifyOnce("the emitted IR"))
-    return false;
-  if (failed(pm.run(module))) {
-    error = "internal error: the MLIR pipeline failed: " + diagnostics;
-    return false;
-  }
-  if (!verifyOnce("the MLIR pipeline's result (rerun with --verify-each to find the pass)"))
-    return false;
-  return target->finishLlvmDialect(module, error);
+  if (llvm::Error error = verifyOnce("the emitted IR"))
+    return error;
+  if (failed(pm.run(module)))
+    return pipelineError("internal error: the MLIR pipeline failed: " + diagnostics);
+  if (llvm::Error error =
+          verifyOnce("the MLIR pipeline's result (rerun with --verify-each to find the pass)"))
+    return error;
+  return target->finishLlvmDialect(module);
 }
 
 /// Canonicalization, after the conversions of small-float constants are
@@ -231,14 +230,14 @@ void addSharedPasses(PassManager &pm) {
 
 } // namespace
 
-bool lowerToLlvmDialect(ModuleOp module, const PipelineOptions &options,
-                        PassDumper &dumper, std::string &error) {
-  return runPipeline(module, options, dumper, error, addSharedPasses);
+llvm::Error lowerToLlvmDialect(ModuleOp module, const PipelineOptions &options,
+                               PassDumper &dumper) {
+  return runPipeline(module, options, dumper, addSharedPasses);
 }
 
-bool lowerFromSplitPoint(ModuleOp module, const PipelineOptions &options,
-                         PassDumper &dumper, std::string &error) {
-  return runPipeline(module, options, dumper, error, [](PassManager &) {});
+llvm::Error lowerFromSplitPoint(ModuleOp module, const PipelineOptions &options,
+                                PassDumper &dumper) {
+  return runPipeline(module, options, dumper, [](PassManager &) {});
 }
 
 } // namespace hlo::pipeline

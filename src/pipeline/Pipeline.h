@@ -15,6 +15,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/Error.h"
 
 #include <memory>
 #include <optional>
@@ -68,6 +69,13 @@ struct PipelineOptions {
   bool lineInfo = false;
 };
 
+/// A pipeline failure with `message` (what the driver prints after
+/// `error: `). Every fallible function of the pipeline returns
+/// llvm::Error or llvm::Expected.
+inline llvm::Error pipelineError(const std::string &message) {
+  return llvm::make_error<llvm::StringError>(message, llvm::inconvertibleErrorCode());
+}
+
 /// Where the numbered per-pass dumps go (counts across all stages).
 class PassDumper {
 public:
@@ -86,32 +94,30 @@ private:
 
 /// Runs the MLIR passes on an emitted module, leaving the LLVM dialect of
 /// the target (NVVM kernels, or host functions with the ABI of
-/// abi/HostKernelAbi.h). False with `error` set on failure.
+/// abi/HostKernelAbi.h).
 [[nodiscard]]
-bool lowerToLlvmDialect(mlir::ModuleOp module, const PipelineOptions &options,
-                        PassDumper &dumper, std::string &error);
+llvm::Error lowerToLlvmDialect(mlir::ModuleOp module, const PipelineOptions &options,
+                               PassDumper &dumper);
 
 /// Runs only the target's conversion on a module already at the split point
 /// of Target.h (upstream dialects; kernels are functions with
 /// `xla_gpu.launch`, buffers memrefs): for kernels written by hand.
 [[nodiscard]]
-bool lowerFromSplitPoint(mlir::ModuleOp module, const PipelineOptions &options,
-                         PassDumper &dumper, std::string &error);
+llvm::Error lowerFromSplitPoint(mlir::ModuleOp module, const PipelineOptions &options,
+                                PassDumper &dumper);
 
 /// Translates to LLVM IR for the target, links what it needs (libdevice)
 /// and optimizes.
 [[nodiscard]]
-std::unique_ptr<llvm::Module>
+llvm::Expected<std::unique_ptr<llvm::Module>>
 translateToLlvmIr(mlir::ModuleOp module, llvm::LLVMContext &context,
-                  const PipelineOptions &options, PassDumper &dumper,
-                  std::string &error);
+                  const PipelineOptions &options, PassDumper &dumper);
 
 /// Writes `output` (PTX, cubin, host assembly, object or shared object)
-/// from optimized LLVM IR; nullopt with `error` set on failure.
+/// from optimized LLVM IR.
 [[nodiscard]]
-std::optional<std::string> emitOutput(llvm::Module &module, OutputKind output,
-                                      const PipelineOptions &options,
-                                      std::string &error);
+llvm::Expected<std::string> emitOutput(llvm::Module &module, OutputKind output,
+                                       const PipelineOptions &options);
 
 /// What ptxas reports for one kernel (-v).
 struct KernelResourceUsage {
@@ -129,16 +135,13 @@ struct KernelResourceUsage {
 /// step of its own). With `usage`, each kernel's registers, spills, stack
 /// and shared memory as ptxas reports them.
 [[nodiscard]]
-std::optional<std::string> assembleCubin(const std::string &ptx,
-                                         const PipelineOptions &options,
-                                         std::string &error,
-                                         std::vector<KernelResourceUsage> *usage = nullptr);
+llvm::Expected<std::string> assembleCubin(const std::string &ptx, const PipelineOptions &options,
+                                          std::vector<KernelResourceUsage> *usage = nullptr);
 
 /// The system linker on a host object file: the shared object (what
 /// emitOutput does for OutputKind::SharedObject, as a step of its own).
 [[nodiscard]]
-std::optional<std::string> linkHostSharedObject(const std::string &object,
-                                                std::string &error);
+llvm::Expected<std::string> linkHostSharedObject(const std::string &object);
 
 /// The GPU architectures hlo-compile compiles for: those LLVM's NVPTX target
 /// knows, from sm_75 on, in order ("sm_75", ..., "sm_90a", ...).

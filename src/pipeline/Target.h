@@ -33,22 +33,20 @@ public:
   virtual void addConversionPasses(mlir::PassManager &pm,
                                    mlir::ModuleOp module) const = 0;
   /// What is left after the passes, e.g. moving kernels out of a gpu.module
-  /// for translation. False with `error` set on failure.
-  virtual bool finishLlvmDialect(mlir::ModuleOp module, std::string &error) const {
-    return true;
+  /// for translation.
+  virtual llvm::Error finishLlvmDialect(mlir::ModuleOp module) const {
+    return llvm::Error::success();
   }
   /// Registers the dialect translations this target's LLVM dialect needs.
   virtual void registerTranslations(mlir::DialectRegistry &registry) const = 0;
   /// The target machine for this target and the options.
-  virtual std::unique_ptr<llvm::TargetMachine>
-  createTargetMachine(std::string &error) const = 0;
+  virtual llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine() const = 0;
   /// Fix-ups of the translated LLVM IR before optimization (triple, data
-  /// layout, libraries to link). False with `error` set on failure.
-  virtual bool prepareLlvmIr(llvm::Module &module, llvm::TargetMachine &machine,
-                             PassDumper &dumper, std::string &error) const = 0;
+  /// layout, libraries to link).
+  virtual llvm::Error prepareLlvmIr(llvm::Module &module, llvm::TargetMachine &machine,
+                                    PassDumper &dumper) const = 0;
   /// Writes `kind` (one this target produces) from optimized LLVM IR.
-  virtual std::optional<std::string> emit(llvm::Module &module, OutputKind kind,
-                                          std::string &error) const = 0;
+  virtual llvm::Expected<std::string> emit(llvm::Module &module, OutputKind kind) const = 0;
 };
 
 std::unique_ptr<CodegenTarget> createNvptxTarget(const PipelineOptions &options);
@@ -62,10 +60,9 @@ llvm::CodeGenOptLevel codeGenOptLevel(int optLevel);
 std::string printLlvmModule(const llvm::Module &module);
 
 /// Machine code for `module` through `machine` (assembly or an object
-/// file), or nullopt with `error` set.
-std::optional<std::string> emitWithTargetMachine(llvm::Module &module,
-                                                 llvm::TargetMachine &machine,
-                                                 bool assembly, std::string &error);
+/// file).
+llvm::Expected<std::string> emitWithTargetMachine(llvm::Module &module,
+                                                  llvm::TargetMachine &machine, bool assembly);
 
 } // namespace hlo::pipeline
 

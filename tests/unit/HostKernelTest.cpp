@@ -66,8 +66,10 @@ public:
     pipeline::PipelineOptions options;
     options.target = pipeline::TargetKind::Host;
     pipeline::PassDumper dumper(options);
-    if (!pipeline::lowerFromSplitPoint(*module, options, dumper, error))
+    if (llvm::Error failure = pipeline::lowerFromSplitPoint(*module, options, dumper)) {
+      error = llvm::toString(std::move(failure));
       return nullptr;
+    }
     for (auto function : module->getOps<mlir::LLVM::LLVMFuncOp>()) {
       xla_gpu::LaunchAttr launch = xla_gpu::getKernelLaunch(function);
       if (!launch)
@@ -84,13 +86,18 @@ public:
       kernels->specs[spec.name] = spec;
     }
     llvm::LLVMContext llvmContext;
-    auto llvmModule = pipeline::translateToLlvmIr(*module, llvmContext, options, dumper, error);
-    if (!llvmModule)
+    llvm::Expected<std::unique_ptr<llvm::Module>> llvmModule =
+        pipeline::translateToLlvmIr(*module, llvmContext, options, dumper);
+    if (!llvmModule) {
+      error = llvm::toString(llvmModule.takeError());
       return nullptr;
-    std::optional<std::string> object = pipeline::emitOutput(
-        *llvmModule, pipeline::OutputKind::SharedObject, options, error);
-    if (!object)
+    }
+    llvm::Expected<std::string> object =
+        pipeline::emitOutput(**llvmModule, pipeline::OutputKind::SharedObject, options);
+    if (!object) {
+      error = llvm::toString(object.takeError());
       return nullptr;
+    }
     llvm::SmallString<128> path;
     int fd = -1;
     if (llvm::sys::fs::createTemporaryFile("host-kernel-test", "so", fd, path)) {

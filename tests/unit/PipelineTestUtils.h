@@ -42,19 +42,21 @@ inline std::string assembleForArch(mlir::ModuleOp module, const std::string &arc
   options.gpuArch = arch;
   options.cudaPath = cudaPath();
   pipeline::PassDumper dumper(options);
-  std::string error;
-  if (!pipeline::lowerToLlvmDialect(module, options, dumper, error))
-    return error;
+  if (llvm::Error failure = pipeline::lowerToLlvmDialect(module, options, dumper))
+    return llvm::toString(std::move(failure));
   llvm::LLVMContext llvmContext;
-  auto llvmModule = pipeline::translateToLlvmIr(module, llvmContext, options, dumper, error);
+  llvm::Expected<std::unique_ptr<llvm::Module>> llvmModule =
+      pipeline::translateToLlvmIr(module, llvmContext, options, dumper);
   if (!llvmModule)
-    return error;
-  std::optional<std::string> ptx =
-      pipeline::emitOutput(*llvmModule, pipeline::OutputKind::Ptx, options, error);
+    return llvm::toString(llvmModule.takeError());
+  llvm::Expected<std::string> ptx =
+      pipeline::emitOutput(**llvmModule, pipeline::OutputKind::Ptx, options);
   if (!ptx)
-    return error;
-  if (!pipeline::assembleCubin(*ptx, options, error, usage))
+    return llvm::toString(ptx.takeError());
+  if (llvm::Expected<std::string> cubin = pipeline::assembleCubin(*ptx, options, usage); !cubin) {
+    std::string error = llvm::toString(cubin.takeError());
     return error.empty() ? "ptxas failed" : error;
+  }
   return "";
 }
 

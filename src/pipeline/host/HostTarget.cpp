@@ -67,17 +67,17 @@ public:
     mlir::registerLLVMDialectTranslation(registry);
   }
 
-  std::unique_ptr<llvm::TargetMachine>
-  createTargetMachine(std::string &error) const override {
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine() const override {
     static std::once_flag once;
     std::call_once(once, [] {
       llvm::InitializeNativeTarget();
       llvm::InitializeNativeTargetAsmPrinter();
     });
     llvm::Triple triple(llvm::sys::getProcessTriple());
+    std::string error;
     const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
     if (!target)
-      return nullptr;
+      return pipelineError(error);
     std::string cpu = triple.getArch() == llvm::Triple::x86_64 ? "x86-64" : "generic";
     llvm::TargetOptions targetOptions;
     return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
@@ -85,25 +85,24 @@ public:
         codeGenOptLevel(options.optLevel)));
   }
 
-  bool prepareLlvmIr(llvm::Module &module, llvm::TargetMachine &machine,
-                     PassDumper &dumper, std::string &error) const override {
+  llvm::Error prepareLlvmIr(llvm::Module &module, llvm::TargetMachine &machine,
+                            PassDumper &dumper) const override {
     module.setTargetTriple(machine.getTargetTriple());
     module.setDataLayout(machine.createDataLayout());
     if (dumper.enabled())
       dumper.dump("llvm-translate", printLlvmModule(module));
-    return true;
+    return llvm::Error::success();
   }
 
-  std::optional<std::string> emit(llvm::Module &module, OutputKind kind,
-                                  std::string &error) const override {
-    std::unique_ptr<llvm::TargetMachine> machine = createTargetMachine(error);
+  llvm::Expected<std::string> emit(llvm::Module &module, OutputKind kind) const override {
+    llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine = createTargetMachine();
     if (!machine)
-      return std::nullopt;
-    std::optional<std::string> code = emitWithTargetMachine(
-        module, *machine, /*assembly=*/kind == OutputKind::Assembly, error);
+      return machine.takeError();
+    llvm::Expected<std::string> code =
+        emitWithTargetMachine(module, **machine, /*assembly=*/kind == OutputKind::Assembly);
     if (!code || kind != OutputKind::SharedObject)
       return code;
-    return linkSharedObject(*code, error);
+    return linkSharedObject(*code);
   }
 
 private:

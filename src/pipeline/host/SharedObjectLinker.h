@@ -11,15 +11,15 @@
 #ifndef HLO_PIPELINE_HOST_SHAREDOBJECTLINKER_H
 #define HLO_PIPELINE_HOST_SHAREDOBJECTLINKER_H
 
-#include <optional>
+#include "pipeline/Pipeline.h"
+
 #include <string>
 
 namespace hlo::pipeline {
 
-/// The bytes of a shared object linked from `object`; nullopt with `error`
-/// (the linker's diagnostics) on failure.
-std::optional<std::string> linkSharedObject(const std::string &object,
-                                            std::string &error);
+/// The bytes of a shared object linked from `object`, or an error with the
+/// linker's diagnostics.
+llvm::Expected<std::string> linkSharedObject(const std::string &object);
 
 } // namespace hlo::pipeline
 

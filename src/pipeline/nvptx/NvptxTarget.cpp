@@ -64,26 +64,21 @@ void initializeNvptx() {
 
 /// Links the libdevice functions `module` calls; they become internal so
 /// that the optimizer inlines them and drops the rest.
-bool linkLibdevice(llvm::Module &module, const PipelineOptions &options,
-                   std::string &error) {
+llvm::Error linkLibdevice(llvm::Module &module, const PipelineOptions &options) {
   bool needed = false;
   for (const llvm::Function &function : module)
     needed |= function.isDeclaration() && function.getName().starts_with("__nv_");
   if (!needed)
-    return true;
+    return llvm::Error::success();
   std::string path = options.cudaPath + "/nvvm/libdevice/libdevice.10.bc";
   auto buffer = llvm::MemoryBuffer::getFile(path);
-  if (!buffer) {
-    error = "cannot read libdevice at " + path + " (set --cuda-path or CUDA_HOME)";
-    return false;
-  }
+  if (!buffer)
+    return pipelineError("cannot read libdevice at " + path + " (set --cuda-path or CUDA_HOME)");
   // Read lazily: the linker materializes only the functions it moves
   // (a kernel calls a handful of libdevice's ~500).
   auto libdevice = llvm::getOwningLazyBitcodeModule(std::move(*buffer), module.getContext());
-  if (!libdevice) {
-    error = "cannot parse " + path + ": " + llvm::toString(libdevice.takeError());
-    return false;
-  }
+  if (!libdevice)
+    return pipelineError("cannot parse " + path + ": " + llvm::toString(libdevice.takeError()));
   (*libdevice)->setTargetTriple(module.getTargetTriple());
   (*libdevice)->setDataLayout(module.getDataLayout());
   if (llvm::Linker::linkModules(
@@ -92,11 +87,9 @@ bool linkLibdevice(llvm::Module &module, const PipelineOptions &options,
             for (llvm::Function &function : linked)
               if (!function.isDeclaration() && names.contains(function.getName()))
                 function.setLinkage(llvm::GlobalValue::InternalLinkage);
-          })) {
-    error = "linking libdevice failed";
-    return false;
-  }
-  return true;
+          }))
+    return pipelineError("linking libdevice failed");
+  return llvm::Error::success();
 }
 
 /// (major, minor) of the toolkit's ptxas, from `ptxas --version`.
@@ -270,7 +263,7 @@ public:
 
   /// Moves the gpu.module's contents to the top level (the LLVM translation
   /// takes a builtin module).
-  bool finishLlvmDialect(mlir::ModuleOp module, std::string &error) const override {
+  llvm::Error finishLlvmDialect(mlir::ModuleOp module) const override {
     for (auto gpuModule :
          llvm::make_early_inc_range(module.getOps<mlir::gpu::GPUModuleOp>())) {
       mlir::Block &body = gpuModule.getBodyRegion().front();
@@ -278,7 +271,7 @@ public:
         op.moveBefore(module.getBody(), module.getBody()->end());
       gpuModule.erase();
     }
-    return true;
+    return llvm::Error::success();
   }
 
   void registerTranslations(mlir::DialectRegistry &registry) const override {
@@ -287,44 +280,42 @@ public:
     mlir::registerNVVMDialectTranslation(registry);
   }
 
-  std::unique_ptr<llvm::TargetMachine>
-  createTargetMachine(std::string &error) const override {
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine() const override {
     initializeNvptx();
     llvm::Triple triple(kTriple);
+    std::string error;
     const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
     if (!target)
-      return nullptr;
+      return pipelineError(error);
     llvm::TargetOptions targetOptions;
     return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
         triple, options.gpuArch, "+" + ptxFeatureFor(options), targetOptions,
         llvm::Reloc::PIC_, std::nullopt, codeGenOptLevel(options.optLevel)));
   }
 
-  bool prepareLlvmIr(llvm::Module &module, llvm::TargetMachine &machine,
-                     PassDumper &dumper, std::string &error) const override {
+  llvm::Error prepareLlvmIr(llvm::Module &module, llvm::TargetMachine &machine,
+                            PassDumper &dumper) const override {
     module.setTargetTriple(llvm::Triple(kTriple));
     module.setDataLayout(machine.createDataLayout());
     if (dumper.enabled())
       dumper.dump("llvm-translate", printLlvmModule(module));
-    if (!linkLibdevice(module, options, error))
-      return false;
+    if (llvm::Error error = linkLibdevice(module, options))
+      return error;
     // Flush-to-zero off, as XLA compiles by default.
     module.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", uint32_t{0});
     if (dumper.enabled())
       dumper.dump("llvm-link-libdevice", printLlvmModule(module));
-    return true;
+    return llvm::Error::success();
   }
 
-  std::optional<std::string> emit(llvm::Module &module, OutputKind kind,
-                                  std::string &error) const override {
-    std::unique_ptr<llvm::TargetMachine> machine = createTargetMachine(error);
+  llvm::Expected<std::string> emit(llvm::Module &module, OutputKind kind) const override {
+    llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine = createTargetMachine();
     if (!machine)
-      return std::nullopt;
-    std::optional<std::string> ptx =
-        emitWithTargetMachine(module, *machine, /*assembly=*/true, error);
+      return machine.takeError();
+    llvm::Expected<std::string> ptx = emitWithTargetMachine(module, **machine, /*assembly=*/true);
     if (!ptx || kind == OutputKind::Ptx)
       return ptx;
-    return runPtxas(*ptx, options, error);
+    return runPtxas(*ptx, options);
   }
 
 private:

@@ -11,22 +11,18 @@
 
 namespace hlo::pipeline {
 
-std::optional<std::string> runPtxas(const std::string &ptx,
-                                    const PipelineOptions &options,
-                                    std::string &error,
-                                    std::vector<KernelResourceUsage> *usage) {
+llvm::Expected<std::string> runPtxas(const std::string &ptx, const PipelineOptions &options,
+                                     std::vector<KernelResourceUsage> *usage) {
   std::string ptxas = options.cudaPath + "/bin/ptxas";
-  if (!llvm::sys::fs::can_execute(ptxas)) {
-    error = "cannot run " + ptxas + " (set --cuda-path or CUDA_HOME)";
-    return std::nullopt;
-  }
+  if (!llvm::sys::fs::can_execute(ptxas))
+    return pipelineError("cannot run " + ptxas + " (set --cuda-path or CUDA_HOME)");
   std::vector<std::string> arguments = {"-arch", options.gpuArch, "-O3",
                                         kToolInput.str(), "-o", kToolOutput.str()};
   if (usage)
     arguments.push_back("-v");
   std::string log;
-  std::optional<std::string> cubin =
-      runExternalTool(ptxas, arguments, ptx, "ptx", "cubin", "ptxas", error, &log);
+  llvm::Expected<std::string> cubin =
+      runExternalTool(ptxas, arguments, ptx, "ptx", "cubin", "ptxas", &log);
   if (cubin && usage)
     *usage = parsePtxasVerbose(log);
   return cubin;

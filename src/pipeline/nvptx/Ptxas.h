@@ -12,12 +12,10 @@
 namespace hlo::pipeline {
 
 /// Assembles PTX into a cubin with the toolkit's ptxas (-O3, the options'
-/// architecture); nullopt with `error` (ptxas's diagnostics) on failure.
-/// With `usage`, ptxas also reports (-v) each kernel's resources.
-std::optional<std::string> runPtxas(const std::string &ptx,
-                                    const PipelineOptions &options,
-                                    std::string &error,
-                                    std::vector<KernelResourceUsage> *usage = nullptr);
+/// architecture), or an error with ptxas's diagnostics. With `usage`,
+/// ptxas also reports (-v) each kernel's resources.
+llvm::Expected<std::string> runPtxas(const std::string &ptx, const PipelineOptions &options,
+                                     std::vector<KernelResourceUsage> *usage = nullptr);
 
 /// The per-kernel figures of `ptxas -v` output.
 std::vector<KernelResourceUsage> parsePtxasVerbose(const std::string &log);
