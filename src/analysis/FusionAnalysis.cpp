@@ -15,34 +15,34 @@ namespace hlo {
 
 namespace {
 
-/// The fusion's backend_config as JSON (keys quoted or not, as XLA
-/// accepts); null where it is not JSON.
-std::optional<llvm::json::Value> parseBackendConfig(const HloInstruction &fusion) {
-  return parseBackendConfigJson(backendConfigText(fusion));
-}
+/// A fusion's backend_config (keys quoted or not, as XLA accepts), parsed
+/// once: its `fusion_backend_config` object and that object's kind.
+struct FusionBackendConfig {
+  std::optional<llvm::json::Value> json;
+  const llvm::json::Object *backend = nullptr;
+  llvm::StringRef kind;
+};
 
-/// Its `fusion_backend_config` object, if there is one.
-const llvm::json::Object *fusionBackendConfig(const llvm::json::Value &config) {
-  const llvm::json::Object *root = config.getAsObject();
-  return root ? root->getObject("fusion_backend_config") : nullptr;
+FusionBackendConfig readFusionBackendConfig(const HloInstruction *fusion) {
+  FusionBackendConfig config;
+  if (!fusion)
+    return config;
+  config.json = parseBackendConfigJson(backendConfigText(*fusion));
+  const llvm::json::Object *root = config.json ? config.json->getAsObject() : nullptr;
+  config.backend = root ? root->getObject("fusion_backend_config") : nullptr;
+  if (std::optional<llvm::StringRef> kind =
+          config.backend ? config.backend->getString("kind") : std::nullopt)
+    config.kind = *kind;
+  return config;
 }
 
 } // namespace
 
 std::string fusionBackendKind(const HloInstruction &fusion) {
-  std::optional<llvm::json::Value> config = parseBackendConfig(fusion);
-  const llvm::json::Object *backend = config ? fusionBackendConfig(*config) : nullptr;
-  std::optional<llvm::StringRef> kind = backend ? backend->getString("kind") : std::nullopt;
-  return kind ? kind->str() : "";
+  return readFusionBackendConfig(&fusion).kind.str();
 }
 
 namespace {
-
-/// XLA's block-level Triton fusion (kind `__triton`), not a GEMM one
-/// (`__triton_gemm`, `__triton_nested_gemm_fusion`, ...).
-bool isBlockLevelFusion(const HloInstruction &fusion) {
-  return fusionBackendKind(fusion) == "__triton";
-}
 
 /// An integer XLA writes as a string (`"8"`) or a number; nullopt if it is
 /// neither or not positive.
@@ -64,11 +64,10 @@ std::optional<int64_t> positiveInteger(const llvm::json::Value *value) {
 /// The warps and first output tile of a block-level fusion's
 /// `block_level_fusion_config` (`"num_warps":"8"`,
 /// `"output_tiles":[{"sizes":["8","1","1024"]}]`), where it names them.
-void readBlockLevelConfig(const HloInstruction &fusion, FusionAnalysis &analysis) {
-  std::optional<llvm::json::Value> parsed = parseBackendConfig(fusion);
-  const llvm::json::Object *backend = parsed ? fusionBackendConfig(*parsed) : nullptr;
+void readBlockLevelConfig(const FusionBackendConfig &fusionConfig, FusionAnalysis &analysis) {
   const llvm::json::Object *config =
-      backend ? backend->getObject("block_level_fusion_config") : nullptr;
+      fusionConfig.backend ? fusionConfig.backend->getObject("block_level_fusion_config")
+                           : nullptr;
   if (!config)
     return;
   analysis.blockLevelWarps = positiveInteger(config->get("num_warps"));
@@ -112,25 +111,19 @@ bool hasNormalizationReduce(const HloComputation &computation) {
 }
 
 /// A library kind named by the fusion instruction, if any.
-std::optional<FusionVariant> libraryKind(const HloInstruction *fusion,
+std::optional<FusionVariant> libraryKind(const FusionBackendConfig &config,
                                          const std::vector<const HloInstruction *> &roots) {
   // As in XLA, the fusion backend config's kind (not the HLO fusion kind)
   // names the library kinds. A dot inside a loop fusion is emitted
   // elementally.
-  if (fusion) {
-    std::optional<llvm::json::Value> config = parseBackendConfig(*fusion);
-    const llvm::json::Object *backend = config ? fusionBackendConfig(*config) : nullptr;
-    llvm::StringRef kind;
-    if (std::optional<llvm::StringRef> named = backend ? backend->getString("kind") : std::nullopt)
-      kind = *named;
-    if (kind == "__custom_fusion" || (backend && backend->get("custom_fusion_config")))
-      return FusionVariant::CustomFusion;
-    // `__triton` alone is a block-level fusion, which is ours.
-    if (kind.starts_with("__triton") && kind != "__triton")
-      return FusionVariant::Triton;
-    if (kind.starts_with("__cudnn"))
-      return FusionVariant::Cudnn;
-  }
+  llvm::StringRef kind = config.kind;
+  if (kind == "__custom_fusion" || (config.backend && config.backend->get("custom_fusion_config")))
+    return FusionVariant::CustomFusion;
+  // `__triton` alone is a block-level fusion, which is ours.
+  if (kind.starts_with("__triton") && kind != "__triton")
+    return FusionVariant::Triton;
+  if (kind.starts_with("__cudnn"))
+    return FusionVariant::Cudnn;
   for (const HloInstruction *root : roots) {
     switch (root->opcode()) {
     case HloOpcode::Convolution:
@@ -155,7 +148,7 @@ bool runsAsLibraryCall(const HloInstruction &fusion) {
     else if (root)
       roots.push_back(root);
   }
-  return libraryKind(&fusion, roots).has_value();
+  return libraryKind(readFusionBackendConfig(&fusion), roots).has_value();
 }
 
 namespace {
@@ -444,13 +437,15 @@ FusionAnalysis analyzeFusion(const HloComputation &computation,
   for (const HloInstruction *root : analysis.roots)
     analysis.heroes.push_back(&findNonTrivialHero(*root));
   analysis.elementBits = fusionElementBits(computation, analysis);
-  if (std::optional<FusionVariant> library = libraryKind(fusion, analysis.roots)) {
+  FusionBackendConfig config = readFusionBackendConfig(fusion);
+  if (std::optional<FusionVariant> library = libraryKind(config, analysis.roots)) {
     analysis.setVariant(*library);
     return analysis;
   }
-  if (fusion && isBlockLevelFusion(*fusion) && hasNormalizationReduce(computation)) {
+  // XLA's block-level Triton fusion (kind `__triton`, not a GEMM kind).
+  if (config.kind == "__triton" && hasNormalizationReduce(computation)) {
     analysis.setVariant(FusionVariant::Normalization);
-    readBlockLevelConfig(*fusion, analysis);
+    readBlockLevelConfig(config, analysis);
     return analysis;
   }
   // Reduction.
