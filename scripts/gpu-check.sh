@@ -108,7 +108,7 @@ bundle() {
   # hlo-run's sources, to rebuild it where the binary does not start.
   cp "$root/CMakeLists.txt" "$dir/src/"
   mkdir -p "$dir/src/src" "$dir/src/third_party"
-  cp -r "$root/src/abi" "$root/src/hlo_parser" "$root/src/interpreter" "$root/src/runtime" "$dir/src/src/"
+  cp -r "$root/src/support" "$root/src/abi" "$root/src/hlo_parser" "$root/src/interpreter" "$root/src/runtime" "$dir/src/src/"
   [ -d /usr/include/CLI ] && cp -r /usr/include/CLI "$dir/src/third_party/"
   echo "gpu-check: bundled $compiled modules for $arch$([ "$target" = host ] && echo " (host target)") in $dir ($(du -sh "$dir" | cut -f1));" \
        "$skipped not compiled (listed in $dir/not-compiled.txt)"

@@ -1,7 +1,7 @@
 //===- LaunchManifest.cpp - The launch manifest's schema -------------------===//
 #include "LaunchManifest.h"
 
-#include "Json.h"
+#include "support/Json.h"
 #include "ManifestProgram.h"
 
 namespace hlo::abi {
@@ -146,7 +146,7 @@ public:
   bool readKernel(const JsonValue &json, KernelSpec &kernel, const std::string &where) {
     if (!json.isObject())
       return fail(where, "must be an object");
-    int64_t shared = 0;
+    int64_t shared = 0, dynamicShared = 0;
     if (!readString(json, "name", kernel.name, where) ||
         !readString(json, "hlo_instruction", kernel.hloInstruction, where) ||
         !readString(json, "hlo_computation", kernel.hloComputation, where,
@@ -155,6 +155,7 @@ public:
         !readTriple(json, "grid", kernel.grid, where) ||
         !readTriple(json, "block", kernel.block, where) ||
         !readInt(json, "shared_memory_bytes", shared, where) ||
+        !readOptionalInt(json, "dynamic_shared_memory_bytes", dynamicShared, where) ||
         !readOptionalBool(json, "concurrent_threads", kernel.concurrentThreads, where) ||
         !readOptionalInt(json, "launch_index", kernel.launchIndex, where) ||
         !readOptionalInt(json, "launch_count", kernel.launchCount, where))
@@ -165,6 +166,9 @@ public:
     if (shared < 0 || shared > UINT32_MAX)
       return fail(where, "\"shared_memory_bytes\" out of range");
     kernel.sharedMemoryBytes = static_cast<unsigned>(shared);
+    if (dynamicShared < 0 || dynamicShared > UINT32_MAX)
+      return fail(where, "\"dynamic_shared_memory_bytes\" out of range");
+    kernel.dynamicSharedMemoryBytes = static_cast<unsigned>(dynamicShared);
     const JsonValue *parameters = json.find("parameters");
     if (!parameters || !parameters->isArray())
       return fail(where, "missing \"parameters\"");
@@ -321,6 +325,9 @@ std::string printLaunchManifest(const LaunchManifest &manifest) {
     json += "      \"grid\": " + triple(kernel.grid) + ",\n";
     json += "      \"block\": " + triple(kernel.block) + ",\n";
     json += "      \"shared_memory_bytes\": " + std::to_string(kernel.sharedMemoryBytes) + ",\n";
+    if (kernel.dynamicSharedMemoryBytes)
+      json += "      \"dynamic_shared_memory_bytes\": " +
+              std::to_string(kernel.dynamicSharedMemoryBytes) + ",\n";
     // The host launcher runs a block's threads one after another unless
     // they must run concurrently.
     if (host)

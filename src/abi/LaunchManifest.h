@@ -57,7 +57,11 @@ struct KernelSpec {
   std::string emitter;
   std::array<unsigned, 3> grid = {1, 1, 1};
   std::array<unsigned, 3> block = {1, 1, 1};
+  /// Static shared memory (declared in the code).
   unsigned sharedMemoryBytes = 0;
+  /// Dynamic shared memory the launch adds (cuLaunchKernel's
+  /// sharedMemBytes); absent from a manifest: 0.
+  unsigned dynamicSharedMemoryBytes = 0;
   /// Host target: the block's threads must run concurrently (barriers,
   /// warp shuffles). Absent from a manifest: assumed.
   bool concurrentThreads = true;

@@ -8,7 +8,7 @@
 #ifndef HLO_ABI_MANIFESTPROGRAM_H
 #define HLO_ABI_MANIFESTPROGRAM_H
 
-#include "abi/Json.h"
+#include "support/Json.h"
 #include "abi/LaunchManifest.h"
 
 #include <string>

@@ -8,9 +8,13 @@ namespace hlo {
 GpuDeviceInfo rtxA6000DeviceInfo() {
   GpuDeviceInfo info;
   info.name = "RTX A6000";
+  info.arch = "sm_86";
   info.computeCapability = 86;
   info.smCount = 84;
   info.threadsPerSM = 1536;
+  info.sharedMemoryPerBlockOptIn = 99 * 1024;
+  info.features.tma = info.features.clusters = false;
+  info.features.fp8Conversions = false;
   return info;
 }
 
@@ -18,7 +22,10 @@ std::optional<GpuDeviceInfo> deviceInfoForArch(std::string_view arch) {
   if (arch.substr(0, 3) != "sm_")
     return std::nullopt;
   std::string_view digits = arch.substr(3);
-  if (!digits.empty() && (digits.back() == 'a' || digits.back() == 'f'))
+  char suffix = !digits.empty() && (digits.back() == 'a' || digits.back() == 'f')
+                    ? digits.back()
+                    : '\0';
+  if (suffix)
     digits.remove_suffix(1);
   int capability = 0;
   auto result =
@@ -49,7 +56,25 @@ std::optional<GpuDeviceInfo> deviceInfoForArch(std::string_view arch) {
     info.smCount = 40;
     info.threadsPerSM = 1024;
   }
+  info.arch = std::string(arch);
   info.computeCapability = capability;
+  info.archSpecific = suffix == 'a';
+  info.familySpecific = suffix == 'f';
+  // Shared memory per block with the opt-in (the CUDA programming guide's
+  // table of compute capabilities).
+  info.sharedMemoryPerBlockOptIn = capability >= 120  ? 99 * 1024
+                                   : capability >= 90 ? 227 * 1024
+                                   : capability >= 87 ? 163 * 1024
+                                   : capability >= 86 ? 99 * 1024
+                                   : capability >= 80 ? 163 * 1024
+                                                      : 64 * 1024;
+  info.features.mmaF16 = true;
+  info.features.mmaBf16 = capability >= 80;
+  info.features.cpAsync = capability >= 80;
+  info.features.fp8Conversions = capability >= 89;
+  info.features.tma = info.features.clusters = capability >= 90;
+  // wgmma is an sm_90a feature: neither sm_90 nor sm_100 has it.
+  info.features.wgmma = capability == 90 && info.archSpecific;
   return info;
 }
 

@@ -1,11 +1,12 @@
 //===- FusionAnalysis.cpp - Which emitter handles a fusion ----------------===//
 #include "analysis/FusionAnalysis.h"
 
-#include "analysis/BackendConfigJson.h"
 #include "analysis/HeroAnalysis.h"
 #include "analysis/ScatterAnalysis.h"
 #include "hlo_parser/OpAttributes.h"
+#include "support/BackendConfig.h"
 
+#include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
 #include <deque>
@@ -18,44 +19,52 @@ namespace {
 /// A fusion's backend_config (keys quoted or not, as XLA accepts), parsed
 /// once: its `fusion_backend_config` object and that object's kind.
 struct FusionBackendConfig {
-  std::optional<llvm::json::Value> json;
-  const llvm::json::Object *backend = nullptr;
-  llvm::StringRef kind;
+  std::optional<JsonValue> json;
+  const JsonValue *backend = nullptr;
+  std::string kind;
 };
+
+/// Member `key` of `object` if `object` is an object and has one.
+const JsonValue *memberOf(const JsonValue *object, const char *key) {
+  return object && object->isObject() ? object->find(key) : nullptr;
+}
 
 FusionBackendConfig readFusionBackendConfig(const HloInstruction *fusion) {
   FusionBackendConfig config;
   if (!fusion)
     return config;
-  config.json = parseBackendConfigJson(backendConfigText(*fusion));
-  const llvm::json::Object *root = config.json ? config.json->getAsObject() : nullptr;
-  config.backend = root ? root->getObject("fusion_backend_config") : nullptr;
-  if (std::optional<llvm::StringRef> kind =
-          config.backend ? config.backend->getString("kind") : std::nullopt)
-    config.kind = *kind;
+  config.json = parseBackendConfig(backendConfigText(*fusion));
+  config.backend = memberOf(config.json ? &*config.json : nullptr, "fusion_backend_config");
+  if (!config.backend || !config.backend->isObject())
+    config.backend = nullptr;
+  if (const JsonValue *kind = memberOf(config.backend, "kind"); kind && kind->isString())
+    config.kind = kind->string();
   return config;
 }
 
 } // namespace
 
 std::string fusionBackendKind(const HloInstruction &fusion) {
-  return readFusionBackendConfig(&fusion).kind.str();
+  return readFusionBackendConfig(&fusion).kind;
 }
 
 namespace {
 
 /// An integer XLA writes as a string (`"8"`) or a number; nullopt if it is
 /// neither or not positive.
-std::optional<int64_t> positiveInteger(const llvm::json::Value *value) {
+std::optional<int64_t> positiveInteger(const JsonValue *value) {
   if (!value)
     return std::nullopt;
-  std::optional<int64_t> number = value->getAsInteger();
-  if (!number)
-    if (std::optional<llvm::StringRef> text = value->getAsString()) {
-      int64_t parsed = 0;
-      if (!text->getAsInteger(10, parsed))
-        number = parsed;
-    }
+  std::optional<int64_t> number;
+  if (value->isNumber()) {
+    double exact = value->number();
+    if (exact == static_cast<double>(static_cast<int64_t>(exact)))
+      number = static_cast<int64_t>(exact);
+  } else if (value->isString()) {
+    int64_t parsed = 0;
+    if (!llvm::StringRef(value->string()).getAsInteger(10, parsed))
+      number = parsed;
+  }
   if (!number || *number <= 0)
     return std::nullopt;
   return number;
@@ -65,20 +74,18 @@ std::optional<int64_t> positiveInteger(const llvm::json::Value *value) {
 /// `block_level_fusion_config` (`"num_warps":"8"`,
 /// `"output_tiles":[{"sizes":["8","1","1024"]}]`), where it names them.
 void readBlockLevelConfig(const FusionBackendConfig &fusionConfig, FusionAnalysis &analysis) {
-  const llvm::json::Object *config =
-      fusionConfig.backend ? fusionConfig.backend->getObject("block_level_fusion_config")
-                           : nullptr;
-  if (!config)
+  const JsonValue *config = memberOf(fusionConfig.backend, "block_level_fusion_config");
+  if (!config || !config->isObject())
     return;
-  analysis.blockLevelWarps = positiveInteger(config->get("num_warps"));
-  const llvm::json::Array *tiles = config->getArray("output_tiles");
-  const llvm::json::Object *tile =
-      tiles && !tiles->empty() ? tiles->front().getAsObject() : nullptr;
-  const llvm::json::Array *sizes = tile ? tile->getArray("sizes") : nullptr;
-  if (!sizes)
+  analysis.blockLevelWarps = positiveInteger(config->find("num_warps"));
+  const JsonValue *tiles = config->find("output_tiles");
+  const JsonValue *tile =
+      tiles && tiles->isArray() && !tiles->array().empty() ? &tiles->array().front() : nullptr;
+  const JsonValue *sizes = memberOf(tile, "sizes");
+  if (!sizes || !sizes->isArray())
     return;
   std::vector<int64_t> values;
-  for (const llvm::json::Value &size : *sizes) {
+  for (const JsonValue &size : sizes->array()) {
     std::optional<int64_t> value = positiveInteger(&size);
     if (!value)
       return;
@@ -117,7 +124,7 @@ std::optional<FusionVariant> libraryKind(const FusionBackendConfig &config,
   // names the library kinds. A dot inside a loop fusion is emitted
   // elementally.
   llvm::StringRef kind = config.kind;
-  if (kind == "__custom_fusion" || (config.backend && config.backend->get("custom_fusion_config")))
+  if (kind == "__custom_fusion" || memberOf(config.backend, "custom_fusion_config"))
     return FusionVariant::CustomFusion;
   // `__triton` alone is a block-level fusion, which is ours.
   if (kind.starts_with("__triton") && kind != "__triton")
@@ -248,96 +255,30 @@ startIndices(const HloInstruction &inst, int64_t first) {
 
 const char *emitterKindName(EmitterKind kind) {
   switch (kind) {
-  case EmitterKind::Loop:
-    return "kLoop";
-  case EmitterKind::Reduction:
-    return "kReduction";
-  case EmitterKind::Transpose:
-    return "kTranspose";
-  case EmitterKind::Scatter:
-    return "kScatter";
-  case EmitterKind::Concatenate:
-    return "kConcatenate";
-  case EmitterKind::Sort:
-    return "kSort";
-  case EmitterKind::BlockLevel:
-    return "kBlockLevel";
-  case EmitterKind::Library:
-    return "kLibrary";
+#define FUSION_EMITTER_KIND(Name, Spelling)                                    \
+  case EmitterKind::Name:                                                      \
+    return Spelling;
+#include "analysis/FusionKinds.def"
   }
   return "";
 }
 
 const char *fusionVariantName(FusionVariant variant) {
   switch (variant) {
-  case FusionVariant::Loop:
-    return "LoopFusion";
-  case FusionVariant::InPlaceDynamicUpdateSlice:
-    return "InPlaceDynamicUpdateSliceFusion";
-  case FusionVariant::RowReduction:
-    return "RowReductionFusion";
-  case FusionVariant::MultiRowReduction:
-    return "MultiRowReductionFusion";
-  case FusionVariant::ColumnReduction:
-    return "ColumnReductionFusion";
-  case FusionVariant::SmallColumnReduction:
-    return "SmallColumnReductionFusion";
-  case FusionVariant::Transpose:
-    return "TransposeFusion";
-  case FusionVariant::PackedTranspose:
-    return "PackedTranspose";
-  case FusionVariant::ScatterWithDistributedUpdates:
-    return "ScatterWithDistributedUpdates";
-  case FusionVariant::ScatterWithDistributedIndices:
-    return "ScatterWithDistributedIndices";
-  case FusionVariant::Concatenate:
-    return "ConcatenateFusion";
-  case FusionVariant::Sort:
-    return "";
-  case FusionVariant::Normalization:
-    return "NormalizationFusion";
-  case FusionVariant::CustomFusion:
-    return "custom fusion";
-  case FusionVariant::Triton:
-    return "Triton";
-  case FusionVariant::Cudnn:
-    return "cuDNN";
-  case FusionVariant::CudnnConvolution:
-    return "cuDNN (convolution)";
-  case FusionVariant::CustomCall:
-    return "custom call";
+#define FUSION_VARIANT(Name, Kind, Spelling)                                   \
+  case FusionVariant::Name:                                                    \
+    return Spelling;
+#include "analysis/FusionKinds.def"
   }
   return "";
 }
 
 EmitterKind emitterKindOf(FusionVariant variant) {
   switch (variant) {
-  case FusionVariant::Loop:
-  case FusionVariant::InPlaceDynamicUpdateSlice:
-    return EmitterKind::Loop;
-  case FusionVariant::RowReduction:
-  case FusionVariant::MultiRowReduction:
-  case FusionVariant::ColumnReduction:
-  case FusionVariant::SmallColumnReduction:
-    return EmitterKind::Reduction;
-  case FusionVariant::Transpose:
-  case FusionVariant::PackedTranspose:
-    return EmitterKind::Transpose;
-  case FusionVariant::ScatterWithDistributedUpdates:
-  case FusionVariant::ScatterWithDistributedIndices:
-    return EmitterKind::Scatter;
-  case FusionVariant::Concatenate:
-    return EmitterKind::Concatenate;
-  case FusionVariant::Sort:
-    return EmitterKind::Sort;
-  case FusionVariant::Normalization:
-    return EmitterKind::BlockLevel;
-  case FusionVariant::CustomFusion:
-  case FusionVariant::Triton:
-  case FusionVariant::Cudnn:
-  case FusionVariant::CudnnConvolution:
-  case FusionVariant::CustomCall:
-    return EmitterKind::Library;
+#define FUSION_VARIANT(Name, Kind, Spelling)                                   \
+  case FusionVariant::Name:                                                    \
+    return EmitterKind::Kind;
+#include "analysis/FusionKinds.def"
   }
   return EmitterKind::Loop;
 }
@@ -429,9 +370,17 @@ bool canEmitDynamicUpdateSliceInPlace(const HloComputation &computation) {
   return true;
 }
 
-FusionAnalysis analyzeFusion(const HloComputation &computation,
-                             const HloInstruction *fusion,
-                             const GpuDeviceInfo &device) {
+namespace {
+
+void setVariant(FusionAnalysis &analysis, FusionVariant variant) {
+  analysis.variant = variant;
+  analysis.kind = emitterKindOf(variant);
+}
+
+/// The emitter kind and variant of a fusion, before buffer reuse is known.
+FusionAnalysis classifyFusion(const HloComputation &computation,
+                              const HloInstruction *fusion,
+                              const GpuDeviceInfo &device) {
   FusionAnalysis analysis;
   analysis.roots = getFusionRoots(computation);
   for (const HloInstruction *root : analysis.roots)
@@ -439,12 +388,12 @@ FusionAnalysis analyzeFusion(const HloComputation &computation,
   analysis.elementBits = fusionElementBits(computation, analysis);
   FusionBackendConfig config = readFusionBackendConfig(fusion);
   if (std::optional<FusionVariant> library = libraryKind(config, analysis.roots)) {
-    analysis.setVariant(*library);
+    setVariant(analysis, *library);
     return analysis;
   }
   // XLA's block-level Triton fusion (kind `__triton`, not a GEMM kind).
   if (config.kind == "__triton" && hasNormalizationReduce(computation)) {
-    analysis.setVariant(FusionVariant::Normalization);
+    setVariant(analysis, FusionVariant::Normalization);
     readBlockLevelConfig(config, analysis);
     return analysis;
   }
@@ -479,9 +428,8 @@ FusionAnalysis analyzeFusion(const HloComputation &computation,
     }
     if (valid) {
       analysis.reduction = getReductionDimensions(*firstReduce);
-      analysis.reductionTiling =
-          computeReductionTiling(*analysis.reduction, analysis.elementBits, device);
-      analysis.setVariant(reductionVariant(analysis.reductionTiling->kind));
+      setVariant(analysis, reductionVariant(chooseReductionKind(
+                               *analysis.reduction, analysis.elementBits, device)));
       return analysis;
     }
   }
@@ -505,26 +453,19 @@ FusionAnalysis analyzeFusion(const HloComputation &computation,
       consistent &= isBitcastCompatible(root->shape(), input);
     if (consistent) {
       analysis.transpose = transpose;
-      std::set<const HloInstruction *> transposed;
-      int64_t maxBytes = 1;
-      for (const HloInstruction *hero : analysis.heroes)
-        if (getTiledTransposeDescription(*hero) && transposed.insert(hero).second)
-          maxBytes = std::max<int64_t>(maxBytes, primitiveByteWidth(hero->shape().elementType()));
-      analysis.transposeTiling = computeTransposeTiling(
-          *transpose, maxBytes, static_cast<int64_t>(transposed.size()), device);
-      analysis.setVariant(transpose->packed ? FusionVariant::PackedTranspose
+      setVariant(analysis, transpose->packed ? FusionVariant::PackedTranspose
                                             : FusionVariant::Transpose);
       return analysis;
     }
   }
   if (analysis.roots.size() == 1 &&
       analysis.roots[0]->opcode() == HloOpcode::Sort) {
-    analysis.setVariant(FusionVariant::Sort);
+    setVariant(analysis, FusionVariant::Sort);
     return analysis;
   }
   auto loop = [&]() {
     analysis.inPlaceDynamicUpdateSlice = canEmitDynamicUpdateSliceInPlace(computation);
-    analysis.setVariant(analysis.inPlaceDynamicUpdateSlice
+    setVariant(analysis, analysis.inPlaceDynamicUpdateSlice
                             ? FusionVariant::InPlaceDynamicUpdateSlice
                             : FusionVariant::Loop);
     return analysis;
@@ -532,14 +473,42 @@ FusionAnalysis analyzeFusion(const HloComputation &computation,
   if (analysis.roots.size() > 1)
     return loop();
   if (analysis.roots[0]->opcode() == HloOpcode::Scatter) {
-    analysis.setVariant(scatterVariant(*analysis.roots[0], device));
+    setVariant(analysis, scatterVariant(*analysis.roots[0], device));
     return analysis;
   }
   if (useConcatenateFusion(analysis.roots, analysis.heroes)) {
-    analysis.setVariant(FusionVariant::Concatenate);
+    setVariant(analysis, FusionVariant::Concatenate);
     return analysis;
   }
   return loop();
+}
+
+} // namespace
+
+FusionAnalysis analyzeFusion(const HloComputation &computation,
+                             const HloInstruction *fusion,
+                             const GpuDeviceInfo &device, ParameterReuse mayReuse) {
+  FusionAnalysis analysis = classifyFusion(computation, fusion, device);
+  // The kinds that update an operand in place may do so only where the
+  // output may take that operand's buffer.
+  bool updatesInPlace = analysis.variant == FusionVariant::InPlaceDynamicUpdateSlice ||
+                        analysis.kind == EmitterKind::Scatter;
+  for (int64_t i = 0; updatesInPlace && i < computation.parameterCount(); ++i)
+    if (mayReuse(i))
+      analysis.reusableParameters.push_back(i);
+  // Elsewhere the loop emitter copies the updated operand as it writes.
+  if (analysis.variant == FusionVariant::InPlaceDynamicUpdateSlice)
+    for (const HloInstruction *root : analysis.roots)
+      if (!llvm::is_contained(analysis.reusableParameters,
+                              inPlaceUpdatedParameter(*root).parameterNumber()))
+        setVariant(analysis, FusionVariant::Loop);
+  return analysis;
+}
+
+FusionAnalysis analyzeFusion(const HloComputation &computation,
+                             const HloInstruction *fusion,
+                             const GpuDeviceInfo &device) {
+  return analyzeFusion(computation, fusion, device, [](int64_t) { return true; });
 }
 
 } // namespace hlo

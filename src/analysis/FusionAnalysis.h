@@ -20,10 +20,11 @@
 
 #include "analysis/DeviceInfo.h"
 #include "analysis/ReductionAnalysis.h"
-#include "analysis/ReductionTiling.h"
+#include "analysis/ReductionKind.h"
 #include "analysis/TransposeAnalysis.h"
-#include "analysis/TransposeTiling.h"
 #include "hlo_parser/HloComputation.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <optional>
 #include <string>
@@ -31,38 +32,16 @@
 
 namespace hlo {
 
+/// What emits a fusion (analysis/FusionKinds.def lists them).
 enum class EmitterKind {
-  Loop,
-  Reduction,
-  Transpose,
-  Scatter,
-  Concatenate,
-  Sort,
-  /// XLA's block-level (Triton) normalization fusions, by our own emitter.
-  BlockLevel,
-  Library, // custom / Triton / cuDNN / cuBLAS: not handled by an emitter
+#define FUSION_EMITTER_KIND(Name, Spelling) Name,
+#include "analysis/FusionKinds.def"
 };
 
 /// The emitter (or, for Library, what XLA would use) within a kind.
 enum class FusionVariant {
-  Loop,
-  InPlaceDynamicUpdateSlice,
-  RowReduction,
-  MultiRowReduction,
-  ColumnReduction,
-  SmallColumnReduction,
-  Transpose,
-  PackedTranspose,
-  ScatterWithDistributedUpdates,
-  ScatterWithDistributedIndices,
-  Concatenate,
-  Sort,
-  Normalization,
-  CustomFusion,
-  Triton,
-  Cudnn,
-  CudnnConvolution,
-  CustomCall,
+#define FUSION_VARIANT(Name, Kind, Spelling) Name,
+#include "analysis/FusionKinds.def"
 };
 
 /// "kLoop", "kReduction", ... (XLA's spelling).
@@ -74,17 +53,19 @@ const char *fusionVariantName(FusionVariant variant);
 /// The kind a variant belongs to.
 EmitterKind emitterKindOf(FusionVariant variant);
 
+/// A fusion's analysis, complete when analyzeFusion returns it: the
+/// emitters read it and never change it. The launch figures (tilings) are
+/// each emitter's own, computed from it when the emitter is built.
 struct FusionAnalysis {
   EmitterKind kind = EmitterKind::Loop;
   FusionVariant variant = FusionVariant::Loop;
   std::vector<const HloInstruction *> roots;
   std::vector<const HloInstruction *> heroes;
+  /// Transpose kind: the transpose the heroes agree on.
   std::optional<TransposeDescription> transpose;
-  /// Transpose kind: the shared-memory tiling.
-  std::optional<TransposeTiling> transposeTiling;
+  /// Reduction kind: the 3-D form of the reductions (the variant says
+  /// which reduction emitter).
   std::optional<ReductionDimensions> reduction;
-  /// Reduction kind: the chosen variant's launch figures.
-  std::optional<ReductionTiling> reductionTiling;
   /// The narrowest types read and written (vector sizes depend on them).
   FusionElementBits elementBits;
   bool inPlaceDynamicUpdateSlice = false;
@@ -94,20 +75,19 @@ struct FusionAnalysis {
   /// ... and the output tile one block computes (one size per output
   /// dimension), empty if it names none.
   std::vector<int64_t> blockLevelTile;
-  /// The fusion parameters whose buffers an output may take (the module's
-  /// KernelPlan::canReuseInputBuffer; set by whoever emits an in-place
-  /// dynamic-update-slice or scatter fusion, empty: none). Those update
-  /// their operand in place only when it is listed.
+  /// The kinds that update an operand in place (in-place
+  /// dynamic-update-slice, scatter): the fusion parameters whose buffers an
+  /// output may take (the ParameterReuse the analysis was given). They
+  /// update their operand in place only when it is listed.
   std::vector<int64_t> reusableParameters;
 
   /// "kReduction/RowReductionFusion", "kLoop/LoopFusion", ...
   std::string kindString() const;
-  /// Sets the variant and the kind it belongs to.
-  void setVariant(FusionVariant value) {
-    variant = value;
-    kind = emitterKindOf(value);
-  }
 };
+
+/// Whether an output of the fusion may take the buffer of fusion parameter
+/// `parameter` (the module's KernelPlan::canReuseInputBuffer).
+using ParameterReuse = llvm::function_ref<bool(int64_t parameter)>;
 
 /// The `kind` of the fusion's `fusion_backend_config` (`__triton`,
 /// `__triton_gemm`, `__custom_fusion`, ...); empty if it names none.
@@ -121,6 +101,14 @@ bool runsAsLibraryCall(const HloInstruction &fusion);
 
 /// Analyses `computation` as a fusion. `fusion` is the fusion instruction
 /// calling it, if any (its kind / backend_config can name a library kind).
+/// `mayReuse` says which parameters' buffers the outputs may take: an
+/// in-place dynamic-update-slice fusion whose updated operand may not be
+/// reused is a loop fusion (which copies the operand as it writes).
+FusionAnalysis analyzeFusion(const HloComputation &computation,
+                             const HloInstruction *fusion,
+                             const GpuDeviceInfo &device, ParameterReuse mayReuse);
+/// The analysis of a fusion seen alone, outside a module's buffer plan:
+/// every parameter's buffer may be reused.
 FusionAnalysis analyzeFusion(const HloComputation &computation,
                              const HloInstruction *fusion,
                              const GpuDeviceInfo &device);

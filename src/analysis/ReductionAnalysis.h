@@ -4,8 +4,9 @@
 // [major reduced, kept, minor reduced]; column: [major kept, reduced, minor
 // kept]) computed in the layout's physical order, whether the unnested
 // emitter beats the elemental loop, whether a non-root reduce is race
-// free, and the variants (row, multi-row, column, small column; ReductionTiling.h
-// chooses one and computes its launch figures).
+// free, and the variants (row, multi-row, column, small column;
+// ReductionKind.h chooses one, its emitter's ReductionTiling.h computes
+// its launch figures).
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_ANALYSIS_REDUCTIONANALYSIS_H

@@ -15,7 +15,7 @@
 #include "emitters/FusionEmitter.h"
 #include "hlo_parser/HloAttributes.h"
 #include "hlo_parser/OpAttributes.h"
-#include "pipeline/Pipeline.h"
+#include "pipeline/Compile.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/MLIRContext.h"
@@ -150,7 +150,6 @@ bool emitCode(const HloModule &module, const Options &options, const std::string
   pipelineOptions.ptxVersion = options.ptxVersion;
   pipelineOptions.lineInfo = options.lineInfo;
   pipeline::PassDumper dumper(pipelineOptions);
-  bool host = pipelineOptions.target == pipeline::TargetKind::Host;
   auto fail = [&](const std::string &error) {
     diagnostics.error(kNoOffset, error);
     return false;
@@ -187,58 +186,36 @@ bool emitCode(const HloModule &module, const Options &options, const std::string
     }
   }
   pipeline::OutputKind kind = outputKindFor(options.emit);
-  // The machine code the final step starts from, dumped as text.
-  pipeline::OutputKind first = kind == pipeline::OutputKind::Cubin ? pipeline::OutputKind::Ptx
-                               : kind == pipeline::OutputKind::SharedObject
-                                   ? pipeline::OutputKind::Object
-                                   : kind;
+  pipelineOptions.resourceUsage = options.resourceUsage;
   // Emitted MLIR to machine code: the MLIR passes, LLVM, the back end (and
   // ptxas for a cubin). `quiet`: no dumps, no timing, no output kept.
   pipeline::PipelineOptions quietOptions = pipelineOptions;
   quietOptions.printAfterEachPass = false;
   quietOptions.dumpDir.clear();
   quietOptions.timePasses = false;
+  quietOptions.resourceUsage = false;
   pipeline::PassDumper quietDumper(quietOptions);
   auto generate = [&](mlir::ModuleOp module, bool quiet,
-                      std::string &error) -> std::optional<std::string> {
-    const pipeline::PipelineOptions &stageOptions = quiet ? quietOptions : pipelineOptions;
-    pipeline::PassDumper &stageDumper = quiet ? quietDumper : dumper;
-    auto lap = [&](const std::string &stage) {
-      if (!quiet)
-        timer.lap(stage);
-    };
-    // The pipeline's errors become this step's message.
-    auto failWith = [&](llvm::Error failure) -> std::optional<std::string> {
-      error = llvm::toString(std::move(failure));
+                      std::string &error) -> std::optional<pipeline::CompiledCode> {
+    llvm::Expected<pipeline::CompiledCode> compiled = pipeline::compileModule(
+        module, kind, quiet ? quietOptions : pipelineOptions, quiet ? quietDumper : dumper,
+        [&](llvm::StringRef stage) {
+          if (!quiet)
+            timer.lap(stage.str());
+        });
+    if (!compiled) {
+      error = llvm::toString(compiled.takeError());
       return std::nullopt;
-    };
-    if (llvm::Error failure = pipeline::lowerToLlvmDialect(module, stageOptions, stageDumper))
-      return failWith(std::move(failure));
-    lap("MLIR passes");
+    }
     // Each kernel's code must be what its emitter's launch record says
     // (a kernel compiled alone lacks the others).
-    error = quiet ? "" : checkLaunchRecords(emittedKernels->launches, module);
+    error = quiet ? "" : checkLaunchRecords(emittedKernels->launches, compiled->kernels);
     if (!error.empty())
       return std::nullopt;
-    llvm::LLVMContext llvmContext;
-    llvm::Expected<std::unique_ptr<llvm::Module>> llvmModule =
-        pipeline::translateToLlvmIr(module, llvmContext, stageOptions, stageDumper);
-    if (!llvmModule)
-      return failWith(llvmModule.takeError());
-    lap(std::string(host ? "LLVM IR, " : "LLVM IR, libdevice, ") + "-O" +
-        std::to_string(options.optLevel));
-    llvm::Expected<std::string> code = pipeline::emitOutput(**llvmModule, first, stageOptions);
-    if (!code)
-      return failWith(code.takeError());
-    // Alone, a kernel must also pass ptxas when a cubin is asked for.
-    if (quiet && kind == pipeline::OutputKind::Cubin)
-      if (llvm::Expected<std::string> cubin = pipeline::assembleCubin(*code, stageOptions);
-          !cubin)
-        return failWith(cubin.takeError());
-    return std::move(*code);
+    return std::move(*compiled);
   };
   std::string error;
-  std::optional<std::string> code = generate(*emitted, /*quiet=*/false, error);
+  std::optional<pipeline::CompiledCode> code = generate(*emitted, /*quiet=*/false, error);
   if (!code) {
     // These stages run on the whole module: find the kernels that fail
     // alone, from the emitted MLIR made again, and report each at its
@@ -275,44 +252,12 @@ bool emitCode(const HloModule &module, const Options &options, const std::string
     if (!code)
       return fail(error);
   }
-  switch (first) {
-  case pipeline::OutputKind::LlvmIr:
-    timer.lap("LLVM IR text");
-    break;
-  case pipeline::OutputKind::Ptx:
-    timer.lap("PTX (NVPTX back end)");
-    dumper.dump("ptx", *code, ".ptx");
-    break;
-  case pipeline::OutputKind::Assembly:
-    timer.lap("host assembly");
-    dumper.dump("asm", *code, ".s");
-    break;
-  default:
-    timer.lap("host object code");
-    break;
-  }
-  if (kind == pipeline::OutputKind::Cubin || options.resourceUsage) {
-    std::vector<pipeline::KernelResourceUsage> usage;
-    llvm::Expected<std::string> cubin = pipeline::assembleCubin(
-        *code, pipelineOptions, options.resourceUsage ? &usage : nullptr);
-    if (!cubin)
-      return fail(llvm::toString(cubin.takeError()));
-    timer.lap("ptxas");
-    if (options.resourceUsage)
-      llvm::errs() << formatResourceUsage(usage, options.gpuArch);
-    if (kind == pipeline::OutputKind::Cubin)
-      code = std::move(*cubin);
-  } else if (kind == pipeline::OutputKind::SharedObject) {
-    llvm::Expected<std::string> linked = pipeline::linkHostSharedObject(*code);
-    if (!linked)
-      return fail(llvm::toString(linked.takeError()));
-    code = std::move(*linked);
-    timer.lap("system linker (shared object)");
-  }
+  if (options.resourceUsage)
+    llvm::errs() << formatResourceUsage(code->resources, options.gpuArch);
   if (isLoadable(kind))
-    manifest = buildManifest(module, plan, *emittedKernels, options.gpuArch,
+    manifest = buildManifest(module, plan, *emittedKernels, code->kernels, options.gpuArch,
                              options.target, codeFile);
-  output = std::move(*code);
+  output = std::move(code->code);
   return true;
 }
 

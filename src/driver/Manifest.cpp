@@ -3,19 +3,14 @@
 #include "BufferBindings.h"
 #include "ModuleProgram.h"
 
-#include "dialect/KernelContract.h"
-#include "dialect/XlaGpuDialect.h"
-
 #include "abi/HostKernelAbi.h"
-
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 #include <algorithm>
 
 namespace hlo::driver {
 
 std::string checkLaunchRecords(const std::vector<KernelLaunchRecord> &records,
-                               mlir::ModuleOp lowered) {
+                               const std::vector<pipeline::CompiledKernel> &kernels) {
   // The manifest's grid and block are 32-bit, as cuLaunchKernel's are.
   for (const KernelLaunchRecord &record : records)
     for (int i = 0; i < 3; ++i)
@@ -25,25 +20,22 @@ std::string checkLaunchRecords(const std::vector<KernelLaunchRecord> &records,
                  std::to_string(extent) + " in dimension " + std::to_string(i) +
                  " does not fit cuLaunchKernel's 32 bits";
   std::vector<bool> found(records.size(), false);
-  for (auto function : lowered.getOps<mlir::LLVM::LLVMFuncOp>()) {
-    std::optional<int64_t> index = xla_gpu::getKernelIndex(function);
-    if (!index || *index >= static_cast<int64_t>(records.size()))
+  for (const pipeline::CompiledKernel &compiled : kernels) {
+    int64_t index = compiled.kernelIndex;
+    if (index < 0 || index >= static_cast<int64_t>(records.size()))
       continue;
-    const KernelLaunchRecord &record = records[*index];
-    found[*index] = true;
+    const KernelLaunchRecord &record = records[index];
+    found[index] = true;
     std::string kernel = "internal error: kernel '" + record.name + "': ";
-    if (function.getSymName() != record.name)
-      return kernel + "lowered as '" + function.getSymName().str() + "'";
-    xla_gpu::LaunchAttr launch = xla_gpu::getKernelLaunch(function);
-    if (!launch || launch.getBlock() != llvm::ArrayRef(record.launch.threads) ||
-        launch.getGrid() != llvm::ArrayRef(record.launch.blocks))
+    if (compiled.symbol != record.name)
+      return kernel + "lowered as '" + compiled.symbol + "'";
+    if (llvm::ArrayRef(compiled.block) != llvm::ArrayRef(record.launch.threads) ||
+        llvm::ArrayRef(compiled.grid) != llvm::ArrayRef(record.launch.blocks))
       return kernel + "the emitter's launch and the kernel's attributes differ";
-    int64_t shared = xla_gpu::getKernelSharedMemoryBytes(function);
-    if (shared != record.sharedMemoryBytes)
+    if (compiled.staticSharedBytes != record.sharedMemoryBytes)
       return kernel + "the emitter allocates " + std::to_string(record.sharedMemoryBytes) +
-             " bytes of shared memory, the code " + std::to_string(shared);
-    bool concurrent = xla_gpu::kernelNeedsConcurrentThreads(function);
-    if (concurrent && !record.synchronizesThreads)
+             " bytes of shared memory, the code " + std::to_string(compiled.staticSharedBytes);
+    if (compiled.concurrentThreads && !record.synchronizesThreads)
       return kernel + "the code synchronizes threads, which the emitter did not declare";
   }
   for (size_t i = 0; i < records.size(); ++i)
@@ -53,9 +45,20 @@ std::string checkLaunchRecords(const std::vector<KernelLaunchRecord> &records,
 }
 
 abi::LaunchManifest buildManifest(const HloModule &module, const KernelPlan &plan,
-                                  const EmittedModule &emitted, const std::string &gpuArch,
-                                  const std::string &target, const std::string &codeFile) {
+                                  const EmittedModule &emitted,
+                                  const std::vector<pipeline::CompiledKernel> &compiled,
+                                  const std::string &gpuArch, const std::string &target,
+                                  const std::string &codeFile) {
   const std::vector<KernelLaunchRecord> &records = emitted.launches;
+  // The compiled kernel of each launch record (checkLaunchRecords found
+  // one for each, or for the record whose code it shares).
+  std::vector<const pipeline::CompiledKernel *> codeOf(records.size(), nullptr);
+  for (const pipeline::CompiledKernel &kernel : compiled)
+    if (kernel.kernelIndex >= 0 && kernel.kernelIndex < static_cast<int64_t>(records.size()))
+      codeOf[kernel.kernelIndex] = &kernel;
+  for (size_t i = 0; i < records.size(); ++i)
+    if (!codeOf[i] && records[i].sharesCodeOf >= 0)
+      codeOf[i] = codeOf[records[i].sharesCodeOf];
   abi::LaunchManifest manifest;
   manifest.module = module.name();
   manifest.gpuArch = gpuArch;
@@ -75,12 +78,17 @@ abi::LaunchManifest buildManifest(const HloModule &module, const KernelPlan &pla
     spec.hloInstruction = bareEntry ? "" : kernel.origin->name();
     spec.hloComputation = bareEntry ? "" : kernel.origin->parent()->name();
     spec.emitter = record.emitter;
+    // The launch and shared memory are the code's (checkLaunchRecords:
+    // what the emitter declared; in range); the emitter's where a record's
+    // code is not there.
+    const pipeline::CompiledKernel *code = codeOf[&record - records.data()];
     for (int i = 0; i < 3; ++i) {
-      // In range: checkLaunchRecords.
-      spec.grid[i] = static_cast<unsigned>(record.launch.blocks[i]);
-      spec.block[i] = static_cast<unsigned>(record.launch.threads[i]);
+      spec.grid[i] = static_cast<unsigned>(code ? code->grid[i] : record.launch.blocks[i]);
+      spec.block[i] = static_cast<unsigned>(code ? code->block[i] : record.launch.threads[i]);
     }
-    spec.sharedMemoryBytes = static_cast<unsigned>(record.sharedMemoryBytes);
+    spec.sharedMemoryBytes =
+        static_cast<unsigned>(code ? code->staticSharedBytes : record.sharedMemoryBytes);
+    spec.dynamicSharedMemoryBytes = static_cast<unsigned>(code ? code->dynamicSharedBytes : 0);
     spec.concurrentThreads = record.synchronizesThreads;
     const HloComputation &fused = *kernel.computation;
     // Inputs: the fusion's operands (a bare entry: the module parameters;

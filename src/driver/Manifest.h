@@ -3,10 +3,10 @@
 // Fills the launch manifest (abi/LaunchManifest.h, the schema hlo-run
 // reads) for a module compiled into a code file: per kernel of the
 // KernelPlan, in execution order, the emitter's launch record (name,
-// emitter, grid, block, shared memory, whether threads synchronize), checked
-// against what the pipeline made of the kernel, and each parameter's
-// binding, shape and layout; then what runs between kernels that is not
-// generated.
+// emitter, whether threads synchronize) with the launch and shared memory
+// of its compiled kernel (pipeline/Compile.h), checked against each
+// other, and each parameter's binding, shape and layout; then what runs
+// between kernels that is not generated.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_DRIVER_MANIFEST_H
@@ -15,8 +15,7 @@
 #include "abi/LaunchManifest.h"
 #include "analysis/KernelPlan.h"
 #include "emitters/FusionEmitter.h"
-
-#include "mlir/IR/BuiltinOps.h"
+#include "pipeline/Compile.h"
 
 #include <string>
 #include <vector>

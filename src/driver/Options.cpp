@@ -4,6 +4,7 @@
 #include "XlaDumpInputs.h"
 
 #include "pipeline/Pipeline.h"
+#include "pipeline/nvptx/NvptxArchitectures.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"

@@ -12,10 +12,9 @@
 
 namespace hlo {
 
-std::unique_ptr<EmitterBase> createEmitter(const FusionAnalysis &analysis,
-                                           const HloComputation &fused,
-                                           const GpuDeviceInfo &device,
-                                           std::string &unsupported) {
+llvm::Expected<std::unique_ptr<EmitterBase>>
+createEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
+              const GpuDeviceInfo &device) {
   switch (analysis.kind) {
   case EmitterKind::Loop:
     if (analysis.variant == FusionVariant::InPlaceDynamicUpdateSlice)
@@ -24,21 +23,24 @@ std::unique_ptr<EmitterBase> createEmitter(const FusionAnalysis &analysis,
   case EmitterKind::Concatenate:
     return std::make_unique<ConcatenateEmitter>(analysis, fused, device);
   case EmitterKind::Reduction:
-    return createReductionEmitter(analysis, fused, device);
+    if (std::unique_ptr<ReductionEmitter> emitter =
+            createReductionEmitter(analysis, fused, device))
+      return emitter;
+    break;
   case EmitterKind::Transpose:
     return std::make_unique<TransposeEmitter>(analysis, fused, device);
   case EmitterKind::Scatter:
-    return createScatterEmitter(analysis, fused, device, unsupported);
+    return createScatterEmitter(analysis, fused, device);
   case EmitterKind::Sort:
     return createSortEmitter(analysis, fused, device);
   case EmitterKind::BlockLevel:
-    return createNormalizationEmitter(analysis, fused, device, unsupported);
+    return createNormalizationEmitter(analysis, fused, device);
   default:
     break;
   }
-  unsupported = "unsupported: " + analysis.kindString() +
-                " fusions need an emitter that is not implemented yet";
-  return nullptr;
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "unsupported: " + analysis.kindString() +
+                                     " fusions need an emitter that is not implemented yet");
 }
 
 } // namespace hlo

@@ -120,31 +120,19 @@ std::optional<EmittedModule> emitKernels(const HloModule &module, const KernelPl
     }
     Operation *last = body.empty() ? nullptr : &body.back();
     verifierMessages.clear();
-    FusionAnalysis analysis = analyzeFusion(*kernel.computation, kernel.fusion, device);
-    // The kinds that update an operand in place may do so only where the
-    // output may take that operand's buffer.
-    bool updatesInPlace = analysis.variant == FusionVariant::InPlaceDynamicUpdateSlice ||
-                          analysis.kind == EmitterKind::Scatter;
-    for (int64_t i = 0; updatesInPlace && i < kernel.computation->parameterCount(); ++i)
-      if (plan.canReuseInputBuffer(kernel, i))
-        analysis.reusableParameters.push_back(i);
-    // Elsewhere the loop emitter copies the updated operand as it writes.
-    if (analysis.variant == FusionVariant::InPlaceDynamicUpdateSlice)
-      for (const HloInstruction *root : analysis.roots)
-        if (!llvm::is_contained(analysis.reusableParameters,
-                                inPlaceUpdatedParameter(*root).parameterNumber()))
-          analysis.setVariant(FusionVariant::Loop);
-    std::string unsupported;
-    std::unique_ptr<EmitterBase> emitter =
-        createEmitter(analysis, *kernel.computation, device, unsupported);
+    const FusionAnalysis analysis =
+        analyzeFusion(*kernel.computation, kernel.fusion, device,
+                      [&](int64_t parameter) { return plan.canReuseInputBuffer(kernel, parameter); });
+    llvm::Expected<std::unique_ptr<EmitterBase>> emitter =
+        createEmitter(analysis, *kernel.computation, device);
     if (!emitter) {
-      reportFor(k, {kernel.origin, unsupported});
+      reportFor(k, {kernel.origin, llvm::toString(emitter.takeError())});
       continue;
     }
     EmissionError error;
     std::vector<KernelLaunchRecord> records;
-    if (!emitter->emit(result, kernelNames[k], namer, locations, locations.of(kernel.origin),
-                       records, error)) {
+    if (!(*emitter)->emit(result, kernelNames[k], namer, locations,
+                          locations.of(kernel.origin), records, error)) {
       reportFor(k, error);
       dropSince(last);
       continue;

@@ -449,16 +449,16 @@ private:
 
 } // namespace
 
-std::unique_ptr<EmitterBase> createNormalizationEmitter(const FusionAnalysis &analysis,
-                                                        const HloComputation &fused,
-                                                        const GpuDeviceInfo &device,
-                                                        std::string &unsupported) {
+llvm::Expected<std::unique_ptr<EmitterBase>>
+createNormalizationEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
+                           const GpuDeviceInfo &device) {
   // The structure is found again at emission, with the module's context;
   // this one only holds the maps of the check.
   MLIRContext context(MLIRContext::Threading::DISABLED);
+  std::string unsupported;
   std::optional<NormalizationRows> rows = analyzeNormalizationRows(fused, &context, unsupported);
   if (!rows)
-    return nullptr;
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), unsupported);
   return std::make_unique<NormalizationEmitter>(analysis, fused, device, *rows);
 }
 

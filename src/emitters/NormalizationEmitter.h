@@ -25,12 +25,11 @@
 
 namespace hlo {
 
-/// The emitter for a kBlockLevel/NormalizationFusion; null with
-/// `unsupported` set when the fusion's rows cannot be found.
-std::unique_ptr<EmitterBase> createNormalizationEmitter(const FusionAnalysis &analysis,
-                                                        const HloComputation &fused,
-                                                        const GpuDeviceInfo &device,
-                                                        std::string &unsupported);
+/// The emitter for a kBlockLevel/NormalizationFusion, or an error saying
+/// why the fusion's rows cannot be found.
+[[nodiscard]] llvm::Expected<std::unique_ptr<EmitterBase>>
+createNormalizationEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
+                           const GpuDeviceInfo &device);
 
 } // namespace hlo
 

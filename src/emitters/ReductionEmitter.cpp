@@ -42,8 +42,10 @@ int64_t arityOf(const HloInstruction &reduce) { return reduce.operandCount() / 2
 
 ReductionEmitter::ReductionEmitter(const FusionAnalysis &analysis,
                                    const HloComputation &fused, const GpuDeviceInfo &device)
-    : EmitterBase(analysis, fused, device), groupsValue(groupDisjointReductions(analysis)) {
-  const ReductionTiling &tiling = *analysis.reductionTiling;
+    : EmitterBase(analysis, fused, device),
+      tilingValue(computeReductionTiling(*analysis.reduction, analysis.elementBits, device)),
+      groupsValue(groupDisjointReductions(analysis)) {
+  const ReductionTiling &tiling = tilingValue;
   launch.threads = {tiling.threadsPerBlock(), 1, 1};
   std::array<int64_t, 3> grid = splitGrid(tiling.blockCount(), device);
   // Grid z is the group; a block count past x * y does not occur for
@@ -449,17 +451,18 @@ SmallVector<Value> ReductionEmitter::evaluateEpilogues(GroupEmission &group,
 std::unique_ptr<ReductionEmitter> createReductionEmitter(const FusionAnalysis &analysis,
                                                          const HloComputation &fused,
                                                          const GpuDeviceInfo &device) {
-  switch (analysis.reductionTiling->kind) {
-  case ReductionKind::Row:
+  switch (analysis.variant) {
+  case FusionVariant::RowReduction:
     return std::make_unique<RowReductionEmitter>(analysis, fused, device);
-  case ReductionKind::MultiRow:
+  case FusionVariant::MultiRowReduction:
     return std::make_unique<MultiRowReductionEmitter>(analysis, fused, device);
-  case ReductionKind::Column:
+  case FusionVariant::ColumnReduction:
     return std::make_unique<ColumnReductionEmitter>(analysis, fused, device);
-  case ReductionKind::SmallColumn:
+  case FusionVariant::SmallColumnReduction:
     return std::make_unique<SmallColumnReductionEmitter>(analysis, fused, device);
+  default:
+    return nullptr;
   }
-  return nullptr;
 }
 
 } // namespace hlo

@@ -2,7 +2,8 @@
 //
 // The reduction heroes (after XLA's reduction emitters, reduction_base): a shared base and
 // one subclass per variant (Row/MultiRow/Column/SmallColumnReductionEmitter
-// .cpp), with the launch figures of analysis/ReductionTiling.h.
+// .cpp), each computing its launch figures (emitters/ReductionTiling.h)
+// when it is built.
 //
 // The base emits, per group of disjoint reductions (one `blockIdx.z` each,
 // an scf.index_switch when there are several):
@@ -24,6 +25,7 @@
 
 #include "analysis/ReductionGroups.h"
 #include "emitters/EmitterBase.h"
+#include "emitters/ReductionTiling.h"
 
 #include "llvm/ADT/MapVector.h"
 
@@ -46,7 +48,7 @@ public:
   std::optional<IndexingMap>
   threadIdToOutputIndexing(int64_t rootIndex, mlir::MLIRContext *context) const override;
 
-  const ReductionTiling &tiling() const { return *analysis().reductionTiling; }
+  const ReductionTiling &tiling() const { return tilingValue; }
   const ReductionGroups &groups() const { return groupsValue; }
 
   /// (launch)[per-thread symbols, the vector index last] -> an index into
@@ -137,6 +139,7 @@ private:
   std::optional<IndexingMap> reductionRootIndexing(const HloInstruction *root,
                                                    mlir::MLIRContext *context) const;
 
+  ReductionTiling tilingValue;
   ReductionGroups groupsValue;
   LaunchDimensions launch;
 };

@@ -243,19 +243,19 @@ createScatterDistributedIndicesEmitter(const FusionAnalysis &analysis,
                                        const HloComputation &fused,
                                        const GpuDeviceInfo &device);
 
-std::unique_ptr<EmitterBase> createScatterEmitter(const FusionAnalysis &analysis,
-                                                  const HloComputation &fused,
-                                                  const GpuDeviceInfo &device,
-                                                  std::string &unsupported) {
+llvm::Expected<std::unique_ptr<EmitterBase>>
+createScatterEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
+                     const GpuDeviceInfo &device) {
   const HloInstruction *scatter = scatterRoot(analysis);
   int64_t arrays = (scatter->operandCount() - 1) / 2;
   if (arrays > 1 && !scatterDimensionNumbers(*scatter).uniqueIndices) {
-    unsupported = "unsupported: a variadic scatter ('" + scatter->name() +
-                  "', " + std::to_string(arrays) +
-                  " arrays) needs unique_indices=true: with repeated indices its arrays "
-                  "cannot be updated together atomically (XLA expands such scatters into "
-                  "loops before emission)";
-    return nullptr;
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "unsupported: a variadic scatter ('" + scatter->name() + "', " +
+            std::to_string(arrays) +
+            " arrays) needs unique_indices=true: with repeated indices its arrays "
+            "cannot be updated together atomically (XLA expands such scatters into "
+            "loops before emission)");
   }
   if (analysis.variant == FusionVariant::ScatterWithDistributedIndices &&
       !isComplex(scatter->operand(0)->shape().elementType()))

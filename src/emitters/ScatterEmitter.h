@@ -96,10 +96,11 @@ private:
 };
 
 /// The variant the analysis chose.
-std::unique_ptr<EmitterBase> createScatterEmitter(const FusionAnalysis &analysis,
-                                                  const HloComputation &fused,
-                                                  const GpuDeviceInfo &device,
-                                                  std::string &unsupported);
+/// The variant the analysis chose, or an error for a scatter no variant
+/// can emit.
+[[nodiscard]] llvm::Expected<std::unique_ptr<EmitterBase>>
+createScatterEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
+                     const GpuDeviceInfo &device);
 
 } // namespace hlo
 

@@ -35,7 +35,8 @@ SmallVector<AffineExpr> delinearize(AffineExpr linear, ArrayRef<int64_t> sizes,
 
 TransposeEmitter::TransposeEmitter(const FusionAnalysis &analysis,
                                    const HloComputation &fused, const GpuDeviceInfo &device)
-    : EmitterBase(analysis, fused, device) {
+    : EmitterBase(analysis, fused, device),
+      tilingValue(computeTransposeTiling(analysis, device)) {
   launch.threads = {TransposeTiling::kThreads, 1, 1};
   launch.blocks = splitGrid(tiling().blockCount(), device);
 }

@@ -1,7 +1,8 @@
 //===- TransposeEmitter.h - The shared-memory transpose emitter -*- C++ -*-===//
 //
 // The transpose hero (XLA's "XLA:GPU Emitters", "Transpose emitter"): one block per tile
-// of analysis/TransposeTiling.h, 128 threads. The entry function
+// of its tiling (emitters/TransposeTiling.h, computed when the emitter is
+// built), 128 threads. The entry function
 //  1. allocates a shared tile per transposed hero (`allocate_shared`),
 //  2. reads the tile in the input's order (consecutive threads read
 //     consecutive elements: coalesced), computing each hero's operand
@@ -20,6 +21,7 @@
 #define HLO_EMITTERS_TRANSPOSEEMITTER_H
 
 #include "emitters/EmitterBase.h"
+#include "emitters/TransposeTiling.h"
 
 namespace hlo {
 
@@ -38,7 +40,7 @@ public:
   std::optional<IndexingMap>
   threadIdToOutputIndexing(int64_t rootIndex, mlir::MLIRContext *context) const override;
 
-  const TransposeTiling &tiling() const { return *analysis().transposeTiling; }
+  const TransposeTiling &tiling() const { return tilingValue; }
 
   /// (launch)[iteration, vector element] -> the normalized input index
   /// (read walk) or output index (write walk), then, if `withShared`, the
@@ -63,6 +65,7 @@ private:
   llvm::SmallVector<mlir::Value> sharedTileIndex(mlir::ImplicitLocOpBuilder &b,
                                                  mlir::ValueRange walkIndex) const;
 
+  TransposeTiling tilingValue;
   LaunchDimensions launch;
 };
 

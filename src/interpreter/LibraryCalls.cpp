@@ -38,7 +38,7 @@
 #include "ElementwiseOps.h"
 #include "Ops.h"
 
-#include "abi/Json.h"
+#include "support/BackendConfig.h"
 #include "hlo_parser/FloatFormat.h"
 #include "hlo_parser/HloAttributes.h"
 #include "hlo_parser/OpAttributes.h"
@@ -63,12 +63,14 @@ bool isBackwardConvolutionTarget(std::string_view target) {
   return target == "__cudnn$convBackwardInput" || target == "__cudnn$convBackwardFilter";
 }
 
-abi::JsonValue backendConfigOf(const HloInstruction &instruction) {
-  std::string error;
-  std::optional<abi::JsonValue> config =
-      abi::JsonValue::parse(std::string(backendConfigText(instruction)), error);
-  if (!config)
+JsonValue backendConfigOf(const HloInstruction &instruction) {
+  std::optional<JsonValue> config = parseBackendConfig(backendConfigText(instruction));
+  if (!config) {
+    // What is wrong with it, as strict JSON.
+    std::string error;
+    JsonValue::parse(std::string(backendConfigText(instruction)), error);
     fail(instruction, "backend_config is not JSON: " + error);
+  }
   return std::move(*config);
 }
 
@@ -95,19 +97,19 @@ Literal withWorkspace(Literal result, const Shape &shape) {
 }
 
 /// The JSON object at `key` of `object`, or a failure naming it.
-const abi::JsonValue &member(const HloInstruction &instruction, const abi::JsonValue &object,
+const JsonValue &member(const HloInstruction &instruction, const JsonValue &object,
                              const std::string &key) {
-  const abi::JsonValue *value = object.find(key);
+  const JsonValue *value = object.find(key);
   if (!value)
     fail(instruction, "backend_config has no \"" + key + "\"");
   return *value;
 }
 
 /// A number XLA writes as a JSON number or a string ("2").
-double numberOf(const HloInstruction &instruction, const abi::JsonValue &value) {
-  if (value.kind() == abi::JsonValue::Kind::Number)
+double numberOf(const HloInstruction &instruction, const JsonValue &value) {
+  if (value.kind() == JsonValue::Kind::Number)
     return value.number();
-  if (value.kind() == abi::JsonValue::Kind::String) {
+  if (value.kind() == JsonValue::Kind::String) {
     try {
       return std::stod(value.string());
     } catch (const std::exception &) {
@@ -117,10 +119,10 @@ double numberOf(const HloInstruction &instruction, const abi::JsonValue &value) 
 }
 
 std::vector<int64_t> dimensionList(const HloInstruction &instruction,
-                                   const abi::JsonValue &numbers, const std::string &key) {
+                                   const JsonValue &numbers, const std::string &key) {
   std::vector<int64_t> dims;
-  if (const abi::JsonValue *list = numbers.find(key))
-    for (const abi::JsonValue &value : list->array())
+  if (const JsonValue *list = numbers.find(key))
+    for (const JsonValue &value : list->array())
       dims.push_back(static_cast<int64_t>(numberOf(instruction, value)));
   return dims;
 }
@@ -132,9 +134,9 @@ double geluTanh(double x) {
 }
 
 Literal evaluateGemm(const HloInstruction &instruction, const Operands &operands) {
-  abi::JsonValue config = backendConfigOf(instruction);
-  const abi::JsonValue &gemm = member(instruction, config, "gemm_backend_config");
-  const abi::JsonValue &numbers = member(instruction, gemm, "dot_dimension_numbers");
+  JsonValue config = backendConfigOf(instruction);
+  const JsonValue &gemm = member(instruction, config, "gemm_backend_config");
+  const JsonValue &numbers = member(instruction, gemm, "dot_dimension_numbers");
   DotDimensions dimensions{dimensionList(instruction, numbers, "lhs_batch_dimensions"),
                            dimensionList(instruction, numbers, "rhs_batch_dimensions"),
                            dimensionList(instruction, numbers, "lhs_contracting_dimensions"),
@@ -237,10 +239,10 @@ double activate(const HloInstruction &instruction, const std::string &mode, doub
 }
 
 Literal evaluateCudnnConvolution(const HloInstruction &instruction, const Operands &operands) {
-  abi::JsonValue config = backendConfigOf(instruction);
-  const abi::JsonValue &conv = member(instruction, config, "cudnn_conv_backend_config");
+  JsonValue config = backendConfigOf(instruction);
+  const JsonValue &conv = member(instruction, config, "cudnn_conv_backend_config");
   auto numberOr = [&](const char *key, double fallback) {
-    const abi::JsonValue *value = conv.find(key);
+    const JsonValue *value = conv.find(key);
     return value ? numberOf(instruction, *value) : fallback;
   };
   double resultScale = numberOr("conv_result_scale", 1);
@@ -284,12 +286,12 @@ Literal evaluateCudnnConvolution(const HloInstruction &instruction, const Operan
 
 Literal evaluateCudnnBackwardConvolution(const HloInstruction &instruction,
                                          const Operands &operands) {
-  abi::JsonValue config = backendConfigOf(instruction);
+  JsonValue config = backendConfigOf(instruction);
   double resultScale = 1;
-  if (const abi::JsonValue *conv = config.find("cudnn_conv_backend_config")) {
-    if (const abi::JsonValue *scale = conv->find("conv_result_scale"))
+  if (const JsonValue *conv = config.find("cudnn_conv_backend_config")) {
+    if (const JsonValue *scale = conv->find("conv_result_scale"))
       resultScale = numberOf(instruction, *scale);
-    if (const abi::JsonValue *mode = conv->find("activation_mode"))
+    if (const JsonValue *mode = conv->find("activation_mode"))
       if (mode->string() != "kNone")
         fail(instruction, "a backward convolution with activation " + mode->string() +
                               " is not supported by the interpreter");

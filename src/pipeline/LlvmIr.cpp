@@ -1,21 +1,18 @@
-//===- LlvmIr.cpp - LLVM dialect to optimized LLVM IR and machine code ----===//
+//===- LlvmIr.cpp - LLVM dialect to optimized LLVM IR ---------------------===//
 //
-// Owns the target-independent half of code generation: translating the
-// LLVM dialect to LLVM IR, the LLVM optimization pipeline at -O0..-O3 with
-// the target machine's pass callbacks, and emitting assembly or an object
-// through a target machine; which target does what is asked of the
-// CodegenTarget (Target.h).
+// Owns choosing the target (Target.h) and the target-independent half of
+// code generation: translating the LLVM dialect to LLVM IR and the LLVM
+// optimization pipeline at -O0..-O3 with the target machine's pass
+// callbacks; machine code is the target's (TargetSupport.cpp has what the
+// targets share).
 //
 //===----------------------------------------------------------------------===//
 #include "emitters/SourceLocations.h"
 #include "pipeline/Target.h"
-#include "pipeline/host/SharedObjectLinker.h"
-#include "pipeline/nvptx/Ptxas.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
@@ -23,60 +20,9 @@
 
 namespace hlo::pipeline {
 
-bool targetProduces(TargetKind target, OutputKind output) {
-  switch (output) {
-  case OutputKind::LlvmIr:
-    return true;
-  case OutputKind::Ptx:
-  case OutputKind::Cubin:
-    return target == TargetKind::Nvptx;
-  case OutputKind::Assembly:
-  case OutputKind::Object:
-  case OutputKind::SharedObject:
-    return target == TargetKind::Host;
-  }
-  return false;
-}
-
-bool isBinaryOutput(OutputKind output) {
-  return output == OutputKind::Cubin || output == OutputKind::Object ||
-         output == OutputKind::SharedObject;
-}
-
 std::unique_ptr<CodegenTarget> createTarget(const PipelineOptions &options) {
   return options.target == TargetKind::Host ? createHostTarget(options)
                                             : createNvptxTarget(options);
-}
-
-llvm::CodeGenOptLevel codeGenOptLevel(int optLevel) {
-  return optLevel >= 3   ? llvm::CodeGenOptLevel::Aggressive
-         : optLevel == 2 ? llvm::CodeGenOptLevel::Default
-         : optLevel == 1 ? llvm::CodeGenOptLevel::Less
-                         : llvm::CodeGenOptLevel::None;
-}
-
-std::string printLlvmModule(const llvm::Module &module) {
-  std::string text;
-  llvm::raw_string_ostream stream(text);
-  module.print(stream, nullptr);
-  return text;
-}
-
-llvm::Expected<std::string> emitWithTargetMachine(llvm::Module &module,
-                                                  llvm::TargetMachine &machine, bool assembly) {
-  std::string code;
-  {
-    llvm::raw_string_ostream stream(code);
-    llvm::buffer_ostream buffered(stream);
-    llvm::legacy::PassManager codegen;
-    if (machine.addPassesToEmitFile(codegen, buffered, nullptr,
-                                    assembly ? llvm::CodeGenFileType::AssemblyFile
-                                             : llvm::CodeGenFileType::ObjectFile))
-      return pipelineError("internal error: the target machine cannot emit " +
-                           std::string(assembly ? "assembly" : "an object file"));
-    codegen.run(module);
-  }
-  return code;
 }
 
 llvm::Expected<std::unique_ptr<llvm::Module>>
@@ -135,18 +81,7 @@ llvm::Expected<std::string> emitOutput(llvm::Module &module, OutputKind output,
                                        const PipelineOptions &options) {
   if (!targetProduces(options.target, output))
     return pipelineError("internal error: this target does not produce that output");
-  if (output == OutputKind::LlvmIr)
-    return printLlvmModule(module);
   return createTarget(options)->emit(module, output);
-}
-
-llvm::Expected<std::string> assembleCubin(const std::string &ptx, const PipelineOptions &options,
-                                          std::vector<KernelResourceUsage> *usage) {
-  return runPtxas(ptx, options, usage);
-}
-
-llvm::Expected<std::string> linkHostSharedObject(const std::string &object) {
-  return linkSharedObject(object);
 }
 
 } // namespace hlo::pipeline

@@ -69,28 +69,6 @@ private:
 
 } // namespace
 
-void PassDumper::dump(llvm::StringRef pass, llvm::StringRef text,
-                      llvm::StringRef extension) {
-  ++counter;
-  if (options.printAfterEachPass) {
-    llvm::errs() << "// -----// IR after " << pass << " (" << counter
-                 << ") //----- //\n"
-                 << text << "\n";
-  }
-  if (!options.dumpDir.empty()) {
-    std::string name = llvm::formatv("{0:D3}-{1}", counter, pass).str();
-    for (char &c : name)
-      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_')
-        c = '_';
-    if (extension.empty())
-      extension = pass.starts_with("llvm") ? ".ll" : ".mlir";
-    std::error_code ec;
-    llvm::raw_fd_ostream file(options.dumpDir + "/" + name + extension.str(), ec);
-    if (!ec)
-      file << text;
-  }
-}
-
 namespace {
 
 /// Runs what `addPasses` adds to a pass manager set up with the options'

@@ -67,6 +67,9 @@ struct PipelineOptions {
   /// -lineinfo: line tables (PTX .file/.loc) mapping the code back to the
   /// HLO file, as nvcc's -lineinfo.
   bool lineInfo = false;
+  /// --resource-usage (NVPTX): run ptxas on the PTX, whatever the output,
+  /// for what it reports of each kernel (registers, spills, shared memory).
+  bool resourceUsage = false;
 };
 
 /// A pipeline failure with `message` (what the driver prints after
@@ -130,33 +133,6 @@ struct KernelResourceUsage {
   int64_t sharedBytes = 0;
   int64_t barriers = 0;
 };
-
-/// ptxas on PTX: a cubin (what emitOutput does for OutputKind::Cubin, as a
-/// step of its own). With `usage`, each kernel's registers, spills, stack
-/// and shared memory as ptxas reports them.
-[[nodiscard]]
-llvm::Expected<std::string> assembleCubin(const std::string &ptx, const PipelineOptions &options,
-                                          std::vector<KernelResourceUsage> *usage = nullptr);
-
-/// The system linker on a host object file: the shared object (what
-/// emitOutput does for OutputKind::SharedObject, as a step of its own).
-[[nodiscard]]
-llvm::Expected<std::string> linkHostSharedObject(const std::string &object);
-
-/// The GPU architectures hlo-compile compiles for: those LLVM's NVPTX target
-/// knows, from sm_75 on, in order ("sm_75", ..., "sm_90a", ...).
-std::vector<std::string> nvptxArchitectures();
-/// The PTX ISA versions LLVM's NVPTX target writes ("3.2" ... "9.0").
-std::vector<std::string> ptxVersions();
-/// The oldest PTX ISA that has `arch` ("7.8" for sm_90); empty if unknown.
-std::string minimumPtxVersion(const std::string &arch);
-/// The architectures the toolkit's ptxas at `cudaPath` takes (from
-/// `ptxas --help`); empty when there is no ptxas there.
-std::vector<std::string> ptxasArchitectures(const std::string &cudaPath);
-
-/// The PTX ISA version to emit: the newest that both LLVM 22 (9.0) and the
-/// toolkit's ptxas (from `ptxas --version`) accept, e.g. "ptx87".
-std::string ptxFeatureFor(const PipelineOptions &options);
 
 } // namespace hlo::pipeline
 

@@ -18,6 +18,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/CodeGen.h"
 
+#include <optional>
+
 namespace llvm {
 class TargetMachine;
 } // namespace llvm
@@ -45,8 +47,29 @@ public:
   /// layout, libraries to link).
   virtual llvm::Error prepareLlvmIr(llvm::Module &module, llvm::TargetMachine &machine,
                                     PassDumper &dumper) const = 0;
-  /// Writes `kind` (one this target produces) from optimized LLVM IR.
-  virtual llvm::Expected<std::string> emit(llvm::Module &module, OutputKind kind) const = 0;
+  /// The translation's stage name for --time-passes ("LLVM IR, -O3").
+  virtual std::string translationStage() const = 0;
+  /// The machine code `kind` starts from, written by the LLVM back end
+  /// (PTX for a cubin, an object file for a shared object; else `kind`).
+  virtual OutputKind machineCodeKind(OutputKind kind) const { return kind; }
+  /// Writes `kind` (a machineCodeKind) from optimized LLVM IR.
+  virtual llvm::Expected<std::string> emitMachineCode(llvm::Module &module,
+                                                      OutputKind kind) const = 0;
+  /// The step after the back end (ptxas, the system linker) when `kind` or
+  /// the wanted resource usage needs one: its name, for --time-passes.
+  virtual std::optional<std::string> finishingStep(OutputKind kind,
+                                                   bool resourceUsage) const {
+    return std::nullopt;
+  }
+  /// Runs that step on `code` (the machineCodeKind of `kind`): `kind`'s
+  /// bytes; with `usage`, each kernel's resources as the step reports them.
+  virtual llvm::Expected<std::string> finish(std::string code, OutputKind kind,
+                                             std::vector<KernelResourceUsage> *usage) const {
+    return code;
+  }
+  /// `kind` (one this target produces) from optimized LLVM IR: the back end,
+  /// then the finishing step.
+  llvm::Expected<std::string> emit(llvm::Module &module, OutputKind kind) const;
 };
 
 std::unique_ptr<CodegenTarget> createNvptxTarget(const PipelineOptions &options);

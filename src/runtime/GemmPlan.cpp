@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "GemmPlan.h"
 
-#include "abi/Json.h"
+#include "support/BackendConfig.h"
 #include "interpreter/ArrayUtils.h"
 
 #include <algorithm>
@@ -17,7 +17,7 @@
 namespace hlo::runtime {
 namespace {
 
-using abi::JsonValue;
+using JsonValue;
 
 /// A number XLA writes as a JSON number or a string ("2").
 std::optional<double> numberOf(const JsonValue &value) {
@@ -133,8 +133,7 @@ bool isGemmLibraryCall(const std::string &target) {
 std::variant<GemmPlan, std::string> planGemm(const abi::ProgramStep &step) {
   if (!isGemmLibraryCall(step.target))
     return "not a cuBLAS GEMM";
-  std::string parseError;
-  std::optional<JsonValue> config = JsonValue::parse(step.backendConfig, parseError);
+  std::optional<JsonValue> config = parseBackendConfig(step.backendConfig);
   const JsonValue *gemm = config ? config->find("gemm_backend_config") : nullptr;
   const JsonValue *numbers = gemm ? gemm->find("dot_dimension_numbers") : nullptr;
   if (!numbers)

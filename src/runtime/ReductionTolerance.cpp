@@ -1,7 +1,7 @@
 //===- ReductionTolerance.cpp - Tolerances that grow with reductions ------===//
 #include "ReductionTolerance.h"
 
-#include "abi/Json.h"
+#include "support/BackendConfig.h"
 
 #include "hlo_parser/FloatFormat.h"
 #include "hlo_parser/OpAttributes.h"
@@ -20,18 +20,16 @@ int64_t cublasGemmTerms(const HloInstruction &inst) {
       customCallTarget(inst).rfind("__cublas$", 0) != 0 ||
       inst.operandCount() < 2 || !inst.operand(0)->shape().isArray())
     return 0;
-  std::string error;
-  std::optional<abi::JsonValue> config =
-      abi::JsonValue::parse(std::string(backendConfigText(inst)), error);
-  const abi::JsonValue *gemm = config ? config->find("gemm_backend_config") : nullptr;
-  const abi::JsonValue *numbers = gemm ? gemm->find("dot_dimension_numbers") : nullptr;
-  const abi::JsonValue *contracting =
+  std::optional<JsonValue> config = parseBackendConfig(backendConfigText(inst));
+  const JsonValue *gemm = config ? config->find("gemm_backend_config") : nullptr;
+  const JsonValue *numbers = gemm ? gemm->find("dot_dimension_numbers") : nullptr;
+  const JsonValue *contracting =
       numbers ? numbers->find("lhs_contracting_dimensions") : nullptr;
   if (!contracting)
     return 0;
   int64_t terms = 1;
-  for (const abi::JsonValue &value : contracting->array()) {
-    int64_t d = value.kind() == abi::JsonValue::Kind::String
+  for (const JsonValue &value : contracting->array()) {
+    int64_t d = value.kind() == JsonValue::Kind::String
                     ? std::atoll(value.string().c_str())
                     : static_cast<int64_t>(value.number());
     if (d < 0 || d >= inst.operand(0)->shape().rank())

@@ -10,10 +10,9 @@
 // an out-of-bounds store and a barrier that not all threads reach.
 //
 //===----------------------------------------------------------------------===//
-#include "dialect/KernelContract.h"
 #include "dialect/XlaGpuDialect.h"
 #include "host/HostLauncher.h"
-#include "pipeline/Pipeline.h"
+#include "pipeline/Compile.h"
 #include "pipeline/SharedMemoryLayout.h"
 #include "pipeline/host/HostPasses.h"
 
@@ -66,37 +65,23 @@ public:
     pipeline::PipelineOptions options;
     options.target = pipeline::TargetKind::Host;
     pipeline::PassDumper dumper(options);
-    if (llvm::Error failure = pipeline::lowerFromSplitPoint(*module, options, dumper)) {
-      error = llvm::toString(std::move(failure));
+    llvm::Expected<pipeline::CompiledCode> compiled =
+        pipeline::compileModule(*module, pipeline::OutputKind::SharedObject, options, dumper,
+                                nullptr, pipeline::CompileStart::SplitPoint);
+    if (!compiled) {
+      error = llvm::toString(compiled.takeError());
       return nullptr;
     }
-    for (auto function : module->getOps<mlir::LLVM::LLVMFuncOp>()) {
-      xla_gpu::LaunchAttr launch = xla_gpu::getKernelLaunch(function);
-      if (!launch)
-        continue;
+    for (const pipeline::CompiledKernel &kernel : compiled->kernels) {
       KernelSpec spec;
-      spec.name = function.getSymName().str();
+      spec.name = kernel.symbol;
       for (int i = 0; i < 3; ++i) {
-        spec.block[i] = static_cast<unsigned>(launch.getBlock()[i]);
-        spec.grid[i] = static_cast<unsigned>(launch.getGrid()[i]);
+        spec.block[i] = static_cast<unsigned>(kernel.block[i]);
+        spec.grid[i] = static_cast<unsigned>(kernel.grid[i]);
       }
-      spec.sharedMemoryBytes =
-          static_cast<unsigned>(xla_gpu::getKernelSharedMemoryBytes(function));
-      spec.concurrentThreads = xla_gpu::kernelNeedsConcurrentThreads(function);
+      spec.sharedMemoryBytes = static_cast<unsigned>(kernel.staticSharedBytes);
+      spec.concurrentThreads = kernel.concurrentThreads;
       kernels->specs[spec.name] = spec;
-    }
-    llvm::LLVMContext llvmContext;
-    llvm::Expected<std::unique_ptr<llvm::Module>> llvmModule =
-        pipeline::translateToLlvmIr(*module, llvmContext, options, dumper);
-    if (!llvmModule) {
-      error = llvm::toString(llvmModule.takeError());
-      return nullptr;
-    }
-    llvm::Expected<std::string> object =
-        pipeline::emitOutput(**llvmModule, pipeline::OutputKind::SharedObject, options);
-    if (!object) {
-      error = llvm::toString(object.takeError());
-      return nullptr;
     }
     llvm::SmallString<128> path;
     int fd = -1;
@@ -106,7 +91,7 @@ public:
     }
     ::close(fd);
     kernels->path = path.str().str();
-    std::ofstream(kernels->path, std::ios::binary) << *object;
+    std::ofstream(kernels->path, std::ios::binary) << compiled->code;
     kernels->library = dlopen(kernels->path.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!kernels->library) {
       error = dlerror();

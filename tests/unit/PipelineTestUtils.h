@@ -8,7 +8,7 @@
 #ifndef HLO_TESTS_PIPELINETESTUTILS_H
 #define HLO_TESTS_PIPELINETESTUTILS_H
 
-#include "pipeline/Pipeline.h"
+#include "pipeline/Compile.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/IR/LLVMContext.h"
@@ -32,31 +32,25 @@ inline bool haveToolkit() {
          std::filesystem::exists(cudaPath() + "/nvvm/libdevice/libdevice.10.bc");
 }
 
-/// Lowers `module` for `arch`, emits PTX and assembles it with ptxas:
-/// "" when ptxas accepted it (with each kernel's usage in `usage` when
-/// given), else the error.
+/// Compiles `module` for `arch` to a cubin (PTX through ptxas): "" when
+/// ptxas accepted it (with what ptxas reported of each function in `usage`
+/// when given), else the error.
 inline std::string assembleForArch(mlir::ModuleOp module, const std::string &arch,
                                    std::vector<pipeline::KernelResourceUsage> *usage =
                                        nullptr) {
   pipeline::PipelineOptions options;
   options.gpuArch = arch;
   options.cudaPath = cudaPath();
+  options.resourceUsage = usage != nullptr;
   pipeline::PassDumper dumper(options);
-  if (llvm::Error failure = pipeline::lowerToLlvmDialect(module, options, dumper))
-    return llvm::toString(std::move(failure));
-  llvm::LLVMContext llvmContext;
-  llvm::Expected<std::unique_ptr<llvm::Module>> llvmModule =
-      pipeline::translateToLlvmIr(module, llvmContext, options, dumper);
-  if (!llvmModule)
-    return llvm::toString(llvmModule.takeError());
-  llvm::Expected<std::string> ptx =
-      pipeline::emitOutput(**llvmModule, pipeline::OutputKind::Ptx, options);
-  if (!ptx)
-    return llvm::toString(ptx.takeError());
-  if (llvm::Expected<std::string> cubin = pipeline::assembleCubin(*ptx, options, usage); !cubin) {
-    std::string error = llvm::toString(cubin.takeError());
+  llvm::Expected<pipeline::CompiledCode> compiled =
+      pipeline::compileModule(module, pipeline::OutputKind::Cubin, options, dumper);
+  if (!compiled) {
+    std::string error = llvm::toString(compiled.takeError());
     return error.empty() ? "ptxas failed" : error;
   }
+  if (usage)
+    *usage = compiled->resources;
   return "";
 }
 

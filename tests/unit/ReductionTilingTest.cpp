@@ -1,6 +1,6 @@
 //===- ReductionTilingTest.cpp - Launch figures of the reduction variants -===//
 //
-// The figures analysis/ReductionTiling.h computes, against
+// The figures emitters/ReductionTiling.h computes, against
 //  - the notes' formulas as INDEX.tsv's `emu:` column evaluates them for
 //    every reduction module of the corpus (XLA's test device, an RTX A6000
 //    with 84 SMs): variant, normal form, threads, blocks, vector size,
@@ -14,7 +14,7 @@
 #include "analysis/FusionAnalysis.h"
 #include "analysis/KernelPlan.h"
 #include "analysis/ReductionGroups.h"
-#include "analysis/ReductionTiling.h"
+#include "emitters/ReductionTiling.h"
 
 #include "TestUtils.h"
 
@@ -32,6 +32,9 @@ struct AnalysedModule {
   std::unique_ptr<HloModule> module;
   std::unique_ptr<KernelPlan> plan;
   FusionAnalysis analysis;
+  /// The reduction emitter's tiling of it (what the emitter computes when
+  /// it is built).
+  std::optional<ReductionTiling> tiling;
 };
 
 AnalysedModule analyse(const std::string &file, const GpuDeviceInfo &device) {
@@ -44,8 +47,11 @@ AnalysedModule analyse(const std::string &file, const GpuDeviceInfo &device) {
   result.plan = std::make_unique<KernelPlan>(*result.module);
   for (const KernelSource &kernel : result.plan->kernels()) {
     result.analysis = analyzeFusion(*kernel.computation, kernel.fusion, device);
-    if (result.analysis.kind == EmitterKind::Reduction)
+    if (result.analysis.kind == EmitterKind::Reduction) {
+      result.tiling = computeReductionTiling(*result.analysis.reduction,
+                                             result.analysis.elementBits, device);
       break;
+    }
   }
   return result;
 }
@@ -92,8 +98,11 @@ class NotesFormulas : public testing::TestWithParam<EmulatedRow> {};
 TEST_P(NotesFormulas, MatchTheCorpusShapes) {
   const EmulatedRow &row = GetParam();
   AnalysedModule analysed = analyse(row.file, rtxA6000DeviceInfo());
-  ASSERT_TRUE(analysed.analysis.reductionTiling) << row.file;
-  const ReductionTiling &tiling = *analysed.analysis.reductionTiling;
+  ASSERT_TRUE(analysed.tiling) << row.file;
+  const ReductionTiling &tiling = *analysed.tiling;
+  // The variant the analysis chose is the one the tiling is for.
+  EXPECT_STREQ(fusionVariantName(analysed.analysis.variant), variantName(tiling.kind))
+      << row.file;
   std::string expected = row.figures;
   EXPECT_EQ(expected.substr(0, expected.find(" ->")), tiling.dimensions.toString());
   EXPECT_NE(expected.find(std::string("-> ") + variantName(tiling.kind) + " "),
@@ -159,9 +168,9 @@ TEST(ReductionTiling, MatchesXlasH100Launches) {
   GpuDeviceInfo h100 = deviceInfoForArch("sm_90").value();
   for (const auto &launch : launches) {
     AnalysedModule analysed = analyse(launch.file, h100);
-    ASSERT_TRUE(analysed.analysis.reductionTiling) << launch.file;
-    EXPECT_EQ(analysed.analysis.reductionTiling->blockCount(), launch.blocks) << launch.file;
-    EXPECT_EQ(analysed.analysis.reductionTiling->threadsPerBlock(), launch.threads)
+    ASSERT_TRUE(analysed.tiling) << launch.file;
+    EXPECT_EQ(analysed.tiling->blockCount(), launch.blocks) << launch.file;
+    EXPECT_EQ(analysed.tiling->threadsPerBlock(), launch.threads)
         << launch.file;
   }
 }

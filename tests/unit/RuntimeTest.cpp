@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/Comparison.h"
-#include "abi/Json.h"
+#include "support/Json.h"
 #include "abi/LaunchManifest.h"
 #include "runtime/ReductionTolerance.h"
 #include "runtime/ReferenceCases.h"
@@ -21,7 +21,7 @@
 
 using namespace hlo;
 using namespace hlo::runtime;
-using hlo::abi::JsonValue;
+using hlo::JsonValue;
 
 TEST(BufferBytes, SubByteElementsPackedAsJaxStoresThem) {
   // JAX 0.10: jax.lax.bitcast_convert_type of

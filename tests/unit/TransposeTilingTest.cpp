@@ -1,6 +1,6 @@
 //===- TransposeTilingTest.cpp - Launch figures of the transpose emitter --===//
 //
-// The figures analysis/TransposeTiling.h computes, against XLA's: the
+// The figures emitters/TransposeTiling.h computes, against XLA's: the
 // shared tiles of the corpus' CHECK lines (1x32x33 for 021, 32x1x33 for
 // 210, 32x33x3 for 102), the grids XLA's own compiler launched for the
 // same fusions (shared/tools/xla-gpu-reference, H100), and the vector
@@ -9,7 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "analysis/FusionAnalysis.h"
 #include "analysis/KernelPlan.h"
-#include "analysis/TransposeTiling.h"
+#include "emitters/TransposeTiling.h"
 
 #include "TestUtils.h"
 
@@ -26,8 +26,11 @@ std::optional<TransposeTiling> corpusTiling(const std::string &file) {
     return std::nullopt;
   KernelPlan plan(*module);
   const KernelSource &kernel = plan.kernels().front();
-  return analyzeFusion(*kernel.computation, kernel.fusion, deviceInfoForArch("sm_90").value())
-      .transposeTiling;
+  GpuDeviceInfo device = deviceInfoForArch("sm_90").value();
+  FusionAnalysis analysis = analyzeFusion(*kernel.computation, kernel.fusion, device);
+  if (!analysis.transpose)
+    return std::nullopt;
+  return computeTransposeTiling(analysis, device);
 }
 
 TEST(TransposeTiling, SharedTilesAndGridsOfTheCorpus) {

@@ -94,15 +94,33 @@ public:
     return llvm::Error::success();
   }
 
-  llvm::Expected<std::string> emit(llvm::Module &module, OutputKind kind) const override {
+  std::string translationStage() const override {
+    return "LLVM IR, -O" + std::to_string(options.optLevel);
+  }
+
+  OutputKind machineCodeKind(OutputKind kind) const override {
+    return kind == OutputKind::SharedObject ? OutputKind::Object : kind;
+  }
+
+  llvm::Expected<std::string> emitMachineCode(llvm::Module &module,
+                                              OutputKind kind) const override {
     llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine = createTargetMachine();
     if (!machine)
       return machine.takeError();
-    llvm::Expected<std::string> code =
-        emitWithTargetMachine(module, **machine, /*assembly=*/kind == OutputKind::Assembly);
-    if (!code || kind != OutputKind::SharedObject)
-      return code;
-    return linkSharedObject(*code);
+    return emitWithTargetMachine(module, **machine, /*assembly=*/kind == OutputKind::Assembly);
+  }
+
+  std::optional<std::string> finishingStep(OutputKind kind, bool) const override {
+    if (kind == OutputKind::SharedObject)
+      return "system linker (shared object)";
+    return std::nullopt;
+  }
+
+  llvm::Expected<std::string> finish(std::string object, OutputKind kind,
+                                     std::vector<KernelResourceUsage> *) const override {
+    if (kind != OutputKind::SharedObject)
+      return object;
+    return linkSharedObject(object);
   }
 
 private:

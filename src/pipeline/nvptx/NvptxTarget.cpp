@@ -13,6 +13,7 @@
 #include "pipeline/Passes.h"
 #include "pipeline/nvptx/NvptxPasses.h"
 #include "pipeline/ExternalTool.h"
+#include "pipeline/nvptx/NvptxArchitectures.h"
 #include "pipeline/nvptx/Ptxas.h"
 
 #include "mlir/Conversion/ComplexToLLVM/ComplexToLLVM.h"
@@ -308,14 +309,37 @@ public:
     return llvm::Error::success();
   }
 
-  llvm::Expected<std::string> emit(llvm::Module &module, OutputKind kind) const override {
+  std::string translationStage() const override {
+    return "LLVM IR, libdevice, -O" + std::to_string(options.optLevel);
+  }
+
+  OutputKind machineCodeKind(OutputKind kind) const override {
+    return kind == OutputKind::Cubin ? OutputKind::Ptx : kind;
+  }
+
+  llvm::Expected<std::string> emitMachineCode(llvm::Module &module,
+                                              OutputKind kind) const override {
     llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine = createTargetMachine();
     if (!machine)
       return machine.takeError();
-    llvm::Expected<std::string> ptx = emitWithTargetMachine(module, **machine, /*assembly=*/true);
-    if (!ptx || kind == OutputKind::Ptx)
+    return emitWithTargetMachine(module, **machine, /*assembly=*/true);
+  }
+
+  /// ptxas: for a cubin, or for what it reports of each kernel.
+  std::optional<std::string> finishingStep(OutputKind kind, bool resourceUsage) const override {
+    if (kind == OutputKind::Cubin || resourceUsage)
+      return "ptxas";
+    return std::nullopt;
+  }
+
+  llvm::Expected<std::string> finish(std::string ptx, OutputKind kind,
+                                     std::vector<KernelResourceUsage> *usage) const override {
+    if (kind != OutputKind::Cubin && !usage)
       return ptx;
-    return runPtxas(*ptx, options);
+    llvm::Expected<std::string> cubin = runPtxas(ptx, options, usage);
+    if (!cubin || kind == OutputKind::Cubin)
+      return cubin;
+    return ptx;
   }
 
 private:

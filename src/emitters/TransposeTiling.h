@@ -25,10 +25,11 @@
 //    8-bit elements).
 //
 //===----------------------------------------------------------------------===//
-#ifndef HLO_ANALYSIS_TRANSPOSETILING_H
-#define HLO_ANALYSIS_TRANSPOSETILING_H
+#ifndef HLO_EMITTERS_TRANSPOSETILING_H
+#define HLO_EMITTERS_TRANSPOSETILING_H
 
 #include "analysis/DeviceInfo.h"
+#include "analysis/FusionAnalysis.h"
 #include "analysis/TransposeAnalysis.h"
 
 #include <cstdint>
@@ -78,6 +79,11 @@ TransposeTiling computeTransposeTiling(const TransposeDescription &description,
                                        int64_t maxElementBytes, int64_t heroCount,
                                        const GpuDeviceInfo &device);
 
+/// The tiling of a transpose fusion: its widest transposed element and its
+/// distinct transposed heroes (one shared tile each) decide the vector.
+TransposeTiling computeTransposeTiling(const FusionAnalysis &analysis,
+                                       const GpuDeviceInfo &device);
+
 } // namespace hlo
 
-#endif // HLO_ANALYSIS_TRANSPOSETILING_H
+#endif // HLO_EMITTERS_TRANSPOSETILING_H

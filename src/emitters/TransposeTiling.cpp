@@ -1,7 +1,8 @@
 //===- TransposeTiling.cpp - Launch figures of the transpose emitter ------===//
-#include "analysis/TransposeTiling.h"
+#include "emitters/TransposeTiling.h"
 
 #include <numeric>
+#include <set>
 
 namespace hlo {
 namespace {
@@ -103,6 +104,17 @@ TransposeTiling computeTransposeTiling(const TransposeDescription &description,
     }
   }
   return tiling;
+}
+
+TransposeTiling computeTransposeTiling(const FusionAnalysis &analysis,
+                                       const GpuDeviceInfo &device) {
+  std::set<const HloInstruction *> transposed;
+  int64_t maxBytes = 1;
+  for (const HloInstruction *hero : analysis.heroes)
+    if (getTiledTransposeDescription(*hero) && transposed.insert(hero).second)
+      maxBytes = std::max<int64_t>(maxBytes, primitiveByteWidth(hero->shape().elementType()));
+  return computeTransposeTiling(*analysis.transpose, maxBytes,
+                                static_cast<int64_t>(transposed.size()), device);
 }
 
 } // namespace hlo

@@ -4,9 +4,8 @@
 // ../shared/notes/xla-reference.md): threads per block and how
 // they split into kept and reduced threads, the vector size, the elements
 // each thread reduces, the blocks, the shared-memory tile and how far the
-// warp shuffles reach. The emitters only turn these into code; the
-// multi-row variant's applicability depends on them too, so they are
-// computed here, where the fusion analysis can ask.
+// warp shuffles reach. Each reduction emitter computes its tiling when it
+// is built (the analysis chose the variant: analysis/ReductionKind.h).
 //
 // Per variant, on the 3-D normal form [d0, d1, d2]:
 //  - Row ([major reduced, kept, minor reduced]): reduced threads =
@@ -23,35 +22,19 @@
 //    [rows][d2 + padding].
 //
 //===----------------------------------------------------------------------===//
-#ifndef HLO_ANALYSIS_REDUCTIONTILING_H
-#define HLO_ANALYSIS_REDUCTIONTILING_H
+#ifndef HLO_EMITTERS_REDUCTIONTILING_H
+#define HLO_EMITTERS_REDUCTIONTILING_H
 
 #include "analysis/DeviceInfo.h"
 #include "analysis/ReductionAnalysis.h"
+#include "analysis/ReductionKind.h"
 
 #include <array>
 #include <cstdint>
-#include <limits>
 #include <optional>
 #include <vector>
 
 namespace hlo {
-
-/// The narrowest element types a fusion reads and writes (XLA's
-/// input_output_info), in bits (pred counts as 8); kNoBits when there is
-/// none (a fusion without parameters).
-struct FusionElementBits {
-  static constexpr int64_t kNoBits = std::numeric_limits<int64_t>::max();
-  int64_t smallestInput = kNoBits;
-  int64_t smallestOutput = kNoBits;
-  /// Some reduction hero reads a complex operand (no vectorization).
-  bool complexHeroOperand = false;
-  /// Bytes of one element of every shared tile the reductions keep (one
-  /// tile per reduced value of each distinct hero), and how many tiles:
-  /// the tiling keeps the tiles within the block's shared memory.
-  int64_t reducedValueBytes = 0;
-  int64_t reducedValueCount = 0;
-};
 
 struct ReductionTiling {
   ReductionKind kind = ReductionKind::Row;
@@ -89,28 +72,12 @@ struct ReductionTiling {
 int64_t reductionVectorSize(int64_t minorSize, int64_t threads,
                             const FusionElementBits &bits);
 
-/// The multi-row variant's vector size, if it applies: the reduced
-/// dimension is a power of two that fits into one warp's vectors, after
-/// halving the vector while the blocks would not fill the device's SMs.
-std::optional<int64_t> multiRowVectorSize(const ReductionDimensions &dimensions,
-                                          const FusionElementBits &bits,
-                                          const GpuDeviceInfo &device);
-
-/// The variant XLA chooses for a reduction of these dimensions.
-ReductionKind chooseReductionKind(const ReductionDimensions &dimensions,
-                                  const FusionElementBits &bits,
-                                  const GpuDeviceInfo &device);
-
-/// The tiling of the chosen variant. Reductions that are not race free
-/// (rows longer than 16384, columns longer than 4096) still get one block
-/// per output element: threads then loop over the whole row or column.
-/// The vector size halves while the shared tiles of every reduced value
-/// (bits.reducedValueBytes) would exceed the device's shared memory per
-/// block (a variadic f64/s32 column reduction of bf16 inputs: 4 -> 2).
+/// The launch figures of the variant chooseReductionKind picks; vectors
+/// are halved while the shared tiles would not fit a block.
 ReductionTiling computeReductionTiling(const ReductionDimensions &dimensions,
                                        const FusionElementBits &bits,
                                        const GpuDeviceInfo &device);
 
 } // namespace hlo
 
-#endif // HLO_ANALYSIS_REDUCTIONTILING_H
+#endif // HLO_EMITTERS_REDUCTIONTILING_H

@@ -1,5 +1,5 @@
 //===- ReductionTiling.cpp - Launch figures of the reduction emitters -----===//
-#include "analysis/ReductionTiling.h"
+#include "emitters/ReductionTiling.h"
 
 #include <algorithm>
 
@@ -16,14 +16,6 @@ constexpr int64_t kSmallColumnThreads = 128;
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int64_t roundUp(int64_t a, int64_t b) { return ceilDiv(a, b) * b; }
-bool isPowerOfTwo(int64_t value) { return value > 0 && (value & (value - 1)) == 0; }
-
-/// Kept threads that fill a block of `reducedThreads` up to 256 threads.
-int64_t keptThreads(int64_t keptSize, int64_t reducedThreads) {
-  if (keptSize * reducedThreads <= kThreadsPerBlockTarget)
-    return keptSize;
-  return std::max<int64_t>(1, kThreadsPerBlockTarget / reducedThreads);
-}
 
 /// A shared tile whose minor dimension is a multiple of the warp size gets
 /// one element of padding (no bank conflicts on the transposed read).
@@ -42,7 +34,7 @@ ReductionTiling rowTiling(const ReductionDimensions &dims,
                                      kWarpSize));
   int64_t kept = 1;
   if (reduced * 2 <= kThreadsPerBlockTarget)
-    kept = keptThreads(d[1], reduced);
+    kept = reductionKeptThreads(d[1], reduced);
   tiling.vectorSize = reductionVectorSize(d[2], reduced, bits);
   tiling.threads = {kept, reduced};
   int64_t vectors = d[2] / tiling.vectorSize;
@@ -67,7 +59,7 @@ ReductionTiling multiRowTiling(const ReductionDimensions &dims, int64_t vectorSi
   tiling.dimensions = dims;
   tiling.vectorSize = vectorSize;
   int64_t reduced = dims.dimensions[2] / vectorSize;
-  tiling.threads = {keptThreads(dims.dimensions[1], reduced), reduced};
+  tiling.threads = {reductionKeptThreads(dims.dimensions[1], reduced), reduced};
   tiling.blocks = {ceilDiv(dims.dimensions[1], tiling.threads[0]), 1};
   tiling.shuffleDistance = reduced / 2;
   return tiling;
@@ -141,47 +133,6 @@ int64_t reductionVectorSize(int64_t minorSize, int64_t threads,
   if (threads * 4 > minorSize)
     return 2;
   return minorSize % 4 == 0 ? 4 : 2;
-}
-
-std::optional<int64_t> multiRowVectorSize(const ReductionDimensions &dims,
-                                          const FusionElementBits &bits,
-                                          const GpuDeviceInfo &device) {
-  if (!dims.isRowReduction || !isPowerOfTwo(dims.dimensions[2]))
-    return std::nullopt;
-  int64_t reduced = dims.dimensions[2];
-  // Rows are short against the inputs: outputs count for the vector size.
-  int64_t smallest = std::min(bits.smallestInput, bits.smallestOutput);
-  int64_t largest = std::max(bits.smallestInput, bits.smallestOutput);
-  if (largest == FusionElementBits::kNoBits)
-    largest = bits.smallestOutput;
-  if (smallest == FusionElementBits::kNoBits || smallest <= 0)
-    return std::nullopt;
-  int64_t vector = std::min<int64_t>(reduced, std::max<int64_t>(1, 64 / smallest));
-  // At most 16 bytes per thread when some data is 32 bits or wider.
-  if (largest >= 32)
-    vector = std::min<int64_t>(vector, std::max<int64_t>(1, 128 / largest));
-  if (reduced > device.warpSize * vector)
-    return std::nullopt;
-  auto blocks = [&](int64_t v) {
-    int64_t reducedThreads = reduced / v;
-    return ceilDiv(dims.dimensions[1], keptThreads(dims.dimensions[1], reducedThreads));
-  };
-  // At least one block per SM.
-  while (vector > 1 && blocks(vector) < device.smCount)
-    vector /= 2;
-  if (reduced > device.warpSize * vector)
-    return std::nullopt;
-  return vector;
-}
-
-ReductionKind chooseReductionKind(const ReductionDimensions &dims,
-                                  const FusionElementBits &bits,
-                                  const GpuDeviceInfo &device) {
-  if (dims.isRowReduction)
-    return multiRowVectorSize(dims, bits, device) ? ReductionKind::MultiRow
-                                                  : ReductionKind::Row;
-  return kWarpSize % dims.dimensions[2] == 0 ? ReductionKind::SmallColumn
-                                             : ReductionKind::Column;
 }
 
 namespace {

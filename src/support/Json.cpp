@@ -1,9 +1,9 @@
 //===- Json.cpp - A small JSON reader -------------------------------------===//
-#include "Json.h"
+#include "support/Json.h"
 
 #include <cstdlib>
 
-namespace hlo::abi {
+namespace hlo {
 
 class JsonParser {
 public:
@@ -226,4 +226,4 @@ std::optional<JsonValue> JsonValue::parse(const std::string &text, std::string &
   return value;
 }
 
-} // namespace hlo::abi
+} // namespace hlo

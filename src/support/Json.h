@@ -1,13 +1,14 @@
 //===- Json.h - A small JSON reader ----------------------------*- C++ -*-===//
 //
-// Reads the JSON that hlo-compile writes (the launch manifest) into a tree
-// of values, and quotes strings for writing it. hlo-run cannot use LLVM's
-// JSON library: it links no LLVM so that it can be copied to machines that
-// have only the NVIDIA driver.
+// The project's one JSON library: reads JSON (the launch manifest, an
+// instruction's backend_config) into a tree of values, and quotes strings
+// for writing it. hlo-run cannot use LLVM's JSON library: it links no LLVM
+// so that it can be copied to machines that have only the NVIDIA driver;
+// so the compiler uses this one too.
 //
 //===----------------------------------------------------------------------===//
-#ifndef HLO_ABI_JSON_H
-#define HLO_ABI_JSON_H
+#ifndef HLO_SUPPORT_JSON_H
+#define HLO_SUPPORT_JSON_H
 
 #include <map>
 #include <memory>
@@ -15,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace hlo::abi {
+namespace hlo {
 
 class JsonValue {
 public:
@@ -24,6 +25,8 @@ public:
   Kind kind() const { return kindValue; }
   bool isObject() const { return kindValue == Kind::Object; }
   bool isArray() const { return kindValue == Kind::Array; }
+  bool isString() const { return kindValue == Kind::String; }
+  bool isNumber() const { return kindValue == Kind::Number; }
 
   double number() const { return numberValue; }
   bool boolean() const { return boolValue; }
@@ -49,6 +52,6 @@ private:
 /// `text` as a JSON string literal (quotes, escapes).
 std::string quoteJson(const std::string &text);
 
-} // namespace hlo::abi
+} // namespace hlo
 
-#endif // HLO_ABI_JSON_H
+#endif // HLO_SUPPORT_JSON_H

@@ -1,5 +1,5 @@
-//===- BackendConfigJson.cpp - backend_config read as XLA reads it --------===//
-#include "analysis/BackendConfigJson.h"
+//===- BackendConfig.cpp - backend_config read as XLA reads it ------------===//
+#include "support/BackendConfig.h"
 
 #include <cctype>
 
@@ -48,25 +48,19 @@ std::string quoteBareJsonKeys(std::string_view text) {
   return out;
 }
 
-std::optional<llvm::json::Value> parseBackendConfigJson(std::string_view text) {
-  auto parse = [](std::string_view json) -> std::optional<llvm::json::Value> {
+std::optional<JsonValue> parseBackendConfig(std::string_view text) {
+  auto parse = [](std::string_view json) -> std::optional<JsonValue> {
     if (json.empty())
       return std::nullopt;
-    llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(llvm::StringRef(json));
-    if (parsed)
-      return std::move(*parsed);
-    llvm::consumeError(parsed.takeError());
-    llvm::Expected<llvm::json::Value> quoted = llvm::json::parse(quoteBareJsonKeys(json));
-    if (quoted)
-      return std::move(*quoted);
-    llvm::consumeError(quoted.takeError());
-    return std::nullopt;
+    std::string error;
+    if (std::optional<JsonValue> parsed = JsonValue::parse(std::string(json), error))
+      return parsed;
+    return JsonValue::parse(quoteBareJsonKeys(json), error);
   };
-  std::optional<llvm::json::Value> value = parse(text);
+  std::optional<JsonValue> value = parse(text);
   // `backend_config="{...}"`: the JSON is the string's text.
-  if (value)
-    if (std::optional<llvm::StringRef> inner = value->getAsString())
-      return parse(std::string_view(inner->data(), inner->size()));
+  if (value && value->isString())
+    return parse(value->string());
   return value;
 }
 
