@@ -6,13 +6,13 @@
 // emitters: gather, pad, concatenate, dynamic-slice, dynamic-update-slice,
 // iota, constant, reduce, reduce-window, dot, map and width-changing
 // bitcast; the other ops go through their indexing maps or, elementwise,
-// through the ElementwiseEmitter.
+// through the ScalarOpEmitter.
 //
 //===----------------------------------------------------------------------===//
 #include "emitters/FunctionBodyEmitter.h"
 
 #include "dialect/XlaGpuDialect.h"
-#include "emitters/ElementwiseEmitter.h"
+#include "emitters/ScalarOpEmitter.h"
 #include "emitters/TypeConversion.h"
 #include "hlo_parser/OpAttributes.h"
 
