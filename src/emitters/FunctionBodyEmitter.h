@@ -1,6 +1,6 @@
 //===- FunctionBodyEmitter.h - Body of one index function -------*- C++ -*-===//
 //
-// Internal to the ElementalEmitter (ElementalEmitter.cpp and
+// Internal to the IndexedValueEmitter (IndexedValueEmitter.cpp and
 // FunctionBodyEmitter.cpp): FunctionBodyEmitter evaluates the instructions
 // of one function (a subgraph, an epilogue, a reducer or an entry
 // function's in-place values) at symbolic indices.
@@ -10,7 +10,7 @@
 #define HLO_EMITTERS_FUNCTIONBODYEMITTER_H
 
 #include "analysis/OpIndexing.h"
-#include "emitters/ElementalEmitter.h"
+#include "emitters/IndexedValueEmitter.h"
 #include "emitters/StartIndices.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -27,9 +27,9 @@ namespace hlo {
 /// Emits the body of one function: instructions evaluated at indices.
 class FunctionBodyEmitter {
 public:
-  FunctionBodyEmitter(ElementalEmitter &parent, mlir::ImplicitLocOpBuilder &b,
-                      const Subgraph *subgraph, mlir::ValueRange parameters,
-                      bool scalarParameters,
+  FunctionBodyEmitter(IndexedValueEmitter &parent,
+                      mlir::ImplicitLocOpBuilder &b, const Subgraph *subgraph,
+                      mlir::ValueRange parameters, bool scalarParameters,
                       mlir::ValueRange injectedValues = {})
       : parent(parent), b(b), subgraph(subgraph), parameters(parameters),
         scalarParameters(scalarParameters), injectedValues(injectedValues) {}
@@ -164,7 +164,7 @@ private:
                                             mlir::ValueRange arguments,
                                             const HloInstruction *user);
 
-  ElementalEmitter &parent;
+  IndexedValueEmitter &parent;
   mlir::ImplicitLocOpBuilder &b;
   /// The scope whose members are emitted here (a subgraph or an
   /// epilogue); null in an entry function, where only what roots no

@@ -1,7 +1,7 @@
 //===- ScalarOpEmitter.h - Scalar HLO ops as arith/math ---------*- C++ -*-===//
 //
 // Emits one element of an elementwise HLO op from its operands' elements
-// (one HLO op on scalars; the ElementalEmitter calls it per element),
+// (one HLO op on scalars; the IndexedValueEmitter calls it per element),
 // with HLO's semantics rather than C's: integer division and remainder by
 // zero and INT_MIN / -1, shifts by at least the bit width, NaN-propagating
 // maximum / minimum, total-order compare, saturating float->int convert

@@ -1,13 +1,13 @@
-//===- ElementalEmitter.cpp - Subgraphs as functions of indices -----------===//
+//===- IndexedValueEmitter.cpp - Subgraphs as functions of indices --------===//
 //
-// The function management of the ElementalEmitter: declaring a subgraph's
+// The function management of the IndexedValueEmitter: declaring a subgraph's
 // or epilogue's function on first use, calling it (xla_gpu.pure_call),
 // emitting the pending bodies, the scalar functions of reducers and mapped
 // computations, values in an entry function, and the final function order.
 // The bodies themselves are FunctionBodyEmitter's (FunctionBodyEmitter.cpp).
 //
 //===----------------------------------------------------------------------===//
-#include "emitters/ElementalEmitter.h"
+#include "emitters/IndexedValueEmitter.h"
 
 #include "dialect/XlaGpuDialect.h"
 #include "emitters/FunctionBodyEmitter.h"
@@ -38,8 +38,9 @@ const Shape &firstArrayShape(const Shape &shape) {
 
 } // namespace
 
-func::FuncOp ElementalEmitter::scalarFunction(const HloComputation &computation,
-                                              EmissionError &error) {
+func::FuncOp
+IndexedValueEmitter::scalarFunction(const HloComputation &computation,
+                                    EmissionError &error) {
   auto it = scalarFunctions.find(&computation);
   if (it != scalarFunctions.end())
     return it->second;
@@ -86,7 +87,7 @@ func::FuncOp ElementalEmitter::scalarFunction(const HloComputation &computation,
   return function;
 }
 
-func::FuncOp ElementalEmitter::functionFor(const Subgraph &subgraph) {
+func::FuncOp IndexedValueEmitter::functionFor(const Subgraph &subgraph) {
   auto it = functions.find(&subgraph);
   if (it != functions.end())
     return it->second;
@@ -110,18 +111,18 @@ func::FuncOp ElementalEmitter::functionFor(const Subgraph &subgraph) {
   return function;
 }
 
-SmallVector<Value> ElementalEmitter::callSubgraph(ImplicitLocOpBuilder &b,
-                                                 const Subgraph &subgraph,
-                                                 ValueRange parameters,
-                                                 ValueRange indices) {
+SmallVector<Value> IndexedValueEmitter::callSubgraph(ImplicitLocOpBuilder &b,
+                                                     const Subgraph &subgraph,
+                                                     ValueRange parameters,
+                                                     ValueRange indices) {
   return callEpilogue(b, subgraph, parameters, indices, {});
 }
 
-SmallVector<Value> ElementalEmitter::callEpilogue(ImplicitLocOpBuilder &b,
-                                                 const Subgraph &epilogue,
-                                                 ValueRange parameters,
-                                                 ValueRange rootIndices,
-                                                 ValueRange heroValues) {
+SmallVector<Value> IndexedValueEmitter::callEpilogue(ImplicitLocOpBuilder &b,
+                                                     const Subgraph &epilogue,
+                                                     ValueRange parameters,
+                                                     ValueRange rootIndices,
+                                                     ValueRange heroValues) {
   func::FuncOp callee = functionFor(epilogue);
   SmallVector<Value> operands(parameters.begin(), parameters.end());
   operands.append(rootIndices.begin(), rootIndices.end());
@@ -133,10 +134,9 @@ SmallVector<Value> ElementalEmitter::callEpilogue(ImplicitLocOpBuilder &b,
   return SmallVector<Value>(call.getResults().begin(), call.getResults().end());
 }
 
-SmallVector<Value> ElementalEmitter::emitValue(ImplicitLocOpBuilder &b,
-                                              const HloInstruction &instruction,
-                                              ValueRange parameters, ValueRange indices,
-                                              EmissionError &error) {
+SmallVector<Value> IndexedValueEmitter::emitValue(
+    ImplicitLocOpBuilder &b, const HloInstruction &instruction,
+    ValueRange parameters, ValueRange indices, EmissionError &error) {
   FunctionBodyEmitter body(*this, b, /*subgraph=*/nullptr, parameters,
                            /*scalarParameters=*/false);
   SmallVector<Value> values = body.emit(&instruction, indices);
@@ -148,8 +148,9 @@ SmallVector<Value> ElementalEmitter::emitValue(ImplicitLocOpBuilder &b,
   return values;
 }
 
-bool ElementalEmitter::emitFunctionBody(const Subgraph &subgraph, func::FuncOp function,
-                                        EmissionError &error) {
+bool IndexedValueEmitter::emitFunctionBody(const Subgraph &subgraph,
+                                           func::FuncOp function,
+                                           EmissionError &error) {
   OpBuilder builder(module.getContext());
   ImplicitLocOpBuilder b(function.getLoc(), builder);
   Block *entry = function.addEntryBlock();
@@ -179,7 +180,7 @@ bool ElementalEmitter::emitFunctionBody(const Subgraph &subgraph, func::FuncOp f
   return true;
 }
 
-void ElementalEmitter::moveFunctionsToEnd() {
+void IndexedValueEmitter::moveFunctionsToEnd() {
   Block *body = module.getBody();
   auto moveToEnd = [&](func::FuncOp function) { function->moveBefore(body, body->end()); };
   for (const Subgraph &subgraph : partitioned.subgraphs())
@@ -192,7 +193,7 @@ void ElementalEmitter::moveFunctionsToEnd() {
     moveToEnd(function);
 }
 
-bool ElementalEmitter::emitPendingFunctions(EmissionError &error) {
+bool IndexedValueEmitter::emitPendingFunctions(EmissionError &error) {
   const HloComputation &computation = partitioned.computation();
   for (const HloInstruction *parameter : computation.parameters())
     if (!parameter->shape().isArray()) {
