@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's first command: install what is missing, build, and run the
-# main job on examples/gelu.hlo (the GELU fusion of seed 004): PTX for
-# sm_90 in gelu.ptx and its launch manifest in gelu.ptx.json.
+# main job on examples/gelu.hlo (the GELU fusion of XLA's "XLA:GPU
+# Emitters"): PTX for sm_90 in gelu.ptx and its launch manifest in
+# gelu.ptx.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh

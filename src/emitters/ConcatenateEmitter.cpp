@@ -23,7 +23,7 @@ int64_t largestOperand(const FusionAnalysis &analysis) {
 ConcatenateEmitter::ConcatenateEmitter(const FusionAnalysis &analysis,
                                        const HloComputation &fused,
                                        const GpuDeviceInfo &device)
-    : LoopEmitter(analysis, fused, device, largestOperand(analysis)) {}
+    : LoopFusionEmitter(analysis, fused, device, largestOperand(analysis)) {}
 
 std::vector<const HloInstruction *> ConcatenateEmitter::valuesReadByEmitter() const {
   const auto &operands = hero().operands();

@@ -14,11 +14,11 @@
 #ifndef HLO_EMITTERS_CONCATENATEEMITTER_H
 #define HLO_EMITTERS_CONCATENATEEMITTER_H
 
-#include "emitters/LoopEmitter.h"
+#include "emitters/LoopFusionEmitter.h"
 
 namespace hlo {
 
-class ConcatenateEmitter : public LoopEmitter {
+class ConcatenateEmitter : public LoopFusionEmitter {
 public:
   ConcatenateEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
                      const GpuDeviceInfo &device);

@@ -23,7 +23,7 @@ int64_t updateElements(const FusionAnalysis &analysis) {
 DynamicUpdateSliceEmitter::DynamicUpdateSliceEmitter(const FusionAnalysis &analysis,
                                                      const HloComputation &fused,
                                                      const GpuDeviceInfo &device)
-    : LoopEmitter(analysis, fused, device, updateElements(analysis)) {}
+    : LoopFusionEmitter(analysis, fused, device, updateElements(analysis)) {}
 
 std::vector<const HloInstruction *> DynamicUpdateSliceEmitter::updates() const {
   std::vector<const HloInstruction *> result;

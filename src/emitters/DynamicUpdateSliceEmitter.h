@@ -15,11 +15,11 @@
 #ifndef HLO_EMITTERS_DYNAMICUPDATESLICEEMITTER_H
 #define HLO_EMITTERS_DYNAMICUPDATESLICEEMITTER_H
 
-#include "emitters/LoopEmitter.h"
+#include "emitters/LoopFusionEmitter.h"
 
 namespace hlo {
 
-class DynamicUpdateSliceEmitter : public LoopEmitter {
+class DynamicUpdateSliceEmitter : public LoopFusionEmitter {
 public:
   DynamicUpdateSliceEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
                             const GpuDeviceInfo &device);

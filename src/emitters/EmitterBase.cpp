@@ -315,7 +315,7 @@ void EmitterBase::insertRootValues(ImplicitLocOpBuilder &b, const HloInstruction
 }
 
 SmallVector<Value> EmitterBase::callComputation(ImplicitLocOpBuilder &b,
-                                                ElementalEmitter &elemental,
+                                                IndexedValueEmitter &elemental,
                                                 const HloComputation &computation,
                                                 ValueRange arguments, EmissionError &error) {
   func::FuncOp function = elemental.scalarFunction(computation, error);
@@ -341,7 +341,7 @@ bool EmitterBase::emit(ModuleOp module, const std::string &name, SymbolNamer &na
     if (!isSubgraphLeaf(*value))
       extraRoots.insert(value);
   PartitionedComputation partitioned(emittedComputation(), context, extraRoots, epilogues());
-  ElementalEmitter elemental(module, partitioned, namer, locations);
+  IndexedValueEmitter elemental(module, partitioned, namer, locations);
   std::vector<func::FuncOp> functions;
   int64_t count = launchCount();
   for (launchIndex = 0; launchIndex < count; ++launchIndex) {
@@ -367,7 +367,7 @@ bool EmitterBase::emit(ModuleOp module, const std::string &name, SymbolNamer &na
 
 bool EmitterBase::emitLaunch(ModuleOp module, const std::string &name,
                              const PartitionedComputation &partitioned,
-                             ElementalEmitter &elemental, Location location,
+                             IndexedValueEmitter &elemental, Location location,
                              KernelLaunchRecord &record, EmissionError &error) {
   MLIRContext *context = module.getContext();
   // Buffers are arrays of element types the kernel can load and store: a

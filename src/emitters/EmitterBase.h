@@ -23,7 +23,7 @@
 #include "analysis/DeviceInfo.h"
 #include "analysis/FusionAnalysis.h"
 #include "analysis/IndexingMap.h"
-#include "emitters/ElementalEmitter.h"
+#include "emitters/IndexedValueEmitter.h"
 
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 
@@ -95,7 +95,7 @@ struct EmitterContext {
   /// map the emitters build (launchDimVars() names and bounds them).
   llvm::SmallVector<mlir::Value, 4> threadAndBlockIds;
   const PartitionedComputation &partitioned;
-  ElementalEmitter &elemental;
+  IndexedValueEmitter &elemental;
 };
 
 class EmitterBase {
@@ -197,7 +197,7 @@ protected:
   /// A call of `computation` (a reducer, comparator, combiner) on scalar
   /// `arguments`; empty on error.
   static llvm::SmallVector<mlir::Value> callComputation(mlir::ImplicitLocOpBuilder &b,
-                                                        ElementalEmitter &elemental,
+                                                        IndexedValueEmitter &elemental,
                                                         const HloComputation &computation,
                                                         mlir::ValueRange arguments,
                                                         EmissionError &error);
@@ -240,7 +240,7 @@ protected:
 private:
   /// One launch's entry function.
   bool emitLaunch(mlir::ModuleOp module, const std::string &name,
-                  const PartitionedComputation &partitioned, ElementalEmitter &elemental,
+                  const PartitionedComputation &partitioned, IndexedValueEmitter &elemental,
                   mlir::Location location, KernelLaunchRecord &record, EmissionError &error);
 
   const FusionAnalysis analysisValue;

@@ -3,7 +3,7 @@
 
 #include "emitters/ConcatenateEmitter.h"
 #include "emitters/DynamicUpdateSliceEmitter.h"
-#include "emitters/LoopEmitter.h"
+#include "emitters/LoopFusionEmitter.h"
 #include "emitters/NormalizationEmitter.h"
 #include "emitters/ReductionEmitter.h"
 #include "emitters/ScatterEmitter.h"
@@ -19,7 +19,7 @@ createEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
   case EmitterKind::Loop:
     if (analysis.variant == FusionVariant::InPlaceDynamicUpdateSlice)
       return std::make_unique<DynamicUpdateSliceEmitter>(analysis, fused, device);
-    return std::make_unique<LoopEmitter>(analysis, fused, device);
+    return std::make_unique<LoopFusionEmitter>(analysis, fused, device);
   case EmitterKind::Concatenate:
     return std::make_unique<ConcatenateEmitter>(analysis, fused, device);
   case EmitterKind::Reduction:

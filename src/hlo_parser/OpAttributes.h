@@ -5,9 +5,9 @@
 // gather and scatter decoded into enums and structs; the computations an
 // instruction calls, by role; and the other op-specific attributes
 // (tuple index, custom-call target, window, padding, ...) by name.
-// The verifier has checked them (Verifier.cpp, VerifyGatherScatter.cpp), so
-// the decoders only read. Code outside this file does not look these
-// attributes up by name.
+// The verifier has checked them (Verifier.cpp and its Verify*.cpp rule
+// files), so the decoders only read. Code outside this file does not look
+// these attributes up by name.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_PARSER_OPATTRIBUTES_H

@@ -4,11 +4,11 @@
 // numbered steps below: 1. simplify and lower the threads' cooperation
 // (shuffles, predicated accesses), 2. inline the subgraph functions,
 // 3. lower the xla_gpu loops, 4. shared tiles, barriers and bufferization
-// into the kernel ABI, 5. flatten, 6. vectorize, 7. unroll, 8. math and
-// complex arithmetic, 9. sub-byte packing — shared by every target up to
-// the point where the IR is in upstream dialects (gpu, memref, arith, scf,
-// vector, math) — then 10. the target's conversion to the LLVM dialect
-// (Target.h).
+// into the kernel ABI, 5. flatten, 6. vectorize, 7. unroll, 8. guarded
+// int -> f16 conversions, integer math, math and complex arithmetic,
+// 9. sub-byte packing — shared by every target up to the point where the
+// IR is in upstream dialects (gpu, memref, arith, scf, vector, math) —
+// then 10. the target's conversion to the LLVM dialect (Target.h).
 // Upstream passes wherever one does the job.
 //
 //===----------------------------------------------------------------------===//
@@ -188,14 +188,16 @@ void addSharedPasses(PassManager &pm) {
   addCanonicalizer(pm);
   // 5. Kernel buffers as 1-D memrefs.
   pm.addPass(createFlattenKernelBuffersPass());
-  // 6. Contiguous accesses of the vector-index loop as vector loads/stores.
+  // 6. Contiguous accesses of the vector-index loop as vector loads/stores
+  // (invariant code hoisted first).
   pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addPass(createVectorizeLoopAccessesPass());
   // 7. Unroll small loops.
   pm.addPass(createUnrollSmallLoopsPass());
   addCanonicalizer(pm);
   pm.addPass(createCSEPass());
-  // 8. Math without a single instruction as code; complex as real
+  // 8. Integer -> f16 conversions guarded against overflow; integer math
+  // and math without a single instruction as code; complex as real
   // arithmetic.
   pm.addPass(createGuardHalfIntConversionsPass());
   pm.addPass(createLowerIntegerMathPass());

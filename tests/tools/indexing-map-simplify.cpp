@@ -1,10 +1,10 @@
 //===- indexing-map-simplify.cpp - Test tool for indexing maps ------------===//
 //
-// Reads indexing maps in seed 003's text form from a file (maps separated by
-// lines holding `// -----`; `//` comments are skipped), simplifies each and
-// prints it. With --compose, each chunk holds two maps separated by `&&`:
-// it prints the simplified composition (second after first). Used by the
-// lit tests of the simplifier.
+// Reads indexing maps in the text form of XLA's "Indexing Analysis" from a
+// file (maps separated by lines holding `// -----`; `//` comments are
+// skipped), simplifies each and prints it. With --compose, each chunk holds
+// two maps separated by `&&`: it prints the simplified composition (second
+// after first). Used by the lit tests of the simplifier.
 //
 //===----------------------------------------------------------------------===//
 #include "analysis/IndexingMap.h"

@@ -1,10 +1,11 @@
 //===- IndexingMapPropertyTest.cpp - The simplifier preserves meaning -----===//
 //
 // For random small maps, and for every map simplified while analysing the
-// corpus and the seed examples: at every point of the original domain
-// (exhaustively up to 200,000 points for the random maps and 4,096 for the
-// analysis's maps; otherwise the corners and a random sample), the
-// simplified map has the same domain membership and the same results.
+// corpus and the examples of XLA's "Indexing Analysis" (tests/lit/analysis):
+// at every point of the original domain (exhaustively up to 200,000 points
+// for the random maps and 4,096 for the analysis's maps; otherwise the
+// corners and a random sample), the simplified map has the same domain
+// membership and the same results.
 //
 //===----------------------------------------------------------------------===//
 #include "analysis/FusionIndexing.h"

@@ -224,8 +224,10 @@ TEST(Verifier, Iota) {
   expectError("i = s32[4,5] iota(), iota_dimension=2", "out of range for rank 2");
 }
 
-// Seed 002's gather example: batching dims on operand and indices.
-constexpr const char *kSeedGather =
+// The gather example of the StableHLO RFC "Add batching dims to
+// stablehlo.gather and stablehlo.scatter": batching dims on operand and
+// indices.
+constexpr const char *kRfcGather =
     "operand = s32[2,3,4,2] parameter(0)\n"
     " indices = s64[2,2,3,2] parameter(1)\n"
     " g = s32[2,2,3,2,2] gather(operand, indices), offset_dims={3,4}, "
@@ -240,48 +242,48 @@ std::string replace(std::string text, std::string_view from,
   return text.replace(at, from.size(), to);
 }
 
-TEST(Verifier, GatherSeedExampleAndConstraints) {
-  expectOk(kSeedGather);
-  expectError(replace(kSeedGather, "offset_dims={3,4}", "offset_dims={3}"),
+TEST(Verifier, GatherRfcExampleAndConstraints) {
+  expectOk(kRfcGather);
+  expectError(replace(kRfcGather, "offset_dims={3,4}", "offset_dims={3}"),
               "(C1)");
-  expectError(replace(kSeedGather, "index_vector_dim=3", "index_vector_dim=5"),
+  expectError(replace(kRfcGather, "index_vector_dim=3", "index_vector_dim=5"),
               "(C2)");
-  expectError(replace(kSeedGather, "start_index_map={2,1}", "start_index_map={2}"),
+  expectError(replace(kRfcGather, "start_index_map={2,1}", "start_index_map={2}"),
               "(C3)");
-  expectError(replace(kSeedGather, "offset_dims={3,4}", "offset_dims={4,3}"),
+  expectError(replace(kRfcGather, "offset_dims={3,4}", "offset_dims={4,3}"),
               "(C4)");
-  expectError(replace(kSeedGather, "offset_dims={3,4}", "offset_dims={3,7}"),
+  expectError(replace(kRfcGather, "offset_dims={3,4}", "offset_dims={3,7}"),
               "(C5)");
-  expectError(replace(kSeedGather, "collapsed_slice_dims={1}",
+  expectError(replace(kRfcGather, "collapsed_slice_dims={1}",
                       "collapsed_slice_dims={0}"),
               "(C6)");
-  expectError(replace(kSeedGather, "slice_sizes={1,1,2,2}", "slice_sizes={1,2,2,2}"),
+  expectError(replace(kRfcGather, "slice_sizes={1,1,2,2}", "slice_sizes={1,2,2,2}"),
               "(C9)");
-  expectError(replace(kSeedGather, "slice_sizes={1,1,2,2}", "slice_sizes={2,1,2,2}"),
+  expectError(replace(kRfcGather, "slice_sizes={1,1,2,2}", "slice_sizes={2,1,2,2}"),
               "(C12)");
-  expectError(replace(kSeedGather, "start_indices_batching_dims={1}",
+  expectError(replace(kRfcGather, "start_indices_batching_dims={1}",
                       "start_indices_batching_dims={3}"),
               "(C15)");
-  expectError(replace(kSeedGather, "start_indices_batching_dims={1}",
+  expectError(replace(kRfcGather, "start_indices_batching_dims={1}",
                       "start_indices_batching_dims={2}"),
               "(C17) operand batching dimension 0 and start_indices batching "
               "dimension 2 differ in size");
-  expectError(replace(kSeedGather, "start_index_map={2,1}", "start_index_map={2,0}"),
+  expectError(replace(kRfcGather, "start_index_map={2,1}", "start_index_map={2,0}"),
               "(C18)");
-  expectError(replace(kSeedGather, "start_index_map={2,1}", "start_index_map={2,9}"),
+  expectError(replace(kRfcGather, "start_index_map={2,1}", "start_index_map={2,9}"),
               "(C19)");
-  expectError(replace(kSeedGather, "slice_sizes={1,1,2,2}", "slice_sizes={1,1,2}"),
+  expectError(replace(kRfcGather, "slice_sizes={1,1,2,2}", "slice_sizes={1,1,2}"),
               "(C20)");
-  expectError(replace(kSeedGather, "slice_sizes={1,1,2,2}", "slice_sizes={1,1,5,2}"),
+  expectError(replace(kRfcGather, "slice_sizes={1,1,2,2}", "slice_sizes={1,1,5,2}"),
               "(C21)");
-  expectError(replace(kSeedGather, "g = s32[2,2,3,2,2]", "g = s32[2,2,3,2,3]"),
+  expectError(replace(kRfcGather, "g = s32[2,2,3,2,2]", "g = s32[2,2,3,2,3]"),
               "does not match the expected s32[2,2,3,2,2]");
-  expectError(replace(kSeedGather, "g = s32[2,2,3,2,2]", "g = f32[2,2,3,2,2]"),
+  expectError(replace(kRfcGather, "g = s32[2,2,3,2,2]", "g = f32[2,2,3,2,2]"),
               "(C23)");
 }
 
-// Seed 002's scatter example.
-constexpr const char *kSeedScatter =
+// The same RFC's scatter example.
+constexpr const char *kRfcScatter =
     "input = f32[2,3,4,2] parameter(0)\n"
     " indices = s64[2,2,3,2] parameter(1)\n"
     " updates = f32[2,2,3,2,2] parameter(2)\n"
@@ -290,41 +292,41 @@ constexpr const char *kSeedScatter =
     "input_batching_dims={0}, scatter_indices_batching_dims={1}, "
     "scatter_dims_to_operand_dims={2,1}, index_vector_dim=3, to_apply=add";
 
-TEST(Verifier, ScatterSeedExampleAndConstraints) {
-  expectOk(kSeedScatter);
-  expectError(replace(kSeedScatter, "update_window_dims={3,4}",
+TEST(Verifier, ScatterRfcExampleAndConstraints) {
+  expectOk(kRfcScatter);
+  expectError(replace(kRfcScatter, "update_window_dims={3,4}",
                       "update_window_dims={3}"),
               "(C2)");
-  expectError(replace(kSeedScatter, "updates = f32[2,2,3,2,2]",
+  expectError(replace(kRfcScatter, "updates = f32[2,2,3,2,2]",
                       "updates = f32[2,2,4,2,2]"),
               "(C4)");
-  expectError(replace(kSeedScatter, "updates = f32[2,2,3,2,2]",
+  expectError(replace(kRfcScatter, "updates = f32[2,2,3,2,2]",
                       "updates = f32[2,2,3,5,2]"),
               "(C4)");
-  expectError(replace(kSeedScatter, "updates = f32[2,2,3,2,2]",
+  expectError(replace(kRfcScatter, "updates = f32[2,2,3,2,2]",
                       "updates = s32[2,2,3,2,2]"),
               "(C6)");
-  expectError(replace(kSeedScatter, "update_window_dims={3,4}",
+  expectError(replace(kRfcScatter, "update_window_dims={3,4}",
                       "update_window_dims={4,3}"),
               "(C7)");
-  expectError(replace(kSeedScatter, "inserted_window_dims={1}",
+  expectError(replace(kRfcScatter, "inserted_window_dims={1}",
                       "inserted_window_dims={0}"),
               "(C9)");
-  expectError(replace(kSeedScatter, "scatter_indices_batching_dims={1}",
+  expectError(replace(kRfcScatter, "scatter_indices_batching_dims={1}",
                       "scatter_indices_batching_dims={3}"),
               "(C16)");
-  expectError(replace(kSeedScatter, "scatter_indices_batching_dims={1}",
+  expectError(replace(kRfcScatter, "scatter_indices_batching_dims={1}",
                       "scatter_indices_batching_dims={2}"),
               "(C18)");
-  expectError(replace(kSeedScatter, "scatter_dims_to_operand_dims={2,1}",
+  expectError(replace(kRfcScatter, "scatter_dims_to_operand_dims={2,1}",
                       "scatter_dims_to_operand_dims={2}"),
               "(C19)");
-  expectError(replace(kSeedScatter, "scatter_dims_to_operand_dims={2,1}",
+  expectError(replace(kRfcScatter, "scatter_dims_to_operand_dims={2,1}",
                       "scatter_dims_to_operand_dims={2,0}"),
               "(C20)");
-  expectError(replace(kSeedScatter, "index_vector_dim=3", "index_vector_dim=9"),
+  expectError(replace(kRfcScatter, "index_vector_dim=3", "index_vector_dim=9"),
               "(C22)");
-  expectError(replace(kSeedScatter, "s = f32[2,3,4,2]", "s = f32[2,3,4,3]"),
+  expectError(replace(kRfcScatter, "s = f32[2,3,4,2]", "s = f32[2,3,4,3]"),
               "does not match the expected f32[2,3,4,2]");
 }
 

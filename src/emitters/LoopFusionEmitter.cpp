@@ -1,5 +1,5 @@
-//===- LoopEmitter.cpp - The loop (elementwise) fusion emitter ------------===//
-#include "emitters/LoopEmitter.h"
+//===- LoopFusionEmitter.cpp - The loop (elementwise) fusion emitter ------===//
+#include "emitters/LoopFusionEmitter.h"
 
 #include "analysis/HeroAnalysis.h"
 #include "analysis/OpIndexing.h"
@@ -50,15 +50,15 @@ bool hasExpensiveOp(const HloComputation &computation) {
 
 } // namespace
 
-LoopEmitter::LoopEmitter(const FusionAnalysis &analysis,
-                         const HloComputation &fusedComputation,
-                         const GpuDeviceInfo &deviceInfo)
-    : LoopEmitter(analysis, fusedComputation, deviceInfo, std::nullopt) {}
+LoopFusionEmitter::LoopFusionEmitter(const FusionAnalysis &analysis,
+                                     const HloComputation &fusedComputation,
+                                     const GpuDeviceInfo &deviceInfo)
+    : LoopFusionEmitter(analysis, fusedComputation, deviceInfo, std::nullopt) {}
 
-LoopEmitter::LoopEmitter(const FusionAnalysis &analysis,
-                         const HloComputation &fusedComputation,
-                         const GpuDeviceInfo &deviceInfo,
-                         std::optional<int64_t> launchedElements)
+LoopFusionEmitter::LoopFusionEmitter(const FusionAnalysis &analysis,
+                                     const HloComputation &fusedComputation,
+                                     const GpuDeviceInfo &deviceInfo,
+                                     std::optional<int64_t> launchedElements)
     : EmitterBase(analysis, fusedComputation, deviceInfo) {
   if (launchedElements)
     elements = *launchedElements;
@@ -75,18 +75,21 @@ LoopEmitter::LoopEmitter(const FusionAnalysis &analysis,
 }
 
 std::optional<IndexingMap>
-LoopEmitter::threadIdToOutputIndexing(int64_t rootIndex, MLIRContext *context) const {
+LoopFusionEmitter::threadIdToOutputIndexing(int64_t rootIndex,
+                                            MLIRContext *context) const {
   const HloInstruction *root = analysis().roots[rootIndex];
   const Shape &shape = root->shape().isTuple() ? root->shape().tupleShapes()[0] : root->shape();
   return outputIndexingForDims(shape.dimensions(), context);
 }
 
-IndexingMap LoopEmitter::outputIndexingForDims(const std::vector<int64_t> &outputDims,
-                                               MLIRContext *context) const {
+IndexingMap
+LoopFusionEmitter::outputIndexingForDims(const std::vector<int64_t> &outputDims,
+                                         MLIRContext *context) const {
   return elementIndexing(outputDims, unroll, context);
 }
 
-bool LoopEmitter::emitEntryFunction(EmitterContext &context, EmissionError &error) {
+bool LoopFusionEmitter::emitEntryFunction(EmitterContext &context,
+                                          EmissionError &error) {
   ImplicitLocOpBuilder &b = context.b;
   MLIRContext *mlirContext = b.getContext();
   const std::vector<FusionOutput> &outputs = fusionOutputs();

@@ -1,4 +1,4 @@
-//===- LoopEmitter.h - The loop (elementwise) fusion emitter ----*- C++ -*-===//
+//===- LoopFusionEmitter.h - The loop fusion emitter ------------*- C++ -*-===//
 //
 // The default emitter (XLA's "XLA:GPU Emitters", "Loop emitter"): each thread handles
 // `unroll` consecutive output elements; an xla_gpu.loop over the map
@@ -13,17 +13,17 @@
 // limits are emitted here, elementally.
 //
 //===----------------------------------------------------------------------===//
-#ifndef HLO_EMITTERS_LOOPEMITTER_H
-#define HLO_EMITTERS_LOOPEMITTER_H
+#ifndef HLO_EMITTERS_LOOPFUSIONEMITTER_H
+#define HLO_EMITTERS_LOOPFUSIONEMITTER_H
 
 #include "emitters/EmitterBase.h"
 
 namespace hlo {
 
-class LoopEmitter : public EmitterBase {
+class LoopFusionEmitter : public EmitterBase {
 public:
-  LoopEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
-              const GpuDeviceInfo &device);
+  LoopFusionEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
+                    const GpuDeviceInfo &device);
 
   LaunchDimensions launchDimensions() const override { return launch; }
   /// In-place dynamic-update-slice fusions are emitted as loop fusions
@@ -41,8 +41,9 @@ public:
 protected:
   /// A launch sized for `elements` (the concatenate emitter's largest
   /// operand) instead of the largest output (nullopt).
-  LoopEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
-              const GpuDeviceInfo &device, std::optional<int64_t> elements);
+  LoopFusionEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
+                    const GpuDeviceInfo &device,
+                    std::optional<int64_t> elements);
   bool emitEntryFunction(EmitterContext &context, EmissionError &error) override;
 
 private:
@@ -53,4 +54,4 @@ private:
 
 } // namespace hlo
 
-#endif // HLO_EMITTERS_LOOPEMITTER_H
+#endif // HLO_EMITTERS_LOOPFUSIONEMITTER_H

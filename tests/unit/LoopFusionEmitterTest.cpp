@@ -1,5 +1,5 @@
-//===- LoopEmitterTest.cpp - Launch figures of the loop emitter -----------===//
-#include "emitters/LoopEmitter.h"
+//===- LoopFusionEmitterTest.cpp - Launch figures of the loop emitter -----===//
+#include "emitters/LoopFusionEmitter.h"
 #include "hlo_parser/Parser.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -18,18 +18,19 @@ std::unique_ptr<HloModule> parse(const std::string &text) {
 }
 
 /// The loop emitter of a bare fused computation.
-std::unique_ptr<LoopEmitter> loopEmitter(const HloComputation &fused,
-                                         const GpuDeviceInfo &device) {
-  return std::make_unique<LoopEmitter>(analyzeFusion(fused, nullptr, device), fused,
-                                       device);
+std::unique_ptr<LoopFusionEmitter>
+loopFusionEmitter(const HloComputation &fused, const GpuDeviceInfo &device) {
+  return std::make_unique<LoopFusionEmitter>(
+      analyzeFusion(fused, nullptr, device), fused, device);
 }
 
 } // namespace
 
-TEST(LoopEmitter, UnrollsLargeFusionsByFour) {
+TEST(LoopFusionEmitter, UnrollsLargeFusionsByFour) {
   auto module = parse("fused {\n p = bf16[6,512,4096] parameter(0)\n"
                       " ROOT e = bf16[6,512,4096] exponential(p)\n}\n");
-  auto loop = loopEmitter(*module->entry(), deviceInfoForArch("sm_90").value());
+  auto loop =
+      loopFusionEmitter(*module->entry(), deviceInfoForArch("sm_90").value());
   EXPECT_EQ(loop->unrollFactor(), 4);
   EXPECT_EQ(loop->launchDimensions().threads[0], 128);
   EXPECT_EQ(loop->launchDimensions().blocks[0], 24576);
@@ -41,38 +42,41 @@ TEST(LoopEmitter, UnrollsLargeFusionsByFour) {
             "vector_index in [0, 3]");
 }
 
-TEST(LoopEmitter, SmallFusionsUseOneElementPerThreadAndBoundTheTail) {
+TEST(LoopFusionEmitter, SmallFusionsUseOneElementPerThreadAndBoundTheTail) {
   auto module = parse("fused {\n p = f32[100] parameter(0)\n"
                       " ROOT e = f32[100] exponential(p)\n}\n");
-  auto loop = loopEmitter(*module->entry(), deviceInfoForArch("sm_90").value());
+  auto loop =
+      loopFusionEmitter(*module->entry(), deviceInfoForArch("sm_90").value());
   EXPECT_EQ(loop->unrollFactor(), 1);
   EXPECT_EQ(loop->launchDimensions().threads[0], 100);
   EXPECT_EQ(loop->launchDimensions().blocks[0], 1);
   auto big = parse("fused {\n p = f32[1000] parameter(0)\n"
                    " ROOT e = f32[1000] exponential(p)\n}\n");
-  auto tail = loopEmitter(*big->entry(), deviceInfoForArch("sm_90").value());
+  auto tail =
+      loopFusionEmitter(*big->entry(), deviceInfoForArch("sm_90").value());
   mlir::MLIRContext context;
   std::string map = tail->outputIndexingForDims({1000}, &context).toString();
   EXPECT_NE(map.find("bl_x * 128 + th_x in [0, 999]"), std::string::npos) << map;
 }
 
-TEST(LoopEmitter, ExpensiveOpsPreventUnrolling) {
+TEST(LoopFusionEmitter, ExpensiveOpsPreventUnrolling) {
   auto module = parse(
       "add {\n a = f32[] parameter(0)\n b = f32[] parameter(1)\n"
       " ROOT s = f32[] add(a, b)\n}\n"
       "fused {\n p = f32[1024,1024] parameter(0)\n q = f32[1024,1024] parameter(1)\n"
       " ROOT d = f32[1024,1024] dot(p, q), lhs_contracting_dims={1}, "
       "rhs_contracting_dims={0}\n}\n");
-  auto loop = loopEmitter(*module->entry(), deviceInfoForArch("sm_90").value());
+  auto loop =
+      loopFusionEmitter(*module->entry(), deviceInfoForArch("sm_90").value());
   EXPECT_EQ(loop->unrollFactor(), 1);
 }
 
-TEST(LoopEmitter, SplitsTheGridPastTheBlockLimit) {
+TEST(LoopFusionEmitter, SplitsTheGridPastTheBlockLimit) {
   auto module = parse("fused {\n p = f32[5000] parameter(0)\n"
                       " ROOT e = f32[5000] exponential(p)\n}\n");
   GpuDeviceInfo device = deviceInfoForArch("sm_90").value();
   device.blockDimLimitX = 16; // 40 blocks of 128 threads needed
-  auto loop = loopEmitter(*module->entry(), device);
+  auto loop = loopFusionEmitter(*module->entry(), device);
   EXPECT_EQ(loop->launchDimensions().blocks[0], 16);
   EXPECT_EQ(loop->launchDimensions().blocks[1], 3);
   mlir::MLIRContext context;
@@ -88,13 +92,13 @@ TEST(LoopEmitter, SplitsTheGridPastTheBlockLimit) {
 
 // Past the y limit too, the grid becomes x * y * z; every output element is
 // still written by exactly one (thread, block, vector index) of the domain.
-TEST(LoopEmitter, SplitsTheGridIntoThreeDimensionsPastTheYLimit) {
+TEST(LoopFusionEmitter, SplitsTheGridIntoThreeDimensionsPastTheYLimit) {
   auto module = parse("fused {\n p = f32[7,1000] parameter(0)\n"
                       " ROOT e = f32[7,1000] exponential(p)\n}\n");
   GpuDeviceInfo device = deviceInfoForArch("sm_90").value();
   device.blockDimLimitX = 4; // 55 blocks of 128 threads needed
   device.blockDimLimitYZ = 3;
-  auto loop = loopEmitter(*module->entry(), device);
+  auto loop = loopFusionEmitter(*module->entry(), device);
   const auto &launch = loop->launchDimensions();
   EXPECT_EQ(launch.blocks[0], 4);
   EXPECT_EQ(launch.blocks[1], 3);

@@ -1,174 +1,29 @@
-//===- ElementalEmitter.cpp - Subgraphs as functions of indices -----------===//
-#include "emitters/ElementalEmitter.h"
+//===- FunctionBodyEmitter.cpp - Instructions at indices ------------------===//
+//
+// FunctionBodyEmitter's member functions: the per-instruction dispatch
+// (emit, emitOwned) with its cache of emitted values, the building blocks
+// (indexing maps, scf.if, loop nests, scalar calls) and the per-opcode
+// emitters: gather, pad, concatenate, dynamic-slice, dynamic-update-slice,
+// iota, constant, reduce, reduce-window, dot, map and width-changing
+// bitcast; the other ops go through their indexing maps or, elementwise,
+// through the ScalarOpEmitter.
+//
+//===----------------------------------------------------------------------===//
+#include "emitters/FunctionBodyEmitter.h"
 
-#include "analysis/OpIndexing.h"
 #include "dialect/XlaGpuDialect.h"
-#include "emitters/ElementwiseEmitter.h"
-#include "emitters/StartIndices.h"
+#include "emitters/ScalarOpEmitter.h"
 #include "emitters/TypeConversion.h"
 #include "hlo_parser/OpAttributes.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/IR/ImplicitLocOpBuilder.h"
 
 #include <cctype>
 
 using namespace mlir;
 
 namespace hlo {
-
-llvm::SmallVector<Type> elementTypesOf(const Shape &shape, MLIRContext *context) {
-  llvm::SmallVector<Type> types;
-  if (shape.isTuple()) {
-    for (const Shape &element : shape.tupleShapes())
-      types.push_back(elementType(element.elementType(), context));
-  } else {
-    types.push_back(elementType(shape.elementType(), context));
-  }
-  return types;
-}
-
-namespace {
-
-const Shape &firstArrayShape(const Shape &shape) {
-  return shape.isTuple() && shape.tupleSize() ? shape.tupleShapes()[0] : shape;
-}
-
-} // namespace
-
-/// Emits the body of one function: instructions evaluated at indices.
-class FunctionBodyEmitter {
-public:
-  FunctionBodyEmitter(ElementalEmitter &parent, ImplicitLocOpBuilder &b,
-                      const Subgraph *subgraph, ValueRange parameters,
-                      bool scalarParameters, ValueRange injectedValues = {})
-      : parent(parent), b(b), subgraph(subgraph), parameters(parameters),
-        scalarParameters(scalarParameters), injectedValues(injectedValues) {}
-
-  /// The element(s) of `inst` at `indices`; empty on error.
-  SmallVector<Value> emit(const HloInstruction *inst, ValueRange indices);
-  /// emit() with the builder already at `inst`'s location.
-  SmallVector<Value> emitAt(const HloInstruction *inst, ValueRange indices);
-
-  EmissionError error;
-
-private:
-  struct CacheKey {
-    const HloInstruction *inst;
-    Block *block;
-    SmallVector<Value> indices;
-    bool operator<(const CacheKey &other) const {
-      if (inst != other.inst)
-        return inst < other.inst;
-      if (block != other.block)
-        return block < other.block;
-      return std::lexicographical_compare(
-          indices.begin(), indices.end(), other.indices.begin(),
-          other.indices.end(), [](Value a, Value c) {
-            return a.getAsOpaquePointer() < c.getAsOpaquePointer();
-          });
-    }
-  };
-  std::map<CacheKey, SmallVector<Value>> cache;
-  SmallVector<Value> emitUncached(const HloInstruction *inst, ValueRange indices);
-  bool fail(const HloInstruction *inst, std::string message) {
-    if (!error.instruction) {
-      error.instruction = inst;
-      error.message = std::move(message);
-    }
-    return false;
-  }
-  /// The output-to-input maps of `inst`'s output 0; nullopt after
-  /// reporting an op without indexing rules.
-  std::optional<IndexingMapSets> indexingOf(const HloInstruction *inst) {
-    llvm::Expected<IndexingMapSets> maps =
-        computeOutputToInputIndexing(*inst, 0, b.getContext());
-    if (!maps) {
-      fail(inst, "unsupported: " + std::string(opcodeName(inst->opcode())) + " (" +
-                     llvm::toString(maps.takeError()) + ")");
-      return std::nullopt;
-    }
-    return std::move(*maps);
-  }
-  SmallVector<Value> emitOwned(const HloInstruction *inst, ValueRange indices);
-  SmallVector<Value> applyMap(const IndexingMap &map, ValueRange dims,
-                              ValueRange symbols = {});
-  Value indexConstant(int64_t value) {
-    return arith::ConstantIndexOp::create(b, value);
-  }
-  Value toIndex(Value scalar) {
-    if (scalar.getType().isIndex())
-      return scalar;
-    return arith::IndexCastOp::create(b, b.getIndexType(), scalar);
-  }
-  Value inBounds(Value index, int64_t lower, int64_t upper) {
-    Value low = arith::CmpIOp::create(b, arith::CmpIPredicate::sge, index,
-                                      indexConstant(lower));
-    Value high = arith::CmpIOp::create(b, arith::CmpIPredicate::sle, index,
-                                       indexConstant(upper));
-    return arith::AndIOp::create(b, low, high);
-  }
-  /// The scalar operands [first, first + count) of `inst` (init values);
-  /// fewer on failure.
-  SmallVector<Value> emitScalarOperands(const HloInstruction *inst,
-                                        int64_t first, int64_t count) {
-    SmallVector<Value> values;
-    for (int64_t i = first; i < first + count; ++i) {
-      SmallVector<Value> value = emit(inst->operand(i), {});
-      if (value.empty())
-        break;
-      values.push_back(value[0]);
-    }
-    return values;
-  }
-  /// A runtime start offset of HLO type `type` as an index clamped to
-  /// [0, maxStart], HLO's rule for dynamic-slice, dynamic-update-slice and
-  /// gather starts (clamped in the start's own width: StartIndices.h).
-  Value clampedStart(Value start, PrimitiveType type, int64_t maxStart) {
-    return clampStartToIndex(b, start, type, maxStart);
-  }
-  /// Runs `thenValues` / `elseValues` under `condition` (scf.if).
-  SmallVector<Value>
-  emitIf(Value condition, TypeRange types,
-         const std::function<SmallVector<Value>()> &thenValues,
-         const std::function<SmallVector<Value>()> &elseValues);
-  SmallVector<Value> emitThroughMap(const HloInstruction *inst, ValueRange indices);
-  SmallVector<Value> emitPad(const HloInstruction *inst, ValueRange indices);
-  SmallVector<Value> emitConcatenate(const HloInstruction *inst, ValueRange indices);
-  SmallVector<Value> emitDynamicSlice(const HloInstruction *inst, ValueRange indices);
-  SmallVector<Value> emitDynamicUpdateSlice(const HloInstruction *inst,
-                                            ValueRange indices);
-  SmallVector<Value> emitIota(const HloInstruction *inst, ValueRange indices);
-  SmallVector<Value> emitConstant(const HloInstruction *inst, ValueRange indices);
-  SmallVector<Value> emitReduce(const HloInstruction *inst, ValueRange indices);
-  SmallVector<Value> emitReduceWindow(const HloInstruction *inst,
-                                      ValueRange indices);
-  SmallVector<Value> emitDot(const HloInstruction *inst, ValueRange indices);
-  SmallVector<Value> emitMap(const HloInstruction *inst, ValueRange indices);
-  SmallVector<Value> emitGather(const HloInstruction *inst, ValueRange indices);
-  SmallVector<Value> emitWidthChangingBitcast(const HloInstruction *inst,
-                                              ValueRange indices);
-  /// Nested scf.for loops over `bounds` with `inits`; `body` gets the
-  /// induction variables and the carried values and returns the new ones.
-  SmallVector<Value> emitLoopNest(
-      ArrayRef<int64_t> bounds, ValueRange inits,
-      const std::function<SmallVector<Value>(ValueRange, ValueRange)> &body);
-  SmallVector<Value> callScalar(const HloComputation &computation,
-                                ValueRange arguments, const HloInstruction *user);
-
-  ElementalEmitter &parent;
-  ImplicitLocOpBuilder &b;
-  /// The scope whose members are emitted here (a subgraph or an
-  /// epilogue); null in an entry function, where only what roots no
-  /// subgraph is emitted in place.
-  const Subgraph *subgraph;
-  ValueRange parameters;
-  bool scalarParameters;
-  /// An epilogue's hero values.
-  ValueRange injectedValues;
-};
 
 SmallVector<Value> FunctionBodyEmitter::applyMap(const IndexingMap &map,
                                                  ValueRange dims,
@@ -777,176 +632,6 @@ SmallVector<Value> FunctionBodyEmitter::emitMap(const HloInstruction *inst,
     arguments.push_back(value[0]);
   }
   return callScalar(*toApply(*inst), arguments, inst);
-}
-
-func::FuncOp ElementalEmitter::scalarFunction(const HloComputation &computation,
-                                              EmissionError &error) {
-  auto it = scalarFunctions.find(&computation);
-  if (it != scalarFunctions.end())
-    return it->second;
-  MLIRContext *context = module.getContext();
-  SmallVector<Type> inputs;
-  for (const HloInstruction *parameter : computation.parameters()) {
-    if (!parameter->shape().isArray() || parameter->shape().rank() != 0) {
-      error = {parameter, "unsupported: non-scalar parameter of a reducer"};
-      return {};
-    }
-    inputs.push_back(elementType(parameter->shape().elementType(), context));
-  }
-  SmallVector<Type> results = elementTypesOf(computation.root()->shape(), context);
-  OpBuilder builder(context);
-  builder.setInsertionPointToEnd(module.getBody());
-  ImplicitLocOpBuilder b(locations.of(computation.root()), builder);
-  auto function = func::FuncOp::create(b, namer.claim(computation.name()),
-                                       FunctionType::get(context, inputs, results));
-  function.setPrivate();
-  scalarFunctions[&computation] = function;
-  scalarFunctionOrder.push_back(function);
-  Block *entry = function.addEntryBlock();
-  b.setInsertionPointToStart(entry);
-  FunctionBodyEmitter body(*this, b, /*subgraph=*/nullptr, entry->getArguments(),
-                           /*scalarParameters=*/true);
-  SmallVector<Value> values;
-  const HloInstruction *root = computation.root();
-  if (root->opcode() == HloOpcode::Tuple) {
-    for (const HloInstruction *operand : root->operands()) {
-      SmallVector<Value> value = body.emit(operand, {});
-      if (value.empty())
-        break;
-      values.push_back(value[0]);
-    }
-  } else {
-    values = body.emit(root, {});
-  }
-  if (values.size() != results.size()) {
-    error = body.error.instruction ? body.error
-                                   : EmissionError{root, "unsupported: reducer"};
-    return {};
-  }
-  func::ReturnOp::create(b, values);
-  return function;
-}
-
-func::FuncOp ElementalEmitter::functionFor(const Subgraph &subgraph) {
-  auto it = functions.find(&subgraph);
-  if (it != functions.end())
-    return it->second;
-  MLIRContext *context = module.getContext();
-  const HloComputation &computation = partitioned.computation();
-  SmallVector<Type> inputs;
-  for (const HloInstruction *parameter : computation.parameters())
-    inputs.push_back(bufferTensorType(parameter->shape(), context));
-  inputs.append(firstArrayShape(subgraph.root->shape()).rank(), IndexType::get(context));
-  if (subgraph.injected)
-    inputs.append(elementTypesOf(subgraph.injected->shape(), context));
-  SmallVector<Type> results = elementTypesOf(subgraph.root->shape(), context);
-  OpBuilder builder(context);
-  builder.setInsertionPointToEnd(module.getBody());
-  auto function = func::FuncOp::create(builder, locations.of(subgraph.root),
-                                       namer.claim(subgraph.name),
-                                       FunctionType::get(context, inputs, results));
-  function.setPrivate();
-  functions[&subgraph] = function;
-  pending.push_back(&subgraph);
-  return function;
-}
-
-SmallVector<Value> ElementalEmitter::callSubgraph(ImplicitLocOpBuilder &b,
-                                                 const Subgraph &subgraph,
-                                                 ValueRange parameters,
-                                                 ValueRange indices) {
-  return callEpilogue(b, subgraph, parameters, indices, {});
-}
-
-SmallVector<Value> ElementalEmitter::callEpilogue(ImplicitLocOpBuilder &b,
-                                                 const Subgraph &epilogue,
-                                                 ValueRange parameters,
-                                                 ValueRange rootIndices,
-                                                 ValueRange heroValues) {
-  func::FuncOp callee = functionFor(epilogue);
-  SmallVector<Value> operands(parameters.begin(), parameters.end());
-  operands.append(rootIndices.begin(), rootIndices.end());
-  operands.append(heroValues.begin(), heroValues.end());
-  auto call = xla_gpu::PureCallOp::create(
-      b, callee.getFunctionType().getResults(),
-      FlatSymbolRefAttr::get(callee.getSymNameAttr()), operands, ArrayAttr(),
-      ArrayAttr());
-  return SmallVector<Value>(call.getResults().begin(), call.getResults().end());
-}
-
-SmallVector<Value> ElementalEmitter::emitValue(ImplicitLocOpBuilder &b,
-                                              const HloInstruction &instruction,
-                                              ValueRange parameters, ValueRange indices,
-                                              EmissionError &error) {
-  FunctionBodyEmitter body(*this, b, /*subgraph=*/nullptr, parameters,
-                           /*scalarParameters=*/false);
-  SmallVector<Value> values = body.emit(&instruction, indices);
-  if (values.empty())
-    error = body.error.instruction
-                ? body.error
-                : EmissionError{&instruction,
-                                "unsupported: " + std::string(opcodeName(instruction.opcode()))};
-  return values;
-}
-
-bool ElementalEmitter::emitFunctionBody(const Subgraph &subgraph, func::FuncOp function,
-                                        EmissionError &error) {
-  OpBuilder builder(module.getContext());
-  ImplicitLocOpBuilder b(function.getLoc(), builder);
-  Block *entry = function.addEntryBlock();
-  b.setInsertionPointToStart(entry);
-  const HloComputation &computation = partitioned.computation();
-  for (const HloInstruction *parameter : computation.parameters())
-    if (!parameter->shape().isArray()) {
-      error = {parameter, "unsupported: tuple-shaped fusion parameter"};
-      return false;
-    }
-  ValueRange arguments = entry->getArguments();
-  size_t parameterCount = computation.parameters().size();
-  size_t indexCount = firstArrayShape(subgraph.root->shape()).rank();
-  FunctionBodyEmitter body(*this, b, &subgraph, arguments.take_front(parameterCount),
-                           /*scalarParameters=*/false,
-                           arguments.drop_front(parameterCount + indexCount));
-  SmallVector<Value> values =
-      body.emit(subgraph.root, arguments.slice(parameterCount, indexCount));
-  if (values.empty()) {
-    error = body.error.instruction
-                ? body.error
-                : EmissionError{subgraph.root,
-                                "unsupported: " + std::string(opcodeName(subgraph.root->opcode()))};
-    return false;
-  }
-  func::ReturnOp::create(b, values);
-  return true;
-}
-
-void ElementalEmitter::moveFunctionsToEnd() {
-  Block *body = module.getBody();
-  auto moveToEnd = [&](func::FuncOp function) { function->moveBefore(body, body->end()); };
-  for (const Subgraph &subgraph : partitioned.subgraphs())
-    if (auto it = functions.find(&subgraph); it != functions.end())
-      moveToEnd(it->second);
-  for (const Subgraph &epilogue : partitioned.epilogues())
-    if (auto it = functions.find(&epilogue); it != functions.end())
-      moveToEnd(it->second);
-  for (func::FuncOp function : scalarFunctionOrder)
-    moveToEnd(function);
-}
-
-bool ElementalEmitter::emitPendingFunctions(EmissionError &error) {
-  const HloComputation &computation = partitioned.computation();
-  for (const HloInstruction *parameter : computation.parameters())
-    if (!parameter->shape().isArray()) {
-      error = {parameter, "unsupported: tuple-shaped fusion parameter"};
-      return false;
-    }
-  while (!pending.empty()) {
-    const Subgraph *subgraph = pending.back();
-    pending.pop_back();
-    if (!emitFunctionBody(*subgraph, functions.at(subgraph), error))
-      return false;
-  }
-  return true;
 }
 
 } // namespace hlo

@@ -1,4 +1,4 @@
-//===- ElementalEmitter.h - Subgraphs as functions of indices ---*- C++ -*-===//
+//===- IndexedValueEmitter.h - Subgraphs as index functions -----*- C++ -*-===//
 //
 // Emits each subgraph of a partitioned fusion as
 //
@@ -16,9 +16,13 @@
 //
 //   func.func private @f__epilogue__r(%p0, ..., %i0, ..., %hero) -> (elt..)
 //
+// This is what XLA calls the elemental emitter: it emits an instruction's
+// value at given output indices, over the indexing maps. One elementwise op
+// on scalars is the ScalarOpEmitter's (ScalarOpEmitter.h).
+//
 //===----------------------------------------------------------------------===//
-#ifndef HLO_EMITTERS_ELEMENTALEMITTER_H
-#define HLO_EMITTERS_ELEMENTALEMITTER_H
+#ifndef HLO_EMITTERS_INDEXEDVALUEEMITTER_H
+#define HLO_EMITTERS_INDEXEDVALUEEMITTER_H
 
 #include "emitters/SourceLocations.h"
 #include "emitters/SymbolNamer.h"
@@ -39,11 +43,13 @@ struct EmissionError {
   std::string message;
 };
 
-class ElementalEmitter {
+class IndexedValueEmitter {
 public:
-  ElementalEmitter(mlir::ModuleOp module, const PartitionedComputation &partitioned,
-                   SymbolNamer &namer, const SourceLocations &locations)
-      : module(module), partitioned(partitioned), namer(namer), locations(locations) {}
+  IndexedValueEmitter(mlir::ModuleOp module,
+                      const PartitionedComputation &partitioned,
+                      SymbolNamer &namer, const SourceLocations &locations)
+      : module(module), partitioned(partitioned), namer(namer),
+        locations(locations) {}
 
   /// The function of `subgraph` (or epilogue), declared on first use; its
   /// body follows in emitPendingFunctions().
@@ -101,4 +107,4 @@ llvm::SmallVector<mlir::Type> elementTypesOf(const Shape &shape,
 
 } // namespace hlo
 
-#endif // HLO_EMITTERS_ELEMENTALEMITTER_H
+#endif // HLO_EMITTERS_INDEXEDVALUEEMITTER_H

@@ -1,5 +1,5 @@
-//===- ElementwiseEmitter.cpp - Scalar HLO ops as arith/math --------------===//
-#include "emitters/ElementwiseEmitter.h"
+//===- ScalarOpEmitter.cpp - Scalar HLO ops as arith/math -----------------===//
+#include "emitters/ScalarOpEmitter.h"
 
 #include "emitters/TypeConversion.h"
 #include "hlo_parser/OpAttributes.h"

@@ -1,6 +1,7 @@
-//===- ElementwiseEmitter.h - Scalar HLO ops as arith/math ------*- C++ -*-===//
+//===- ScalarOpEmitter.h - Scalar HLO ops as arith/math ---------*- C++ -*-===//
 //
-// Emits one element of an elementwise HLO op from its operands' elements,
+// Emits one element of an elementwise HLO op from its operands' elements
+// (one HLO op on scalars; the IndexedValueEmitter calls it per element),
 // with HLO's semantics rather than C's: integer division and remainder by
 // zero and INT_MIN / -1, shifts by at least the bit width, NaN-propagating
 // maximum / minimum, total-order compare, saturating float->int convert
@@ -8,8 +9,8 @@
 // computed in f32.
 //
 //===----------------------------------------------------------------------===//
-#ifndef HLO_EMITTERS_ELEMENTWISEEMITTER_H
-#define HLO_EMITTERS_ELEMENTWISEEMITTER_H
+#ifndef HLO_EMITTERS_SCALAROPEMITTER_H
+#define HLO_EMITTERS_SCALAROPEMITTER_H
 
 #include "hlo_parser/HloInstruction.h"
 
@@ -35,4 +36,4 @@ mlir::Value emitConstant(mlir::ImplicitLocOpBuilder &b, PrimitiveType type,
 
 } // namespace hlo
 
-#endif // HLO_EMITTERS_ELEMENTWISEEMITTER_H
+#endif // HLO_EMITTERS_SCALAROPEMITTER_H
