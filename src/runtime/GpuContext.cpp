@@ -10,9 +10,12 @@ namespace hlo::runtime {
 
 std::unique_ptr<GpuContext> GpuContext::open(int ordinal, std::string &error) {
   std::unique_ptr<GpuContext> gpu(new GpuContext());
-  gpu->driver = CudaDriver::load(error);
-  if (!gpu->driver)
+  Expected<std::unique_ptr<CudaDriver>> driver = CudaDriver::load();
+  if (!driver) {
+    error = driver.error();
     return nullptr;
+  }
+  gpu->driver = std::move(*driver);
   CudaDriver &d = *gpu->driver;
   CUresult initialized = d.init(0);
   if (initialized == CUDA_ERROR_NO_DEVICE) {
@@ -331,19 +334,23 @@ Device::LibraryOutcome GpuContext::runLibraryStep(const ProgramStep &step,
   }
   if (!cublasLtTried) {
     cublasLtTried = true;
-    cublasLt = CublasLt::load(cublasLtError);
+    Expected<std::unique_ptr<CublasLt>> loaded = CublasLt::load();
+    if (loaded)
+      cublasLt = std::move(*loaded);
+    else
+      cublasLtError = loaded.error();
   }
   if (!cublasLt) {
     message = cublasLtError;
     return LibraryOutcome::NotHere;
   }
-  std::string error;
-  switch (cublasLt->run(std::get<GemmPlan>(plan), arguments, results, error)) {
+  CublasLt::RunResult ran = cublasLt->run(std::get<GemmPlan>(plan), arguments, results);
+  switch (ran.outcome) {
   case CublasLt::Outcome::Unsupported:
-    message = error;
+    message = ran.message;
     return LibraryOutcome::NotHere;
   case CublasLt::Outcome::Failed:
-    message = error;
+    message = ran.message;
     return LibraryOutcome::Failed;
   case CublasLt::Outcome::Ran:
     break;
