@@ -10,6 +10,22 @@
 
 namespace hlo::runtime {
 
+/// Whether `status` succeeded; if not, its message in `error`.
+static bool succeeded(const Status &status, std::string &error) {
+  if (!status)
+    error = status.error();
+  return status.ok();
+}
+
+/// Whether `allocation` succeeded, its buffer in `buffer`; if not, its
+/// message in `error`.
+static bool allocated(const Expected<DeviceBuffer> &allocation, DeviceBuffer &buffer,
+                      std::string &error) {
+  if (allocation)
+    buffer = *allocation;
+  return succeeded(allocation.status(), error);
+}
+
 std::string ModuleBuffers::keyOf(const KernelParameter &parameter) {
   switch (parameter.binding) {
   case BufferBinding::Parameter:
@@ -43,7 +59,7 @@ bool ModuleBuffers::get(const KernelParameter &parameter, DeviceBuffer &buffer,
     buffer = buffers[key] = *aliasOf;
     return true;
   }
-  if (!device.allocate(static_cast<size_t>(parameter.bytes), buffer, error))
+  if (!allocated(device.allocate(static_cast<size_t>(parameter.bytes)), buffer, error))
     return false;
   buffers[key] = buffer;
   bufferBytes[key] = parameter.bytes;
@@ -51,13 +67,13 @@ bool ModuleBuffers::get(const KernelParameter &parameter, DeviceBuffer &buffer,
   if (parameter.binding == BufferBinding::Parameter) {
     // In the entry's layout: the reader may view it through a bitcast.
     const Shape &shape = entry->parameter(parameter.number)->shape();
-    return device.upload(buffer, toBufferBytes(*inputs.at(parameter.number), shape), error);
+    return succeeded(device.upload(buffer, toBufferBytes(*inputs.at(parameter.number), shape)), error);
   }
   if (parameter.binding == BufferBinding::Buffer)
     if (const HloInstruction *constant = moduleConstant(module, parameter.bufferName))
-      return device.upload(buffer, toBufferBytes(constant->literal(), constant->shape()),
-                           error);
-  return device.fill(buffer, static_cast<size_t>(parameter.bytes), 0xff, error);
+      return succeeded(
+          device.upload(buffer, toBufferBytes(constant->literal(), constant->shape())), error);
+  return succeeded(device.fill(buffer, static_cast<size_t>(parameter.bytes), 0xff), error);
 }
 
 DeviceBuffer ModuleBuffers::output(int64_t number) const {
@@ -74,7 +90,7 @@ bool ModuleBuffers::copy(const ProgramStep &step, std::string &error) {
   DeviceBuffer source = 0, destination = 0;
   std::vector<uint8_t> bytes(static_cast<size_t>(step.results[0].bytes));
   return get(step.arguments[0], source, error) && get(step.results[0], destination, error) &&
-         device.download(source, bytes, error) && device.upload(destination, bytes, error);
+         succeeded(device.download(source, bytes), error) && succeeded(device.upload(destination, bytes), error);
 }
 
 bool ModuleBuffers::runLibraryCall(const ProgramStep &step, interp::Evaluator &evaluator,
@@ -86,8 +102,8 @@ bool ModuleBuffers::runLibraryCall(const ProgramStep &step, interp::Evaluator &e
   for (const KernelParameter &result : step.results)
     if (!get(result, resultBuffers.emplace_back(), error))
       return false;
-  std::string message;
-  switch (device.runLibraryStep(step, argumentBuffers, resultBuffers, message)) {
+  auto [outcome, message] = device.runLibraryStep(step, argumentBuffers, resultBuffers);
+  switch (outcome) {
   case Device::LibraryOutcome::Ran:
     where = message;
     return true;
@@ -109,7 +125,7 @@ bool ModuleBuffers::runLibraryCall(const ProgramStep &step, interp::Evaluator &e
   for (const KernelParameter &argument : step.arguments) {
     DeviceBuffer buffer = 0;
     std::vector<uint8_t> bytes(static_cast<size_t>(argument.bytes));
-    if (!get(argument, buffer, error) || !device.download(buffer, bytes, error))
+    if (!get(argument, buffer, error) || !succeeded(device.download(buffer, bytes), error))
       return false;
     operands.push_back(
         std::make_shared<const Literal>(fromBufferBytes(bytes.data(), argument.shape)));
@@ -130,7 +146,7 @@ bool ModuleBuffers::runLibraryCall(const ProgramStep &step, interp::Evaluator &e
   for (size_t i = 0; i < leaves.size(); ++i) {
     DeviceBuffer buffer = 0;
     if (!get(step.results[i], buffer, error) ||
-        !device.upload(buffer, toBufferBytes(leaves[i], step.results[i].shape), error))
+        !succeeded(device.upload(buffer, toBufferBytes(leaves[i], step.results[i].shape)), error))
       return false;
   }
   return true;
@@ -141,7 +157,7 @@ bool ModuleBuffers::copyBuffer(DeviceBuffer source, DeviceBuffer destination, in
   if (source == destination)
     return true;
   std::vector<uint8_t> data(static_cast<size_t>(bytes));
-  return device.download(source, data, error) && device.upload(destination, data, error);
+  return succeeded(device.download(source, data), error) && succeeded(device.upload(destination, data), error);
 }
 
 bool ModuleBuffers::allocateLoopState(const ProgramStep &step, std::string &error) {
@@ -158,7 +174,7 @@ bool ModuleBuffers::allocateLoopState(const ProgramStep &step, std::string &erro
   std::vector<DeviceBuffer> &state = loopStates[&step];
   for (size_t i = 0; i < step.arguments.size(); ++i) {
     DeviceBuffer buffer = 0;
-    if (!device.allocate(static_cast<size_t>(step.arguments[i].bytes), buffer, error))
+    if (!allocated(device.allocate(static_cast<size_t>(step.arguments[i].bytes)), buffer, error))
       return false;
     state.push_back(buffer);
     for (const HloComputation *reader : {condition, body})
@@ -193,11 +209,11 @@ bool ModuleBuffers::advanceLoop(const ProgramStep &step, std::string &error) {
     if (result == state[i])
       continue; // an element the body passes through
     next[i].resize(static_cast<size_t>(step.bodyResults[i].bytes));
-    if (!device.download(result, next[i], error))
+    if (!succeeded(device.download(result, next[i]), error))
       return false;
   }
   for (size_t i = 0; i < state.size(); ++i)
-    if (!next[i].empty() && !device.upload(state[i], next[i], error))
+    if (!next[i].empty() && !succeeded(device.upload(state[i], next[i]), error))
       return false;
   return true;
 }
@@ -206,7 +222,7 @@ bool ModuleBuffers::readPredicate(const KernelParameter &parameter, bool &value,
                                   std::string &error) {
   DeviceBuffer buffer = 0;
   std::vector<uint8_t> byte(1);
-  if (!get(parameter, buffer, error) || !device.download(buffer, byte, error))
+  if (!get(parameter, buffer, error) || !succeeded(device.download(buffer, byte), error))
     return false;
   value = byte[0] != 0;
   return true;
@@ -229,7 +245,7 @@ bool ModuleBuffers::allocateBranchParameters(const ProgramStep &step, std::strin
     std::vector<DeviceBuffer> &parameter = branchParameters[&step].emplace_back();
     for (size_t i = 0; i < leaves.size(); ++i) {
       DeviceBuffer buffer = 0;
-      if (!device.allocate(static_cast<size_t>(leaves[i].bytes), buffer, error))
+      if (!allocated(device.allocate(static_cast<size_t>(leaves[i].bytes)), buffer, error))
         return false;
       parameter.push_back(buffer);
       buffers["b:" + leafBufferName(branch->parameter(0)->name(), i, leaves.size())] = buffer;
@@ -250,7 +266,7 @@ bool ModuleBuffers::readBranchIndex(const ProgramStep &step, size_t &branch,
   }
   DeviceBuffer buffer = 0;
   std::vector<uint8_t> bytes(static_cast<size_t>(index.bytes));
-  if (!get(index, buffer, error) || !device.download(buffer, bytes, error))
+  if (!get(index, buffer, error) || !succeeded(device.download(buffer, bytes), error))
     return false;
   size_t branches = step.computations.size();
   if (index.shape.elementType() != PrimitiveType::S32 || bytes.size() != 4) {
