@@ -221,43 +221,42 @@ private:
   /// an error (reported) or a kernel fault.
   int runSteps(const std::string &computation, ModuleBuffers &buffers,
                const std::vector<std::vector<DeviceBuffer>> &arguments) {
-    std::string error;
     for (const ProgramStep &step : manifest.program) {
       if (step.computation != computation)
         continue;
-      bool done = true;
+      Status done = Status::success();
       switch (step.kind) {
       case ProgramStep::Kind::Launch:
         if (!launch(static_cast<size_t>(step.launch), arguments[step.launch]))
           return faulted ? kExitMismatch : kExitError;
         break;
       case ProgramStep::Kind::Copy:
-        done = buffers.copy(step, error);
+        done = buffers.copy(step);
         break;
       case ProgramStep::Kind::Library: {
-        std::string where;
-        done = buffers.runLibraryCall(step, evaluator, where, error);
-        if (done && announced.insert(&step).second)
-          std::cout << "library " << step.instruction << " (" << step.target << "): " << where
+        Expected<std::string> where = buffers.runLibraryCall(step, evaluator);
+        if (where && announced.insert(&step).second)
+          std::cout << "library " << step.instruction << " (" << step.target << "): " << *where
                     << "\n";
+        done = where.status();
         break;
       }
       case ProgramStep::Kind::While: {
-        if (!buffers.copyLoopState(step, /*intoState=*/true, error))
-          return fail(error);
+        if (Status copied = buffers.copyLoopState(step, /*intoState=*/true); !copied)
+          return fail(copied.error());
         int64_t iteration = 0;
         for (;; ++iteration) {
           if (int status = runSteps(step.computations[0], buffers, arguments);
               status != kExitPass)
             return status;
-          bool more = false;
           const KernelParameter *predicate = conditionResult(step);
           if (!predicate)
             return fail("while '" + step.instruction + "': no kernel computes its " +
                         "condition's root '" + step.predicate + "'");
-          if (!buffers.readPredicate(*predicate, more, error))
-            return fail(error);
+          Expected<bool> more = buffers.readPredicate(*predicate);
           if (!more)
+            return fail(more.error());
+          if (!*more)
             break;
           if (iteration >= options.maxWhileIterations)
             return fail("while '" + step.instruction + "' ran past " +
@@ -265,32 +264,35 @@ private:
           if (int status = runSteps(step.computations[1], buffers, arguments);
               status != kExitPass)
             return status;
-          if (!buffers.advanceLoop(step, error))
-            return fail(error);
+          if (Status advanced = buffers.advanceLoop(step); !advanced)
+            return fail(advanced.error());
         }
         std::cout << "while " << step.instruction << ": " << iteration << " iteration(s)\n";
-        done = buffers.copyLoopState(step, /*intoState=*/false, error);
+        done = buffers.copyLoopState(step, /*intoState=*/false);
         break;
       }
       case ProgramStep::Kind::Conditional: {
-        size_t branch = 0;
-        if (!buffers.readBranchIndex(step, branch, error) ||
-            !buffers.copyBranchValues(step, branch, /*intoBranch=*/true, error))
-          return fail(error);
+        Expected<size_t> selected = buffers.readBranchIndex(step);
+        if (!selected)
+          return fail(selected.error());
+        size_t branch = *selected;
+        if (Status copied = buffers.copyBranchValues(step, branch, /*intoBranch=*/true);
+            !copied)
+          return fail(copied.error());
         std::cout << "conditional " << step.instruction << ": branch " << branch << " ("
                   << step.computations[branch] << ")\n";
         if (int status = runSteps(step.computations[branch], buffers, arguments);
             status != kExitPass)
           return status;
-        done = buffers.copyBranchValues(step, branch, /*intoBranch=*/false, error);
+        done = buffers.copyBranchValues(step, branch, /*intoBranch=*/false);
         break;
       }
       default: // refused by moduleModeBlocker
-        done = false;
-        error = "program step '" + step.instruction + "' cannot run in module mode";
+        done = Status::failure("program step '" + step.instruction +
+                               "' cannot run in module mode");
       }
       if (!done)
-        return fail(error);
+        return fail(done.error());
     }
     return kExitPass;
   }
@@ -333,26 +335,29 @@ private:
     for (size_t i = 0; i < inputs.size(); ++i)
       if (inputs[i]->shape().isArray() && !save("input_" + std::to_string(i), *inputs[i]))
         return kExitError;
-    std::string error;
     ModuleBuffers buffers(module, device, inputs);
     // Loop states and branch parameters first: the kernels of loop bodies
     // and branches bind to them by name.
-    for (const ProgramStep &step : manifest.program)
-      if ((step.kind == ProgramStep::Kind::While && !buffers.allocateLoopState(step, error)) ||
-          (step.kind == ProgramStep::Kind::Conditional &&
-           !buffers.allocateBranchParameters(step, error)))
-        return fail(error);
+    for (const ProgramStep &step : manifest.program) {
+      Status allocated = Status::success();
+      if (step.kind == ProgramStep::Kind::While)
+        allocated = buffers.allocateLoopState(step);
+      else if (step.kind == ProgramStep::Kind::Conditional)
+        allocated = buffers.allocateBranchParameters(step);
+      if (!allocated)
+        return fail(allocated.error());
+    }
     std::vector<std::vector<DeviceBuffer>> arguments(manifest.kernels.size());
     for (size_t k = 0; k < manifest.kernels.size(); ++k)
       for (const KernelParameter &parameter : manifest.kernels[k].parameters) {
         // An in-place output is the aliased input's buffer.
         bool inPlace = parameter.aliases >= 0 && !options.noAliasing;
-        DeviceBuffer pointer = 0;
-        if (!buffers.get(parameter, pointer, error,
-                         inPlace ? &arguments[k].at(static_cast<size_t>(parameter.aliases))
-                                 : nullptr))
-          return fail(error);
-        arguments[k].push_back(pointer);
+        Expected<DeviceBuffer> pointer = buffers.get(
+            parameter,
+            inPlace ? &arguments[k].at(static_cast<size_t>(parameter.aliases)) : nullptr);
+        if (!pointer)
+          return fail(pointer.error());
+        arguments[k].push_back(*pointer);
       }
     // The entry's program: its launches, device copies and library calls,
     // in schedule order (a manifest without one: the kernels in order).
