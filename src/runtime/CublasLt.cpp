@@ -12,15 +12,13 @@
 #ifdef HLO_RUN_NO_CUBLASLT
 namespace hlo::runtime {
 struct CublasLt::Api {};
-std::unique_ptr<CublasLt> CublasLt::load(std::string &error) {
-  error = "hlo-run was built without cublasLt.h";
-  return nullptr;
+Expected<std::unique_ptr<CublasLt>> CublasLt::load() {
+  return Status::failure("hlo-run was built without cublasLt.h");
 }
 CublasLt::~CublasLt() = default;
-CublasLt::Outcome CublasLt::run(const GemmPlan &, const std::vector<DeviceBuffer> &,
-                                const std::vector<DeviceBuffer> &, std::string &message) {
-  message = "hlo-run was built without cublasLt.h";
-  return Outcome::Unsupported;
+CublasLt::RunResult CublasLt::run(const GemmPlan &, const std::vector<DeviceBuffer> &,
+                                  const std::vector<DeviceBuffer> &) {
+  return {Outcome::Unsupported, "hlo-run was built without cublasLt.h"};
 }
 } // namespace hlo::runtime
 #else
@@ -50,13 +48,20 @@ struct CublasLt::Api {
 
 namespace {
 
-template <typename Function>
-bool resolve(void *library, const char *symbol, Function &function, std::string &error) {
-  function = reinterpret_cast<Function>(dlsym(library, symbol));
-  if (!function)
-    error = std::string("cuBLASLt has no ") + symbol;
-  return function != nullptr;
-}
+/// Looks cuBLASLt's entry points up in turn; after the first that is
+/// missing (its failure in `status`) looks nothing more up.
+struct EntryPoints {
+  void *library;
+  Status status = Status::success();
+
+  template <typename Function> void resolve(const char *symbol, Function &function) {
+    if (!status)
+      return;
+    function = reinterpret_cast<Function>(dlsym(library, symbol));
+    if (!function)
+      status = Status::failure(std::string("cuBLASLt has no ") + symbol);
+  }
+};
 
 std::optional<cudaDataType_t> dataTypeOf(PrimitiveType type) {
   switch (type) {
@@ -84,7 +89,7 @@ cublasLtEpilogue_t epilogueOf(GemmPlan::Epilogue epilogue) {
 
 } // namespace
 
-std::unique_ptr<CublasLt> CublasLt::load(std::string &error) {
+Expected<std::unique_ptr<CublasLt>> CublasLt::load() {
   std::vector<std::string> candidates;
   if (const char *path = std::getenv("HLO_RUN_LIBCUBLASLT"); path && *path) {
     candidates.push_back(path);
@@ -102,35 +107,33 @@ std::unique_ptr<CublasLt> CublasLt::load(std::string &error) {
       opened = candidate;
       break;
     }
-  if (!library) {
-    error = "no cuBLASLt (tried " + candidates.front() + (candidates.size() > 1 ? ", ..." : "") +
-            "; set HLO_RUN_LIBCUBLASLT)";
-    return nullptr;
-  }
+  if (!library)
+    return Status::failure("no cuBLASLt (tried " + candidates.front() +
+                           (candidates.size() > 1 ? ", ..." : "") + "; set HLO_RUN_LIBCUBLASLT)");
   std::unique_ptr<CublasLt> lt(new CublasLt());
   lt->library = library;
   lt->api = std::make_unique<Api>();
   Api &a = *lt->api;
-  if (!resolve(library, "cublasLtCreate", a.create, error) ||
-      !resolve(library, "cublasLtDestroy", a.destroy, error) ||
-      !resolve(library, "cublasLtGetVersion", a.getVersion, error) ||
-      !resolve(library, "cublasLtMatmulDescCreate", a.descCreate, error) ||
-      !resolve(library, "cublasLtMatmulDescDestroy", a.descDestroy, error) ||
-      !resolve(library, "cublasLtMatmulDescSetAttribute", a.descSet, error) ||
-      !resolve(library, "cublasLtMatrixLayoutCreate", a.layoutCreate, error) ||
-      !resolve(library, "cublasLtMatrixLayoutDestroy", a.layoutDestroy, error) ||
-      !resolve(library, "cublasLtMatrixLayoutSetAttribute", a.layoutSet, error) ||
-      !resolve(library, "cublasLtMatmulPreferenceCreate", a.preferenceCreate, error) ||
-      !resolve(library, "cublasLtMatmulPreferenceDestroy", a.preferenceDestroy, error) ||
-      !resolve(library, "cublasLtMatmulPreferenceSetAttribute", a.preferenceSet, error) ||
-      !resolve(library, "cublasLtMatmulAlgoGetHeuristic", a.heuristic, error) ||
-      !resolve(library, "cublasLtMatmul", a.matmul, error))
-    return nullptr;
+  EntryPoints entryPoints{library};
+  entryPoints.resolve("cublasLtCreate", a.create);
+  entryPoints.resolve("cublasLtDestroy", a.destroy);
+  entryPoints.resolve("cublasLtGetVersion", a.getVersion);
+  entryPoints.resolve("cublasLtMatmulDescCreate", a.descCreate);
+  entryPoints.resolve("cublasLtMatmulDescDestroy", a.descDestroy);
+  entryPoints.resolve("cublasLtMatmulDescSetAttribute", a.descSet);
+  entryPoints.resolve("cublasLtMatrixLayoutCreate", a.layoutCreate);
+  entryPoints.resolve("cublasLtMatrixLayoutDestroy", a.layoutDestroy);
+  entryPoints.resolve("cublasLtMatrixLayoutSetAttribute", a.layoutSet);
+  entryPoints.resolve("cublasLtMatmulPreferenceCreate", a.preferenceCreate);
+  entryPoints.resolve("cublasLtMatmulPreferenceDestroy", a.preferenceDestroy);
+  entryPoints.resolve("cublasLtMatmulPreferenceSetAttribute", a.preferenceSet);
+  entryPoints.resolve("cublasLtMatmulAlgoGetHeuristic", a.heuristic);
+  entryPoints.resolve("cublasLtMatmul", a.matmul);
+  if (!entryPoints.status)
+    return entryPoints.status;
   cublasLtHandle_t handle = nullptr;
-  if (cublasStatus_t status = a.create(&handle); status != CUBLAS_STATUS_SUCCESS) {
-    error = "cublasLtCreate failed (status " + std::to_string(status) + ")";
-    return nullptr;
-  }
+  if (cublasStatus_t status = a.create(&handle); status != CUBLAS_STATUS_SUCCESS)
+    return Status::failure("cublasLtCreate failed (status " + std::to_string(status) + ")");
   lt->handle = handle;
   size_t version = a.getVersion();
   lt->name = "cuBLASLt " + std::to_string(version / 10000) + "." +
@@ -146,8 +149,9 @@ CublasLt::~CublasLt() {
     dlclose(library);
 }
 
-CublasLt::Outcome CublasLt::run(const GemmPlan &plan, const std::vector<DeviceBuffer> &arguments,
-                                const std::vector<DeviceBuffer> &results, std::string &message) {
+CublasLt::RunResult CublasLt::run(const GemmPlan &plan,
+                                  const std::vector<DeviceBuffer> &arguments,
+                                  const std::vector<DeviceBuffer> &results) {
   const Api &a = *api;
   bool f64 = plan.d.type == PrimitiveType::F64;
   cublasComputeType_t compute = f64 ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F;
@@ -156,6 +160,7 @@ CublasLt::Outcome CublasLt::run(const GemmPlan &plan, const std::vector<DeviceBu
   cublasLtMatrixLayout_t layouts[4] = {};
   cublasLtMatmulPreference_t preference = nullptr;
   Outcome outcome = Outcome::Failed;
+  std::string message;
   auto failed = [&](const char *what, cublasStatus_t status) {
     message = std::string(what) + " failed (cuBLAS status " + std::to_string(status) + ")";
     return status == CUBLAS_STATUS_SUCCESS;
@@ -267,7 +272,7 @@ CublasLt::Outcome CublasLt::run(const GemmPlan &plan, const std::vector<DeviceBu
       a.layoutDestroy(layout);
   if (desc)
     a.descDestroy(desc);
-  return outcome;
+  return {outcome, message};
 }
 
 } // namespace hlo::runtime

@@ -12,6 +12,7 @@
 
 #include "Device.h"
 #include "GemmPlan.h"
+#include "Status.h"
 
 #include <memory>
 #include <string>
@@ -22,8 +23,8 @@ namespace hlo::runtime {
 class CublasLt {
 public:
   /// Opens the library and creates a handle (the caller's CUDA context
-  /// current); null with `error` saying what is missing.
-  static std::unique_ptr<CublasLt> load(std::string &error);
+  /// current), or says what is missing.
+  static Expected<std::unique_ptr<CublasLt>> load();
   ~CublasLt();
   CublasLt(const CublasLt &) = delete;
   CublasLt &operator=(const CublasLt &) = delete;
@@ -32,11 +33,16 @@ public:
   const std::string &description() const { return name; }
 
   enum class Outcome { Ran, Unsupported, Failed };
+  /// What `run` did; for Unsupported and Failed, `message` says why.
+  struct [[nodiscard]] RunResult {
+    Outcome outcome = Outcome::Ran;
+    std::string message;
+  };
   /// Enqueues `plan` over the step's argument and result buffers. Unsupported
-  /// (`message` says why) where cuBLASLt has no algorithm for it: the
-  /// caller computes the step another way. Failed: a library error.
-  Outcome run(const GemmPlan &plan, const std::vector<DeviceBuffer> &arguments,
-              const std::vector<DeviceBuffer> &results, std::string &message);
+  /// where cuBLASLt has no algorithm for it: the caller computes the step
+  /// another way. Failed: a library error.
+  RunResult run(const GemmPlan &plan, const std::vector<DeviceBuffer> &arguments,
+                const std::vector<DeviceBuffer> &results);
 
 private:
   CublasLt() = default;

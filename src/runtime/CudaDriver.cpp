@@ -7,68 +7,74 @@
 namespace hlo::runtime {
 namespace {
 
-template <typename Function>
-bool lookUp(void *library, Function &function, const char *name,
-            const char *fallback, std::string &error) {
-  void *symbol = dlsym(library, name);
-  if (!symbol && fallback)
-    symbol = dlsym(library, fallback);
-  if (!symbol) {
-    error = std::string("the CUDA driver lacks ") + name;
-    return false;
+/// Looks the driver's entry points up in turn; after the first that is
+/// missing (its failure in `status`) looks nothing more up.
+struct EntryPoints {
+  void *library;
+  Status status = Status::success();
+
+  template <typename Function>
+  void lookUp(Function &function, const char *name, const char *fallback = nullptr) {
+    if (!status)
+      return;
+    void *symbol = dlsym(library, name);
+    if (!symbol && fallback)
+      symbol = dlsym(library, fallback);
+    if (!symbol) {
+      status = Status::failure(std::string("the CUDA driver lacks ") + name);
+      return;
+    }
+    function = reinterpret_cast<Function>(symbol);
   }
-  function = reinterpret_cast<Function>(symbol);
-  return true;
-}
+};
 
 } // namespace
 
-std::unique_ptr<CudaDriver> CudaDriver::load(std::string &error) {
+Expected<std::unique_ptr<CudaDriver>> CudaDriver::load() {
   const char *override = std::getenv("HLO_RUN_LIBCUDA");
   const char *path = override && *override ? override : "libcuda.so.1";
   void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (!library) {
     const char *reason = dlerror();
-    error = std::string("no NVIDIA driver: cannot load ") + path + " (" +
-            (reason ? reason : "unknown reason") + ")";
-    return nullptr;
+    return Status::failure(std::string("no NVIDIA driver: cannot load ") + path + " (" +
+                           (reason ? reason : "unknown reason") + ")");
   }
   auto driver = std::make_unique<CudaDriver>();
   driver->library = library;
   CudaDriver &d = *driver;
-  bool ok = lookUp(library, d.init, "cuInit", nullptr, error) &&
-            lookUp(library, d.driverGetVersion, "cuDriverGetVersion", nullptr, error) &&
-            lookUp(library, d.deviceGetCount, "cuDeviceGetCount", nullptr, error) &&
-            lookUp(library, d.deviceGet, "cuDeviceGet", nullptr, error) &&
-            lookUp(library, d.deviceGetName, "cuDeviceGetName", nullptr, error) &&
-            lookUp(library, d.deviceGetAttribute, "cuDeviceGetAttribute", nullptr, error) &&
-            lookUp(library, d.primaryCtxRetain, "cuDevicePrimaryCtxRetain", nullptr, error) &&
-            lookUp(library, d.primaryCtxRelease, "cuDevicePrimaryCtxRelease_v2",
-                   "cuDevicePrimaryCtxRelease", error) &&
-            lookUp(library, d.ctxSetCurrent, "cuCtxSetCurrent", nullptr, error) &&
-            lookUp(library, d.ctxSynchronize, "cuCtxSynchronize", nullptr, error) &&
-            lookUp(library, d.moduleLoadDataEx, "cuModuleLoadDataEx", nullptr, error) &&
-            lookUp(library, d.moduleGetFunction, "cuModuleGetFunction", nullptr, error) &&
-            lookUp(library, d.moduleUnload, "cuModuleUnload", nullptr, error) &&
-            lookUp(library, d.memAlloc, "cuMemAlloc_v2", nullptr, error) &&
-            lookUp(library, d.memFree, "cuMemFree_v2", nullptr, error) &&
-            lookUp(library, d.memcpyHtoD, "cuMemcpyHtoD_v2", nullptr, error) &&
-            lookUp(library, d.memcpyDtoH, "cuMemcpyDtoH_v2", nullptr, error) &&
-            lookUp(library, d.memcpyDtoD, "cuMemcpyDtoD_v2", nullptr, error) &&
-            lookUp(library, d.memsetD8, "cuMemsetD8_v2", nullptr, error) &&
-            lookUp(library, d.launchKernel, "cuLaunchKernel", nullptr, error) &&
-            lookUp(library, d.funcGetAttribute, "cuFuncGetAttribute", nullptr, error) &&
-            lookUp(library, d.funcSetAttribute, "cuFuncSetAttribute", nullptr, error) &&
-            lookUp(library, d.eventCreate, "cuEventCreate", nullptr, error) &&
-            lookUp(library, d.eventRecord, "cuEventRecord", nullptr, error) &&
-            lookUp(library, d.eventSynchronize, "cuEventSynchronize", nullptr, error) &&
-            lookUp(library, d.eventElapsedTime, "cuEventElapsedTime_v2",
-                   "cuEventElapsedTime", error) &&
-            lookUp(library, d.eventDestroy, "cuEventDestroy_v2", nullptr, error) &&
-            lookUp(library, d.getErrorString, "cuGetErrorString", nullptr, error);
-  if (!ok) {
+  EntryPoints entryPoints{library};
+  entryPoints.lookUp(d.init, "cuInit");
+  entryPoints.lookUp(d.driverGetVersion, "cuDriverGetVersion");
+  entryPoints.lookUp(d.deviceGetCount, "cuDeviceGetCount");
+  entryPoints.lookUp(d.deviceGet, "cuDeviceGet");
+  entryPoints.lookUp(d.deviceGetName, "cuDeviceGetName");
+  entryPoints.lookUp(d.deviceGetAttribute, "cuDeviceGetAttribute");
+  entryPoints.lookUp(d.primaryCtxRetain, "cuDevicePrimaryCtxRetain");
+  entryPoints.lookUp(d.primaryCtxRelease, "cuDevicePrimaryCtxRelease_v2",
+                     "cuDevicePrimaryCtxRelease");
+  entryPoints.lookUp(d.ctxSetCurrent, "cuCtxSetCurrent");
+  entryPoints.lookUp(d.ctxSynchronize, "cuCtxSynchronize");
+  entryPoints.lookUp(d.moduleLoadDataEx, "cuModuleLoadDataEx");
+  entryPoints.lookUp(d.moduleGetFunction, "cuModuleGetFunction");
+  entryPoints.lookUp(d.moduleUnload, "cuModuleUnload");
+  entryPoints.lookUp(d.memAlloc, "cuMemAlloc_v2");
+  entryPoints.lookUp(d.memFree, "cuMemFree_v2");
+  entryPoints.lookUp(d.memcpyHtoD, "cuMemcpyHtoD_v2");
+  entryPoints.lookUp(d.memcpyDtoH, "cuMemcpyDtoH_v2");
+  entryPoints.lookUp(d.memcpyDtoD, "cuMemcpyDtoD_v2");
+  entryPoints.lookUp(d.memsetD8, "cuMemsetD8_v2");
+  entryPoints.lookUp(d.launchKernel, "cuLaunchKernel");
+  entryPoints.lookUp(d.funcGetAttribute, "cuFuncGetAttribute");
+  entryPoints.lookUp(d.funcSetAttribute, "cuFuncSetAttribute");
+  entryPoints.lookUp(d.eventCreate, "cuEventCreate");
+  entryPoints.lookUp(d.eventRecord, "cuEventRecord");
+  entryPoints.lookUp(d.eventSynchronize, "cuEventSynchronize");
+  entryPoints.lookUp(d.eventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime");
+  entryPoints.lookUp(d.eventDestroy, "cuEventDestroy_v2");
+  entryPoints.lookUp(d.getErrorString, "cuGetErrorString");
+  if (!entryPoints.status) {
     dlclose(library);
-    return nullptr;
+    return entryPoints.status;
   }
   return driver;
 }

@@ -10,6 +10,8 @@
 #ifndef HLO_RUNTIME_CUDADRIVER_H
 #define HLO_RUNTIME_CUDADRIVER_H
 
+#include "Status.h"
+
 #include <cuda.h>
 
 #include <memory>
@@ -48,9 +50,8 @@ struct CudaDriver {
   CUresult (*eventDestroy)(CUevent);
   CUresult (*getErrorString)(CUresult, const char **);
 
-  /// Opens the driver library; on failure returns null and explains why in
-  /// `error`.
-  static std::unique_ptr<CudaDriver> load(std::string &error);
+  /// Opens the driver library, or says why it cannot.
+  static Expected<std::unique_ptr<CudaDriver>> load();
 
   /// "CUDA_ERROR_...: description" for `result`.
   std::string describe(CUresult result) const;

@@ -14,6 +14,7 @@
 #define HLO_RUNTIME_DEVICE_H
 
 #include "ManifestTypes.h"
+#include "Status.h"
 
 #include <cstdint>
 #include <string>
@@ -51,46 +52,45 @@ public:
   }
 
   /// Loads the compiled code (PTX or cubin, or a host shared object).
-  virtual bool loadCode(const std::string &path, std::string &error) = 0;
-  virtual bool findKernel(const KernelSpec &kernel, DeviceKernel &handle,
-                          std::string &error) = 0;
+  virtual Status loadCode(const std::string &path) = 0;
+  virtual Expected<DeviceKernel> findKernel(const KernelSpec &kernel) = 0;
 
-  virtual bool allocate(size_t bytes, DeviceBuffer &buffer, std::string &error) = 0;
+  virtual Expected<DeviceBuffer> allocate(size_t bytes) = 0;
   /// Frees a buffer `allocate` gave (every buffer is freed with the device
   /// otherwise).
   virtual void release(DeviceBuffer buffer) = 0;
-  virtual bool upload(DeviceBuffer buffer, const std::vector<uint8_t> &bytes,
-                      std::string &error) = 0;
-  virtual bool download(DeviceBuffer buffer, std::vector<uint8_t> &bytes,
-                        std::string &error) = 0;
+  virtual Status upload(DeviceBuffer buffer, const std::vector<uint8_t> &bytes) = 0;
+  /// Reads `bytes.size()` bytes of the buffer into `bytes`.
+  virtual Status download(DeviceBuffer buffer, std::vector<uint8_t> &bytes) = 0;
   /// Fills a buffer with a byte (so unwritten outputs are visible).
-  virtual bool fill(DeviceBuffer buffer, size_t bytes, unsigned char value,
-                    std::string &error) = 0;
+  virtual Status fill(DeviceBuffer buffer, size_t bytes, unsigned char value) = 0;
 
   /// Runs `kernel` with one pointer per buffer and waits for it.
   virtual LaunchResult launch(DeviceKernel handle, const KernelSpec &kernel,
                               const std::vector<DeviceBuffer> &buffers) = 0;
   /// Median milliseconds of `iterations` launches after `warmup` ones.
-  virtual bool timeKernel(DeviceKernel handle, const KernelSpec &kernel,
-                          const std::vector<DeviceBuffer> &buffers, int warmup,
-                          int iterations, double &medianMs, std::string &error) = 0;
+  virtual Expected<double> timeKernel(DeviceKernel handle, const KernelSpec &kernel,
+                                      const std::vector<DeviceBuffer> &buffers, int warmup,
+                                      int iterations) = 0;
   /// Median milliseconds of a copy of `bytes` within the device's memory.
-  virtual bool timeCopy(size_t bytes, int warmup, int iterations, double &medianMs,
-                        std::string &error) = 0;
+  virtual Expected<double> timeCopy(size_t bytes, int warmup, int iterations) = 0;
 
   enum class LibraryOutcome { Ran, NotHere, Failed };
+  /// What runLibraryStep did, and `message`: for Ran, where it ran; for
+  /// NotHere, why not (empty: nothing to say); for Failed, the error.
+  struct [[nodiscard]] LibraryResult {
+    LibraryOutcome outcome = LibraryOutcome::NotHere;
+    std::string message;
+  };
   /// Runs library step `step` (a cuBLAS GEMM, ...) on the device over its
   /// argument and result buffers, as the library it names would, and waits
-  /// for it. NotHere, with `message` saying why (empty: nothing to say),
-  /// where the device cannot: the caller computes it another way (the
-  /// interpreter). Failed: an error, in `message`.
-  virtual LibraryOutcome runLibraryStep(const ProgramStep &step,
-                                        const std::vector<DeviceBuffer> &arguments,
-                                        const std::vector<DeviceBuffer> &results,
-                                        std::string &message) {
+  /// for it. NotHere where the device cannot: the caller computes it
+  /// another way (the interpreter).
+  virtual LibraryResult runLibraryStep(const ProgramStep &step,
+                                       const std::vector<DeviceBuffer> &arguments,
+                                       const std::vector<DeviceBuffer> &results) {
     (void)step, (void)arguments, (void)results;
-    message.clear();
-    return LibraryOutcome::NotHere;
+    return {LibraryOutcome::NotHere, ""};
   }
 };
 

@@ -8,42 +8,49 @@
 
 namespace hlo::runtime {
 
-std::unique_ptr<GpuContext> GpuContext::open(int ordinal, std::string &error) {
+Expected<std::unique_ptr<GpuContext>> GpuContext::open(int ordinal) {
   std::unique_ptr<GpuContext> gpu(new GpuContext());
-  gpu->driver = CudaDriver::load(error);
-  if (!gpu->driver)
-    return nullptr;
+  Expected<std::unique_ptr<CudaDriver>> driver = CudaDriver::load();
+  if (!driver)
+    return driver.status();
+  gpu->driver = std::move(*driver);
   CudaDriver &d = *gpu->driver;
   CUresult initialized = d.init(0);
-  if (initialized == CUDA_ERROR_NO_DEVICE) {
-    error = "no CUDA device (the driver is present but sees no GPU)";
-    return nullptr;
-  }
+  if (initialized == CUDA_ERROR_NO_DEVICE)
+    return Status::failure("no CUDA device (the driver is present but sees no GPU)");
   int count = 0;
-  if (!gpu->check(initialized, "cuInit", error) ||
-      !gpu->check(d.deviceGetCount(&count), "cuDeviceGetCount", error))
-    return nullptr;
-  if (ordinal < 0 || ordinal >= count) {
-    error = "no CUDA device " + std::to_string(ordinal) + " (" + std::to_string(count) +
-            " present)";
-    return nullptr;
-  }
+  Status status = gpu->check(initialized, "cuInit");
+  if (status)
+    status = gpu->check(d.deviceGetCount(&count), "cuDeviceGetCount");
+  if (!status)
+    return status;
+  if (ordinal < 0 || ordinal >= count)
+    return Status::failure("no CUDA device " + std::to_string(ordinal) + " (" +
+                           std::to_string(count) + " present)");
   char deviceName[256] = {0};
   int major = 0, minor = 0;
-  if (!gpu->check(d.deviceGet(&gpu->device, ordinal), "cuDeviceGet", error) ||
-      !gpu->check(d.deviceGetName(deviceName, sizeof deviceName, gpu->device),
-                  "cuDeviceGetName", error) ||
-      !gpu->check(d.deviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-                                       gpu->device),
-                  "cuDeviceGetAttribute", error) ||
-      !gpu->check(d.deviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
-                                       gpu->device),
-                  "cuDeviceGetAttribute", error) ||
-      !gpu->check(d.driverGetVersion(&gpu->driverVersion), "cuDriverGetVersion", error) ||
-      !gpu->check(d.primaryCtxRetain(&gpu->context, gpu->device), "cuDevicePrimaryCtxRetain",
-                  error) ||
-      !gpu->check(d.ctxSetCurrent(gpu->context), "cuCtxSetCurrent", error))
-    return nullptr;
+  // Each driver call in turn, up to the first that fails.
+  status = gpu->check(d.deviceGet(&gpu->device, ordinal), "cuDeviceGet");
+  if (status)
+    status = gpu->check(d.deviceGetName(deviceName, sizeof deviceName, gpu->device),
+                        "cuDeviceGetName");
+  if (status)
+    status = gpu->check(
+        d.deviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, gpu->device),
+        "cuDeviceGetAttribute");
+  if (status)
+    status = gpu->check(
+        d.deviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, gpu->device),
+        "cuDeviceGetAttribute");
+  if (status)
+    status = gpu->check(d.driverGetVersion(&gpu->driverVersion), "cuDriverGetVersion");
+  if (status)
+    status = gpu->check(d.primaryCtxRetain(&gpu->context, gpu->device),
+                        "cuDevicePrimaryCtxRetain");
+  if (status)
+    status = gpu->check(d.ctxSetCurrent(gpu->context), "cuCtxSetCurrent");
+  if (!status)
+    return status;
   gpu->name = deviceName;
   gpu->archName = "sm_" + std::to_string(major * 10 + minor);
   // The launch limits as this device reports them (the table's for its
@@ -83,31 +90,33 @@ std::string GpuContext::description() const {
          std::to_string(driverVersion % 1000 / 10);
 }
 
-bool GpuContext::check(CUresult result, const char *what, std::string &error) const {
+Status GpuContext::check(CUresult result, const char *what) const {
   if (result == CUDA_SUCCESS)
-    return true;
-  error = std::string(what) + " failed: " + driver->describe(result);
+    return Status::success();
+  std::string error = std::string(what) + " failed: " + driver->describe(result);
   if (CudaDriver::isSticky(result) && stickyError.empty())
     stickyError = error;
-  return false;
+  return Status::failure(std::move(error));
 }
 
-bool GpuContext::usable(std::string &error) const {
+Status GpuContext::usable() const {
   if (stickyError.empty())
-    return true;
-  error = "the CUDA context is unusable after an earlier error (" + stickyError +
-          "); nothing more runs on this device";
-  return false;
+    return Status::success();
+  return Status::failure("the CUDA context is unusable after an earlier error (" +
+                         stickyError + "); nothing more runs on this device");
 }
 
-bool GpuContext::loadCode(const std::string &path, std::string &error) {
-  if (!usable(error))
-    return false;
+Status GpuContext::loadCode(const std::string &path) {
+  if (Status status = usable(); !status)
+    return status;
+  std::string error; // SourceFile::read's
   std::shared_ptr<SourceFile> code = SourceFile::read(path, error);
-  return code && loadImage(std::string(code->text()), error);
+  if (!code)
+    return Status::failure(std::move(error));
+  return loadImage(std::string(code->text()));
 }
 
-bool GpuContext::loadImage(const std::string &image, std::string &error) {
+Status GpuContext::loadImage(const std::string &image) {
   // PTX must be NUL-terminated; the JIT log explains rejected PTX.
   std::string data = image;
   data.push_back('\0');
@@ -116,63 +125,66 @@ bool GpuContext::loadImage(const std::string &image, std::string &error) {
   void *values[] = {log.data(), reinterpret_cast<void *>(log.size())};
   CUresult result = driver->moduleLoadDataEx(&module, data.data(), 2, options, values);
   if (result != CUDA_SUCCESS) {
-    check(result, "loading the PTX/cubin", error);
+    std::string error = check(result, "loading the PTX/cubin").error();
     if (log[0])
       error += "\n" + std::string(log.data());
     module = nullptr;
-    return false;
+    return Status::failure(std::move(error));
   }
-  return true;
+  return Status::success();
 }
 
-bool GpuContext::findKernel(const KernelSpec &kernel, DeviceKernel &handle,
-                            std::string &error) {
+Expected<DeviceKernel> GpuContext::findKernel(const KernelSpec &kernel) {
   CUfunction function = nullptr;
-  if (!usable(error) ||
-      !check(driver->moduleGetFunction(&function, module, kernel.name.c_str()),
-             ("finding kernel " + kernel.name).c_str(), error))
-    return false;
+  Status status = usable();
+  if (status)
+    status = check(driver->moduleGetFunction(&function, module, kernel.name.c_str()),
+                   ("finding kernel " + kernel.name).c_str());
+  if (!status)
+    return status;
   // What the loaded code says must agree with the manifest the launch
   // follows: the threads a block may have (registers and .maxntid/.reqntid
   // bound it) and the static shared memory the manifest reports.
   int maxThreads = 0, staticShared = 0, registers = 0;
-  if (!check(driver->funcGetAttribute(&maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
-                                      function),
-             "cuFuncGetAttribute", error) ||
-      !check(driver->funcGetAttribute(&staticShared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
-                                      function),
-             "cuFuncGetAttribute", error) ||
-      !check(driver->funcGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, function),
-             "cuFuncGetAttribute", error))
-    return false;
+  status = check(
+      driver->funcGetAttribute(&maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function),
+      "cuFuncGetAttribute");
+  if (status)
+    status = check(
+        driver->funcGetAttribute(&staticShared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function),
+        "cuFuncGetAttribute");
+  if (status)
+    status = check(driver->funcGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, function),
+                   "cuFuncGetAttribute");
+  if (!status)
+    return status;
   int64_t threads = int64_t(kernel.block[0]) * kernel.block[1] * kernel.block[2];
-  if (threads > maxThreads) {
-    error = "kernel " + kernel.name + ": the manifest's block of " + std::to_string(threads) +
-            " threads exceeds the " + std::to_string(maxThreads) +
-            " the loaded code allows (its .reqntid or .maxntid, or its " +
-            std::to_string(registers) + " registers per thread)";
-    return false;
-  }
+  if (threads > maxThreads)
+    return Status::failure("kernel " + kernel.name + ": the manifest's block of " +
+                           std::to_string(threads) + " threads exceeds the " +
+                           std::to_string(maxThreads) +
+                           " the loaded code allows (its .reqntid or .maxntid, or its " +
+                           std::to_string(registers) + " registers per thread)");
   // The manifest counts every tile the emitter allocated; the code may
   // have less (LLVM drops unused tiles, ptxas packs scalars), never more.
-  if (static_cast<int64_t>(staticShared) > kernel.sharedMemoryBytes) {
-    error = "kernel " + kernel.name + ": the loaded code has " + std::to_string(staticShared) +
-            " bytes of static shared memory, more than the manifest's " +
-            std::to_string(kernel.sharedMemoryBytes);
-    return false;
-  }
-  handle = function;
-  return true;
+  if (static_cast<int64_t>(staticShared) > kernel.sharedMemoryBytes)
+    return Status::failure("kernel " + kernel.name + ": the loaded code has " +
+                           std::to_string(staticShared) +
+                           " bytes of static shared memory, more than the manifest's " +
+                           std::to_string(kernel.sharedMemoryBytes));
+  return DeviceKernel(function);
 }
 
-bool GpuContext::allocate(size_t bytes, DeviceBuffer &buffer, std::string &error) {
+Expected<DeviceBuffer> GpuContext::allocate(size_t bytes) {
   // Zero-size buffers still get an address.
   CUdeviceptr pointer = 0;
-  if (!usable(error) || !check(driver->memAlloc(&pointer, std::max<size_t>(bytes, 256)), "cuMemAlloc", error))
-    return false;
+  Status status = usable();
+  if (status)
+    status = check(driver->memAlloc(&pointer, std::max<size_t>(bytes, 256)), "cuMemAlloc");
+  if (!status)
+    return status;
   allocations.push_back(pointer);
-  buffer = pointer;
-  return true;
+  return DeviceBuffer(pointer);
 }
 
 void GpuContext::release(DeviceBuffer buffer) {
@@ -184,26 +196,26 @@ void GpuContext::release(DeviceBuffer buffer) {
     driver->memFree(buffer);
 }
 
-bool GpuContext::upload(DeviceBuffer pointer, const std::vector<uint8_t> &bytes,
-                        std::string &error) {
-  return usable(error) && (bytes.empty() ||
-         check(driver->memcpyHtoD(pointer, bytes.data(), bytes.size()), "cuMemcpyHtoD", error));
+Status GpuContext::upload(DeviceBuffer pointer, const std::vector<uint8_t> &bytes) {
+  if (Status status = usable(); !status || bytes.empty())
+    return status;
+  return check(driver->memcpyHtoD(pointer, bytes.data(), bytes.size()), "cuMemcpyHtoD");
 }
 
-bool GpuContext::download(DeviceBuffer pointer, std::vector<uint8_t> &bytes,
-                          std::string &error) {
-  return usable(error) && (bytes.empty() ||
-         check(driver->memcpyDtoH(bytes.data(), pointer, bytes.size()), "cuMemcpyDtoH", error));
+Status GpuContext::download(DeviceBuffer pointer, std::vector<uint8_t> &bytes) {
+  if (Status status = usable(); !status || bytes.empty())
+    return status;
+  return check(driver->memcpyDtoH(bytes.data(), pointer, bytes.size()), "cuMemcpyDtoH");
 }
 
-bool GpuContext::fill(DeviceBuffer pointer, size_t bytes, unsigned char value,
-                      std::string &error) {
-  return usable(error) &&
-         (bytes == 0 || check(driver->memsetD8(pointer, value, bytes), "cuMemsetD8", error));
+Status GpuContext::fill(DeviceBuffer pointer, size_t bytes, unsigned char value) {
+  if (Status status = usable(); !status || bytes == 0)
+    return status;
+  return check(driver->memsetD8(pointer, value, bytes), "cuMemsetD8");
 }
 
-bool GpuContext::enqueue(CUfunction function, const KernelSpec &kernel,
-                         const std::vector<DeviceBuffer> &buffers, std::string &error) {
+Status GpuContext::enqueue(CUfunction function, const KernelSpec &kernel,
+                           const std::vector<DeviceBuffer> &buffers) {
   std::vector<CUdeviceptr> arguments(buffers.begin(), buffers.end());
   std::vector<void *> pointers;
   for (CUdeviceptr &argument : arguments)
@@ -216,7 +228,7 @@ bool GpuContext::enqueue(CUfunction function, const KernelSpec &kernel,
   return check(driver->launchKernel(function, kernel.grid[0], kernel.grid[1], kernel.grid[2],
                                     kernel.block[0], kernel.block[1], kernel.block[2],
                                     kDynamicSharedBytes, nullptr, pointers.data(), nullptr),
-               ("launching " + kernel.name).c_str(), error);
+               ("launching " + kernel.name).c_str());
 }
 
 /// Errors that the kernel caused rather than the runner: what it did while
@@ -231,127 +243,128 @@ LaunchResult GpuContext::launch(DeviceKernel handle, const KernelSpec &kernel,
   std::string rejected = checkLaunch(kernel, limits, archName);
   if (!rejected.empty())
     return {LaunchResult::Fault, "the launch is invalid: " + rejected};
-  std::string error;
-  if (!usable(error))
-    return {LaunchResult::Error, error};
+  if (Status status = usable(); !status)
+    return {LaunchResult::Error, status.error()};
   auto function = static_cast<CUfunction>(handle);
   // checkLaunch passed: a configuration the device still refuses is the
   // kernel's (its registers, its shared memory).
-  if (!enqueue(function, kernel, buffers, error))
-    return {LaunchResult::Fault, "the device refused the launch: " + error};
+  if (Status enqueued = enqueue(function, kernel, buffers); !enqueued)
+    return {LaunchResult::Fault, "the device refused the launch: " + enqueued.error()};
   CUresult result = driver->ctxSynchronize();
   if (result == CUDA_SUCCESS)
     return {};
-  check(result, ("running " + kernel.name).c_str(), error);
-  return {isKernelFault(result) ? LaunchResult::Fault : LaunchResult::Error, error};
+  return {isKernelFault(result) ? LaunchResult::Fault : LaunchResult::Error,
+          check(result, ("running " + kernel.name).c_str()).error()};
 }
 
 template <typename Work>
-bool GpuContext::timeRepeated(Work work, int warmup, int iterations, double &medianMs,
-                              std::string &error) {
+Expected<double> GpuContext::timeRepeated(Work work, int warmup, int iterations) {
   for (int i = 0; i < warmup; ++i)
-    if (!work())
-      return false;
-  if (!check(driver->ctxSynchronize(), "warm-up", error))
-    return false;
+    if (Status status = work(); !status)
+      return status;
+  if (Status status = check(driver->ctxSynchronize(), "warm-up"); !status)
+    return status;
   CUevent start = nullptr, stop = nullptr;
-  if (!check(driver->eventCreate(&start, CU_EVENT_DEFAULT), "cuEventCreate", error) ||
-      !check(driver->eventCreate(&stop, CU_EVENT_DEFAULT), "cuEventCreate", error)) {
+  Status status = check(driver->eventCreate(&start, CU_EVENT_DEFAULT), "cuEventCreate");
+  if (status)
+    status = check(driver->eventCreate(&stop, CU_EVENT_DEFAULT), "cuEventCreate");
+  if (!status) {
     if (start)
       driver->eventDestroy(start);
-    return false;
+    return status;
   }
   // Launches are queued back to back between two events, so the GPU never
   // waits for the host to submit the next one (one event pair per launch
   // would time the host's submission too: several microseconds on a kernel
   // of two). Each batch gives a mean; the median of the batches is kept.
   std::vector<double> times;
-  bool ok = true;
-  for (int batch = 0; batch < kTimingBatches && ok; ++batch) {
+  for (int batch = 0; batch < kTimingBatches && status; ++batch) {
     float ms = 0;
-    ok = check(driver->eventRecord(start, nullptr), "cuEventRecord", error);
-    for (int i = 0; i < iterations && ok; ++i)
-      ok = work();
-    ok = ok && check(driver->eventRecord(stop, nullptr), "cuEventRecord", error) &&
-         check(driver->eventSynchronize(stop), "cuEventSynchronize", error) &&
-         check(driver->eventElapsedTime(&ms, start, stop), "cuEventElapsedTime", error);
+    status = check(driver->eventRecord(start, nullptr), "cuEventRecord");
+    for (int i = 0; i < iterations && status; ++i)
+      status = work();
+    if (status)
+      status = check(driver->eventRecord(stop, nullptr), "cuEventRecord");
+    if (status)
+      status = check(driver->eventSynchronize(stop), "cuEventSynchronize");
+    if (status)
+      status = check(driver->eventElapsedTime(&ms, start, stop), "cuEventElapsedTime");
     times.push_back(static_cast<double>(ms) / std::max(iterations, 1));
   }
   driver->eventDestroy(start);
   driver->eventDestroy(stop);
-  if (!ok)
-    return false;
+  if (!status)
+    return status;
   std::sort(times.begin(), times.end());
-  medianMs = times.empty() ? 0 : times[times.size() / 2];
-  return true;
+  return times.empty() ? 0.0 : times[times.size() / 2];
 }
 
-bool GpuContext::timeKernel(DeviceKernel handle, const KernelSpec &kernel,
-                            const std::vector<DeviceBuffer> &buffers, int warmup,
-                            int iterations, double &medianMs, std::string &error) {
-  if (!usable(error))
-    return false;
+Expected<double> GpuContext::timeKernel(DeviceKernel handle, const KernelSpec &kernel,
+                                        const std::vector<DeviceBuffer> &buffers, int warmup,
+                                        int iterations) {
+  if (Status status = usable(); !status)
+    return status;
   auto function = static_cast<CUfunction>(handle);
-  return timeRepeated([&] { return enqueue(function, kernel, buffers, error); }, warmup,
-                      iterations, medianMs, error);
+  return timeRepeated([&] { return enqueue(function, kernel, buffers); }, warmup, iterations);
 }
 
-bool GpuContext::timeCopy(size_t bytes, int warmup, int iterations, double &medianMs,
-                          std::string &error) {
+Expected<double> GpuContext::timeCopy(size_t bytes, int warmup, int iterations) {
   DeviceBuffer source = 0, target = 0;
-  bool ok = allocate(bytes, source, error) && allocate(bytes, target, error) &&
-            fill(source, bytes, 1, error) &&
-            timeRepeated(
-                [&] {
-                  return check(driver->memcpyDtoD(target, source, bytes), "cuMemcpyDtoD",
-                               error);
-                },
-                warmup, iterations, medianMs, error);
+  auto time = [&]() -> Expected<double> {
+    Expected<DeviceBuffer> allocated = allocate(bytes);
+    if (!allocated)
+      return allocated.status();
+    source = *allocated;
+    allocated = allocate(bytes);
+    if (!allocated)
+      return allocated.status();
+    target = *allocated;
+    if (Status filled = fill(source, bytes, 1); !filled)
+      return filled;
+    return timeRepeated(
+        [&] { return check(driver->memcpyDtoD(target, source, bytes), "cuMemcpyDtoD"); },
+        warmup, iterations);
+  };
+  Expected<double> medianMs = time();
   // Give the copy buffers back now, on every path: a bundle times many
   // kernels.
   release(source);
   release(target);
-  return ok;
+  return medianMs;
 }
 
-Device::LibraryOutcome GpuContext::runLibraryStep(const ProgramStep &step,
-                                                  const std::vector<DeviceBuffer> &arguments,
-                                                  const std::vector<DeviceBuffer> &results,
-                                                  std::string &message) {
-  if (!usable(message))
-    return LibraryOutcome::Failed;
-  if (!isGemmLibraryCall(step.target)) {
-    message = "hlo-run runs no library for " + step.target + " on the GPU";
-    return LibraryOutcome::NotHere;
-  }
+Device::LibraryResult GpuContext::runLibraryStep(const ProgramStep &step,
+                                                 const std::vector<DeviceBuffer> &arguments,
+                                                 const std::vector<DeviceBuffer> &results) {
+  if (Status status = usable(); !status)
+    return {LibraryOutcome::Failed, status.error()};
+  if (!isGemmLibraryCall(step.target))
+    return {LibraryOutcome::NotHere, "hlo-run runs no library for " + step.target + " on the GPU"};
   std::variant<GemmPlan, std::string> plan = planGemm(step);
-  if (auto *reason = std::get_if<std::string>(&plan)) {
-    message = "cuBLASLt cannot express " + *reason;
-    return LibraryOutcome::NotHere;
-  }
+  if (auto *reason = std::get_if<std::string>(&plan))
+    return {LibraryOutcome::NotHere, "cuBLASLt cannot express " + *reason};
   if (!cublasLtTried) {
     cublasLtTried = true;
-    cublasLt = CublasLt::load(cublasLtError);
+    Expected<std::unique_ptr<CublasLt>> loaded = CublasLt::load();
+    if (loaded)
+      cublasLt = std::move(*loaded);
+    else
+      cublasLtError = loaded.error();
   }
-  if (!cublasLt) {
-    message = cublasLtError;
-    return LibraryOutcome::NotHere;
-  }
-  std::string error;
-  switch (cublasLt->run(std::get<GemmPlan>(plan), arguments, results, error)) {
+  if (!cublasLt)
+    return {LibraryOutcome::NotHere, cublasLtError};
+  CublasLt::RunResult ran = cublasLt->run(std::get<GemmPlan>(plan), arguments, results);
+  switch (ran.outcome) {
   case CublasLt::Outcome::Unsupported:
-    message = error;
-    return LibraryOutcome::NotHere;
+    return {LibraryOutcome::NotHere, ran.message};
   case CublasLt::Outcome::Failed:
-    message = error;
-    return LibraryOutcome::Failed;
+    return {LibraryOutcome::Failed, ran.message};
   case CublasLt::Outcome::Ran:
     break;
   }
-  if (!check(driver->ctxSynchronize(), "running cublasLtMatmul", message))
-    return LibraryOutcome::Failed;
-  message = "on the GPU by " + cublasLt->description();
-  return LibraryOutcome::Ran;
+  if (Status status = check(driver->ctxSynchronize(), "running cublasLtMatmul"); !status)
+    return {LibraryOutcome::Failed, status.error()};
+  return {LibraryOutcome::Ran, "on the GPU by " + cublasLt->description()};
 }
 
 } // namespace hlo::runtime

@@ -26,9 +26,8 @@ namespace hlo::runtime {
 
 class GpuContext : public Device {
 public:
-  /// Opens device `ordinal`; null with `error` set when there is no driver
-  /// or no such device.
-  static std::unique_ptr<GpuContext> open(int ordinal, std::string &error);
+  /// Opens device `ordinal`, or says why not (no driver, no such device).
+  static Expected<std::unique_ptr<GpuContext>> open(int ordinal);
   ~GpuContext() override;
   GpuContext(const GpuContext &) = delete;
   GpuContext &operator=(const GpuContext &) = delete;
@@ -45,46 +44,41 @@ public:
   static constexpr int kTimingBatches = 5;
 
   /// Loads PTX (JIT-compiled by the driver) or a cubin from `path`.
-  bool loadCode(const std::string &path, std::string &error) override;
-  bool findKernel(const KernelSpec &kernel, DeviceKernel &handle,
-                  std::string &error) override;
+  Status loadCode(const std::string &path) override;
+  Expected<DeviceKernel> findKernel(const KernelSpec &kernel) override;
 
-  bool allocate(size_t bytes, DeviceBuffer &buffer, std::string &error) override;
+  Expected<DeviceBuffer> allocate(size_t bytes) override;
   void release(DeviceBuffer buffer) override;
-  bool upload(DeviceBuffer buffer, const std::vector<uint8_t> &bytes,
-              std::string &error) override;
-  bool download(DeviceBuffer buffer, std::vector<uint8_t> &bytes,
-                std::string &error) override;
-  bool fill(DeviceBuffer buffer, size_t bytes, unsigned char value,
-            std::string &error) override;
+  Status upload(DeviceBuffer buffer, const std::vector<uint8_t> &bytes) override;
+  Status download(DeviceBuffer buffer, std::vector<uint8_t> &bytes) override;
+  Status fill(DeviceBuffer buffer, size_t bytes, unsigned char value) override;
 
   LaunchResult launch(DeviceKernel handle, const KernelSpec &kernel,
                       const std::vector<DeviceBuffer> &buffers) override;
-  bool timeKernel(DeviceKernel handle, const KernelSpec &kernel,
-                  const std::vector<DeviceBuffer> &buffers, int warmup, int iterations,
-                  double &medianMs, std::string &error) override;
-  bool timeCopy(size_t bytes, int warmup, int iterations, double &medianMs,
-                std::string &error) override;
+  Expected<double> timeKernel(DeviceKernel handle, const KernelSpec &kernel,
+                              const std::vector<DeviceBuffer> &buffers, int warmup,
+                              int iterations) override;
+  Expected<double> timeCopy(size_t bytes, int warmup, int iterations) override;
   /// GEMM custom-calls through cuBLASLt (opened on the first one); other
   /// library calls, GEMMs it cannot express and machines without it:
   /// NotHere, saying why.
-  LibraryOutcome runLibraryStep(const ProgramStep &step, const std::vector<DeviceBuffer> &arguments,
-                                const std::vector<DeviceBuffer> &results,
-                                std::string &message) override;
+  LibraryResult runLibraryStep(const ProgramStep &step,
+                               const std::vector<DeviceBuffer> &arguments,
+                               const std::vector<DeviceBuffer> &results) override;
 
 private:
   GpuContext() = default;
-  /// False with `error` set if `result` is an error; a sticky one (see
+  /// A failure if `result` is an error; a sticky one (see
   /// CudaDriver::isSticky) also ends the context for every later call.
-  bool check(CUresult result, const char *what, std::string &error) const;
-  /// False with `error` set once a sticky error has ended the context.
-  bool usable(std::string &error) const;
-  bool loadImage(const std::string &image, std::string &error);
-  bool enqueue(CUfunction function, const KernelSpec &kernel,
-               const std::vector<DeviceBuffer> &buffers, std::string &error);
-  template <typename Work>
-  bool timeRepeated(Work work, int warmup, int iterations, double &medianMs,
-                    std::string &error);
+  Status check(CUresult result, const char *what) const;
+  /// A failure once a sticky error has ended the context.
+  Status usable() const;
+  Status loadImage(const std::string &image);
+  Status enqueue(CUfunction function, const KernelSpec &kernel,
+                 const std::vector<DeviceBuffer> &buffers);
+  /// Median milliseconds of `kTimingBatches` batches of `iterations` runs
+  /// of `work` (returning a Status) after `warmup` ones.
+  template <typename Work> Expected<double> timeRepeated(Work work, int warmup, int iterations);
 
   std::unique_ptr<CudaDriver> driver;
   CUdevice device = 0;

@@ -59,11 +59,13 @@ public:
   }
 
   int run(bool wholeModule, const std::map<int64_t, Literal> &given) {
-    std::string error;
     functions.resize(manifest.kernels.size());
-    for (size_t k = 0; k < manifest.kernels.size(); ++k)
-      if (!device.findKernel(manifest.kernels[k], functions[k], error))
-        return fail(error);
+    for (size_t k = 0; k < manifest.kernels.size(); ++k) {
+      Expected<DeviceKernel> function = device.findKernel(manifest.kernels[k]);
+      if (!function)
+        return fail(function.error());
+      functions[k] = *function;
+    }
     rows.resize(manifest.kernels.size());
     for (size_t k = 0; k < manifest.kernels.size(); ++k) {
       rows[k].kernel = launchLabel(manifest.kernels, k);
@@ -176,8 +178,6 @@ private:
     int64_t bytes = 0;
     for (const KernelParameter &parameter : kernel.parameters)
       bytes += parameter.bytes;
-    double kernelMs = 0, copyMs = 0;
-    std::string error;
     // A copy of bytes/2 reads and writes `bytes` in all, like the kernel.
     size_t copyBytes = static_cast<size_t>(std::max<int64_t>(bytes / 2, 1));
     // On a terminal, what is being timed (host kernels take seconds).
@@ -186,12 +186,17 @@ private:
       std::cerr << "hlo-run: timing " << rows[k].kernel << " (" << k + 1 << "/"
                 << manifest.kernels.size() << "): " << options.warmup << " + "
                 << options.iterations << " launches, then a copy as many times..." << std::flush;
-    if (!device.timeKernel(functions[k], kernel, buffers, options.warmup, options.iterations,
-                           kernelMs, error) ||
-        !device.timeCopy(copyBytes, options.warmup, options.iterations, copyMs, error)) {
-      std::cerr << "hlo-run: error: " << error << "\n";
+    // The copy is timed once the kernel was; either's failure ends here.
+    Expected<double> kernelTime =
+        device.timeKernel(functions[k], kernel, buffers, options.warmup, options.iterations);
+    Expected<double> copyTime =
+        kernelTime ? device.timeCopy(copyBytes, options.warmup, options.iterations)
+                   : kernelTime;
+    if (!copyTime) {
+      std::cerr << "hlo-run: error: " << copyTime.error() << "\n";
       return false;
     }
+    double kernelMs = *kernelTime, copyMs = *copyTime;
     if (terminal)
       std::cerr << "\r\033[K" << std::flush;
     KernelRow &row = rows[k];
@@ -216,43 +221,42 @@ private:
   /// an error (reported) or a kernel fault.
   int runSteps(const std::string &computation, ModuleBuffers &buffers,
                const std::vector<std::vector<DeviceBuffer>> &arguments) {
-    std::string error;
     for (const ProgramStep &step : manifest.program) {
       if (step.computation != computation)
         continue;
-      bool done = true;
+      Status done = Status::success();
       switch (step.kind) {
       case ProgramStep::Kind::Launch:
         if (!launch(static_cast<size_t>(step.launch), arguments[step.launch]))
           return faulted ? kExitMismatch : kExitError;
         break;
       case ProgramStep::Kind::Copy:
-        done = buffers.copy(step, error);
+        done = buffers.copy(step);
         break;
       case ProgramStep::Kind::Library: {
-        std::string where;
-        done = buffers.runLibraryCall(step, evaluator, where, error);
-        if (done && announced.insert(&step).second)
-          std::cout << "library " << step.instruction << " (" << step.target << "): " << where
+        Expected<std::string> where = buffers.runLibraryCall(step, evaluator);
+        if (where && announced.insert(&step).second)
+          std::cout << "library " << step.instruction << " (" << step.target << "): " << *where
                     << "\n";
+        done = where.status();
         break;
       }
       case ProgramStep::Kind::While: {
-        if (!buffers.copyLoopState(step, /*intoState=*/true, error))
-          return fail(error);
+        if (Status copied = buffers.copyLoopState(step, /*intoState=*/true); !copied)
+          return fail(copied.error());
         int64_t iteration = 0;
         for (;; ++iteration) {
           if (int status = runSteps(step.computations[0], buffers, arguments);
               status != kExitPass)
             return status;
-          bool more = false;
           const KernelParameter *predicate = conditionResult(step);
           if (!predicate)
             return fail("while '" + step.instruction + "': no kernel computes its " +
                         "condition's root '" + step.predicate + "'");
-          if (!buffers.readPredicate(*predicate, more, error))
-            return fail(error);
+          Expected<bool> more = buffers.readPredicate(*predicate);
           if (!more)
+            return fail(more.error());
+          if (!*more)
             break;
           if (iteration >= options.maxWhileIterations)
             return fail("while '" + step.instruction + "' ran past " +
@@ -260,32 +264,35 @@ private:
           if (int status = runSteps(step.computations[1], buffers, arguments);
               status != kExitPass)
             return status;
-          if (!buffers.advanceLoop(step, error))
-            return fail(error);
+          if (Status advanced = buffers.advanceLoop(step); !advanced)
+            return fail(advanced.error());
         }
         std::cout << "while " << step.instruction << ": " << iteration << " iteration(s)\n";
-        done = buffers.copyLoopState(step, /*intoState=*/false, error);
+        done = buffers.copyLoopState(step, /*intoState=*/false);
         break;
       }
       case ProgramStep::Kind::Conditional: {
-        size_t branch = 0;
-        if (!buffers.readBranchIndex(step, branch, error) ||
-            !buffers.copyBranchValues(step, branch, /*intoBranch=*/true, error))
-          return fail(error);
+        Expected<size_t> selected = buffers.readBranchIndex(step);
+        if (!selected)
+          return fail(selected.error());
+        size_t branch = *selected;
+        if (Status copied = buffers.copyBranchValues(step, branch, /*intoBranch=*/true);
+            !copied)
+          return fail(copied.error());
         std::cout << "conditional " << step.instruction << ": branch " << branch << " ("
                   << step.computations[branch] << ")\n";
         if (int status = runSteps(step.computations[branch], buffers, arguments);
             status != kExitPass)
           return status;
-        done = buffers.copyBranchValues(step, branch, /*intoBranch=*/false, error);
+        done = buffers.copyBranchValues(step, branch, /*intoBranch=*/false);
         break;
       }
       default: // refused by moduleModeBlocker
-        done = false;
-        error = "program step '" + step.instruction + "' cannot run in module mode";
+        done = Status::failure("program step '" + step.instruction +
+                               "' cannot run in module mode");
       }
       if (!done)
-        return fail(error);
+        return fail(done.error());
     }
     return kExitPass;
   }
@@ -328,26 +335,29 @@ private:
     for (size_t i = 0; i < inputs.size(); ++i)
       if (inputs[i]->shape().isArray() && !save("input_" + std::to_string(i), *inputs[i]))
         return kExitError;
-    std::string error;
     ModuleBuffers buffers(module, device, inputs);
     // Loop states and branch parameters first: the kernels of loop bodies
     // and branches bind to them by name.
-    for (const ProgramStep &step : manifest.program)
-      if ((step.kind == ProgramStep::Kind::While && !buffers.allocateLoopState(step, error)) ||
-          (step.kind == ProgramStep::Kind::Conditional &&
-           !buffers.allocateBranchParameters(step, error)))
-        return fail(error);
+    for (const ProgramStep &step : manifest.program) {
+      Status allocated = Status::success();
+      if (step.kind == ProgramStep::Kind::While)
+        allocated = buffers.allocateLoopState(step);
+      else if (step.kind == ProgramStep::Kind::Conditional)
+        allocated = buffers.allocateBranchParameters(step);
+      if (!allocated)
+        return fail(allocated.error());
+    }
     std::vector<std::vector<DeviceBuffer>> arguments(manifest.kernels.size());
     for (size_t k = 0; k < manifest.kernels.size(); ++k)
       for (const KernelParameter &parameter : manifest.kernels[k].parameters) {
         // An in-place output is the aliased input's buffer.
         bool inPlace = parameter.aliases >= 0 && !options.noAliasing;
-        DeviceBuffer pointer = 0;
-        if (!buffers.get(parameter, pointer, error,
-                         inPlace ? &arguments[k].at(static_cast<size_t>(parameter.aliases))
-                                 : nullptr))
-          return fail(error);
-        arguments[k].push_back(pointer);
+        Expected<DeviceBuffer> pointer = buffers.get(
+            parameter,
+            inPlace ? &arguments[k].at(static_cast<size_t>(parameter.aliases)) : nullptr);
+        if (!pointer)
+          return fail(pointer.error());
+        arguments[k].push_back(*pointer);
       }
     // The entry's program: its launches, device copies and library calls,
     // in schedule order (a manifest without one: the kernels in order).
@@ -372,8 +382,8 @@ private:
     // the entry's layout; false after a download or save error.
     auto checkEntryOutput = [&](int64_t number, int64_t bytes, KernelRow &row) {
       std::vector<uint8_t> data(static_cast<size_t>(bytes));
-      if (!device.download(buffers.output(number), data, error)) {
-        fail(error);
+      if (Status downloaded = device.download(buffers.output(number), data); !downloaded) {
+        fail(downloaded.error());
         return false;
       }
       Literal actual = fromBufferBytes(data.data(), entryOutputShape(*entry, number));
@@ -432,7 +442,6 @@ private:
 
     const KernelSpec &kernel = manifest.kernels[k];
     size_t launches = static_cast<size_t>(kernel.launchCount);
-    std::string error;
     std::vector<DeviceBuffer> arguments;
     size_t input = 0, output = 0;
     std::vector<std::pair<DeviceBuffer, const KernelParameter *>> outputs;
@@ -445,22 +454,27 @@ private:
         arguments.push_back(pointer);
         continue;
       }
-      if (!device.allocate(parameter.bytes, pointer, error))
-        return fail(error);
+      Expected<DeviceBuffer> allocation = device.allocate(parameter.bytes);
+      if (!allocation)
+        return fail(allocation.error());
+      pointer = *allocation;
       allocated.push_back(pointer);
       if (parameter.binding == BufferBinding::Scratch) {
         // The kernel's own: it writes before it reads.
-        if (!device.fill(pointer, parameter.bytes, 0xff, error))
-          return fail(error);
+        if (Status filled = device.fill(pointer, parameter.bytes, 0xff); !filled)
+          return fail(filled.error());
       } else if (parameter.isOutput) {
-        if (!device.fill(pointer, parameter.bytes, 0xff, error))
-          return fail(error);
+        if (Status filled = device.fill(pointer, parameter.bytes, 0xff); !filled)
+          return fail(filled.error());
         outputs.emplace_back(pointer, &parameter);
       } else {
         const Literal &value = check.inputs[input];
-        if (!device.upload(pointer, toBufferBytes(value, parameter.shape), error) ||
-            !save(rows[k].kernel + "_input_" + std::to_string(input), value))
-          return error.empty() ? kExitError : fail(error);
+        if (Status uploaded = device.upload(pointer, toBufferBytes(value, parameter.shape));
+            !uploaded)
+          return fail(uploaded.error());
+        // (save reports its own error.)
+        if (!save(rows[k].kernel + "_input_" + std::to_string(input), value))
+          return kExitError;
         ++input;
       }
       arguments.push_back(pointer);
@@ -471,8 +485,8 @@ private:
     std::vector<ReductionDepth> depths = kernelOutputDepths(kernel);
     for (const auto &[pointer, parameter] : outputs) {
       std::vector<uint8_t> bytes(static_cast<size_t>(parameter->bytes));
-      if (!device.download(pointer, bytes, error))
-        return fail(error);
+      if (Status downloaded = device.download(pointer, bytes); !downloaded)
+        return fail(downloaded.error());
       Literal actual = fromBufferBytes(bytes.data(), parameter->shape);
       passed &= checkOutput("output " + std::to_string(output), check.expected[output],
                             actual, rows[k],
@@ -695,25 +709,26 @@ int runKernelCheck(const RunOptions &options, const HloModule &module) {
   if (host) {
     device = std::make_unique<HostDevice>(manifest->gpuArch, options.hostThreads);
   } else {
-    device = GpuContext::open(options.device, error);
-    if (!device) {
+    Expected<std::unique_ptr<GpuContext>> gpu = GpuContext::open(options.device);
+    if (!gpu) {
       // Say what the manifest is for: a GPU manifest may have been taken
       // for the host one (both are named after their code file).
       std::cerr << "hlo-run: " << options.manifestPath << " is for the GPU (target "
                 << manifest->target << ", " << manifest->gpuArch << ", code "
-                << manifest->codeFile << ") and this machine cannot run it: " << error
+                << manifest->codeFile << ") and this machine cannot run it: " << gpu.error()
                 << "; nothing was run (--interpret runs the reference interpreter alone; "
                    "hlo-compile --target=host -o NAME.so compiles kernels this CPU runs, "
                    "with their manifest NAME.so.json)\n";
       return kExitNoGpu;
     }
+    device = std::move(*gpu);
   }
   std::cout << "device: " << device->description() << "\n";
   if (!device->arch().empty() && manifest->gpuArch != device->arch())
     std::cout << "note: the code was compiled for " << manifest->gpuArch
               << ", the device is " << device->arch() << "\n";
-  if (!device->loadCode(codePath, error)) {
-    std::cerr << "hlo-run: error: " << codePath << ": " << error << "\n";
+  if (Status loaded = device->loadCode(codePath); !loaded) {
+    std::cerr << "hlo-run: error: " << codePath << ": " << loaded.error() << "\n";
     return kExitError;
   }
   if (!wholeModule && options.mode == CheckMode::Auto)

@@ -24,40 +24,44 @@ std::string ModuleBuffers::keyOf(const KernelParameter &parameter) {
   return "b:" + parameter.bufferName;
 }
 
-bool ModuleBuffers::get(const KernelParameter &parameter, DeviceBuffer &buffer,
-                        std::string &error, const DeviceBuffer *aliasOf) {
+Expected<DeviceBuffer> ModuleBuffers::get(const KernelParameter &parameter,
+                                          const DeviceBuffer *aliasOf) {
   std::string key = keyOf(parameter);
   if (auto found = buffers.find(key); found != buffers.end()) {
     // A later binding of the buffer may not read or write past its end.
     if (auto size = bufferBytes.find(key);
-        size != bufferBytes.end() && parameter.bytes > size->second) {
-      error = "buffer '" + key + "' is " + std::to_string(size->second) +
-              " bytes; the manifest binds it as " + std::to_string(parameter.bytes) +
-              " elsewhere (" + parameter.shape.toString(true) + ")";
-      return false;
-    }
-    buffer = found->second;
-    return true;
+        size != bufferBytes.end() && parameter.bytes > size->second)
+      return Status::failure("buffer '" + key + "' is " + std::to_string(size->second) +
+                             " bytes; the manifest binds it as " +
+                             std::to_string(parameter.bytes) + " elsewhere (" +
+                             parameter.shape.toString(true) + ")");
+    return found->second;
   }
-  if (aliasOf) {
-    buffer = buffers[key] = *aliasOf;
-    return true;
-  }
-  if (!device.allocate(static_cast<size_t>(parameter.bytes), buffer, error))
-    return false;
-  buffers[key] = buffer;
+  if (aliasOf)
+    return buffers[key] = *aliasOf;
+  Expected<DeviceBuffer> buffer = device.allocate(static_cast<size_t>(parameter.bytes));
+  if (!buffer)
+    return buffer;
+  buffers[key] = *buffer;
   bufferBytes[key] = parameter.bytes;
   const HloComputation *entry = module.entry();
+  const HloInstruction *constant = parameter.binding == BufferBinding::Buffer
+                                       ? moduleConstant(module, parameter.bufferName)
+                                       : nullptr;
+  Status initialized = Status::success();
   if (parameter.binding == BufferBinding::Parameter) {
     // In the entry's layout: the reader may view it through a bitcast.
     const Shape &shape = entry->parameter(parameter.number)->shape();
-    return device.upload(buffer, toBufferBytes(*inputs.at(parameter.number), shape), error);
+    initialized = device.upload(*buffer, toBufferBytes(*inputs.at(parameter.number), shape));
+  } else if (constant) {
+    initialized =
+        device.upload(*buffer, toBufferBytes(constant->literal(), constant->shape()));
+  } else {
+    initialized = device.fill(*buffer, static_cast<size_t>(parameter.bytes), 0xff);
   }
-  if (parameter.binding == BufferBinding::Buffer)
-    if (const HloInstruction *constant = moduleConstant(module, parameter.bufferName))
-      return device.upload(buffer, toBufferBytes(constant->literal(), constant->shape()),
-                           error);
-  return device.fill(buffer, static_cast<size_t>(parameter.bytes), 0xff, error);
+  if (!initialized)
+    return initialized;
+  return buffer;
 }
 
 DeviceBuffer ModuleBuffers::output(int64_t number) const {
@@ -65,35 +69,45 @@ DeviceBuffer ModuleBuffers::output(int64_t number) const {
   return found == buffers.end() ? 0 : found->second;
 }
 
-bool ModuleBuffers::copy(const ProgramStep &step, std::string &error) {
-  if (step.arguments.size() != 1 || step.results.size() != 1) {
-    error = "copy '" + step.instruction + "': the manifest does not bind its buffers " +
-            "(recompile with this hlo-compile)";
-    return false;
-  }
-  DeviceBuffer source = 0, destination = 0;
+Status ModuleBuffers::copy(const ProgramStep &step) {
+  if (step.arguments.size() != 1 || step.results.size() != 1)
+    return Status::failure("copy '" + step.instruction +
+                           "': the manifest does not bind its buffers " +
+                           "(recompile with this hlo-compile)");
+  Expected<DeviceBuffer> source = get(step.arguments[0]);
+  if (!source)
+    return source.status();
+  Expected<DeviceBuffer> destination = get(step.results[0]);
+  if (!destination)
+    return destination.status();
   std::vector<uint8_t> bytes(static_cast<size_t>(step.results[0].bytes));
-  return get(step.arguments[0], source, error) && get(step.results[0], destination, error) &&
-         device.download(source, bytes, error) && device.upload(destination, bytes, error);
+  if (Status downloaded = device.download(*source, bytes); !downloaded)
+    return downloaded;
+  return device.upload(*destination, bytes);
 }
 
-bool ModuleBuffers::runLibraryCall(const ProgramStep &step, interp::Evaluator &evaluator,
-                                   std::string &where, std::string &error) {
+Expected<std::string> ModuleBuffers::runLibraryCall(const ProgramStep &step,
+                                                    interp::Evaluator &evaluator) {
   std::vector<DeviceBuffer> argumentBuffers, resultBuffers;
-  for (const KernelParameter &argument : step.arguments)
-    if (!get(argument, argumentBuffers.emplace_back(), error))
-      return false;
-  for (const KernelParameter &result : step.results)
-    if (!get(result, resultBuffers.emplace_back(), error))
-      return false;
-  std::string message;
-  switch (device.runLibraryStep(step, argumentBuffers, resultBuffers, message)) {
+  for (const KernelParameter &argument : step.arguments) {
+    Expected<DeviceBuffer> buffer = get(argument);
+    if (!buffer)
+      return buffer.status();
+    argumentBuffers.push_back(*buffer);
+  }
+  for (const KernelParameter &result : step.results) {
+    Expected<DeviceBuffer> buffer = get(result);
+    if (!buffer)
+      return buffer.status();
+    resultBuffers.push_back(*buffer);
+  }
+  std::string where;
+  auto [outcome, message] = device.runLibraryStep(step, argumentBuffers, resultBuffers);
+  switch (outcome) {
   case Device::LibraryOutcome::Ran:
-    where = message;
-    return true;
+    return message;
   case Device::LibraryOutcome::Failed:
-    error = "library call '" + step.instruction + "': " + message;
-    return false;
+    return Status::failure("library call '" + step.instruction + "': " + message);
   case Device::LibraryOutcome::NotHere:
     where = "run by the interpreter on the host" + (message.empty() ? "" : " (" + message + ")");
     break;
@@ -101,16 +115,16 @@ bool ModuleBuffers::runLibraryCall(const ProgramStep &step, interp::Evaluator &e
   // Checked before the run by libraryStepBlocker (moduleModeBlocker).
   const HloInstruction *instruction =
       findInstruction(module, step.computation, step.instruction);
-  if (!instruction) {
-    error = "library call '" + step.instruction + "': no such instruction";
-    return false;
-  }
+  if (!instruction)
+    return Status::failure("library call '" + step.instruction + "': no such instruction");
   std::vector<interp::ValuePtr> operands;
   for (const KernelParameter &argument : step.arguments) {
-    DeviceBuffer buffer = 0;
+    Expected<DeviceBuffer> buffer = get(argument);
+    if (!buffer)
+      return buffer.status();
     std::vector<uint8_t> bytes(static_cast<size_t>(argument.bytes));
-    if (!get(argument, buffer, error) || !device.download(buffer, bytes, error))
-      return false;
+    if (Status downloaded = device.download(*buffer, bytes); !downloaded)
+      return downloaded;
     operands.push_back(
         std::make_shared<const Literal>(fromBufferBytes(bytes.data(), argument.shape)));
   }
@@ -118,174 +132,178 @@ bool ModuleBuffers::runLibraryCall(const ProgramStep &step, interp::Evaluator &e
   try {
     leaves = arrayLeaves(*evaluator.evaluateInstruction(*instruction, operands));
   } catch (const interp::InterpreterError &failure) {
-    error = interp::formatInterpreterError(module, failure);
-    return false;
+    return Status::failure(interp::formatInterpreterError(module, failure));
   }
-  if (leaves.size() != step.results.size()) {
-    error = "library call '" + step.instruction + "' computes " +
-            std::to_string(leaves.size()) + " arrays, the manifest binds " +
-            std::to_string(step.results.size());
-    return false;
-  }
+  if (leaves.size() != step.results.size())
+    return Status::failure("library call '" + step.instruction + "' computes " +
+                           std::to_string(leaves.size()) + " arrays, the manifest binds " +
+                           std::to_string(step.results.size()));
   for (size_t i = 0; i < leaves.size(); ++i) {
-    DeviceBuffer buffer = 0;
-    if (!get(step.results[i], buffer, error) ||
-        !device.upload(buffer, toBufferBytes(leaves[i], step.results[i].shape), error))
-      return false;
+    Expected<DeviceBuffer> buffer = get(step.results[i]);
+    if (!buffer)
+      return buffer.status();
+    if (Status uploaded =
+            device.upload(*buffer, toBufferBytes(leaves[i], step.results[i].shape));
+        !uploaded)
+      return uploaded;
   }
-  return true;
+  return where;
 }
 
-bool ModuleBuffers::copyBuffer(DeviceBuffer source, DeviceBuffer destination, int64_t bytes,
-                               std::string &error) {
+Status ModuleBuffers::copyBuffer(DeviceBuffer source, DeviceBuffer destination,
+                                 int64_t bytes) {
   if (source == destination)
-    return true;
+    return Status::success();
   std::vector<uint8_t> data(static_cast<size_t>(bytes));
-  return device.download(source, data, error) && device.upload(destination, data, error);
+  if (Status downloaded = device.download(source, data); !downloaded)
+    return downloaded;
+  return device.upload(destination, data);
 }
 
-bool ModuleBuffers::allocateLoopState(const ProgramStep &step, std::string &error) {
+Status ModuleBuffers::allocateLoopState(const ProgramStep &step) {
   const HloComputation *condition =
       step.computations.size() == 2 ? module.findComputation(step.computations[0]) : nullptr;
   const HloComputation *body =
       step.computations.size() == 2 ? module.findComputation(step.computations[1]) : nullptr;
   if (!condition || !body || step.arguments.empty() ||
       step.arguments.size() != step.results.size() ||
-      step.arguments.size() != step.bodyResults.size()) {
-    error = "while '" + step.instruction + "': the manifest does not bind its state";
-    return false;
-  }
+      step.arguments.size() != step.bodyResults.size())
+    return Status::failure("while '" + step.instruction +
+                           "': the manifest does not bind its state");
   std::vector<DeviceBuffer> &state = loopStates[&step];
   for (size_t i = 0; i < step.arguments.size(); ++i) {
-    DeviceBuffer buffer = 0;
-    if (!device.allocate(static_cast<size_t>(step.arguments[i].bytes), buffer, error))
-      return false;
-    state.push_back(buffer);
+    Expected<DeviceBuffer> buffer =
+        device.allocate(static_cast<size_t>(step.arguments[i].bytes));
+    if (!buffer)
+      return buffer.status();
+    state.push_back(*buffer);
     for (const HloComputation *reader : {condition, body})
       buffers["b:" + leafBufferName(reader->parameter(0)->name(), i, step.arguments.size())] =
-          buffer;
-    buffers.emplace(keyOf(step.results[i]), buffer);
+          *buffer;
+    buffers.emplace(keyOf(step.results[i]), *buffer);
   }
-  return true;
+  return Status::success();
 }
 
-bool ModuleBuffers::copyLoopState(const ProgramStep &step, bool intoState,
-                                  std::string &error) {
+Status ModuleBuffers::copyLoopState(const ProgramStep &step, bool intoState) {
   const std::vector<DeviceBuffer> &state = loopStates.at(&step);
   const std::vector<KernelParameter> &bindings = intoState ? step.arguments : step.results;
   for (size_t i = 0; i < state.size(); ++i) {
-    DeviceBuffer other = 0;
-    if (!get(bindings[i], other, error) ||
-        !copyBuffer(intoState ? other : state[i], intoState ? state[i] : other,
-                    bindings[i].bytes, error))
-      return false;
+    Expected<DeviceBuffer> other = get(bindings[i]);
+    if (!other)
+      return other.status();
+    if (Status copied = copyBuffer(intoState ? *other : state[i], intoState ? state[i] : *other,
+                                   bindings[i].bytes);
+        !copied)
+      return copied;
   }
-  return true;
+  return Status::success();
 }
 
-bool ModuleBuffers::advanceLoop(const ProgramStep &step, std::string &error) {
+Status ModuleBuffers::advanceLoop(const ProgramStep &step) {
   const std::vector<DeviceBuffer> &state = loopStates.at(&step);
   std::vector<std::vector<uint8_t>> next(state.size());
   for (size_t i = 0; i < state.size(); ++i) {
-    DeviceBuffer result = 0;
-    if (!get(step.bodyResults[i], result, error))
-      return false;
-    if (result == state[i])
+    Expected<DeviceBuffer> result = get(step.bodyResults[i]);
+    if (!result)
+      return result.status();
+    if (*result == state[i])
       continue; // an element the body passes through
     next[i].resize(static_cast<size_t>(step.bodyResults[i].bytes));
-    if (!device.download(result, next[i], error))
-      return false;
+    if (Status downloaded = device.download(*result, next[i]); !downloaded)
+      return downloaded;
   }
   for (size_t i = 0; i < state.size(); ++i)
-    if (!next[i].empty() && !device.upload(state[i], next[i], error))
-      return false;
-  return true;
+    if (!next[i].empty())
+      if (Status uploaded = device.upload(state[i], next[i]); !uploaded)
+        return uploaded;
+  return Status::success();
 }
 
-bool ModuleBuffers::readPredicate(const KernelParameter &parameter, bool &value,
-                                  std::string &error) {
-  DeviceBuffer buffer = 0;
+Expected<bool> ModuleBuffers::readPredicate(const KernelParameter &parameter) {
+  Expected<DeviceBuffer> buffer = get(parameter);
+  if (!buffer)
+    return buffer.status();
   std::vector<uint8_t> byte(1);
-  if (!get(parameter, buffer, error) || !device.download(buffer, byte, error))
-    return false;
-  value = byte[0] != 0;
-  return true;
+  if (Status downloaded = device.download(*buffer, byte); !downloaded)
+    return downloaded;
+  return byte[0] != 0;
 }
 
-bool ModuleBuffers::allocateBranchParameters(const ProgramStep &step, std::string &error) {
+Status ModuleBuffers::allocateBranchParameters(const ProgramStep &step) {
   if (step.arguments.size() != 1 || step.branchArguments.size() != step.computations.size() ||
-      step.branchResults.size() != step.computations.size()) {
-    error = "conditional '" + step.instruction + "': the manifest does not bind its buffers";
-    return false;
-  }
+      step.branchResults.size() != step.computations.size())
+    return Status::failure("conditional '" + step.instruction +
+                           "': the manifest does not bind its buffers");
   for (size_t b = 0; b < step.computations.size(); ++b) {
     const HloComputation *branch = module.findComputation(step.computations[b]);
-    if (!branch || branch->parameterCount() != 1) {
-      error = "conditional '" + step.instruction + "': no branch computation '" +
-              step.computations[b] + "' of one parameter";
-      return false;
-    }
+    if (!branch || branch->parameterCount() != 1)
+      return Status::failure("conditional '" + step.instruction + "': no branch computation '" +
+                             step.computations[b] + "' of one parameter");
     const std::vector<KernelParameter> &leaves = step.branchArguments[b];
     std::vector<DeviceBuffer> &parameter = branchParameters[&step].emplace_back();
     for (size_t i = 0; i < leaves.size(); ++i) {
-      DeviceBuffer buffer = 0;
-      if (!device.allocate(static_cast<size_t>(leaves[i].bytes), buffer, error))
-        return false;
-      parameter.push_back(buffer);
-      buffers["b:" + leafBufferName(branch->parameter(0)->name(), i, leaves.size())] = buffer;
+      Expected<DeviceBuffer> buffer = device.allocate(static_cast<size_t>(leaves[i].bytes));
+      if (!buffer)
+        return buffer.status();
+      parameter.push_back(*buffer);
+      buffers["b:" + leafBufferName(branch->parameter(0)->name(), i, leaves.size())] = *buffer;
     }
   }
-  return true;
+  return Status::success();
 }
 
-bool ModuleBuffers::readBranchIndex(const ProgramStep &step, size_t &branch,
-                                    std::string &error) {
+Expected<size_t> ModuleBuffers::readBranchIndex(const ProgramStep &step) {
   const KernelParameter &index = step.arguments.at(0);
   if (index.shape.elementType() == PrimitiveType::Pred) {
-    bool value = false;
-    if (!readPredicate(index, value, error))
-      return false;
-    branch = value ? 0 : 1;
-    return true;
+    Expected<bool> value = readPredicate(index);
+    if (!value)
+      return value.status();
+    return size_t(*value ? 0 : 1);
   }
-  DeviceBuffer buffer = 0;
+  Expected<DeviceBuffer> buffer = get(index);
+  if (!buffer)
+    return buffer.status();
   std::vector<uint8_t> bytes(static_cast<size_t>(index.bytes));
-  if (!get(index, buffer, error) || !device.download(buffer, bytes, error))
-    return false;
+  if (Status downloaded = device.download(*buffer, bytes); !downloaded)
+    return downloaded;
   size_t branches = step.computations.size();
-  if (index.shape.elementType() != PrimitiveType::S32 || bytes.size() != 4) {
-    error = "conditional '" + step.instruction + "': its branch index is neither pred[] nor s32[]";
-    return false;
-  }
+  if (index.shape.elementType() != PrimitiveType::S32 || bytes.size() != 4)
+    return Status::failure("conditional '" + step.instruction +
+                           "': its branch index is neither pred[] nor s32[]");
   int32_t value = 0;
   std::memcpy(&value, bytes.data(), sizeof value);
-  branch = value >= 0 && static_cast<size_t>(value) < branches ? static_cast<size_t>(value)
-                                                                 : branches - 1;
-  return true;
+  return value >= 0 && static_cast<size_t>(value) < branches ? static_cast<size_t>(value)
+                                                             : branches - 1;
 }
 
-bool ModuleBuffers::copyBranchValues(const ProgramStep &step, size_t branch, bool intoBranch,
-                                     std::string &error) {
+Status ModuleBuffers::copyBranchValues(const ProgramStep &step, size_t branch,
+                                       bool intoBranch) {
   const std::vector<KernelParameter> &from =
       intoBranch ? step.branchArguments.at(branch) : step.branchResults.at(branch);
-  if (!intoBranch && from.size() != step.results.size()) {
-    error = "conditional '" + step.instruction + "': branch '" + step.computations[branch] +
-            "' has " + std::to_string(from.size()) + " result leaves, the conditional " +
-            std::to_string(step.results.size());
-    return false;
-  }
+  if (!intoBranch && from.size() != step.results.size())
+    return Status::failure("conditional '" + step.instruction + "': branch '" +
+                           step.computations[branch] + "' has " +
+                           std::to_string(from.size()) + " result leaves, the conditional " +
+                           std::to_string(step.results.size()));
   for (size_t i = 0; i < from.size(); ++i) {
-    DeviceBuffer source = 0, destination = 0;
-    if (!get(from[i], source, error))
-      return false;
-    if (intoBranch)
+    Expected<DeviceBuffer> source = get(from[i]);
+    if (!source)
+      return source.status();
+    DeviceBuffer destination = 0;
+    if (intoBranch) {
       destination = branchParameters.at(&step).at(branch).at(i);
-    else if (!get(step.results[i], destination, error))
-      return false;
-    if (source != destination && !copyBuffer(source, destination, from[i].bytes, error))
-      return false;
+    } else {
+      Expected<DeviceBuffer> result = get(step.results[i]);
+      if (!result)
+        return result.status();
+      destination = *result;
+    }
+    if (*source != destination)
+      if (Status copied = copyBuffer(*source, destination, from[i].bytes); !copied)
+        return copied;
   }
-  return true;
+  return Status::success();
 }
 
 std::string libraryStepBlocker(const ProgramStep &step, const HloModule &module) {

@@ -18,6 +18,7 @@
 
 #include "Device.h"
 #include "ManifestTypes.h"
+#include "Status.h"
 
 #include "hlo_parser/HloModule.h"
 #include "interpreter/Evaluator.h"
@@ -37,50 +38,47 @@ public:
   /// The buffer `parameter` binds to, allocated and initialized on first
   /// use. An output aliased to an input (`aliasOf` not null) is that
   /// input's buffer.
-  bool get(const KernelParameter &parameter, DeviceBuffer &buffer, std::string &error,
-           const DeviceBuffer *aliasOf = nullptr);
+  Expected<DeviceBuffer> get(const KernelParameter &parameter,
+                             const DeviceBuffer *aliasOf = nullptr);
   /// Entry output `number`'s buffer (0 if nothing wrote it).
   DeviceBuffer output(int64_t number) const;
 
   /// A device copy step: its argument's bytes into its result.
-  bool copy(const ProgramStep &step, std::string &error);
+  Status copy(const ProgramStep &step);
   /// A library step: on the device where it runs it (Device::runLibraryStep),
   /// else evaluated by `evaluator` on the host (its arguments downloaded,
-  /// the instruction interpreted, its result leaves uploaded). `where`
-  /// says which ("on the GPU by cuBLASLt ...", "by the interpreter on the
+  /// the instruction interpreted, its result leaves uploaded). Returns
+  /// where it ran ("on the GPU by cuBLASLt ...", "by the interpreter on the
   /// host (why)").
-  bool runLibraryCall(const ProgramStep &step, interp::Evaluator &evaluator,
-                      std::string &where, std::string &error);
+  Expected<std::string> runLibraryCall(const ProgramStep &step, interp::Evaluator &evaluator);
 
   /// While loops. The state of loop `step`, one buffer per element: what
   /// its body and condition read as "PARAM#i" and its results are. To be
   /// called before anything binds those names.
-  bool allocateLoopState(const ProgramStep &step, std::string &error);
+  Status allocateLoopState(const ProgramStep &step);
   /// Copies the initial elements into the state, or (`intoState` false)
   /// the state into results that are not the state's own buffers.
-  bool copyLoopState(const ProgramStep &step, bool intoState, std::string &error);
+  Status copyLoopState(const ProgramStep &step, bool intoState);
   /// Copies the body's results into the state (all read before any is
   /// written: a body may swap elements).
-  bool advanceLoop(const ProgramStep &step, std::string &error);
+  Status advanceLoop(const ProgramStep &step);
   /// The pred[] in `parameter`'s buffer.
-  bool readPredicate(const KernelParameter &parameter, bool &value, std::string &error);
+  Expected<bool> readPredicate(const KernelParameter &parameter);
 
   /// Conditionals. Buffers for each branch's parameter leaves (what the
   /// branch reads as "PARAM#i", or "PARAM" for an array): to be called
   /// before anything binds those names.
-  bool allocateBranchParameters(const ProgramStep &step, std::string &error);
+  Status allocateBranchParameters(const ProgramStep &step);
   /// The branch conditional `step`'s index selects: a pred's true runs
   /// branch 0 and false branch 1; an s32 outside [0, n) runs the last.
-  bool readBranchIndex(const ProgramStep &step, size_t &branch, std::string &error);
+  Expected<size_t> readBranchIndex(const ProgramStep &step);
   /// Copies branch `branch`'s operand leaves into its parameter buffers,
   /// or (`intoBranch` false) its root's leaves into the step's results.
-  bool copyBranchValues(const ProgramStep &step, size_t branch, bool intoBranch,
-                        std::string &error);
+  Status copyBranchValues(const ProgramStep &step, size_t branch, bool intoBranch);
 
 private:
   static std::string keyOf(const KernelParameter &parameter);
-  bool copyBuffer(DeviceBuffer source, DeviceBuffer destination, int64_t bytes,
-                  std::string &error);
+  Status copyBuffer(DeviceBuffer source, DeviceBuffer destination, int64_t bytes);
 
   const HloModule &module;
   Device &device;

@@ -1,8 +1,8 @@
 //===- RuntimeTest.cpp - hlo-run's host side, without a GPU ---------------===//
 //
 // The manifest reader (and its JSON), the comparison rules, the physical
-// buffer layout, the choice between whole-module and per-kernel runs, and
-// the per-kernel reference cases.
+// buffer layout, the choice between whole-module and per-kernel runs, the
+// per-kernel reference cases, and the error results (Status, Expected).
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/Comparison.h"
@@ -10,6 +10,7 @@
 #include "abi/LaunchManifest.h"
 #include "runtime/ReductionTolerance.h"
 #include "runtime/ReferenceCases.h"
+#include "runtime/Status.h"
 
 #include "hlo_parser/Parser.h"
 
@@ -18,6 +19,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
 
 using namespace hlo;
 using namespace hlo::runtime;
@@ -504,4 +506,49 @@ ENTRY main {
   double u = std::ldexp(1.0, -24);
   EXPECT_NEAR(reductionGrowth(moduleOutputDepths(*module->entry())[0]),
               4 * std::sqrt(256.0) * u + 2 * u, 1e-12);
+}
+
+TEST(Status, SuccessAndFailureCarryTheirMessage) {
+  Status success = Status::success();
+  EXPECT_TRUE(success.ok());
+  EXPECT_TRUE(static_cast<bool>(success));
+  EXPECT_EQ(success.error(), "");
+  Status failure = Status::failure("cuMemAlloc failed: out of memory");
+  EXPECT_FALSE(failure.ok());
+  EXPECT_FALSE(static_cast<bool>(failure));
+  EXPECT_EQ(failure.error(), "cuMemAlloc failed: out of memory");
+  // A failure may have nothing more to say (its error was reported).
+  EXPECT_FALSE(Status::failure("").ok());
+}
+
+TEST(Expected, HoldsAValueOrAFailure) {
+  Expected<uint64_t> buffer = uint64_t(256);
+  ASSERT_TRUE(buffer.ok());
+  EXPECT_EQ(*buffer, 256u);
+  EXPECT_TRUE(buffer.status().ok());
+
+  Expected<uint64_t> missing = Status::failure("cannot allocate 8 bytes");
+  EXPECT_FALSE(missing);
+  EXPECT_EQ(missing.error(), "cannot allocate 8 bytes");
+  // Passed on as a Status, and from there into another Expected.
+  Expected<std::string> passedOn = missing.status();
+  EXPECT_EQ(passedOn.error(), "cannot allocate 8 bytes");
+
+  Expected<std::string> where = "on the GPU by cuBLASLt";
+  ASSERT_TRUE(where);
+  EXPECT_EQ(where->size(), 22u);
+}
+
+TEST(Expected, MovesOutAnOwningValue) {
+  auto make = [](bool ok) -> Expected<std::unique_ptr<int>> {
+    if (!ok)
+      return Status::failure("no driver");
+    auto value = std::make_unique<int>(7);
+    return value;
+  };
+  Expected<std::unique_ptr<int>> made = make(true);
+  ASSERT_TRUE(made);
+  std::unique_ptr<int> owned = std::move(*made);
+  EXPECT_EQ(*owned, 7);
+  EXPECT_EQ(make(false).error(), "no driver");
 }

@@ -24,24 +24,23 @@ std::string cpuName() {
   return "CPU";
 }
 
-/// Median milliseconds of `iterations` runs of `work` after `warmup`.
-template <typename Work>
-bool timeRepeated(Work work, int warmup, int iterations, double &medianMs) {
+/// Median milliseconds of `iterations` runs of `work` (returning a
+/// Status) after `warmup`.
+template <typename Work> Expected<double> timeRepeated(Work work, int warmup, int iterations) {
   for (int i = 0; i < warmup; ++i)
-    if (!work())
-      return false;
+    if (Status status = work(); !status)
+      return status;
   std::vector<double> times;
   for (int i = 0; i < iterations; ++i) {
     auto start = std::chrono::steady_clock::now();
-    if (!work())
-      return false;
+    if (Status status = work(); !status)
+      return status;
     times.push_back(std::chrono::duration<double, std::milli>(
                         std::chrono::steady_clock::now() - start)
                         .count());
   }
   std::sort(times.begin(), times.end());
-  medianMs = times.empty() ? 0 : times[times.size() / 2];
-  return true;
+  return times.empty() ? 0.0 : times[times.size() / 2];
 }
 
 std::vector<void *> pointersOf(const std::vector<DeviceBuffer> &buffers) {
@@ -68,26 +67,24 @@ std::string HostDevice::description() const {
          " thread(s), running code for " + compiledArch;
 }
 
-bool HostDevice::loadCode(const std::string &path, std::string &error) {
+Status HostDevice::loadCode(const std::string &path) {
   // dlopen searches the library path for names without a slash.
   std::string file = path.find('/') == std::string::npos ? "./" + path : path;
   library = dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!library) {
     const char *why = dlerror();
-    error = "cannot load the host kernels: " + std::string(why ? why : "dlopen failed");
-    return false;
+    return Status::failure("cannot load the host kernels: " +
+                           std::string(why ? why : "dlopen failed"));
   }
-  return true;
+  return Status::success();
 }
 
-bool HostDevice::findKernel(const KernelSpec &kernel, DeviceKernel &handle,
-                            std::string &error) {
-  handle = library ? dlsym(library, kernel.name.c_str()) : nullptr;
-  if (!handle) {
-    error = "finding kernel " + kernel.name + " failed: the shared object does not export it";
-    return false;
-  }
-  return true;
+Expected<DeviceKernel> HostDevice::findKernel(const KernelSpec &kernel) {
+  DeviceKernel handle = library ? dlsym(library, kernel.name.c_str()) : nullptr;
+  if (!handle)
+    return Status::failure("finding kernel " + kernel.name +
+                           " failed: the shared object does not export it");
+  return handle;
 }
 
 void HostDevice::release(DeviceBuffer buffer) {
@@ -99,38 +96,34 @@ void HostDevice::release(DeviceBuffer buffer) {
   allocations.erase(found);
 }
 
-bool HostDevice::allocate(size_t bytes, DeviceBuffer &buffer, std::string &error) {
+Expected<DeviceBuffer> HostDevice::allocate(size_t bytes) {
   // Zero-size buffers still get an address; 64-byte alignment covers the
   // kernel ABI's 16.
   size_t size = std::max<size_t>((bytes + 63) / 64 * 64, 64);
   void *memory = std::aligned_alloc(64, size);
-  if (!memory) {
-    error = "cannot allocate " + std::to_string(bytes) + " bytes";
-    return false;
-  }
+  if (!memory)
+    return Status::failure("cannot allocate " + std::to_string(bytes) + " bytes");
   allocations.push_back(memory);
-  buffer = reinterpret_cast<uintptr_t>(memory);
-  return true;
+  return DeviceBuffer(reinterpret_cast<uintptr_t>(memory));
 }
 
-bool HostDevice::upload(DeviceBuffer buffer, const std::vector<uint8_t> &bytes,
-                        std::string &) {
+Status HostDevice::upload(DeviceBuffer buffer, const std::vector<uint8_t> &bytes) {
   if (!bytes.empty())
     std::memcpy(reinterpret_cast<void *>(static_cast<uintptr_t>(buffer)), bytes.data(),
                 bytes.size());
-  return true;
+  return Status::success();
 }
 
-bool HostDevice::download(DeviceBuffer buffer, std::vector<uint8_t> &bytes, std::string &) {
+Status HostDevice::download(DeviceBuffer buffer, std::vector<uint8_t> &bytes) {
   if (!bytes.empty())
     std::memcpy(bytes.data(), reinterpret_cast<void *>(static_cast<uintptr_t>(buffer)),
                 bytes.size());
-  return true;
+  return Status::success();
 }
 
-bool HostDevice::fill(DeviceBuffer buffer, size_t bytes, unsigned char value, std::string &) {
+Status HostDevice::fill(DeviceBuffer buffer, size_t bytes, unsigned char value) {
   std::memset(reinterpret_cast<void *>(static_cast<uintptr_t>(buffer)), value, bytes);
-  return true;
+  return Status::success();
 }
 
 LaunchResult HostDevice::launch(DeviceKernel handle, const KernelSpec &kernel,
@@ -139,27 +132,25 @@ LaunchResult HostDevice::launch(DeviceKernel handle, const KernelSpec &kernel,
                          compiledArch);
 }
 
-bool HostDevice::timeKernel(DeviceKernel handle, const KernelSpec &kernel,
-                            const std::vector<DeviceBuffer> &buffers, int warmup,
-                            int iterations, double &medianMs, std::string &error) {
+Expected<double> HostDevice::timeKernel(DeviceKernel handle, const KernelSpec &kernel,
+                                        const std::vector<DeviceBuffer> &buffers, int warmup,
+                                        int iterations) {
   return timeRepeated(
       [&] {
         LaunchResult result = launch(handle, kernel, buffers);
-        error = result.message;
-        return result.ok();
+        return result.ok() ? Status::success() : Status::failure(result.message);
       },
-      warmup, iterations, medianMs);
+      warmup, iterations);
 }
 
-bool HostDevice::timeCopy(size_t bytes, int warmup, int iterations, double &medianMs,
-                          std::string &error) {
+Expected<double> HostDevice::timeCopy(size_t bytes, int warmup, int iterations) {
   std::vector<uint8_t> source(bytes, 1), target(bytes);
   return timeRepeated(
       [&] {
         std::memcpy(target.data(), source.data(), bytes);
-        return true;
+        return Status::success();
       },
-      warmup, iterations, medianMs);
+      warmup, iterations);
 }
 
 } // namespace hlo::runtime

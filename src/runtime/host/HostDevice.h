@@ -26,24 +26,19 @@ public:
   std::string description() const override;
   std::string arch() const override { return ""; }
   const char *timeDomain() const override { return "CPU"; }
-  bool loadCode(const std::string &path, std::string &error) override;
-  bool findKernel(const KernelSpec &kernel, DeviceKernel &handle,
-                  std::string &error) override;
-  bool allocate(size_t bytes, DeviceBuffer &buffer, std::string &error) override;
+  Status loadCode(const std::string &path) override;
+  Expected<DeviceKernel> findKernel(const KernelSpec &kernel) override;
+  Expected<DeviceBuffer> allocate(size_t bytes) override;
   void release(DeviceBuffer buffer) override;
-  bool upload(DeviceBuffer buffer, const std::vector<uint8_t> &bytes,
-              std::string &error) override;
-  bool download(DeviceBuffer buffer, std::vector<uint8_t> &bytes,
-                std::string &error) override;
-  bool fill(DeviceBuffer buffer, size_t bytes, unsigned char value,
-            std::string &error) override;
+  Status upload(DeviceBuffer buffer, const std::vector<uint8_t> &bytes) override;
+  Status download(DeviceBuffer buffer, std::vector<uint8_t> &bytes) override;
+  Status fill(DeviceBuffer buffer, size_t bytes, unsigned char value) override;
   LaunchResult launch(DeviceKernel handle, const KernelSpec &kernel,
                       const std::vector<DeviceBuffer> &buffers) override;
-  bool timeKernel(DeviceKernel handle, const KernelSpec &kernel,
-                  const std::vector<DeviceBuffer> &buffers, int warmup, int iterations,
-                  double &medianMs, std::string &error) override;
-  bool timeCopy(size_t bytes, int warmup, int iterations, double &medianMs,
-                std::string &error) override;
+  Expected<double> timeKernel(DeviceKernel handle, const KernelSpec &kernel,
+                              const std::vector<DeviceBuffer> &buffers, int warmup,
+                              int iterations) override;
+  Expected<double> timeCopy(size_t bytes, int warmup, int iterations) override;
 
 private:
   std::string compiledArch;
