@@ -66,13 +66,13 @@ int main(int argc, char **argv) {
   size_t maps = 0;
   for (int r = 0; r < repeat; ++r) {
     auto start = std::chrono::steady_clock::now();
-    hlo::IndexingMapSets sets;
-    std::string error;
-    if (!hlo::computeFusionOutputToInputIndexing(fused, 0, &context, sets,
-                                                 error)) {
-      std::fprintf(stderr, "%s\n", error.c_str());
+    llvm::Expected<hlo::IndexingMapSets> computed =
+        hlo::computeFusionOutputToInputIndexing(fused, 0, &context);
+    if (!computed) {
+      std::fprintf(stderr, "%s\n", llvm::toString(computed.takeError()).c_str());
       return 1;
     }
+    const hlo::IndexingMapSets &sets = *computed;
     auto end = std::chrono::steady_clock::now();
     times.push_back(std::chrono::duration<double, std::micro>(end - start).count());
     maps = sets[0].size() + sets[1].size();
