@@ -54,8 +54,7 @@ int main(int argc, char **argv) {
   for (int i = 1; i + 1 < argc; ++i)
     if (std::string(argv[i]) == "--repeat")
       repeat = std::max(1, std::atoi(argv[i + 1]));
-  std::string errors;
-  auto module = hlo::parseHloModuleText(kFusion, errors, "bench.hlo");
+  auto [module, errors] = hlo::parseHloModuleText(kFusion, "bench.hlo");
   if (!module) {
     std::fprintf(stderr, "%s", errors.c_str());
     return 1;

@@ -67,10 +67,10 @@ CompileResult compileInput(const Options &options, std::ostream &errors) {
     removeEarlierDumps(options.dumpDir);
   }
 
-  std::string error;
-  std::shared_ptr<SourceFile> file = SourceFile::read(options.input, error);
-  if (!file)
-    return failed(fail(errors, error));
+  ErrorOr<std::shared_ptr<SourceFile>> source = SourceFile::read(options.input);
+  if (!source)
+    return failed(fail(errors, source.error()));
+  std::shared_ptr<SourceFile> file = std::move(*source);
   timer.lap("read " + file->name());
   DiagnosticEngine diagnostics(file);
   if (options.warningsAsErrors)

@@ -87,8 +87,7 @@ bool assembleSelectedFusions(const std::string &dump, const std::string &arch,
                              std::map<EmitterKind, size_t> &kinds,
                              std::map<FusionVariant, size_t> &fusions, size_t &distinct) {
   std::filesystem::path file = testing_utils::kCorpus / "dumps" / dump / "module.hlo";
-  std::string errors;
-  auto module = parseHloModuleText(testing_utils::readFile(file), errors, file.string());
+  auto [module, errors] = parseHloModuleText(testing_utils::readFile(file), file.string());
   EXPECT_NE(module, nullptr) << errors;
   if (!module)
     return false;

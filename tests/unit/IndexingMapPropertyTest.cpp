@@ -212,9 +212,8 @@ TEST(IndexingMapProperty, SimplifyPreservesEveryMapTheAnalysisProduces) {
     std::ifstream stream(path);
     std::stringstream buffer;
     buffer << stream.rdbuf();
-    std::string errors;
-    auto module = parseHloModuleText(buffer.str(), errors, path.string(),
-                                     testing_utils::corpusParseOptions());
+    auto [module, errors] =
+        parseHloModuleText(buffer.str(), path.string(), testing_utils::corpusParseOptions());
     if (!module)
       continue;
     const HloInstruction *root = module->entry()->root();

@@ -85,8 +85,7 @@ TEST(InputGenerator, DeterministicAndInRange) {
 }
 
 TEST(InputGenerator, RangeFollowsUses) {
-  std::string errors;
-  auto module = parseHloModuleText(R"(HloModule m
+  auto [module, errors] = parseHloModuleText(R"(HloModule m
 fused {
   p0 = f32[4] parameter(0)
   p1 = s32[] parameter(1)
@@ -101,7 +100,7 @@ ENTRY e {
   b = f32[4] parameter(2)
   ROOT f = (f32[4], f32[2]) fusion(a, i, b), kind=kLoop, calls=fused
 }
-)", errors);
+)");
   ASSERT_TRUE(module) << errors;
   const HloComputation &entry = *module->entry();
   InputRange positive = inputRangeFor(*entry.parameter(0));
