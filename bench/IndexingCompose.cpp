@@ -54,8 +54,7 @@ int main(int argc, char **argv) {
   for (int i = 1; i + 1 < argc; ++i)
     if (std::string(argv[i]) == "--repeat")
       repeat = std::max(1, std::atoi(argv[i + 1]));
-  std::string errors;
-  auto module = hlo::parseHloModuleText(kFusion, errors, "bench.hlo");
+  auto [module, errors] = hlo::parseHloModuleText(kFusion, "bench.hlo");
   if (!module) {
     std::fprintf(stderr, "%s", errors.c_str());
     return 1;
@@ -66,13 +65,13 @@ int main(int argc, char **argv) {
   size_t maps = 0;
   for (int r = 0; r < repeat; ++r) {
     auto start = std::chrono::steady_clock::now();
-    hlo::IndexingMapSets sets;
-    std::string error;
-    if (!hlo::computeFusionOutputToInputIndexing(fused, 0, &context, sets,
-                                                 error)) {
-      std::fprintf(stderr, "%s\n", error.c_str());
+    llvm::Expected<hlo::IndexingMapSets> computed =
+        hlo::computeFusionOutputToInputIndexing(fused, 0, &context);
+    if (!computed) {
+      std::fprintf(stderr, "%s\n", llvm::toString(computed.takeError()).c_str());
       return 1;
     }
+    const hlo::IndexingMapSets &sets = *computed;
     auto end = std::chrono::steady_clock::now();
     times.push_back(std::chrono::duration<double, std::micro>(end - start).count());
     maps = sets[0].size() + sets[1].size();

@@ -35,13 +35,13 @@ int main(int argc, char **argv) {
               "+verify ms", "MB/s");
   int failures = 0;
   for (const std::string &path : files) {
-    std::string error;
-    auto file = SourceFile::read(path, error);
-    if (!file) {
-      std::fprintf(stderr, "%s\n", error.c_str());
+    ErrorOr<std::shared_ptr<SourceFile>> source = SourceFile::read(path);
+    if (!source) {
+      std::fprintf(stderr, "%s\n", source.error().c_str());
       ++failures;
       continue;
     }
+    std::shared_ptr<SourceFile> file = std::move(*source);
     std::vector<double> parseTimes, totalTimes;
     for (int r = 0; r < repeat; ++r) {
       auto start = std::chrono::steady_clock::now();

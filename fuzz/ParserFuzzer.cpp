@@ -15,16 +15,15 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::string text(reinterpret_cast<const char *>(data), size);
-  std::string errors;
-  auto module = hlo::parseHloModuleText(text, errors, "fuzz.hlo");
+  auto [module, errors] = hlo::parseHloModuleText(text, "fuzz.hlo");
   if (!module)
     return 0;
   hlo::verifyModuleToString(*module);
   std::string printed = hlo::printModule(*module);
-  auto reparsed = hlo::parseHloModuleText(printed, errors, "printed.hlo");
+  auto [reparsed, reparseErrors] = hlo::parseHloModuleText(printed, "printed.hlo");
   if (!reparsed) {
     std::fprintf(stderr, "printed module does not parse:\n%s\n%s\n",
-                 printed.c_str(), errors.c_str());
+                 printed.c_str(), reparseErrors.c_str());
     std::abort();
   }
   if (hlo::printModule(*reparsed) != printed) {

@@ -79,7 +79,7 @@ GatherDims gatherDims(const HloInstruction &inst) {
   return g;
 }
 
-bool gatherOutputToInput(const HloInstruction &inst, MLIRContext *context,
+void gatherOutputToInput(const HloInstruction &inst, MLIRContext *context,
                          IndexingMapSets &maps) {
   GatherDims g = gatherDims(inst);
   const Shape &operand = inst.operand(0)->shape();
@@ -119,12 +119,10 @@ bool gatherOutputToInput(const HloInstruction &inst, MLIRContext *context,
     }
   }
   maps[1].push_back(makeMap(outDims, rangeSizes, {}, indexResults, context));
-  return true;
 }
 
-bool gatherInputToOutput(const HloInstruction &inst, int64_t operandIndex,
-                         MLIRContext *context, IndexingMapSets &maps,
-                         std::string &error) {
+void gatherInputToOutput(const HloInstruction &inst, int64_t operandIndex,
+                         MLIRContext *context, IndexingMapSets &maps) {
   GatherDims g = gatherDims(inst);
   if (operandIndex == 0) {
     // An operand element is read by every batch position whose window, at
@@ -164,7 +162,7 @@ bool gatherInputToOutput(const HloInstruction &inst, int64_t operandIndex,
     for (const auto &[expr, range] : constraints)
       map.addConstraint(expr, range);
     maps[0].push_back(finalize(map));
-    return true;
+    return;
   }
   const Shape &indices = inst.operand(1)->shape();
   std::vector<AffineExpr> results(inst.shape().rank());
@@ -177,23 +175,22 @@ bool gatherInputToOutput(const HloInstruction &inst, int64_t operandIndex,
     rangeSizes.push_back(inst.shape().dimension(d));
   }
   maps[0].push_back(makeMap(dimsOf(indices), rangeSizes, {}, results, context));
-  return true;
 }
 
-bool scatterInputToOutput(const HloInstruction &inst, int64_t operandIndex,
+void scatterInputToOutput(const HloInstruction &inst, int64_t operandIndex,
                           MLIRContext *context, IndexingMapSets &maps) {
   int64_t n = (inst.operandCount() - 1) / 2;
   const Shape &input = inst.operand(0)->shape();
   std::vector<int64_t> outDims = dimsOf(input);
   if (operandIndex < n) {
     maps[operandIndex].push_back(IndexingMap::identity(outDims, context));
-    return true;
+    return;
   }
   if (operandIndex == n) {
     for (auto &outputMaps : maps)
       outputMaps.push_back(
           allElementsMap(dimsOf(inst.operand(n)->shape()), outDims, context));
-    return true;
+    return;
   }
   const Shape &update = inst.operand(operandIndex)->shape();
   ScatterDimensionNumbers numbers = scatterDimensionNumbers(inst);
@@ -234,14 +231,12 @@ bool scatterInputToOutput(const HloInstruction &inst, int64_t operandIndex,
   IndexingMap map = makeMap(dimsOf(update), {}, runtime, results, context);
   for (auto &outputMaps : maps)
     outputMaps.push_back(map);
-  return true;
 }
 
 } // namespace
 
-bool dynamicOpOutputToInput(const HloInstruction &inst, int64_t outputIndex,
-                            MLIRContext *context, IndexingMapSets &maps,
-                            std::string &error) {
+llvm::Error dynamicOpOutputToInput(const HloInstruction &inst, int64_t outputIndex,
+                                   MLIRContext *context, IndexingMapSets &maps) {
   std::vector<int64_t> outDims = dimsOf(outputShape(inst, outputIndex));
   switch (inst.opcode()) {
   case HloOpcode::DynamicSlice:
@@ -249,7 +244,7 @@ bool dynamicOpOutputToInput(const HloInstruction &inst, int64_t outputIndex,
                                        outDims, false, context));
     for (int64_t i = 1; i < inst.operandCount(); ++i)
       maps[i].push_back(offsetOperandMap(inst, i, outDims, context));
-    return true;
+    return llvm::Error::success();
   case HloOpcode::DynamicUpdateSlice:
     maps[0].push_back(IndexingMap::identity(outDims, context));
     maps[1].push_back(runtimeOffsetMap(outDims, outDims,
@@ -257,9 +252,10 @@ bool dynamicOpOutputToInput(const HloInstruction &inst, int64_t outputIndex,
                                        context));
     for (int64_t i = 2; i < inst.operandCount(); ++i)
       maps[i].push_back(offsetOperandMap(inst, i, outDims, context));
-    return true;
+    return llvm::Error::success();
   case HloOpcode::Gather:
-    return gatherOutputToInput(inst, context, maps);
+    gatherOutputToInput(inst, context, maps);
+    return llvm::Error::success();
   case HloOpcode::Scatter: {
     // An output element may receive any update: the indices and updates
     // are read whole; the inputs are read in place (the update computation
@@ -270,32 +266,30 @@ bool dynamicOpOutputToInput(const HloInstruction &inst, int64_t outputIndex,
     for (int64_t i = n; i < inst.operandCount(); ++i)
       maps[i].push_back(
           allElementsMap(outDims, dimsOf(inst.operand(i)->shape()), context));
-    return true;
+    return llvm::Error::success();
   }
   default:
-    error = "no output-to-input indexing rule for " +
-            std::string(opcodeName(inst.opcode()));
-    return false;
+    return indexingError("no output-to-input indexing rule for " +
+                         std::string(opcodeName(inst.opcode())));
   }
 }
 
-bool dynamicOpInputToOutput(const HloInstruction &inst, int64_t operandIndex,
-                            MLIRContext *context, IndexingMapSets &maps,
-                            std::string &error) {
+llvm::Error dynamicOpInputToOutput(const HloInstruction &inst, int64_t operandIndex,
+                                   MLIRContext *context, IndexingMapSets &maps) {
   std::vector<int64_t> outDims = dimsOf(outputShape(inst, 0));
   std::vector<int64_t> inDims = dimsOf(inst.operand(operandIndex)->shape());
   switch (inst.opcode()) {
   case HloOpcode::DynamicSlice: {
     if (operandIndex > 0) {
       maps[0].push_back(allElementsMap(inDims, outDims, context));
-      return true;
+      return llvm::Error::success();
     }
     IndexingMap map = runtimeOffsetMap(inDims, inDims, outDims, true, context);
     for (size_t d = 0; d < outDims.size(); ++d)
       map.addConstraint(map.getAffineMap().getResult(d),
                         Interval{0, outDims[d] - 1});
     maps[0].push_back(finalize(map));
-    return true;
+    return llvm::Error::success();
   }
   case HloOpcode::DynamicUpdateSlice:
     if (operandIndex == 0)
@@ -304,15 +298,16 @@ bool dynamicOpInputToOutput(const HloInstruction &inst, int64_t operandIndex,
       maps[0].push_back(runtimeOffsetMap(inDims, outDims, inDims, false, context));
     else
       maps[0].push_back(allElementsMap(inDims, outDims, context));
-    return true;
+    return llvm::Error::success();
   case HloOpcode::Gather:
-    return gatherInputToOutput(inst, operandIndex, context, maps, error);
+    gatherInputToOutput(inst, operandIndex, context, maps);
+    return llvm::Error::success();
   case HloOpcode::Scatter:
-    return scatterInputToOutput(inst, operandIndex, context, maps);
+    scatterInputToOutput(inst, operandIndex, context, maps);
+    return llvm::Error::success();
   default:
-    error = "no input-to-output indexing rule for " +
-            std::string(opcodeName(inst.opcode()));
-    return false;
+    return indexingError("no input-to-output indexing rule for " +
+                         std::string(opcodeName(inst.opcode())));
   }
 }
 

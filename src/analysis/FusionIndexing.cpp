@@ -50,15 +50,14 @@ namespace {
 
 /// Maps from output `outputIndex` of the root to every value it reads,
 /// through each path (the walk both output-to-* functions share).
-bool walkOutputToValues(const HloComputation &computation, int64_t outputIndex,
-                        MLIRContext *context, std::map<Value, std::vector<IndexingMap>> &reached,
-                        std::string &error, const HloInstruction **failedAt) {
+llvm::Expected<std::map<Value, std::vector<IndexingMap>>>
+walkOutputToValues(const HloComputation &computation, int64_t outputIndex,
+                   MLIRContext *context, const HloInstruction **failedAt) {
   std::vector<Value> leaves = rootLeaves(computation);
-  if (outputIndex < 0 || outputIndex >= static_cast<int64_t>(leaves.size())) {
-    error = "computation '" + computation.name() + "' has no output " +
-            std::to_string(outputIndex);
-    return false;
-  }
+  if (outputIndex < 0 || outputIndex >= static_cast<int64_t>(leaves.size()))
+    return indexingError("computation '" + computation.name() + "' has no output " +
+                         std::to_string(outputIndex));
+  std::map<Value, std::vector<IndexingMap>> reached;
   Value start = leaves[outputIndex];
   std::vector<int64_t> outDims =
       outputShape(*start.first, start.second).dimensions();
@@ -83,10 +82,9 @@ bool walkOutputToValues(const HloComputation &computation, int64_t outputIndex,
       llvm::Expected<IndexingMapSets> computed =
           computeOutputToInputIndexing(*inst, output, context);
       if (!computed) {
-        error = llvm::toString(computed.takeError());
         if (failedAt)
           *failedAt = inst;
-        return false;
+        return computed.takeError();
       }
       IndexingMapSets &opMaps = *computed;
       for (int64_t operand = 0; operand < inst->operandCount(); ++operand) {
@@ -104,50 +102,47 @@ bool walkOutputToValues(const HloComputation &computation, int64_t outputIndex,
       }
     }
   }
-  return true;
+  return reached;
 }
 
 } // namespace
 
-bool computeFusionOutputToInputIndexing(const HloComputation &computation,
-                                        int64_t outputIndex,
-                                        MLIRContext *context,
-                                        IndexingMapSets &maps,
-                                        std::string &error,
-                                        const HloInstruction **failedAt) {
-  maps.assign(computation.parameterCount(), {});
-  std::map<Value, std::vector<IndexingMap>> reached;
-  if (!walkOutputToValues(computation, outputIndex, context, reached, error, failedAt))
-    return false;
-  for (const auto &[value, set] : reached)
+llvm::Expected<IndexingMapSets>
+computeFusionOutputToInputIndexing(const HloComputation &computation,
+                                   int64_t outputIndex, MLIRContext *context,
+                                   const HloInstruction **failedAt) {
+  IndexingMapSets maps(computation.parameterCount());
+  auto reached = walkOutputToValues(computation, outputIndex, context, failedAt);
+  if (!reached)
+    return reached.takeError();
+  for (const auto &[value, set] : *reached)
     if (value.first->opcode() == HloOpcode::Parameter)
       for (const IndexingMap &map : set)
         addUnique(maps[value.first->parameterNumber()], map);
-  return true;
+  return maps;
 }
 
-bool computeFusionOutputToInstructionIndexing(
-    const HloComputation &computation, int64_t outputIndex, MLIRContext *context,
-    std::map<const HloInstruction *, std::vector<IndexingMap>> &maps, std::string &error,
-    const HloInstruction **failedAt) {
-  std::map<Value, std::vector<IndexingMap>> reached;
-  if (!walkOutputToValues(computation, outputIndex, context, reached, error, failedAt))
-    return false;
-  for (const auto &[value, set] : reached)
+llvm::Expected<std::map<const HloInstruction *, std::vector<IndexingMap>>>
+computeFusionOutputToInstructionIndexing(const HloComputation &computation,
+                                         int64_t outputIndex, MLIRContext *context,
+                                         const HloInstruction **failedAt) {
+  std::map<const HloInstruction *, std::vector<IndexingMap>> maps;
+  auto reached = walkOutputToValues(computation, outputIndex, context, failedAt);
+  if (!reached)
+    return reached.takeError();
+  for (const auto &[value, set] : *reached)
     if (value.second == 0 && value.first->shape().isArray())
       for (const IndexingMap &map : set)
         addUnique(maps[value.first], map);
-  return true;
+  return maps;
 }
 
-bool computeFusionInputToOutputIndexing(const HloComputation &computation,
-                                        int64_t parameterNumber,
-                                        MLIRContext *context,
-                                        IndexingMapSets &maps,
-                                        std::string &error,
-                                        const HloInstruction **failedAt) {
+llvm::Expected<IndexingMapSets>
+computeFusionInputToOutputIndexing(const HloComputation &computation,
+                                   int64_t parameterNumber, MLIRContext *context,
+                                   const HloInstruction **failedAt) {
   std::vector<Value> leaves = rootLeaves(computation);
-  maps.assign(leaves.size(), {});
+  IndexingMapSets maps(leaves.size());
   const HloInstruction *parameter = computation.parameter(parameterNumber);
   std::map<Value, std::vector<IndexingMap>> reached;
   reached[{parameter, 0}].push_back(
@@ -182,10 +177,9 @@ bool computeFusionInputToOutputIndexing(const HloComputation &computation,
           llvm::Expected<IndexingMapSets> computed =
               computeInputToOutputIndexing(*user, operand, context);
           if (!computed) {
-            error = llvm::toString(computed.takeError());
             if (failedAt)
               *failedAt = user;
-            return false;
+            return computed.takeError();
           }
           IndexingMapSets &opMaps = *computed;
           for (int64_t userOutput = 0;
@@ -198,7 +192,7 @@ bool computeFusionInputToOutputIndexing(const HloComputation &computation,
       }
     }
   }
-  return true;
+  return maps;
 }
 
 } // namespace hlo

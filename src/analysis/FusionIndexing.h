@@ -19,29 +19,25 @@ namespace hlo {
 
 /// Maps from output `outputIndex` of `computation`'s root (a tuple root's
 /// element, or a multi-output op's output) to each parameter, by number.
-/// On failure `error` says why and `failedAt` (if given) is the
+/// On failure the error says why and `failedAt` (if given) is the
 /// instruction of the computation that has no indexing rule.
-bool computeFusionOutputToInputIndexing(const HloComputation &computation,
-                                        int64_t outputIndex,
-                                        mlir::MLIRContext *context,
-                                        IndexingMapSets &maps,
-                                        std::string &error,
-                                        const HloInstruction **failedAt = nullptr);
+[[nodiscard]] llvm::Expected<IndexingMapSets>
+computeFusionOutputToInputIndexing(const HloComputation &computation,
+                                   int64_t outputIndex, mlir::MLIRContext *context,
+                                   const HloInstruction **failedAt = nullptr);
 
 /// Maps from output `outputIndex` of the root to each array-valued
 /// instruction it reads (through every path), by instruction.
-bool computeFusionOutputToInstructionIndexing(
-    const HloComputation &computation, int64_t outputIndex, mlir::MLIRContext *context,
-    std::map<const HloInstruction *, std::vector<IndexingMap>> &maps, std::string &error,
-    const HloInstruction **failedAt = nullptr);
+[[nodiscard]] llvm::Expected<std::map<const HloInstruction *, std::vector<IndexingMap>>>
+computeFusionOutputToInstructionIndexing(const HloComputation &computation,
+                                         int64_t outputIndex, mlir::MLIRContext *context,
+                                         const HloInstruction **failedAt = nullptr);
 
 /// Maps from parameter `parameterNumber` to each root output.
-bool computeFusionInputToOutputIndexing(const HloComputation &computation,
-                                        int64_t parameterNumber,
-                                        mlir::MLIRContext *context,
-                                        IndexingMapSets &maps,
-                                        std::string &error,
-                                        const HloInstruction **failedAt = nullptr);
+[[nodiscard]] llvm::Expected<IndexingMapSets>
+computeFusionInputToOutputIndexing(const HloComputation &computation,
+                                   int64_t parameterNumber, mlir::MLIRContext *context,
+                                   const HloInstruction **failedAt = nullptr);
 
 /// Number of outputs of a computation's root (tuple elements, or 1).
 int64_t rootOutputCount(const HloComputation &computation);

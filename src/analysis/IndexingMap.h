@@ -22,6 +22,7 @@
 #include "mlir/IR/AffineMap.h"
 
 #include "llvm/ADT/Hashing.h"
+#include "llvm/Support/Error.h"
 
 #include <optional>
 #include <string>
@@ -146,11 +147,10 @@ std::string affineExprToString(mlir::AffineExpr expr,
                                const std::vector<std::string> &symbolNames);
 
 /// Parses the text form printed by toString() (variable names are free;
-/// `100d0` juxtaposition and `floorDiv` are accepted). On failure returns
-/// nullopt and sets `error`.
-std::optional<IndexingMap> parseIndexingMap(std::string_view text,
-                                            mlir::MLIRContext *context,
-                                            std::string &error);
+/// `100d0` juxtaposition and `floorDiv` are accepted), or an error saying
+/// what is wrong with the text.
+[[nodiscard]] llvm::Expected<IndexingMap>
+parseIndexingMap(std::string_view text, mlir::MLIRContext *context);
 
 } // namespace hlo
 

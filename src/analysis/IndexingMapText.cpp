@@ -490,10 +490,13 @@ std::optional<IndexingMap> MapParser::parse(std::string &error) {
 
 } // namespace
 
-std::optional<IndexingMap> parseIndexingMap(std::string_view text,
-                                            MLIRContext *context,
-                                            std::string &error) {
-  return MapParser(text, context).parse(error);
+llvm::Expected<IndexingMap> parseIndexingMap(std::string_view text,
+                                             MLIRContext *context) {
+  std::string error;
+  std::optional<IndexingMap> map = MapParser(text, context).parse(error);
+  if (!map)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), error);
+  return std::move(*map);
 }
 
 } // namespace hlo

@@ -227,14 +227,14 @@ bool namesKernel(const std::string &name, const std::string &requested) {
   return true;
 }
 
-bool KernelPlan::retainKernels(const std::vector<std::string> &names, std::string &error) {
+llvm::Error KernelPlan::retainKernels(const std::vector<std::string> &names) {
   for (const std::string &name : names) {
     bool found = std::any_of(kernelList.begin(), kernelList.end(), [&](const KernelSource &kernel) {
       return namesKernel(kernel.name, name);
     });
     if (found)
       continue;
-    error = "no kernel named '" + name + "' in the module; its kernels are:";
+    std::string error = "no kernel named '" + name + "' in the module; its kernels are:";
     size_t listed = 0;
     for (const KernelSource &kernel : kernelList) {
       if (listed++ == 20) {
@@ -245,7 +245,7 @@ bool KernelPlan::retainKernels(const std::vector<std::string> &names, std::strin
     }
     if (kernelList.empty())
       error += " none";
-    return false;
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), error);
   }
   std::vector<KernelSource> kept;
   for (const KernelSource &kernel : kernelList)
@@ -256,7 +256,7 @@ bool KernelPlan::retainKernels(const std::vector<std::string> &names, std::strin
   libraryOps.clear();
   unsupportedOps.clear();
   copyOps.clear();
-  return true;
+  return llvm::Error::success();
 }
 
 void KernelPlan::wrap(const HloInstruction &instruction) {

@@ -26,6 +26,8 @@
 
 #include "hlo_parser/HloModule.h"
 
+#include "llvm/Support/Error.h"
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -83,10 +85,10 @@ public:
   }
 
   /// Keeps only the kernels named in `names` (hlo-compile --kernel), in
-  /// plan order; what runs between them no longer matters. False, with
-  /// `error` naming what is missing and what there is, if a name is not a
-  /// kernel of the module.
-  bool retainKernels(const std::vector<std::string> &names, std::string &error);
+  /// plan order; what runs between them no longer matters. If a name is
+  /// not a kernel of the module, an error naming what is missing and what
+  /// there is, and the plan is unchanged.
+  [[nodiscard]] llvm::Error retainKernels(const std::vector<std::string> &names);
 
   /// Whether `kernel` may write its output into the buffer of its input
   /// `parameter` (an in-place dynamic-update-slice): the buffer is the

@@ -56,15 +56,16 @@ std::optional<NormalizationRows> analyzeNormalizationRows(const HloComputation &
   int64_t outputs = rootOutputCount(computation);
   std::map<const HloInstruction *, std::vector<IndexingMap>> maps;
   for (int64_t output = 0; output < outputs; ++output) {
-    std::map<const HloInstruction *, std::vector<IndexingMap>> fromOutput;
     const HloInstruction *failedAt = nullptr;
-    std::string error;
-    if (!computeFusionOutputToInstructionIndexing(computation, output, context, fromOutput,
-                                                  error, &failedAt)) {
+    auto computed =
+        computeFusionOutputToInstructionIndexing(computation, output, context, &failedAt);
+    if (!computed) {
+      std::string error = llvm::toString(computed.takeError());
       whyNot = "unsupported: no indexing through '" +
                (failedAt ? failedAt->name() : computation.name()) + "': " + error;
       return std::nullopt;
     }
+    std::map<const HloInstruction *, std::vector<IndexingMap>> &fromOutput = *computed;
     std::vector<int64_t> dims;
     const HloInstruction *root = computation.root();
     const Shape &shape = root->shape().isTuple() ? root->shape().tupleShapes()[output]

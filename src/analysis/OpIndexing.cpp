@@ -63,80 +63,64 @@ static std::string noRule(const HloInstruction &inst, const char *direction) {
          std::string(opcodeName(inst.opcode())) + " ('" + inst.name() + "')";
 }
 
-namespace {
-
-bool outputToInput(const HloInstruction &inst, int64_t outputIndex, MLIRContext *context,
-                   IndexingMapSets &maps, std::string &error) {
-  maps.assign(inst.operandCount(), {});
+llvm::Expected<IndexingMapSets>
+computeOutputToInputIndexing(const HloInstruction &inst, int64_t outputIndex,
+                             MLIRContext *context) {
+  IndexingMapSets maps(inst.operandCount());
   switch (inst.opcode()) {
   case HloOpcode::Reshape:
   case HloOpcode::Bitcast:
-    return reshapeOutputToInputIndexing(inst, context, maps, error);
+    if (llvm::Error error = reshapeOutputToInputIndexing(inst, context, maps))
+      return error;
+    return maps;
   case HloOpcode::Reduce:
   case HloOpcode::ReduceWindow:
   case HloOpcode::Dot:
-    return reductionOutputToInput(inst, outputIndex, context, maps, error);
+    if (llvm::Error error = reductionOutputToInput(inst, outputIndex, context, maps))
+      return error;
+    return maps;
   case HloOpcode::DynamicSlice:
   case HloOpcode::DynamicUpdateSlice:
   case HloOpcode::Gather:
   case HloOpcode::Scatter:
-    return dynamicOpOutputToInput(inst, outputIndex, context, maps, error);
+    if (llvm::Error error = dynamicOpOutputToInput(inst, outputIndex, context, maps))
+      return error;
+    return maps;
   default:
-    break;
+    if (!shapeOpOutputToInput(inst, outputIndex, context, maps))
+      return indexingError(noRule(inst, "output-to-input"));
+    return maps;
   }
-  if (shapeOpOutputToInput(inst, outputIndex, context, maps, error))
-    return true;
-  if (error.empty())
-    error = noRule(inst, "output-to-input");
-  return false;
 }
 
-bool inputToOutput(const HloInstruction &inst, int64_t operandIndex, MLIRContext *context,
-                   IndexingMapSets &maps, std::string &error) {
-  maps.assign(outputCount(inst), {});
+llvm::Expected<IndexingMapSets>
+computeInputToOutputIndexing(const HloInstruction &inst, int64_t operandIndex,
+                             MLIRContext *context) {
+  IndexingMapSets maps(outputCount(inst));
   switch (inst.opcode()) {
   case HloOpcode::Reshape:
   case HloOpcode::Bitcast:
-    return reshapeInputToOutputIndexing(inst, context, maps, error);
+    if (llvm::Error error = reshapeInputToOutputIndexing(inst, context, maps))
+      return error;
+    return maps;
   case HloOpcode::Reduce:
   case HloOpcode::ReduceWindow:
   case HloOpcode::Dot:
-    return reductionInputToOutput(inst, operandIndex, context, maps, error);
+    if (llvm::Error error = reductionInputToOutput(inst, operandIndex, context, maps))
+      return error;
+    return maps;
   case HloOpcode::DynamicSlice:
   case HloOpcode::DynamicUpdateSlice:
   case HloOpcode::Gather:
   case HloOpcode::Scatter:
-    return dynamicOpInputToOutput(inst, operandIndex, context, maps, error);
+    if (llvm::Error error = dynamicOpInputToOutput(inst, operandIndex, context, maps))
+      return error;
+    return maps;
   default:
-    break;
+    if (!shapeOpInputToOutput(inst, operandIndex, context, maps))
+      return indexingError(noRule(inst, "input-to-output"));
+    return maps;
   }
-  if (shapeOpInputToOutput(inst, operandIndex, context, maps, error))
-    return true;
-  if (error.empty())
-    error = noRule(inst, "input-to-output");
-  return false;
-}
-
-} // namespace
-
-llvm::Expected<IndexingMapSets> computeOutputToInputIndexing(const HloInstruction &inst,
-                                                             int64_t outputIndex,
-                                                             MLIRContext *context) {
-  IndexingMapSets maps;
-  std::string error;
-  if (!outputToInput(inst, outputIndex, context, maps, error))
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), error);
-  return maps;
-}
-
-llvm::Expected<IndexingMapSets> computeInputToOutputIndexing(const HloInstruction &inst,
-                                                             int64_t operandIndex,
-                                                             MLIRContext *context) {
-  IndexingMapSets maps;
-  std::string error;
-  if (!inputToOutput(inst, operandIndex, context, maps, error))
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), error);
-  return maps;
 }
 
 } // namespace hlo

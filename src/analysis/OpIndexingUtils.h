@@ -36,31 +36,48 @@ IndexingMap allElementsMap(const std::vector<int64_t> &sourceDims,
 /// Simplifies and drops unused symbols.
 IndexingMap finalize(IndexingMap map);
 
-// Op families (each in its own file).
-bool shapeOpOutputToInput(const HloInstruction &inst, int64_t outputIndex,
-                          mlir::MLIRContext *context, IndexingMapSets &maps,
-                          std::string &error);
-bool shapeOpInputToOutput(const HloInstruction &inst, int64_t operandIndex,
-                          mlir::MLIRContext *context, IndexingMapSets &maps,
-                          std::string &error);
-bool reshapeOutputToInputIndexing(const HloInstruction &inst,
-                                  mlir::MLIRContext *context,
-                                  IndexingMapSets &maps, std::string &error);
-bool reshapeInputToOutputIndexing(const HloInstruction &inst,
-                                  mlir::MLIRContext *context,
-                                  IndexingMapSets &maps, std::string &error);
-bool reductionOutputToInput(const HloInstruction &inst, int64_t outputIndex,
-                            mlir::MLIRContext *context, IndexingMapSets &maps,
-                            std::string &error);
-bool reductionInputToOutput(const HloInstruction &inst, int64_t operandIndex,
-                            mlir::MLIRContext *context, IndexingMapSets &maps,
-                            std::string &error);
-bool dynamicOpOutputToInput(const HloInstruction &inst, int64_t outputIndex,
-                            mlir::MLIRContext *context, IndexingMapSets &maps,
-                            std::string &error);
-bool dynamicOpInputToOutput(const HloInstruction &inst, int64_t operandIndex,
-                            mlir::MLIRContext *context, IndexingMapSets &maps,
-                            std::string &error);
+/// An indexing failure with `message`.
+inline llvm::Error indexingError(const std::string &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+// Op families (each in its own file). Each fills `maps`, which the caller
+// has sized (one set per operand, or per output), or fails with an error
+// naming the instruction it has no rule for.
+
+/// The rules of shape-only and elementwise ops. These cannot fail; false
+/// means "no rule for this op" (the maps are untouched) and the caller
+/// reports it.
+[[nodiscard]] bool shapeOpOutputToInput(const HloInstruction &inst,
+                                        int64_t outputIndex,
+                                        mlir::MLIRContext *context,
+                                        IndexingMapSets &maps);
+[[nodiscard]] bool shapeOpInputToOutput(const HloInstruction &inst,
+                                        int64_t operandIndex,
+                                        mlir::MLIRContext *context,
+                                        IndexingMapSets &maps);
+[[nodiscard]] llvm::Error
+reshapeOutputToInputIndexing(const HloInstruction &inst,
+                             mlir::MLIRContext *context, IndexingMapSets &maps);
+[[nodiscard]] llvm::Error
+reshapeInputToOutputIndexing(const HloInstruction &inst,
+                             mlir::MLIRContext *context, IndexingMapSets &maps);
+[[nodiscard]] llvm::Error reductionOutputToInput(const HloInstruction &inst,
+                                                 int64_t outputIndex,
+                                                 mlir::MLIRContext *context,
+                                                 IndexingMapSets &maps);
+[[nodiscard]] llvm::Error reductionInputToOutput(const HloInstruction &inst,
+                                                 int64_t operandIndex,
+                                                 mlir::MLIRContext *context,
+                                                 IndexingMapSets &maps);
+[[nodiscard]] llvm::Error dynamicOpOutputToInput(const HloInstruction &inst,
+                                                 int64_t outputIndex,
+                                                 mlir::MLIRContext *context,
+                                                 IndexingMapSets &maps);
+[[nodiscard]] llvm::Error dynamicOpInputToOutput(const HloInstruction &inst,
+                                                 int64_t operandIndex,
+                                                 mlir::MLIRContext *context,
+                                                 IndexingMapSets &maps);
 
 } // namespace hlo
 

@@ -19,7 +19,7 @@ bool contains(const std::vector<int64_t> &values, int64_t value) {
   return std::find(values.begin(), values.end(), value) != values.end();
 }
 
-bool reduceOutputToInput(const HloInstruction &inst, int64_t outputIndex,
+void reduceOutputToInput(const HloInstruction &inst, int64_t outputIndex,
                          MLIRContext *context, IndexingMapSets &maps) {
   int64_t inputs = inst.operandCount() / 2;
   const Shape &input = inst.operand(0)->shape();
@@ -43,10 +43,9 @@ bool reduceOutputToInput(const HloInstruction &inst, int64_t outputIndex,
     maps[i].push_back(inputMap);
     maps[inputs + i].push_back(scalarMap(outDims, context));
   }
-  return true;
 }
 
-bool reduceInputToOutput(const HloInstruction &inst, int64_t operandIndex,
+void reduceInputToOutput(const HloInstruction &inst, int64_t operandIndex,
                          MLIRContext *context, IndexingMapSets &maps) {
   int64_t inputs = inst.operandCount() / 2;
   const Shape &input = inst.operand(0)->shape();
@@ -63,11 +62,10 @@ bool reduceInputToOutput(const HloInstruction &inst, int64_t operandIndex,
   }
   for (auto &outputMaps : maps)
     outputMaps.push_back(map);
-  return true;
 }
 
 /// The window over the padded input; padding composed in afterwards.
-bool reduceWindowOutputToInput(const HloInstruction &inst, int64_t outputIndex,
+void reduceWindowOutputToInput(const HloInstruction &inst, int64_t outputIndex,
                                MLIRContext *context, IndexingMapSets &maps) {
   int64_t inputs = inst.operandCount() / 2;
   const Shape &input = inst.operand(0)->shape();
@@ -110,19 +108,18 @@ bool reduceWindowOutputToInput(const HloInstruction &inst, int64_t outputIndex,
     maps[i].push_back(inputMap);
     maps[inputs + i].push_back(scalarMap(outDims, context));
   }
-  return true;
 }
 
 /// An input element reaches every window that covers it: a range variable
 /// walks the window positions; strides and output bounds are constraints.
-bool reduceWindowInputToOutput(const HloInstruction &inst, int64_t operandIndex,
+void reduceWindowInputToOutput(const HloInstruction &inst, int64_t operandIndex,
                                MLIRContext *context, IndexingMapSets &maps) {
   int64_t inputs = inst.operandCount() / 2;
   std::vector<int64_t> outDims = dimsOf(outputShape(inst, 0));
   if (operandIndex >= inputs) {
     for (auto &outputMaps : maps)
       outputMaps.push_back(allElementsMap({}, outDims, context));
-    return true;
+    return;
   }
   const Shape &input = inst.operand(0)->shape();
   const std::vector<WindowDimension> &window = windowOf(inst);
@@ -152,7 +149,6 @@ bool reduceWindowInputToOutput(const HloInstruction &inst, int64_t operandIndex,
   IndexingMap finalized = finalize(map);
   for (auto &outputMaps : maps)
     outputMaps.push_back(finalized);
-  return true;
 }
 
 /// The dot's dimension numbers and each operand's free dims.
@@ -172,7 +168,7 @@ DotDims dotDims(const HloInstruction &inst) {
   return dims;
 }
 
-bool dotOutputToInput(const HloInstruction &inst, MLIRContext *context,
+void dotOutputToInput(const HloInstruction &inst, MLIRContext *context,
                       IndexingMapSets &maps) {
   DotDims dims = dotDims(inst);
   std::vector<int64_t> outDims = dimsOf(inst.shape());
@@ -196,10 +192,9 @@ bool dotOutputToInput(const HloInstruction &inst, MLIRContext *context,
                                dims.lhsFree, batch));
   maps[1].push_back(operandMap(1, dims.rhsBatch, dims.rhsContracting,
                                dims.rhsFree, batch + dims.lhsFree.size()));
-  return true;
 }
 
-bool dotInputToOutput(const HloInstruction &inst, int64_t operandIndex,
+void dotInputToOutput(const HloInstruction &inst, int64_t operandIndex,
                       MLIRContext *context, IndexingMapSets &maps) {
   DotDims dims = dotDims(inst);
   const Shape &operand = inst.operand(operandIndex)->shape();
@@ -225,35 +220,40 @@ bool dotInputToOutput(const HloInstruction &inst, int64_t operandIndex,
   addFree(operandIndex == 0); // lhs free dims come first in the output
   addFree(operandIndex == 1);
   maps[0].push_back(makeMap(dimsOf(operand), rangeSizes, {}, results, context));
-  return true;
 }
 
 } // namespace
 
-bool reductionOutputToInput(const HloInstruction &inst, int64_t outputIndex,
-                            MLIRContext *context, IndexingMapSets &maps,
-                            std::string &error) {
+llvm::Error reductionOutputToInput(const HloInstruction &inst, int64_t outputIndex,
+                                   MLIRContext *context, IndexingMapSets &maps) {
   switch (inst.opcode()) {
   case HloOpcode::Reduce:
-    return reduceOutputToInput(inst, outputIndex, context, maps);
+    reduceOutputToInput(inst, outputIndex, context, maps);
+    break;
   case HloOpcode::ReduceWindow:
-    return reduceWindowOutputToInput(inst, outputIndex, context, maps);
+    reduceWindowOutputToInput(inst, outputIndex, context, maps);
+    break;
   default:
-    return dotOutputToInput(inst, context, maps);
+    dotOutputToInput(inst, context, maps);
+    break;
   }
+  return llvm::Error::success();
 }
 
-bool reductionInputToOutput(const HloInstruction &inst, int64_t operandIndex,
-                            MLIRContext *context, IndexingMapSets &maps,
-                            std::string &error) {
+llvm::Error reductionInputToOutput(const HloInstruction &inst, int64_t operandIndex,
+                                   MLIRContext *context, IndexingMapSets &maps) {
   switch (inst.opcode()) {
   case HloOpcode::Reduce:
-    return reduceInputToOutput(inst, operandIndex, context, maps);
+    reduceInputToOutput(inst, operandIndex, context, maps);
+    break;
   case HloOpcode::ReduceWindow:
-    return reduceWindowInputToOutput(inst, operandIndex, context, maps);
+    reduceWindowInputToOutput(inst, operandIndex, context, maps);
+    break;
   default:
-    return dotInputToOutput(inst, operandIndex, context, maps);
+    dotInputToOutput(inst, operandIndex, context, maps);
+    break;
   }
+  return llvm::Error::success();
 }
 
 } // namespace hlo

@@ -87,54 +87,52 @@ IndexingMap bitcastIndexingMap(const Shape &from, const Shape &to, MLIRContext *
 
 namespace {
 
-bool checkBitcast(const HloInstruction &inst, std::string &error) {
+llvm::Error checkBitcast(const HloInstruction &inst) {
   const Shape &input = inst.operand(0)->shape();
   const Shape &output = inst.shape();
   if ((input.hasLayout() && !input.layout().tiles.empty()) ||
       (output.hasLayout() && !output.layout().tiles.empty())) {
-    error = "no indexing rule for bitcast ('" + inst.name() +
-            "') between tiled layouts";
-    return false;
+    return indexingError("no indexing rule for bitcast ('" + inst.name() +
+                         "') between tiled layouts");
   }
   if (!input.isArray() || !output.isArray() ||
       input.elementCount() != output.elementCount()) {
-    error = "no indexing rule for bitcast ('" + inst.name() +
-            "') that changes the element count";
-    return false;
+    return indexingError("no indexing rule for bitcast ('" + inst.name() +
+                         "') that changes the element count");
   }
-  return true;
+  return llvm::Error::success();
 }
 
 } // namespace
 
-bool reshapeOutputToInputIndexing(const HloInstruction &inst,
-                                  MLIRContext *context, IndexingMapSets &maps,
-                                  std::string &error) {
+llvm::Error reshapeOutputToInputIndexing(const HloInstruction &inst,
+                                         MLIRContext *context,
+                                         IndexingMapSets &maps) {
   const Shape &input = inst.operand(0)->shape();
   const Shape &output = inst.shape();
   if (inst.opcode() == HloOpcode::Reshape) {
     maps[0].push_back(reshapeOutputToInput(dimsOf(input), dimsOf(output), context));
-    return true;
+    return llvm::Error::success();
   }
-  if (!checkBitcast(inst, error))
-    return false;
+  if (llvm::Error error = checkBitcast(inst))
+    return error;
   maps[0].push_back(bitcastMap(output, input, context));
-  return true;
+  return llvm::Error::success();
 }
 
-bool reshapeInputToOutputIndexing(const HloInstruction &inst,
-                                  MLIRContext *context, IndexingMapSets &maps,
-                                  std::string &error) {
+llvm::Error reshapeInputToOutputIndexing(const HloInstruction &inst,
+                                         MLIRContext *context,
+                                         IndexingMapSets &maps) {
   const Shape &input = inst.operand(0)->shape();
   const Shape &output = inst.shape();
   if (inst.opcode() == HloOpcode::Reshape) {
     maps[0].push_back(reshapeOutputToInput(dimsOf(output), dimsOf(input), context));
-    return true;
+    return llvm::Error::success();
   }
-  if (!checkBitcast(inst, error))
-    return false;
+  if (llvm::Error error = checkBitcast(inst))
+    return error;
   maps[0].push_back(bitcastMap(input, output, context));
-  return true;
+  return llvm::Error::success();
 }
 
 } // namespace hlo

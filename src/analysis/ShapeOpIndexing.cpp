@@ -91,8 +91,7 @@ bool padInputToOutput(const HloInstruction &inst, int64_t operandIndex,
 } // namespace
 
 bool shapeOpOutputToInput(const HloInstruction &inst, int64_t outputIndex,
-                          MLIRContext *context, IndexingMapSets &maps,
-                          std::string &error) {
+                          MLIRContext *context, IndexingMapSets &maps) {
   const Shape &output = outputShape(inst, outputIndex);
   std::vector<int64_t> outDims = dimsOf(output);
   HloOpcode opcode = inst.opcode();
@@ -182,8 +181,7 @@ bool shapeOpOutputToInput(const HloInstruction &inst, int64_t outputIndex,
 }
 
 bool shapeOpInputToOutput(const HloInstruction &inst, int64_t operandIndex,
-                          MLIRContext *context, IndexingMapSets &maps,
-                          std::string &error) {
+                          MLIRContext *context, IndexingMapSets &maps) {
   const Shape &input = inst.operand(operandIndex)->shape();
   std::vector<int64_t> inDims = dimsOf(input);
   const Shape &output = outputShape(inst, 0);

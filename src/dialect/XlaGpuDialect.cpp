@@ -58,11 +58,10 @@ Attribute IndexingMapAttr::parse(AsmParser &parser, Type) {
   SMLoc location = parser.getCurrentLocation();
   if (parser.parseLess() || parser.parseString(&text) || parser.parseGreater())
     return {};
-  std::string error;
-  std::optional<IndexingMap> map =
-      parseIndexingMap(text, parser.getContext(), error);
+  llvm::Expected<IndexingMap> map = parseIndexingMap(text, parser.getContext());
   if (!map) {
-    parser.emitError(location, "invalid indexing map: ") << error;
+    parser.emitError(location, "invalid indexing map: ")
+        << llvm::toString(map.takeError());
     return {};
   }
   return IndexingMapAttr::get(parser.getContext(), *map);

@@ -50,9 +50,8 @@ CompileResult compileInput(const Options &options, std::ostream &errors) {
   StageTimer timer(options.timePasses);
   timer.lap("options");
   OutputFiles outputs(options, writesManifest(options.emit));
-  std::string error;
-  if (!outputs.validate(error)) {
-    result.exitCode = fail(errors, error, kExitUsage);
+  if (llvm::Error error = outputs.validate()) {
+    result.exitCode = fail(errors, llvm::toString(std::move(error)), kExitUsage);
     return result;
   }
   // From here on a failure leaves no output behind, stale or partial.
@@ -68,9 +67,10 @@ CompileResult compileInput(const Options &options, std::ostream &errors) {
     removeEarlierDumps(options.dumpDir);
   }
 
-  std::shared_ptr<SourceFile> file = SourceFile::read(options.input, error);
-  if (!file)
-    return failed(fail(errors, error));
+  ErrorOr<std::shared_ptr<SourceFile>> source = SourceFile::read(options.input);
+  if (!source)
+    return failed(fail(errors, source.error()));
+  std::shared_ptr<SourceFile> file = std::move(*source);
   timer.lap("read " + file->name());
   DiagnosticEngine diagnostics(file);
   if (options.warningsAsErrors)
@@ -119,8 +119,9 @@ CompileResult compileInput(const Options &options, std::ostream &errors) {
   // --keep-going, what compiled is written despite errors in kernels.
   if (!ok || (diagnostics.hasErrors() && !options.keepGoing))
     return failed();
-  if (!outputs.write(text, manifest ? abi::printLaunchManifest(*manifest) : "", error))
-    return failed(fail(errors, error));
+  if (llvm::Error error =
+          outputs.write(text, manifest ? abi::printLaunchManifest(*manifest) : ""))
+    return failed(fail(errors, llvm::toString(std::move(error))));
   timer.lap("write");
   timer.finish();
   result.exitCode = diagnostics.hasErrors() ? kExitError : kExitSuccess;

@@ -158,9 +158,9 @@ bool emitCode(const HloModule &module, const Options &options, const std::string
   mlir::MLIRContext context;
   context.disableMultithreading();
   KernelPlan plan(module);
-  std::string planError;
-  if (!options.kernels.empty() && !plan.retainKernels(options.kernels, planError))
-    return fail(planError);
+  if (!options.kernels.empty())
+    if (llvm::Error error = plan.retainKernels(options.kernels))
+      return fail(llvm::toString(std::move(error)));
   reportLibraryCalls(plan, options, diagnostics);
   if (!options.injectCodegenFailure.empty())
     context.allowUnregisteredDialects();

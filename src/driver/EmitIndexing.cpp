@@ -11,17 +11,6 @@ namespace hlo::driver {
 
 namespace {
 
-/// The maps of `computed`, or its error in `error`.
-bool unwrap(llvm::Expected<IndexingMapSets> computed, IndexingMapSets &sets,
-            std::string &error) {
-  if (!computed) {
-    error = llvm::toString(computed.takeError());
-    return false;
-  }
-  sets = std::move(*computed);
-  return true;
-}
-
 void printSets(const IndexingMapSets &sets, const char *label,
                std::string &out) {
   for (size_t i = 0; i < sets.size(); ++i) {
@@ -61,37 +50,33 @@ bool emitIndexing(const HloModule &module, bool inputToOutput,
                           "', which is not defined in this module");
     return false;
   }
-  std::string error;
   // The instruction without an indexing rule, where the error points.
   const HloInstruction *failedAt = root;
   int64_t outputs = fused ? rootOutputCount(*fused) : outputCount(*root);
   if (!inputToOutput) {
     for (int64_t output = 0; output < outputs; ++output) {
-      IndexingMapSets sets;
-      bool ok = fused ? computeFusionOutputToInputIndexing(*fused, output, &context, sets,
-                                                           error, &failedAt)
-                      : unwrap(computeOutputToInputIndexing(*root, output, &context), sets,
-                               error);
-      if (!ok) {
-        diagnostics.error(failedAt->sourceOffset(), error);
+      llvm::Expected<IndexingMapSets> sets =
+          fused ? computeFusionOutputToInputIndexing(*fused, output, &context, &failedAt)
+                : computeOutputToInputIndexing(*root, output, &context);
+      if (!sets) {
+        diagnostics.error(failedAt->sourceOffset(), llvm::toString(sets.takeError()));
         return false;
       }
       if (outputs > 1)
         out += "output " + std::to_string(output) + ":\n";
-      printSets(sets, "operand", out);
+      printSets(*sets, "operand", out);
     }
     return true;
   }
   for (int64_t operand = 0; operand < root->operandCount(); ++operand) {
-    IndexingMapSets sets;
-    bool ok = fused ? computeFusionInputToOutputIndexing(*fused, operand, &context, sets,
-                                                         error, &failedAt)
-                    : unwrap(computeInputToOutputIndexing(*root, operand, &context), sets,
-                             error);
-    if (!ok) {
-      diagnostics.error(failedAt->sourceOffset(), error);
+    llvm::Expected<IndexingMapSets> computed =
+        fused ? computeFusionInputToOutputIndexing(*fused, operand, &context, &failedAt)
+              : computeInputToOutputIndexing(*root, operand, &context);
+    if (!computed) {
+      diagnostics.error(failedAt->sourceOffset(), llvm::toString(computed.takeError()));
       return false;
     }
+    const IndexingMapSets &sets = *computed;
     out += "operand " + std::to_string(operand) + ":\n";
     if (sets.size() == 1) {
       for (const IndexingMap &map : sets[0])

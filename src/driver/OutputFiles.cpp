@@ -50,8 +50,13 @@ std::string relativeTo(const std::string &file, const std::string &base) {
   return result.str().str();
 }
 
+/// A write failure with `message`.
+llvm::Error writeError(const std::string &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
 /// Writes `text` to `file` whole: a temporary file beside it, renamed.
-bool writeWhole(const std::string &file, const std::string &text, std::string &error) {
+llvm::Error writeWhole(const std::string &file, const std::string &text) {
   if (!isRegularFilePath(file)) {
     // A device or FIFO (e.g. /dev/null): written in place.
     std::error_code ec;
@@ -59,37 +64,34 @@ bool writeWhole(const std::string &file, const std::string &text, std::string &e
     if (!ec)
       stream << text;
     if (ec || stream.has_error()) {
-      error = "cannot write '" + file + "': " + (ec ? ec : stream.error()).message();
+      std::string message = "cannot write '" + file + "': " + (ec ? ec : stream.error()).message();
       stream.clear_error();
-      return false;
+      return writeError(message);
     }
-    return true;
+    return llvm::Error::success();
   }
   llvm::SmallString<256> model(file);
   model += ".tmp-%%%%%%";
   int fd = -1;
   llvm::SmallString<256> temporary;
-  if (std::error_code ec = fs::createUniqueFile(model, fd, temporary)) {
-    error = "cannot write '" + file + "': " + ec.message();
-    return false;
-  }
+  if (std::error_code ec = fs::createUniqueFile(model, fd, temporary))
+    return writeError("cannot write '" + file + "': " + ec.message());
   {
     llvm::raw_fd_ostream stream(fd, /*shouldClose=*/true);
     stream << text;
     stream.close();
     if (stream.has_error()) {
-      error = "cannot write '" + file + "': " + stream.error().message();
+      std::string message = "cannot write '" + file + "': " + stream.error().message();
       stream.clear_error();
       fs::remove(temporary);
-      return false;
+      return writeError(message);
     }
   }
   if (std::error_code ec = fs::rename(temporary, file)) {
-    error = "cannot write '" + file + "': " + ec.message();
     fs::remove(temporary);
-    return false;
+    return writeError("cannot write '" + file + "': " + ec.message());
   }
-  return true;
+  return llvm::Error::success();
 }
 
 } // namespace
@@ -108,12 +110,10 @@ OutputFiles::OutputFiles(const Options &options, bool writesManifest) {
   }
 }
 
-bool OutputFiles::validate(std::string &error) const {
-  if (!output.empty() && !manifest.empty() && absolute(output) == absolute(manifest)) {
-    error = "-o and --manifest name the same file '" + output + "'";
-    return false;
-  }
-  return true;
+llvm::Error OutputFiles::validate() const {
+  if (!output.empty() && !manifest.empty() && absolute(output) == absolute(manifest))
+    return writeError("-o and --manifest name the same file '" + output + "'");
+  return llvm::Error::success();
 }
 
 std::string OutputFiles::codePathForManifest() const {
@@ -123,25 +123,24 @@ std::string OutputFiles::codePathForManifest() const {
   return relativeTo(absolute(output), directory);
 }
 
-bool OutputFiles::write(const std::string &text, const std::string &manifestText,
-                        std::string &error) const {
+llvm::Error OutputFiles::write(const std::string &text,
+                               const std::string &manifestText) const {
   if (output.empty() && isatty(STDOUT_FILENO) &&
       std::any_of(text.begin(), text.end(), [](char c) { return c == '\0'; })) {
     // As LLVM's tools do: binary output would garble the terminal.
-    error = "not writing binary output to a terminal: give -o FILE, or redirect";
-    return false;
+    return writeError("not writing binary output to a terminal: give -o FILE, or redirect");
   }
   if (output.empty()) {
     std::cout << text;
     std::cout.flush();
-    if (!std::cout) {
-      error = "cannot write to the standard output";
-      return false;
-    }
-  } else if (!writeWhole(output, text, error)) {
-    return false;
+    if (!std::cout)
+      return writeError("cannot write to the standard output");
+  } else if (llvm::Error error = writeWhole(output, text)) {
+    return error;
   }
-  return manifest.empty() || manifestText.empty() || writeWhole(manifest, manifestText, error);
+  if (manifest.empty() || manifestText.empty())
+    return llvm::Error::success();
+  return writeWhole(manifest, manifestText);
 }
 
 void OutputFiles::removeStale() const {

@@ -18,6 +18,8 @@
 
 #include "Options.h"
 
+#include "llvm/Support/Error.h"
+
 #include <string>
 
 namespace hlo::driver {
@@ -26,9 +28,9 @@ class OutputFiles {
 public:
   OutputFiles(const Options &options, bool writesManifest);
 
-  /// Checks the paths before any work; false with `error` set (e.g. -o and
-  /// --manifest naming one file).
-  bool validate(std::string &error) const;
+  /// Checks the paths before any work; an error if they clash (e.g. -o
+  /// and --manifest naming one file).
+  [[nodiscard]] llvm::Error validate() const;
 
   /// Where the manifest goes; empty when none is written.
   const std::string &manifestPath() const { return manifest; }
@@ -36,9 +38,10 @@ public:
   /// directory; empty when the output is stdout.
   std::string codePathForManifest() const;
 
-  /// Writes the output (and the manifest, if any); false with `error` set.
-  bool write(const std::string &text, const std::string &manifestText,
-             std::string &error) const;
+  /// Writes the output (and the manifest, if any), or says why it could
+  /// not.
+  [[nodiscard]] llvm::Error write(const std::string &text,
+                                  const std::string &manifestText) const;
   /// After a failed run: removes regular files left at the output and
   /// manifest paths by an earlier run.
   void removeStale() const;

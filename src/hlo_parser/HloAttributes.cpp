@@ -463,20 +463,18 @@ const std::vector<std::string_view> &requiredAttributes(HloOpcode opcode) {
   }
 }
 
-bool parseConvDimLabels(std::string_view text, ConvDimLabels &out,
-                        std::string &error) {
-  out = ConvDimLabels();
+ErrorOr<ConvDimLabels> parseConvDimLabels(std::string_view text) {
+  ConvDimLabels out;
   out.text = std::string(text);
   size_t underscore = text.find('_');
   size_t arrow = text.find("->");
   if (underscore == std::string_view::npos || arrow == std::string_view::npos ||
-      underscore > arrow) {
-    error = "dim_labels must look like 'b01f_01io->b01f'";
-    return false;
-  }
+      underscore > arrow)
+    return makeError("dim_labels must look like 'b01f_01io->b01f'");
   std::string_view input = text.substr(0, underscore);
   std::string_view kernel = text.substr(underscore + 1, arrow - underscore - 1);
   std::string_view output = text.substr(arrow + 2);
+  std::string error; // set by parsePart when it returns false
   auto parsePart = [&](std::string_view part, char first, char second,
                        int64_t &firstDim, int64_t &secondDim,
                        std::vector<int64_t> &spatial) {
@@ -509,8 +507,8 @@ bool parseConvDimLabels(std::string_view text, ConvDimLabels &out,
                  out.kernelOutputFeature, out.kernelSpatial) ||
       !parsePart(output, 'b', 'f', out.outputBatch, out.outputFeature,
                  out.outputSpatial))
-    return false;
-  return true;
+    return makeError(error);
+  return out;
 }
 
 std::string quoteString(std::string_view text) {

@@ -11,6 +11,7 @@
 #ifndef HLO_PARSER_HLOATTRIBUTES_H
 #define HLO_PARSER_HLOATTRIBUTES_H
 
+#include "ErrorOr.h"
 #include "HloOpcode.h"
 #include "Shape.h"
 
@@ -121,10 +122,9 @@ const std::vector<std::string_view> &requiredAttributes(HloOpcode opcode);
 /// on one device, the identity, and no library call.
 bool isShardingAnnotation(std::string_view target);
 
-/// Parses `b01f_01io->b01f`; returns false (and leaves `out` partial) if the
-/// text is not a valid set of labels.
-bool parseConvDimLabels(std::string_view text, ConvDimLabels &out,
-                        std::string &error);
+/// Parses `b01f_01io->b01f`, or says why the text is not a valid set of
+/// labels.
+ErrorOr<ConvDimLabels> parseConvDimLabels(std::string_view text);
 
 /// Canonical HLO text of an attribute value (without `name=`).
 void printAttrValue(std::string &out, const AttrValue &value);

@@ -138,11 +138,10 @@ bool ParserImpl::parseAttrValue(AttrKind kind, std::string_view name,
   case AttrKind::DimLabels: {
     if (tok.kind != TokenKind::DimLabels)
       return errorHere("expected dim labels such as b01f_01io->b01f");
-    std::string message;
-    auto labels = std::make_shared<ConvDimLabels>();
-    if (!parseConvDimLabels(tok.text, *labels, message))
-      return errorHere(message);
-    value.dimLabels = std::move(labels);
+    ErrorOr<ConvDimLabels> labels = parseConvDimLabels(tok.text);
+    if (!labels)
+      return errorHere(labels.error());
+    value.dimLabels = std::make_shared<ConvDimLabels>(std::move(*labels));
     advance();
     return true;
   }

@@ -669,18 +669,15 @@ std::unique_ptr<HloModule> parseHloModule(std::shared_ptr<const SourceFile> file
   return module;
 }
 
-std::unique_ptr<HloModule> parseHloModuleText(std::string_view text,
-                                              std::string &errors,
-                                              std::string name,
-                                              ParseOptions options) {
+ParsedModule parseHloModuleText(std::string_view text, std::string name,
+                                ParseOptions options) {
   auto file = std::make_shared<SourceFile>(std::move(name), std::string(text));
   DiagnosticEngine diagnostics(file);
   std::unique_ptr<HloModule> module = parseHloModule(file, diagnostics, options);
-  errors = diagnostics.rendered();
-  return module;
+  return ParsedModule{std::move(module), diagnostics.rendered()};
 }
 
-std::optional<Shape> parseShapeText(std::string_view text, std::string &error) {
+ErrorOr<Shape> parseShapeText(std::string_view text) {
   auto file = std::make_shared<SourceFile>("<shape>", std::string(text));
   DiagnosticEngine diagnostics(file);
   ParserImpl parser(file->text(), diagnostics);
@@ -688,8 +685,7 @@ std::optional<Shape> parseShapeText(std::string_view text, std::string &error) {
   if (!parser.parseShape(shape) || !parser.atEnd()) {
     if (!parser.failed)
       parser.errorHere("unexpected text after the shape");
-    error = diagnostics.rendered();
-    return std::nullopt;
+    return makeError(diagnostics.rendered());
   }
   return shape;
 }

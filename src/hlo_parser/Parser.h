@@ -10,6 +10,7 @@
 #ifndef HLO_PARSER_PARSER_H
 #define HLO_PARSER_PARSER_H
 
+#include "ErrorOr.h"
 #include "HloModule.h"
 #include "SourceFile.h"
 
@@ -33,15 +34,21 @@ std::unique_ptr<HloModule> parseHloModule(std::shared_ptr<const SourceFile> file
                                           DiagnosticEngine &diagnostics,
                                           ParseOptions options = {});
 
-/// Convenience for tests and tools: parses `text` named `name`; on failure
-/// returns null and puts the rendered diagnostics in `errors`.
-std::unique_ptr<HloModule> parseHloModuleText(std::string_view text,
-                                              std::string &errors,
-                                              std::string name = "<text>",
-                                              ParseOptions options = {});
+/// What parseHloModuleText returns: the module, null on error, and the
+/// rendered diagnostics: the errors, or the warnings of a module that
+/// parsed (empty if none).
+struct [[nodiscard]] ParsedModule {
+  std::unique_ptr<HloModule> module;
+  std::string diagnostics;
+};
 
-/// Parses a lone shape such as `f32[2,<=3]{1,0:T(2,128)}` or a tuple.
-std::optional<Shape> parseShapeText(std::string_view text, std::string &error);
+/// Convenience for tests and tools: parses `text` named `name`.
+ParsedModule parseHloModuleText(std::string_view text, std::string name = "<text>",
+                                ParseOptions options = {});
+
+/// Parses a lone shape such as `f32[2,<=3]{1,0:T(2,128)}` or a tuple, or
+/// returns the rendered diagnostics.
+ErrorOr<Shape> parseShapeText(std::string_view text);
 
 } // namespace hlo
 

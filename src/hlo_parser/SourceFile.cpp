@@ -25,8 +25,7 @@ const std::vector<uint32_t> &SourceFile::lines() const {
   return lineStarts;
 }
 
-std::shared_ptr<SourceFile> SourceFile::read(const std::string &path,
-                                             std::string &error) {
+ErrorOr<std::shared_ptr<SourceFile>> SourceFile::read(const std::string &path) {
   std::string text;
   if (path == "-") {
     text.assign(std::istreambuf_iterator<char>(std::cin),
@@ -34,24 +33,29 @@ std::shared_ptr<SourceFile> SourceFile::read(const std::string &path,
     return std::make_shared<SourceFile>("<stdin>", std::move(text));
   }
   struct stat status;
-  if (::stat(path.c_str(), &status) == 0 && S_ISDIR(status.st_mode)) {
-    error = "cannot read '" + path + "': it is a directory";
-    return nullptr;
-  }
+  if (::stat(path.c_str(), &status) == 0 && S_ISDIR(status.st_mode))
+    return makeError("cannot read '" + path + "': it is a directory");
   errno = 0;
   std::ifstream stream(path, std::ios::binary);
-  if (!stream) {
-    error = "cannot open '" + path + "': " +
-            (errno ? std::strerror(errno) : "unknown error");
-    return nullptr;
-  }
+  if (!stream)
+    return makeError("cannot open '" + path + "': " +
+                     (errno ? std::strerror(errno) : "unknown error"));
   std::ostringstream buffer;
   buffer << stream.rdbuf();
-  if (stream.bad()) {
-    error = "cannot read '" + path + "': " + (errno ? std::strerror(errno) : "I/O error");
+  if (stream.bad())
+    return makeError("cannot read '" + path + "': " +
+                     (errno ? std::strerror(errno) : "I/O error"));
+  return std::make_shared<SourceFile>(path, buffer.str());
+}
+
+std::shared_ptr<SourceFile> SourceFile::read(const std::string &path,
+                                             std::string &error) {
+  ErrorOr<std::shared_ptr<SourceFile>> file = read(path);
+  if (!file) {
+    error = file.error();
     return nullptr;
   }
-  return std::make_shared<SourceFile>(path, buffer.str());
+  return std::move(*file);
 }
 
 std::pair<int, int> SourceFile::lineAndColumn(uint32_t offset) const {

@@ -14,6 +14,8 @@
 #ifndef HLO_PARSER_SOURCEFILE_H
 #define HLO_PARSER_SOURCEFILE_H
 
+#include "ErrorOr.h"
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -27,7 +29,10 @@ inline constexpr uint32_t kNoOffset = UINT32_MAX;
 class SourceFile {
 public:
   SourceFile(std::string name, std::string text);
-  /// Reads a file ("-" = stdin). Returns null and sets `error` on failure.
+  /// Reads a file ("-" = stdin), or says why it cannot.
+  static ErrorOr<std::shared_ptr<SourceFile>> read(const std::string &path);
+  /// The same, null with the message in `error` on failure. Deprecated:
+  /// kept only for src/runtime's callers until they move to the form above.
   static std::shared_ptr<SourceFile> read(const std::string &path,
                                           std::string &error);
 

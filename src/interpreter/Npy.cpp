@@ -106,12 +106,9 @@ std::string encodeNpy(const Literal &array) {
   return out;
 }
 
-std::optional<Literal> decodeNpy(const std::string &bytes, const Shape &shape,
-                                 std::string &error) {
-  if (bytes.size() < 10 || bytes.compare(0, 6, kMagic, 6) != 0) {
-    error = "not a .npy file (bad magic)";
-    return std::nullopt;
-  }
+ErrorOr<Literal> decodeNpy(const std::string &bytes, const Shape &shape) {
+  if (bytes.size() < 10 || bytes.compare(0, 6, kMagic, 6) != 0)
+    return makeError("not a .npy file (bad magic)");
   int major = static_cast<uint8_t>(bytes[6]);
   size_t headerLength, headerStart;
   if (major == 1) {
@@ -123,25 +120,19 @@ std::optional<Literal> decodeNpy(const std::string &bytes, const Shape &shape,
       headerLength |= static_cast<size_t>(static_cast<uint8_t>(bytes[8 + i])) << (8 * i);
     headerStart = 12;
   } else {
-    error = "unsupported .npy version " + std::to_string(major);
-    return std::nullopt;
+    return makeError("unsupported .npy version " + std::to_string(major));
   }
-  if (headerStart + headerLength > bytes.size()) {
-    error = "truncated .npy header";
-    return std::nullopt;
-  }
+  if (headerStart + headerLength > bytes.size())
+    return makeError("truncated .npy header");
   std::string header = bytes.substr(headerStart, headerLength);
   std::string descr = headerField(header, "descr");
   PrimitiveType type = shape.elementType();
-  if (!acceptsDescriptor(type, descr)) {
-    error = "dtype " + descr + " does not match " + std::string(primitiveTypeName(type)) +
-            " (expected '" + npyDescriptor(type) + "')";
-    return std::nullopt;
-  }
-  if (headerField(header, "fortran_order") != "False") {
-    error = "Fortran-order .npy arrays are not supported";
-    return std::nullopt;
-  }
+  if (!acceptsDescriptor(type, descr))
+    return makeError("dtype " + descr + " does not match " +
+                     std::string(primitiveTypeName(type)) + " (expected '" +
+                     npyDescriptor(type) + "')");
+  if (headerField(header, "fortran_order") != "False")
+    return makeError("Fortran-order .npy arrays are not supported");
   std::string shapeText = headerField(header, "shape");
   std::vector<int64_t> dims;
   std::string number;
@@ -157,41 +148,52 @@ std::optional<Literal> decodeNpy(const std::string &bytes, const Shape &shape,
     std::string expected;
     for (int64_t d : shape.dimensions())
       expected += (expected.empty() ? "" : ", ") + std::to_string(d);
-    error = "shape " + shapeText + " does not match the parameter's (" + expected + ")";
-    return std::nullopt;
+    return makeError("shape " + shapeText + " does not match the parameter's (" + expected +
+                     ")");
   }
   size_t dataStart = headerStart + headerLength;
   size_t needed = static_cast<size_t>(std::max<int64_t>(shape.elementCount(), 0) *
                                       elementByteSize(type));
-  if (bytes.size() - dataStart < needed) {
-    error = "truncated .npy data";
-    return std::nullopt;
-  }
+  if (bytes.size() - dataStart < needed)
+    return makeError("truncated .npy data");
   return decodeElements(reinterpret_cast<const uint8_t *>(bytes.data()) + dataStart, shape);
 }
 
-bool writeNpyFile(const std::string &path, const Literal &array, std::string &error) {
+Status writeNpyFile(const std::string &path, const Literal &array) {
   std::ofstream out(path, std::ios::binary);
   std::string bytes = encodeNpy(array);
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (!out) {
-    error = "cannot write '" + path + "'";
-    return false;
-  }
-  return true;
+  if (!out)
+    return makeError("cannot write '" + path + "'");
+  return Status::success();
+}
+
+ErrorOr<Literal> readNpyFile(const std::string &path, const Shape &shape) {
+  // As before, the message names the path alone, not the reason.
+  ErrorOr<std::shared_ptr<SourceFile>> file = SourceFile::read(path);
+  if (!file)
+    return makeError("cannot read '" + path + "'");
+  ErrorOr<Literal> array = decodeNpy(std::string((*file)->text()), shape);
+  if (!array)
+    return makeError(path + ": " + array.error());
+  return array;
+}
+
+bool writeNpyFile(const std::string &path, const Literal &array, std::string &error) {
+  Status written = writeNpyFile(path, array);
+  if (!written)
+    error = written.error();
+  return static_cast<bool>(written);
 }
 
 std::optional<Literal> readNpyFile(const std::string &path, const Shape &shape,
                                    std::string &error) {
-  std::shared_ptr<SourceFile> file = SourceFile::read(path, error);
-  if (!file) {
-    error = "cannot read '" + path + "'";
+  ErrorOr<Literal> array = readNpyFile(path, shape);
+  if (!array) {
+    error = array.error();
     return std::nullopt;
   }
-  std::optional<Literal> array = decodeNpy(std::string(file->text()), shape, error);
-  if (!array)
-    error = path + ": " + error;
-  return array;
+  return std::move(*array);
 }
 
 } // namespace hlo::interp

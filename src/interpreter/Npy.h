@@ -10,6 +10,7 @@
 #ifndef HLO_INTERPRETER_NPY_H
 #define HLO_INTERPRETER_NPY_H
 
+#include "hlo_parser/ErrorOr.h"
 #include "hlo_parser/Literal.h"
 
 #include <optional>
@@ -24,9 +25,14 @@ std::string encodeNpy(const Literal &array);
 /// Decodes .npy bytes into an array of `shape`'s element type; the file's
 /// shape must equal `shape`'s dimensions and its dtype must have the same
 /// element size and kind (raw bits '<V2'/'<u2' accepted for bf16, etc.).
-std::optional<Literal> decodeNpy(const std::string &bytes, const Shape &shape,
-                                 std::string &error);
+ErrorOr<Literal> decodeNpy(const std::string &bytes, const Shape &shape);
 
+Status writeNpyFile(const std::string &path, const Literal &array);
+/// Reads and decodes the file; errors name the path.
+ErrorOr<Literal> readNpyFile(const std::string &path, const Shape &shape);
+
+/// The same two with the message in `error` on failure. Deprecated: kept
+/// only for src/runtime's callers until they move to the forms above.
 bool writeNpyFile(const std::string &path, const Literal &array, std::string &error);
 std::optional<Literal> readNpyFile(const std::string &path, const Shape &shape,
                                    std::string &error);

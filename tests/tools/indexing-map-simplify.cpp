@@ -59,10 +59,9 @@ int main(int argc, char **argv) {
     }
     std::vector<hlo::IndexingMap> maps;
     for (const std::string &part : parts) {
-      std::string error;
-      auto map = hlo::parseIndexingMap(part, &context, error);
+      llvm::Expected<hlo::IndexingMap> map = hlo::parseIndexingMap(part, &context);
       if (!map) {
-        std::cerr << "error: " << error << "\n";
+        std::cerr << "error: " << llvm::toString(map.takeError()) << "\n";
         status = 1;
         break;
       }

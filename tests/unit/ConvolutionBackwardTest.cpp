@@ -31,8 +31,7 @@ using hlo::interp::testing::evaluate;
 
 /// The error message of evaluating `text` on `arguments` ("" if it succeeds).
 std::string evaluationError(const std::string &text, std::vector<Literal> arguments) {
-  std::string errors;
-  std::unique_ptr<HloModule> module = parseHloModuleText(text, errors);
+  auto [module, errors] = parseHloModuleText(text);
   EXPECT_NE(module, nullptr) << errors;
   if (!module)
     return "parse error: " + errors;
@@ -49,9 +48,8 @@ std::string evaluationError(const std::string &text, std::vector<Literal> argume
 }
 
 Shape parseShape(std::string_view text) {
-  std::string error;
-  std::optional<Shape> shape = parseShapeText(text, error);
-  EXPECT_TRUE(shape.has_value()) << error;
+  ErrorOr<Shape> shape = parseShapeText(text);
+  EXPECT_TRUE(shape) << shape.error();
   return shape ? *shape : Shape();
 }
 

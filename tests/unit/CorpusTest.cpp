@@ -84,18 +84,17 @@ class CorpusModule : public testing::TestWithParam<std::string> {};
 
 TEST_P(CorpusModule, ParsesVerifiesAndRoundTrips) {
   fs::path path = kCorpus / GetParam();
-  std::string errors;
-  auto module = parseHloModuleText(readFile(path), errors, path.string(),
-                                   testing_utils::corpusParseOptions());
+  auto [module, errors] =
+      parseHloModuleText(readFile(path), path.string(), testing_utils::corpusParseOptions());
   ASSERT_NE(module, nullptr) << errors;
   EXPECT_EQ(errors.find("error:"), std::string::npos) << errors;
   std::string verifyErrors = verifyModuleToString(*module);
   EXPECT_EQ(verifyErrors, "") << verifyErrors;
 
   std::string first = printModule(*module);
-  auto reparsed = parseHloModuleText(first, errors, "printed.hlo",
-                                     testing_utils::corpusParseOptions());
-  ASSERT_NE(reparsed, nullptr) << errors << "\n" << first;
+  auto [reparsed, reparseErrors] =
+      parseHloModuleText(first, "printed.hlo", testing_utils::corpusParseOptions());
+  ASSERT_NE(reparsed, nullptr) << reparseErrors << "\n" << first;
   EXPECT_EQ(verifyModuleToString(*reparsed), "");
   std::string second = printModule(*reparsed);
   EXPECT_EQ(first, second);
@@ -114,9 +113,8 @@ class NegativeModule : public testing::TestWithParam<NegativeCase> {};
 TEST_P(NegativeModule, IsRejectedWithTheExpectedDiagnostic) {
   const NegativeCase &test = GetParam();
   fs::path path = kCorpus / "xla" / test.file;
-  std::string errors;
-  auto module = parseHloModuleText(readFile(path), errors, test.file,
-                                   testing_utils::corpusParseOptions());
+  auto [module, errors] =
+      parseHloModuleText(readFile(path), test.file, testing_utils::corpusParseOptions());
   if (module)
     errors += verifyModuleToString(*module);
   ASSERT_NE(errors.find(": error: "), std::string::npos)

@@ -87,8 +87,7 @@ bool assembleSelectedFusions(const std::string &dump, const std::string &arch,
                              std::map<EmitterKind, size_t> &kinds,
                              std::map<FusionVariant, size_t> &fusions, size_t &distinct) {
   std::filesystem::path file = testing_utils::kCorpus / "dumps" / dump / "module.hlo";
-  std::string errors;
-  auto module = parseHloModuleText(testing_utils::readFile(file), errors, file.string());
+  auto [module, errors] = parseHloModuleText(testing_utils::readFile(file), file.string());
   EXPECT_NE(module, nullptr) << errors;
   if (!module)
     return false;
@@ -109,8 +108,8 @@ bool assembleSelectedFusions(const std::string &dump, const std::string &arch,
   distinct = heroKernels.size();
   if (heroKernels.empty())
     return false;
-  std::string error;
-  EXPECT_TRUE(plan.retainKernels(heroKernels, error)) << error;
+  if (llvm::Error error = plan.retainKernels(heroKernels))
+    ADD_FAILURE() << llvm::toString(std::move(error));
 
   mlir::MLIRContext context;
   context.disableMultithreading();
@@ -129,7 +128,7 @@ bool assembleSelectedFusions(const std::string &dump, const std::string &arch,
   EXPECT_EQ(kernelsEmitted, heroKernels.size());
 
   std::vector<pipeline::KernelResourceUsage> usage;
-  error = testing_utils::assembleForArch(*emitted->module, arch, &usage);
+  std::string error = testing_utils::assembleForArch(*emitted->module, arch, &usage);
   EXPECT_EQ(error, "");
   EXPECT_EQ(usage.size(), emitted->functionCount());
   for (const pipeline::KernelResourceUsage &kernel : usage) {

@@ -60,8 +60,7 @@ struct Outcome {
 
 /// Runs one module; adds a failure (with `tag`) if the contract is broken.
 void check(const std::string &tag, const std::string &text, Outcome &outcome) {
-  std::string errors;
-  auto module = parseHloModuleText(text, errors, "sweep.hlo");
+  auto [module, errors] = parseHloModuleText(text, "sweep.hlo");
   ASSERT_TRUE(module) << tag << ": " << errors;
   DiagnosticEngine diagnostics(module->source());
   if (!verifyModule(*module, diagnostics)) {

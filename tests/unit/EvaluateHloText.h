@@ -22,8 +22,7 @@ namespace hlo::interp::testing {
 /// Evaluates the entry of `text` (a module whose entry takes `arguments`);
 /// a parse error fails the test and gives an empty literal.
 inline Literal evaluate(const std::string &text, std::vector<Literal> arguments = {}) {
-  std::string errors;
-  std::unique_ptr<HloModule> module = parseHloModuleText(text, errors);
+  auto [module, errors] = parseHloModuleText(text);
   EXPECT_NE(module, nullptr) << errors;
   if (!module)
     return Literal();

@@ -45,9 +45,9 @@ std::vector<IndexRow> indexRows() {
 }
 
 std::unique_ptr<HloModule> load(const std::string &file) {
-  std::string errors;
-  return parseHloModuleText(testing_utils::readFile(kCorpus / "xla" / file),
-                            errors, file, testing_utils::corpusParseOptions());
+  return parseHloModuleText(testing_utils::readFile(kCorpus / "xla" / file), file,
+                            testing_utils::corpusParseOptions())
+      .module;
 }
 
 /// The fusion a test means: the entry root if it is a fusion, else the
@@ -252,9 +252,8 @@ TEST(ClaimedModules, ListsEveryReductionAndTransposeModuleOfTheMixedFolders) {
     const std::string &category = fields[1];
     if (category != "hero_analysis" && category != "fusion_analysis" && category != "misc")
       continue;
-    std::string errors;
-    auto module = parseHloModuleText(testing_utils::readFile(kCorpus / "xla" / fields[0]),
-                                     errors, fields[0]);
+    auto [module, errors] =
+        parseHloModuleText(testing_utils::readFile(kCorpus / "xla" / fields[0]), fields[0]);
     if (!module)
       continue;
     KernelPlan plan(*module);
@@ -306,8 +305,7 @@ TEST(BackendConfigJson, QuotesBareKeysOnly) {
 
 TEST(BackendConfigJson, FusionKindsInEitherForm) {
   auto kindOf = [](const std::string &config) {
-    std::string errors;
-    auto module = parseHloModuleText(R"(
+    auto [module, errors] = parseHloModuleText(R"(
 f {
   a = f32[16,16] parameter(0)
   b = f32[16,16] parameter(1)
@@ -318,8 +316,7 @@ ENTRY e {
   a = f32[16,16] parameter(0)
   b = f32[16,16] parameter(1)
   ROOT g = f32[16,16] fusion(a, b), kind=kCustom, calls=f, backend_config=)" + config + R"(
-})",
-                                     errors, "test");
+})", "test");
     EXPECT_NE(module, nullptr) << errors;
     return module ? analyze(*module).variant : FusionVariant::Loop;
   };

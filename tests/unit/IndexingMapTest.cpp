@@ -10,10 +10,12 @@ using namespace hlo;
 namespace {
 
 IndexingMap parse(mlir::MLIRContext &context, std::string_view text) {
-  std::string error;
-  auto map = parseIndexingMap(text, &context, error);
-  EXPECT_TRUE(map.has_value()) << error;
-  return map.value_or(IndexingMap());
+  llvm::Expected<IndexingMap> map = parseIndexingMap(text, &context);
+  if (!map) {
+    ADD_FAILURE() << llvm::toString(map.takeError());
+    return IndexingMap();
+  }
+  return std::move(*map);
 }
 
 } // namespace
@@ -47,14 +49,16 @@ TEST(IndexingMap, NamedVariables) {
 
 TEST(IndexingMap, ParseErrors) {
   mlir::MLIRContext context;
-  std::string error;
-  EXPECT_FALSE(parseIndexingMap("(d0) -> (d1), domain: d0 in [0, 1]", &context,
-                                error));
+  // The error of a failed parse ("" if the text parsed).
+  auto parseError = [&](std::string_view text) -> std::string {
+    llvm::Expected<IndexingMap> map = parseIndexingMap(text, &context);
+    return map ? "" : llvm::toString(map.takeError());
+  };
+  std::string error = parseError("(d0) -> (d1), domain: d0 in [0, 1]");
   EXPECT_NE(error.find("unknown variable 'd1'"), std::string::npos) << error;
-  EXPECT_FALSE(parseIndexingMap("(d0) -> (d0)", &context, error));
+  error = parseError("(d0) -> (d0)");
   EXPECT_NE(error.find("no bounds for 'd0'"), std::string::npos) << error;
-  EXPECT_FALSE(parseIndexingMap("(d0) -> (d0 +), domain: d0 in [0, 1]",
-                                &context, error));
+  EXPECT_FALSE(parseError("(d0) -> (d0 +), domain: d0 in [0, 1]").empty());
 }
 
 TEST(IndexingMap, CompositionConstrainsTheIntermediateIndex) {

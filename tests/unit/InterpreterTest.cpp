@@ -27,8 +27,7 @@ using hlo::interp::testing::evaluate;
 /// The error message of evaluating `text` ("" if it succeeds).
 std::string evaluationError(const std::string &text, int64_t maxWhileIterations = 1000,
                             ParseOptions options = {}) {
-  std::string errors;
-  std::unique_ptr<HloModule> module = parseHloModuleText(text, errors, "<text>", options);
+  auto [module, errors] = parseHloModuleText(text, "<text>", options);
   EXPECT_NE(module, nullptr) << errors;
   if (!module)
     return "parse error: " + errors;
@@ -44,9 +43,8 @@ std::string evaluationError(const std::string &text, int64_t maxWhileIterations 
 
 std::vector<int64_t> ints(const Literal &literal) { return literal.intData(); }
 Shape parseShape(std::string_view text) {
-  std::string error;
-  std::optional<Shape> shape = parseShapeText(text, error);
-  EXPECT_TRUE(shape.has_value()) << error;
+  ErrorOr<Shape> shape = parseShapeText(text);
+  EXPECT_TRUE(shape) << shape.error();
   return shape ? *shape : Shape();
 }
 std::vector<double> reals(const Literal &literal) { return literal.realData(); }
@@ -882,10 +880,9 @@ TEST(InterpreterErrors, UndefinedComputationIsAnErrorNotACrash) {
 }
 
 TEST(InterpreterErrors, ArraysPastTheSizeLimitAreRefused) {
-  std::string errors;
-  auto parsed = parseHloModuleText(module("z = f32[] constant(0)\n"
-                                          "ROOT r = f32[1000,1000] broadcast(z), dimensions={}"),
-                                   errors);
+  auto [parsed, errors] =
+      parseHloModuleText(module("z = f32[] constant(0)\n"
+                                "ROOT r = f32[1000,1000] broadcast(z), dimensions={}"));
   ASSERT_TRUE(parsed) << errors;
   Evaluator evaluator(*parsed);
   evaluator.setMaxElements(1000);

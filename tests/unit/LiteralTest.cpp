@@ -15,8 +15,7 @@ namespace {
 std::string roundTrip(std::string_view shape, std::string_view literal) {
   std::string text = "ENTRY e {\n  c = " + std::string(shape) + " constant(" +
                      std::string(literal) + ")\n}\n";
-  std::string errors;
-  auto module = parseHloModuleText(text, errors, "literal.hlo");
+  auto [module, errors] = parseHloModuleText(text, "literal.hlo");
   if (!module)
     return "ERROR: " + errors;
   return module->entry()->root()->literal().toString();
@@ -26,9 +25,9 @@ const Literal *parseConstant(std::unique_ptr<HloModule> &holder,
                              std::string_view shape, std::string_view literal) {
   std::string text = "ENTRY e {\n  c = " + std::string(shape) + " constant(" +
                      std::string(literal) + ")\n}\n";
-  std::string errors;
-  holder = parseHloModuleText(text, errors, "literal.hlo");
-  EXPECT_NE(holder, nullptr) << errors;
+  ParsedModule parsed = parseHloModuleText(text, "literal.hlo");
+  holder = std::move(parsed.module);
+  EXPECT_NE(holder, nullptr) << parsed.diagnostics;
   return holder ? &holder->entry()->root()->literal() : nullptr;
 }
 

@@ -11,10 +11,9 @@ using namespace hlo;
 namespace {
 
 std::unique_ptr<HloModule> parse(const std::string &text) {
-  std::string errors;
-  auto module = parseHloModuleText(text, errors, "test.hlo");
+  auto [module, errors] = parseHloModuleText(text, "test.hlo");
   EXPECT_NE(module, nullptr) << errors;
-  return module;
+  return std::move(module);
 }
 
 /// The loop emitter of a bare fused computation.

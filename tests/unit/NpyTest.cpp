@@ -34,9 +34,8 @@ TEST(Npy, RoundTripsEveryKindOfElement) {
                              PrimitiveType::F8E4M3FN, PrimitiveType::F64, PrimitiveType::C64}) {
     Shape shape(type, {3, 2});
     Literal array = generateInput(shape, {-4, 4}, 7);
-    std::string error;
-    std::optional<Literal> back = decodeNpy(encodeNpy(array), shape, error);
-    ASSERT_TRUE(back) << primitiveTypeName(type) << ": " << error;
+    ErrorOr<Literal> back = decodeNpy(encodeNpy(array), shape);
+    ASSERT_TRUE(back) << primitiveTypeName(type) << ": " << back.error();
     EXPECT_EQ(back->intData(), array.intData()) << primitiveTypeName(type);
     EXPECT_EQ(back->realData(), array.realData()) << primitiveTypeName(type);
     EXPECT_EQ(back->imagData(), array.imagData()) << primitiveTypeName(type);
@@ -45,14 +44,18 @@ TEST(Npy, RoundTripsEveryKindOfElement) {
 
 TEST(Npy, RejectsMismatchedShapeAndType) {
   Literal array(Shape(PrimitiveType::F32, {4}));
-  std::string bytes = encodeNpy(array), error;
-  EXPECT_FALSE(decodeNpy(bytes, Shape(PrimitiveType::F32, {2, 2}), error));
+  std::string bytes = encodeNpy(array);
+  // The error of decoding `text` as `shape` ("" if it decodes).
+  auto decodeError = [](const std::string &text, const Shape &shape) -> std::string {
+    ErrorOr<Literal> decoded = decodeNpy(text, shape);
+    return decoded ? "" : decoded.error();
+  };
+  std::string error = decodeError(bytes, Shape(PrimitiveType::F32, {2, 2}));
   EXPECT_NE(error.find("shape (4,) does not match"), std::string::npos) << error;
-  EXPECT_FALSE(decodeNpy(bytes, Shape(PrimitiveType::S32, {4}), error));
+  error = decodeError(bytes, Shape(PrimitiveType::S32, {4}));
   EXPECT_NE(error.find("dtype '<f4' does not match s32"), std::string::npos) << error;
-  EXPECT_FALSE(decodeNpy("not numpy", Shape(PrimitiveType::F32, {4}), error));
-  EXPECT_FALSE(decodeNpy(bytes.substr(0, bytes.size() - 1), Shape(PrimitiveType::F32, {4}),
-                         error));
+  EXPECT_FALSE(decodeNpy("not numpy", Shape(PrimitiveType::F32, {4})));
+  error = decodeError(bytes.substr(0, bytes.size() - 1), Shape(PrimitiveType::F32, {4}));
   EXPECT_NE(error.find("truncated"), std::string::npos);
 }
 
@@ -85,8 +88,7 @@ TEST(InputGenerator, DeterministicAndInRange) {
 }
 
 TEST(InputGenerator, RangeFollowsUses) {
-  std::string errors;
-  auto module = parseHloModuleText(R"(HloModule m
+  auto [module, errors] = parseHloModuleText(R"(HloModule m
 fused {
   p0 = f32[4] parameter(0)
   p1 = s32[] parameter(1)
@@ -101,7 +103,7 @@ ENTRY e {
   b = f32[4] parameter(2)
   ROOT f = (f32[4], f32[2]) fusion(a, i, b), kind=kLoop, calls=fused
 }
-)", errors);
+)");
   ASSERT_TRUE(module) << errors;
   const HloComputation &entry = *module->entry();
   InputRange positive = inputRangeFor(*entry.parameter(0));

@@ -10,15 +10,13 @@ using namespace hlo;
 namespace {
 
 std::unique_ptr<HloModule> parseOk(std::string_view text) {
-  std::string errors;
-  auto module = parseHloModuleText(text, errors, "test.hlo");
+  auto [module, errors] = parseHloModuleText(text, "test.hlo");
   EXPECT_NE(module, nullptr) << errors;
-  return module;
+  return std::move(module);
 }
 
 std::string parseError(std::string_view text) {
-  std::string errors;
-  auto module = parseHloModuleText(text, errors, "test.hlo");
+  auto [module, errors] = parseHloModuleText(text, "test.hlo");
   EXPECT_EQ(module, nullptr) << "unexpectedly parsed:\n" << text;
   return errors;
 }
@@ -235,8 +233,7 @@ ENTRY e {
 )";
 
 TEST(Parser, UndefinedComputationIsAnError) {
-  std::string errors;
-  auto module = parseHloModuleText(kCallsUndefined, errors, "test.hlo");
+  auto [module, errors] = parseHloModuleText(kCallsUndefined, "test.hlo");
   EXPECT_EQ(module, nullptr);
   EXPECT_NE(errors.find("test.hlo:5:57: error: computation 'scalar_add' is not defined in "
                         "this module"),
@@ -245,10 +242,9 @@ TEST(Parser, UndefinedComputationIsAnError) {
 }
 
 TEST(Parser, UndefinedComputationCanBeAWarnedDeclaration) {
-  std::string errors;
   ParseOptions options;
   options.allowUndefinedComputations = true;
-  auto module = parseHloModuleText(kCallsUndefined, errors, "test.hlo", options);
+  auto [module, errors] = parseHloModuleText(kCallsUndefined, "test.hlo", options);
   ASSERT_NE(module, nullptr);
   EXPECT_NE(errors.find("test.hlo:5:57: warning: computation 'scalar_add' is "
                         "not defined in this module"),

@@ -93,10 +93,9 @@ const char *kManifest = R"({
 )";
 
 std::unique_ptr<HloModule> parse(const std::string &text) {
-  std::string errors;
-  std::unique_ptr<HloModule> module = parseHloModuleText(text, errors);
+  auto [module, errors] = parseHloModuleText(text);
   EXPECT_TRUE(module) << errors;
-  return module;
+  return std::move(module);
 }
 
 std::string manifestError(const std::string &json) {
@@ -442,8 +441,7 @@ const HloInstruction *named(const HloModule &module, const std::string &name) {
 // per stage the difference reaches -- the convert kernel and the library
 // GEMM; within one kernel the depth is unchanged.
 TEST(ReductionTolerance, StagesOfAModuleAddTheirErrors) {
-  std::string errors;
-  std::unique_ptr<HloModule> module = parseHloModuleText(kStagedModule, errors);
+  auto [module, errors] = parseHloModuleText(kStagedModule);
   ASSERT_NE(module, nullptr) << errors;
   std::vector<ReductionDepth> depths = moduleOutputDepths(*module->entry());
   ASSERT_EQ(depths.size(), 2u);
@@ -468,8 +466,7 @@ TEST(ReductionTolerance, StagesOfAModuleAddTheirErrors) {
 // the slices that may land on one element plus the operand; unique
 // indices and exact combiners keep the default tolerance.
 TEST(ReductionTolerance, ScatterAddGrowsWithTheSlicesThatMayRepeat) {
-  std::string errors;
-  std::unique_ptr<HloModule> module = parseHloModuleText(kScatterAdd, errors);
+  auto [module, errors] = parseHloModuleText(kScatterAdd);
   ASSERT_NE(module, nullptr) << errors;
   ReductionDepth added = reductionDepthOf(*named(*module, "added"));
   EXPECT_EQ(added.elements, 401);
@@ -493,15 +490,14 @@ TEST(ReductionTolerance, ScatterAddGrowsWithTheSlicesThatMayRepeat) {
 // reference: its output's tolerance grows with the products each element
 // sums (K = 256 here), accumulated in f32.
 TEST(ReductionTolerance, CublasGemmsSumInTheirOwnOrder) {
-  std::string errors;
-  std::unique_ptr<HloModule> module = parseHloModuleText(R"(HloModule gemm
+  auto [module, errors] = parseHloModuleText(R"(HloModule gemm
 ENTRY main {
   a = f32[8,256] parameter(0)
   b = f32[256,4] parameter(1)
   gemm = (f32[8,4], s8[64]) custom-call(a, b), custom_call_target="__cublas$lt$matmul", backend_config={"gemm_backend_config":{"alpha_real":1,"beta":0,"dot_dimension_numbers":{"lhs_contracting_dimensions":["1"],"rhs_contracting_dimensions":["0"],"lhs_batch_dimensions":[],"rhs_batch_dimensions":[]},"epilogue":"DEFAULT"}}
   ROOT product = f32[8,4] get-tuple-element(gemm), index=0
 }
-)", errors);
+)");
   ASSERT_NE(module, nullptr) << errors;
   double u = std::ldexp(1.0, -24);
   EXPECT_NEAR(reductionGrowth(moduleOutputDepths(*module->entry())[0]),

@@ -15,10 +15,9 @@ using namespace hlo::interp;
 namespace {
 
 std::unique_ptr<HloModule> parse(const std::string &text) {
-  std::string errors;
-  auto module = parseHloModuleText(text, errors);
+  auto [module, errors] = parseHloModuleText(text);
   EXPECT_TRUE(module) << errors;
-  return module;
+  return std::move(module);
 }
 
 /// A 1-D scatter of `slices` windows of `window` into f32[size], its

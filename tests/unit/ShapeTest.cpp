@@ -6,10 +6,15 @@
 using namespace hlo;
 
 static Shape parse(std::string_view text) {
-  std::string error;
-  std::optional<Shape> shape = parseShapeText(text, error);
-  EXPECT_TRUE(shape.has_value()) << error;
-  return shape.value_or(Shape());
+  ErrorOr<Shape> shape = parseShapeText(text);
+  EXPECT_TRUE(shape) << shape.error();
+  return shape ? *shape : Shape();
+}
+
+/// The error of parsing `text` ("" if it parses).
+static std::string parseError(std::string_view text) {
+  ErrorOr<Shape> shape = parseShapeText(text);
+  return shape ? "" : shape.error();
 }
 
 TEST(Shape, ArraysGetADefaultLayoutWhenPrinted) {
@@ -70,15 +75,14 @@ TEST(Shape, AllElementTypesParse) {
 }
 
 TEST(Shape, Errors) {
-  std::string error;
-  EXPECT_FALSE(parseShapeText("f33[2]", error));
+  std::string error = parseError("f33[2]");
   EXPECT_NE(error.find("unknown element type 'f33'"), std::string::npos) << error;
-  EXPECT_FALSE(parseShapeText("f32[2,3]{0,0}", error));
+  error = parseError("f32[2,3]{0,0}");
   EXPECT_NE(error.find("not a permutation"), std::string::npos) << error;
-  EXPECT_FALSE(parseShapeText("f32[2]{0,1}", error));
+  error = parseError("f32[2]{0,1}");
   EXPECT_NE(error.find("rank 1"), std::string::npos) << error;
-  EXPECT_FALSE(parseShapeText("f32[-2]", error));
-  EXPECT_FALSE(parseShapeText("(f32[2]", error));
+  EXPECT_FALSE(parseShapeText("f32[-2]"));
+  EXPECT_FALSE(parseShapeText("(f32[2]"));
 }
 
 TEST(Shape, CompatibleIgnoresLayouts) {

@@ -36,8 +36,10 @@ inline ParseOptions corpusParseOptions() {
 /// Parses corpus/xla/`file`; null with `errors` set on failure.
 inline std::unique_ptr<HloModule> parseCorpusModule(const std::string &file,
                                                     std::string &errors) {
-  return parseHloModuleText(readFile(kCorpus / "xla" / file), errors, file,
-                            corpusParseOptions());
+  ParsedModule parsed =
+      parseHloModuleText(readFile(kCorpus / "xla" / file), file, corpusParseOptions());
+  errors = std::move(parsed.diagnostics);
+  return std::move(parsed.module);
 }
 
 /// The rows of corpus/xla/INDEX.tsv after its header, split at tabs and

@@ -25,8 +25,7 @@ add {
 /// returns the verifier's output ("" if well formed).
 std::string verify(std::string_view body) {
   std::string text = std::string(kAdd) + "ENTRY e {\n" + std::string(body) + "\n}\n";
-  std::string errors;
-  auto module = parseHloModuleText(text, errors, "v.hlo");
+  auto [module, errors] = parseHloModuleText(text, "v.hlo");
   if (!module)
     return "PARSE ERROR: " + errors;
   return verifyModuleToString(*module);
