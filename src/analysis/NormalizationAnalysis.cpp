@@ -49,9 +49,11 @@ int64_t NormalizationRows::reducedElements(const HloInstruction &reduction) {
   return count;
 }
 
-std::optional<NormalizationRows> analyzeNormalizationRows(const HloComputation &computation,
-                                                          MLIRContext *context,
-                                                          std::string &whyNot) {
+llvm::Expected<NormalizationRows> analyzeNormalizationRows(const HloComputation &computation,
+                                                           MLIRContext *context) {
+  auto unsupported = [](const std::string &why) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "unsupported: " + why);
+  };
   NormalizationRows rows;
   int64_t outputs = rootOutputCount(computation);
   std::map<const HloInstruction *, std::vector<IndexingMap>> maps;
@@ -61,25 +63,20 @@ std::optional<NormalizationRows> analyzeNormalizationRows(const HloComputation &
         computeFusionOutputToInstructionIndexing(computation, output, context, &failedAt);
     if (!computed) {
       std::string error = llvm::toString(computed.takeError());
-      whyNot = "unsupported: no indexing through '" +
-               (failedAt ? failedAt->name() : computation.name()) + "': " + error;
-      return std::nullopt;
+      return unsupported("no indexing through '" +
+                         (failedAt ? failedAt->name() : computation.name()) + "': " + error);
     }
     std::map<const HloInstruction *, std::vector<IndexingMap>> &fromOutput = *computed;
     std::vector<int64_t> dims;
     const HloInstruction *root = computation.root();
     const Shape &shape = root->shape().isTuple() ? root->shape().tupleShapes()[output]
                                                  : root->shape();
-    if (!shape.isArray()) {
-      whyNot = "unsupported: a nested tuple output";
-      return std::nullopt;
-    }
+    if (!shape.isArray())
+      return unsupported("a nested tuple output");
     if (output == 0)
       rows.outputDims = shape.dimensions();
-    else if (shape.dimensions() != rows.outputDims) {
-      whyNot = "unsupported: outputs of different shapes in a normalization fusion";
-      return std::nullopt;
-    }
+    else if (shape.dimensions() != rows.outputDims)
+      return unsupported("outputs of different shapes in a normalization fusion");
     for (auto &[instruction, set] : fromOutput)
       for (IndexingMap &map : set) {
         map.simplify();
@@ -104,19 +101,15 @@ std::optional<NormalizationRows> analyzeNormalizationRows(const HloComputation &
       });
     if (!broadcastBack)
       continue;
-    if (!instruction->shape().isArray()) {
-      whyNot = "unsupported: variadic reduce '" + instruction->name() +
-               "' in a normalization fusion";
-      return std::nullopt;
-    }
+    if (!instruction->shape().isArray())
+      return unsupported("variadic reduce '" + instruction->name() +
+                         "' in a normalization fusion");
     const IndexingMap &first = set.front();
     for (const IndexingMap &map : set)
       if (dependsOnSymbols(map) ||
-          map.getAffineMap().getResults() != first.getAffineMap().getResults()) {
-        whyNot = "unsupported: reduce '" + instruction->name() +
-                 "' is read at several indices per row of the normalization fusion";
-        return std::nullopt;
-      }
+          map.getAffineMap().getResults() != first.getAffineMap().getResults())
+        return unsupported("reduce '" + instruction->name() +
+                           "' is read at several indices per row of the normalization fusion");
     for (int64_t d = 0; d < rank; ++d)
       if (dependsOnDim(first, d))
         inRow[d] = false;
@@ -130,10 +123,8 @@ std::optional<NormalizationRows> analyzeNormalizationRows(const HloComputation &
     std::fill(inRow.begin(), inRow.end() - 1, false);
   for (int64_t d = 0; d < rank; ++d)
     (inRow[d] ? rows.rowDims : rows.batchDims).push_back(d);
-  if (rows.rowDims.empty()) {
-    whyNot = "unsupported: no row shares its reductions in this normalization fusion";
-    return std::nullopt;
-  }
+  if (rows.rowDims.empty())
+    return unsupported("no row shares its reductions in this normalization fusion");
   return rows;
 }
 

@@ -24,6 +24,8 @@
 #include "analysis/IndexingMap.h"
 #include "hlo_parser/HloComputation.h"
 
+#include "llvm/Support/Error.h"
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,11 +49,10 @@ struct NormalizationRows {
   static int64_t reducedElements(const HloInstruction &reduction);
 };
 
-/// The rows of `computation`, or nullopt with `whyNot` set (an
-/// "unsupported: ..." message).
-std::optional<NormalizationRows> analyzeNormalizationRows(const HloComputation &computation,
-                                                          mlir::MLIRContext *context,
-                                                          std::string &whyNot);
+/// The rows of `computation`, or an "unsupported: ..." error saying why
+/// it has none.
+[[nodiscard]] llvm::Expected<NormalizationRows>
+analyzeNormalizationRows(const HloComputation &computation, mlir::MLIRContext *context);
 
 } // namespace hlo
 

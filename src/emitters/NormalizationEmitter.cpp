@@ -163,11 +163,9 @@ protected:
   bool emitEntryFunction(EmitterContext &context, EmissionError &error) override {
     ImplicitLocOpBuilder &b = context.b;
     MLIRContext *mlirContext = b.getContext();
-    std::string whyNot;
-    std::optional<NormalizationRows> rows =
-        analyzeNormalizationRows(fused, mlirContext, whyNot);
+    llvm::Expected<NormalizationRows> rows = analyzeNormalizationRows(fused, mlirContext);
     if (!rows) {
-      error = {fused.root(), whyNot};
+      error = {fused.root(), llvm::toString(rows.takeError())};
       return false;
     }
     Value blockThread = context.threadAndBlockIds[0];
@@ -455,10 +453,9 @@ createNormalizationEmitter(const FusionAnalysis &analysis, const HloComputation 
   // The structure is found again at emission, with the module's context;
   // this one only holds the maps of the check.
   MLIRContext context(MLIRContext::Threading::DISABLED);
-  std::string unsupported;
-  std::optional<NormalizationRows> rows = analyzeNormalizationRows(fused, &context, unsupported);
+  llvm::Expected<NormalizationRows> rows = analyzeNormalizationRows(fused, &context);
   if (!rows)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), unsupported);
+    return rows.takeError();
   return std::make_unique<NormalizationEmitter>(analysis, fused, device, *rows);
 }
 

@@ -48,16 +48,6 @@ ErrorOr<std::shared_ptr<SourceFile>> SourceFile::read(const std::string &path) {
   return std::make_shared<SourceFile>(path, buffer.str());
 }
 
-std::shared_ptr<SourceFile> SourceFile::read(const std::string &path,
-                                             std::string &error) {
-  ErrorOr<std::shared_ptr<SourceFile>> file = read(path);
-  if (!file) {
-    error = file.error();
-    return nullptr;
-  }
-  return std::move(*file);
-}
-
 std::pair<int, int> SourceFile::lineAndColumn(uint32_t offset) const {
   offset = std::min<uint32_t>(offset, contents.size());
   const std::vector<uint32_t> &starts = lines();

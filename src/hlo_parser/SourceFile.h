@@ -31,10 +31,6 @@ public:
   SourceFile(std::string name, std::string text);
   /// Reads a file ("-" = stdin), or says why it cannot.
   static ErrorOr<std::shared_ptr<SourceFile>> read(const std::string &path);
-  /// The same, null with the message in `error` on failure. Deprecated:
-  /// kept only for src/runtime's callers until they move to the form above.
-  static std::shared_ptr<SourceFile> read(const std::string &path,
-                                          std::string &error);
 
   const std::string &name() const { return fileName; }
   std::string_view text() const { return contents; }

@@ -179,21 +179,4 @@ ErrorOr<Literal> readNpyFile(const std::string &path, const Shape &shape) {
   return array;
 }
 
-bool writeNpyFile(const std::string &path, const Literal &array, std::string &error) {
-  Status written = writeNpyFile(path, array);
-  if (!written)
-    error = written.error();
-  return static_cast<bool>(written);
-}
-
-std::optional<Literal> readNpyFile(const std::string &path, const Shape &shape,
-                                   std::string &error) {
-  ErrorOr<Literal> array = readNpyFile(path, shape);
-  if (!array) {
-    error = array.error();
-    return std::nullopt;
-  }
-  return std::move(*array);
-}
-
 } // namespace hlo::interp

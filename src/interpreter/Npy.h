@@ -10,7 +10,7 @@
 #ifndef HLO_INTERPRETER_NPY_H
 #define HLO_INTERPRETER_NPY_H
 
-#include "hlo_parser/ErrorOr.h"
+#include "support/ErrorOr.h"
 #include "hlo_parser/Literal.h"
 
 #include <optional>
@@ -30,12 +30,6 @@ ErrorOr<Literal> decodeNpy(const std::string &bytes, const Shape &shape);
 Status writeNpyFile(const std::string &path, const Literal &array);
 /// Reads and decodes the file; errors name the path.
 ErrorOr<Literal> readNpyFile(const std::string &path, const Shape &shape);
-
-/// The same two with the message in `error` on failure. Deprecated: kept
-/// only for src/runtime's callers until they move to the forms above.
-bool writeNpyFile(const std::string &path, const Literal &array, std::string &error);
-std::optional<Literal> readNpyFile(const std::string &path, const Shape &shape,
-                                   std::string &error);
 
 } // namespace hlo::interp
 

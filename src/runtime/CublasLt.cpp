@@ -12,7 +12,7 @@
 #ifdef HLO_RUN_NO_CUBLASLT
 namespace hlo::runtime {
 struct CublasLt::Api {};
-Expected<std::unique_ptr<CublasLt>> CublasLt::load() {
+ErrorOr<std::unique_ptr<CublasLt>> CublasLt::load() {
   return Status::failure("hlo-run was built without cublasLt.h");
 }
 CublasLt::~CublasLt() = default;
@@ -89,7 +89,7 @@ cublasLtEpilogue_t epilogueOf(GemmPlan::Epilogue epilogue) {
 
 } // namespace
 
-Expected<std::unique_ptr<CublasLt>> CublasLt::load() {
+ErrorOr<std::unique_ptr<CublasLt>> CublasLt::load() {
   std::vector<std::string> candidates;
   if (const char *path = std::getenv("HLO_RUN_LIBCUBLASLT"); path && *path) {
     candidates.push_back(path);

@@ -12,7 +12,7 @@
 
 #include "Device.h"
 #include "GemmPlan.h"
-#include "Status.h"
+#include "support/ErrorOr.h"
 
 #include <memory>
 #include <string>
@@ -24,7 +24,7 @@ class CublasLt {
 public:
   /// Opens the library and creates a handle (the caller's CUDA context
   /// current), or says what is missing.
-  static Expected<std::unique_ptr<CublasLt>> load();
+  static ErrorOr<std::unique_ptr<CublasLt>> load();
   ~CublasLt();
   CublasLt(const CublasLt &) = delete;
   CublasLt &operator=(const CublasLt &) = delete;

@@ -30,7 +30,7 @@ struct EntryPoints {
 
 } // namespace
 
-Expected<std::unique_ptr<CudaDriver>> CudaDriver::load() {
+ErrorOr<std::unique_ptr<CudaDriver>> CudaDriver::load() {
   const char *override = std::getenv("HLO_RUN_LIBCUDA");
   const char *path = override && *override ? override : "libcuda.so.1";
   void *library = dlopen(path, RTLD_NOW | RTLD_LOCAL);

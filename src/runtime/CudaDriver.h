@@ -10,7 +10,7 @@
 #ifndef HLO_RUNTIME_CUDADRIVER_H
 #define HLO_RUNTIME_CUDADRIVER_H
 
-#include "Status.h"
+#include "support/ErrorOr.h"
 
 #include <cuda.h>
 
@@ -51,7 +51,7 @@ struct CudaDriver {
   CUresult (*getErrorString)(CUresult, const char **);
 
   /// Opens the driver library, or says why it cannot.
-  static Expected<std::unique_ptr<CudaDriver>> load();
+  static ErrorOr<std::unique_ptr<CudaDriver>> load();
 
   /// "CUDA_ERROR_...: description" for `result`.
   std::string describe(CUresult result) const;

@@ -14,7 +14,7 @@
 #define HLO_RUNTIME_DEVICE_H
 
 #include "ManifestTypes.h"
-#include "Status.h"
+#include "support/ErrorOr.h"
 
 #include <cstdint>
 #include <string>
@@ -53,9 +53,9 @@ public:
 
   /// Loads the compiled code (PTX or cubin, or a host shared object).
   virtual Status loadCode(const std::string &path) = 0;
-  virtual Expected<DeviceKernel> findKernel(const KernelSpec &kernel) = 0;
+  virtual ErrorOr<DeviceKernel> findKernel(const KernelSpec &kernel) = 0;
 
-  virtual Expected<DeviceBuffer> allocate(size_t bytes) = 0;
+  virtual ErrorOr<DeviceBuffer> allocate(size_t bytes) = 0;
   /// Frees a buffer `allocate` gave (every buffer is freed with the device
   /// otherwise).
   virtual void release(DeviceBuffer buffer) = 0;
@@ -69,11 +69,11 @@ public:
   virtual LaunchResult launch(DeviceKernel handle, const KernelSpec &kernel,
                               const std::vector<DeviceBuffer> &buffers) = 0;
   /// Median milliseconds of `iterations` launches after `warmup` ones.
-  virtual Expected<double> timeKernel(DeviceKernel handle, const KernelSpec &kernel,
+  virtual ErrorOr<double> timeKernel(DeviceKernel handle, const KernelSpec &kernel,
                                       const std::vector<DeviceBuffer> &buffers, int warmup,
                                       int iterations) = 0;
   /// Median milliseconds of a copy of `bytes` within the device's memory.
-  virtual Expected<double> timeCopy(size_t bytes, int warmup, int iterations) = 0;
+  virtual ErrorOr<double> timeCopy(size_t bytes, int warmup, int iterations) = 0;
 
   enum class LibraryOutcome { Ran, NotHere, Failed };
   /// What runLibraryStep did, and `message`: for Ran, where it ran; for

@@ -8,9 +8,9 @@
 
 namespace hlo::runtime {
 
-Expected<std::unique_ptr<GpuContext>> GpuContext::open(int ordinal) {
+ErrorOr<std::unique_ptr<GpuContext>> GpuContext::open(int ordinal) {
   std::unique_ptr<GpuContext> gpu(new GpuContext());
-  Expected<std::unique_ptr<CudaDriver>> driver = CudaDriver::load();
+  ErrorOr<std::unique_ptr<CudaDriver>> driver = CudaDriver::load();
   if (!driver)
     return driver.status();
   gpu->driver = std::move(*driver);
@@ -109,11 +109,10 @@ Status GpuContext::usable() const {
 Status GpuContext::loadCode(const std::string &path) {
   if (Status status = usable(); !status)
     return status;
-  std::string error; // SourceFile::read's
-  std::shared_ptr<SourceFile> code = SourceFile::read(path, error);
+  ErrorOr<std::shared_ptr<SourceFile>> code = SourceFile::read(path);
   if (!code)
-    return Status::failure(std::move(error));
-  return loadImage(std::string(code->text()));
+    return code.status();
+  return loadImage(std::string((*code)->text()));
 }
 
 Status GpuContext::loadImage(const std::string &image) {
@@ -134,7 +133,7 @@ Status GpuContext::loadImage(const std::string &image) {
   return Status::success();
 }
 
-Expected<DeviceKernel> GpuContext::findKernel(const KernelSpec &kernel) {
+ErrorOr<DeviceKernel> GpuContext::findKernel(const KernelSpec &kernel) {
   CUfunction function = nullptr;
   Status status = usable();
   if (status)
@@ -175,7 +174,7 @@ Expected<DeviceKernel> GpuContext::findKernel(const KernelSpec &kernel) {
   return DeviceKernel(function);
 }
 
-Expected<DeviceBuffer> GpuContext::allocate(size_t bytes) {
+ErrorOr<DeviceBuffer> GpuContext::allocate(size_t bytes) {
   // Zero-size buffers still get an address.
   CUdeviceptr pointer = 0;
   Status status = usable();
@@ -258,7 +257,7 @@ LaunchResult GpuContext::launch(DeviceKernel handle, const KernelSpec &kernel,
 }
 
 template <typename Work>
-Expected<double> GpuContext::timeRepeated(Work work, int warmup, int iterations) {
+ErrorOr<double> GpuContext::timeRepeated(Work work, int warmup, int iterations) {
   for (int i = 0; i < warmup; ++i)
     if (Status status = work(); !status)
       return status;
@@ -299,7 +298,7 @@ Expected<double> GpuContext::timeRepeated(Work work, int warmup, int iterations)
   return times.empty() ? 0.0 : times[times.size() / 2];
 }
 
-Expected<double> GpuContext::timeKernel(DeviceKernel handle, const KernelSpec &kernel,
+ErrorOr<double> GpuContext::timeKernel(DeviceKernel handle, const KernelSpec &kernel,
                                         const std::vector<DeviceBuffer> &buffers, int warmup,
                                         int iterations) {
   if (Status status = usable(); !status)
@@ -308,10 +307,10 @@ Expected<double> GpuContext::timeKernel(DeviceKernel handle, const KernelSpec &k
   return timeRepeated([&] { return enqueue(function, kernel, buffers); }, warmup, iterations);
 }
 
-Expected<double> GpuContext::timeCopy(size_t bytes, int warmup, int iterations) {
+ErrorOr<double> GpuContext::timeCopy(size_t bytes, int warmup, int iterations) {
   DeviceBuffer source = 0, target = 0;
-  auto time = [&]() -> Expected<double> {
-    Expected<DeviceBuffer> allocated = allocate(bytes);
+  auto time = [&]() -> ErrorOr<double> {
+    ErrorOr<DeviceBuffer> allocated = allocate(bytes);
     if (!allocated)
       return allocated.status();
     source = *allocated;
@@ -325,7 +324,7 @@ Expected<double> GpuContext::timeCopy(size_t bytes, int warmup, int iterations) 
         [&] { return check(driver->memcpyDtoD(target, source, bytes), "cuMemcpyDtoD"); },
         warmup, iterations);
   };
-  Expected<double> medianMs = time();
+  ErrorOr<double> medianMs = time();
   // Give the copy buffers back now, on every path: a bundle times many
   // kernels.
   release(source);
@@ -345,7 +344,7 @@ Device::LibraryResult GpuContext::runLibraryStep(const ProgramStep &step,
     return {LibraryOutcome::NotHere, "cuBLASLt cannot express " + *reason};
   if (!cublasLtTried) {
     cublasLtTried = true;
-    Expected<std::unique_ptr<CublasLt>> loaded = CublasLt::load();
+    ErrorOr<std::unique_ptr<CublasLt>> loaded = CublasLt::load();
     if (loaded)
       cublasLt = std::move(*loaded);
     else

@@ -27,7 +27,7 @@ namespace hlo::runtime {
 class GpuContext : public Device {
 public:
   /// Opens device `ordinal`, or says why not (no driver, no such device).
-  static Expected<std::unique_ptr<GpuContext>> open(int ordinal);
+  static ErrorOr<std::unique_ptr<GpuContext>> open(int ordinal);
   ~GpuContext() override;
   GpuContext(const GpuContext &) = delete;
   GpuContext &operator=(const GpuContext &) = delete;
@@ -45,9 +45,9 @@ public:
 
   /// Loads PTX (JIT-compiled by the driver) or a cubin from `path`.
   Status loadCode(const std::string &path) override;
-  Expected<DeviceKernel> findKernel(const KernelSpec &kernel) override;
+  ErrorOr<DeviceKernel> findKernel(const KernelSpec &kernel) override;
 
-  Expected<DeviceBuffer> allocate(size_t bytes) override;
+  ErrorOr<DeviceBuffer> allocate(size_t bytes) override;
   void release(DeviceBuffer buffer) override;
   Status upload(DeviceBuffer buffer, const std::vector<uint8_t> &bytes) override;
   Status download(DeviceBuffer buffer, std::vector<uint8_t> &bytes) override;
@@ -55,10 +55,10 @@ public:
 
   LaunchResult launch(DeviceKernel handle, const KernelSpec &kernel,
                       const std::vector<DeviceBuffer> &buffers) override;
-  Expected<double> timeKernel(DeviceKernel handle, const KernelSpec &kernel,
+  ErrorOr<double> timeKernel(DeviceKernel handle, const KernelSpec &kernel,
                               const std::vector<DeviceBuffer> &buffers, int warmup,
                               int iterations) override;
-  Expected<double> timeCopy(size_t bytes, int warmup, int iterations) override;
+  ErrorOr<double> timeCopy(size_t bytes, int warmup, int iterations) override;
   /// GEMM custom-calls through cuBLASLt (opened on the first one); other
   /// library calls, GEMMs it cannot express and machines without it:
   /// NotHere, saying why.
@@ -78,7 +78,7 @@ private:
                  const std::vector<DeviceBuffer> &buffers);
   /// Median milliseconds of `kTimingBatches` batches of `iterations` runs
   /// of `work` (returning a Status) after `warmup` ones.
-  template <typename Work> Expected<double> timeRepeated(Work work, int warmup, int iterations);
+  template <typename Work> ErrorOr<double> timeRepeated(Work work, int warmup, int iterations);
 
   std::unique_ptr<CudaDriver> driver;
   CUdevice device = 0;

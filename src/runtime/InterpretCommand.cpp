@@ -33,10 +33,9 @@ bool readInputFiles(const RunOptions &options, const HloModule &module,
                 << ": tuple parameters cannot be read from .npy\n";
       return false;
     }
-    std::string error;
-    std::optional<Literal> array = interp::readNpyFile(path, shape, error);
+    ErrorOr<Literal> array = interp::readNpyFile(path, shape);
     if (!array) {
-      std::cerr << "hlo-run: error: --input " << number << ": " << error << "\n";
+      std::cerr << "hlo-run: error: --input " << number << ": " << array.error() << "\n";
       return false;
     }
     inputs.emplace(number, std::move(*array));
@@ -59,11 +58,11 @@ bool createDirectories(const std::string &path) {
 
 /// Compares output `index` with the --expect-dir file; prints one line.
 static bool compareWithExpected(const RunOptions &options, size_t index, const Literal &output) {
-  std::string path = options.expectDir + "/output_" + std::to_string(index) + ".npy", error;
+  std::string path = options.expectDir + "/output_" + std::to_string(index) + ".npy";
   Shape logical(output.shape().elementType(), output.shape().dimensions());
-  std::optional<Literal> expected = interp::readNpyFile(path, logical, error);
+  ErrorOr<Literal> expected = interp::readNpyFile(path, logical);
   if (!expected) {
-    std::cout << "  expected output " << index << ": " << error << "  FAIL\n";
+    std::cout << "  expected output " << index << ": " << expected.error() << "  FAIL\n";
     return false;
   }
   return reportComparison("against " + path, *expected, output, options).passed();
@@ -85,17 +84,19 @@ int runInterpreter(const RunOptions &options, const HloModule &module) {
     std::cerr << interp::formatInterpreterError(module, error);
     return kExitError;
   }
-  std::string error;
   if (!createDirectories(options.saveDir) || !createDirectories(options.outputDir))
     return kExitError;
   if (!options.saveDir.empty())
-    for (size_t i = 0; i < inputs.size(); ++i)
-      if (inputs[i]->shape().isArray() &&
-          !interp::writeNpyFile(options.saveDir + "/input_" + std::to_string(i) + ".npy",
-                                *inputs[i], error)) {
-        std::cerr << "hlo-run: error: " << error << "\n";
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      if (!inputs[i]->shape().isArray())
+        continue;
+      Status written = interp::writeNpyFile(
+          options.saveDir + "/input_" + std::to_string(i) + ".npy", *inputs[i]);
+      if (!written) {
+        std::cerr << "hlo-run: error: " << written.error() << "\n";
         return kExitError;
       }
+    }
   std::vector<Literal> outputs = arrayLeaves(*result);
   bool passed = true;
   for (size_t i = 0; i < outputs.size(); ++i) {
@@ -104,8 +105,8 @@ int runInterpreter(const RunOptions &options, const HloModule &module) {
                               output.shape().toString(/*printLayout=*/false);
     if (!options.outputDir.empty()) {
       std::string path = options.outputDir + "/output_" + std::to_string(i) + ".npy";
-      if (!interp::writeNpyFile(path, output, error)) {
-        std::cerr << "hlo-run: error: " << error << "\n";
+      if (Status written = interp::writeNpyFile(path, output); !written) {
+        std::cerr << "hlo-run: error: " << written.error() << "\n";
         return kExitError;
       }
       std::cout << description << " -> " << path << "\n";

@@ -61,7 +61,7 @@ public:
   int run(bool wholeModule, const std::map<int64_t, Literal> &given) {
     functions.resize(manifest.kernels.size());
     for (size_t k = 0; k < manifest.kernels.size(); ++k) {
-      Expected<DeviceKernel> function = device.findKernel(manifest.kernels[k]);
+      ErrorOr<DeviceKernel> function = device.findKernel(manifest.kernels[k]);
       if (!function)
         return fail(function.error());
       functions[k] = *function;
@@ -133,10 +133,10 @@ private:
   bool save(const std::string &name, const Literal &array) {
     if (options.saveDir.empty())
       return true;
-    std::string error;
-    if (interp::writeNpyFile(options.saveDir + "/" + name + ".npy", array, error))
+    Status written = interp::writeNpyFile(options.saveDir + "/" + name + ".npy", array);
+    if (written)
       return true;
-    std::cerr << "hlo-run: error: " << error << "\n";
+    std::cerr << "hlo-run: error: " << written.error() << "\n";
     return false;
   }
 
@@ -187,9 +187,9 @@ private:
                 << manifest.kernels.size() << "): " << options.warmup << " + "
                 << options.iterations << " launches, then a copy as many times..." << std::flush;
     // The copy is timed once the kernel was; either's failure ends here.
-    Expected<double> kernelTime =
+    ErrorOr<double> kernelTime =
         device.timeKernel(functions[k], kernel, buffers, options.warmup, options.iterations);
-    Expected<double> copyTime =
+    ErrorOr<double> copyTime =
         kernelTime ? device.timeCopy(copyBytes, options.warmup, options.iterations)
                    : kernelTime;
     if (!copyTime) {
@@ -234,7 +234,7 @@ private:
         done = buffers.copy(step);
         break;
       case ProgramStep::Kind::Library: {
-        Expected<std::string> where = buffers.runLibraryCall(step, evaluator);
+        ErrorOr<std::string> where = buffers.runLibraryCall(step, evaluator);
         if (where && announced.insert(&step).second)
           std::cout << "library " << step.instruction << " (" << step.target << "): " << *where
                     << "\n";
@@ -253,7 +253,7 @@ private:
           if (!predicate)
             return fail("while '" + step.instruction + "': no kernel computes its " +
                         "condition's root '" + step.predicate + "'");
-          Expected<bool> more = buffers.readPredicate(*predicate);
+          ErrorOr<bool> more = buffers.readPredicate(*predicate);
           if (!more)
             return fail(more.error());
           if (!*more)
@@ -272,7 +272,7 @@ private:
         break;
       }
       case ProgramStep::Kind::Conditional: {
-        Expected<size_t> selected = buffers.readBranchIndex(step);
+        ErrorOr<size_t> selected = buffers.readBranchIndex(step);
         if (!selected)
           return fail(selected.error());
         size_t branch = *selected;
@@ -352,7 +352,7 @@ private:
       for (const KernelParameter &parameter : manifest.kernels[k].parameters) {
         // An in-place output is the aliased input's buffer.
         bool inPlace = parameter.aliases >= 0 && !options.noAliasing;
-        Expected<DeviceBuffer> pointer = buffers.get(
+        ErrorOr<DeviceBuffer> pointer = buffers.get(
             parameter,
             inPlace ? &arguments[k].at(static_cast<size_t>(parameter.aliases)) : nullptr);
         if (!pointer)
@@ -454,7 +454,7 @@ private:
         arguments.push_back(pointer);
         continue;
       }
-      Expected<DeviceBuffer> allocation = device.allocate(parameter.bytes);
+      ErrorOr<DeviceBuffer> allocation = device.allocate(parameter.bytes);
       if (!allocation)
         return fail(allocation.error());
       pointer = *allocation;
@@ -664,14 +664,14 @@ private:
 } // namespace
 
 int runKernelCheck(const RunOptions &options, const HloModule &module) {
-  std::string error;
-  std::shared_ptr<SourceFile> json = SourceFile::read(options.manifestPath, error);
+  ErrorOr<std::shared_ptr<SourceFile>> json = SourceFile::read(options.manifestPath);
   if (!json) {
-    std::cerr << "hlo-run: error: manifest: " << error << "\n";
+    std::cerr << "hlo-run: error: manifest: " << json.error() << "\n";
     return kExitError;
   }
+  std::string error;
   std::optional<LaunchManifest> manifest =
-      parseLaunchManifest(std::string(json->text()), error);
+      parseLaunchManifest(std::string((*json)->text()), error);
   if (!manifest) {
     std::cerr << options.manifestPath << ": error: " << error << "\n";
     return kExitError;
@@ -709,7 +709,7 @@ int runKernelCheck(const RunOptions &options, const HloModule &module) {
   if (host) {
     device = std::make_unique<HostDevice>(manifest->gpuArch, options.hostThreads);
   } else {
-    Expected<std::unique_ptr<GpuContext>> gpu = GpuContext::open(options.device);
+    ErrorOr<std::unique_ptr<GpuContext>> gpu = GpuContext::open(options.device);
     if (!gpu) {
       // Say what the manifest is for: a GPU manifest may have been taken
       // for the host one (both are named after their code file).

@@ -24,7 +24,7 @@ std::string ModuleBuffers::keyOf(const KernelParameter &parameter) {
   return "b:" + parameter.bufferName;
 }
 
-Expected<DeviceBuffer> ModuleBuffers::get(const KernelParameter &parameter,
+ErrorOr<DeviceBuffer> ModuleBuffers::get(const KernelParameter &parameter,
                                           const DeviceBuffer *aliasOf) {
   std::string key = keyOf(parameter);
   if (auto found = buffers.find(key); found != buffers.end()) {
@@ -39,7 +39,7 @@ Expected<DeviceBuffer> ModuleBuffers::get(const KernelParameter &parameter,
   }
   if (aliasOf)
     return buffers[key] = *aliasOf;
-  Expected<DeviceBuffer> buffer = device.allocate(static_cast<size_t>(parameter.bytes));
+  ErrorOr<DeviceBuffer> buffer = device.allocate(static_cast<size_t>(parameter.bytes));
   if (!buffer)
     return buffer;
   buffers[key] = *buffer;
@@ -74,10 +74,10 @@ Status ModuleBuffers::copy(const ProgramStep &step) {
     return Status::failure("copy '" + step.instruction +
                            "': the manifest does not bind its buffers " +
                            "(recompile with this hlo-compile)");
-  Expected<DeviceBuffer> source = get(step.arguments[0]);
+  ErrorOr<DeviceBuffer> source = get(step.arguments[0]);
   if (!source)
     return source.status();
-  Expected<DeviceBuffer> destination = get(step.results[0]);
+  ErrorOr<DeviceBuffer> destination = get(step.results[0]);
   if (!destination)
     return destination.status();
   std::vector<uint8_t> bytes(static_cast<size_t>(step.results[0].bytes));
@@ -86,17 +86,17 @@ Status ModuleBuffers::copy(const ProgramStep &step) {
   return device.upload(*destination, bytes);
 }
 
-Expected<std::string> ModuleBuffers::runLibraryCall(const ProgramStep &step,
+ErrorOr<std::string> ModuleBuffers::runLibraryCall(const ProgramStep &step,
                                                     interp::Evaluator &evaluator) {
   std::vector<DeviceBuffer> argumentBuffers, resultBuffers;
   for (const KernelParameter &argument : step.arguments) {
-    Expected<DeviceBuffer> buffer = get(argument);
+    ErrorOr<DeviceBuffer> buffer = get(argument);
     if (!buffer)
       return buffer.status();
     argumentBuffers.push_back(*buffer);
   }
   for (const KernelParameter &result : step.results) {
-    Expected<DeviceBuffer> buffer = get(result);
+    ErrorOr<DeviceBuffer> buffer = get(result);
     if (!buffer)
       return buffer.status();
     resultBuffers.push_back(*buffer);
@@ -119,7 +119,7 @@ Expected<std::string> ModuleBuffers::runLibraryCall(const ProgramStep &step,
     return Status::failure("library call '" + step.instruction + "': no such instruction");
   std::vector<interp::ValuePtr> operands;
   for (const KernelParameter &argument : step.arguments) {
-    Expected<DeviceBuffer> buffer = get(argument);
+    ErrorOr<DeviceBuffer> buffer = get(argument);
     if (!buffer)
       return buffer.status();
     std::vector<uint8_t> bytes(static_cast<size_t>(argument.bytes));
@@ -139,7 +139,7 @@ Expected<std::string> ModuleBuffers::runLibraryCall(const ProgramStep &step,
                            std::to_string(leaves.size()) + " arrays, the manifest binds " +
                            std::to_string(step.results.size()));
   for (size_t i = 0; i < leaves.size(); ++i) {
-    Expected<DeviceBuffer> buffer = get(step.results[i]);
+    ErrorOr<DeviceBuffer> buffer = get(step.results[i]);
     if (!buffer)
       return buffer.status();
     if (Status uploaded =
@@ -172,7 +172,7 @@ Status ModuleBuffers::allocateLoopState(const ProgramStep &step) {
                            "': the manifest does not bind its state");
   std::vector<DeviceBuffer> &state = loopStates[&step];
   for (size_t i = 0; i < step.arguments.size(); ++i) {
-    Expected<DeviceBuffer> buffer =
+    ErrorOr<DeviceBuffer> buffer =
         device.allocate(static_cast<size_t>(step.arguments[i].bytes));
     if (!buffer)
       return buffer.status();
@@ -189,7 +189,7 @@ Status ModuleBuffers::copyLoopState(const ProgramStep &step, bool intoState) {
   const std::vector<DeviceBuffer> &state = loopStates.at(&step);
   const std::vector<KernelParameter> &bindings = intoState ? step.arguments : step.results;
   for (size_t i = 0; i < state.size(); ++i) {
-    Expected<DeviceBuffer> other = get(bindings[i]);
+    ErrorOr<DeviceBuffer> other = get(bindings[i]);
     if (!other)
       return other.status();
     if (Status copied = copyBuffer(intoState ? *other : state[i], intoState ? state[i] : *other,
@@ -204,7 +204,7 @@ Status ModuleBuffers::advanceLoop(const ProgramStep &step) {
   const std::vector<DeviceBuffer> &state = loopStates.at(&step);
   std::vector<std::vector<uint8_t>> next(state.size());
   for (size_t i = 0; i < state.size(); ++i) {
-    Expected<DeviceBuffer> result = get(step.bodyResults[i]);
+    ErrorOr<DeviceBuffer> result = get(step.bodyResults[i]);
     if (!result)
       return result.status();
     if (*result == state[i])
@@ -220,8 +220,8 @@ Status ModuleBuffers::advanceLoop(const ProgramStep &step) {
   return Status::success();
 }
 
-Expected<bool> ModuleBuffers::readPredicate(const KernelParameter &parameter) {
-  Expected<DeviceBuffer> buffer = get(parameter);
+ErrorOr<bool> ModuleBuffers::readPredicate(const KernelParameter &parameter) {
+  ErrorOr<DeviceBuffer> buffer = get(parameter);
   if (!buffer)
     return buffer.status();
   std::vector<uint8_t> byte(1);
@@ -243,7 +243,7 @@ Status ModuleBuffers::allocateBranchParameters(const ProgramStep &step) {
     const std::vector<KernelParameter> &leaves = step.branchArguments[b];
     std::vector<DeviceBuffer> &parameter = branchParameters[&step].emplace_back();
     for (size_t i = 0; i < leaves.size(); ++i) {
-      Expected<DeviceBuffer> buffer = device.allocate(static_cast<size_t>(leaves[i].bytes));
+      ErrorOr<DeviceBuffer> buffer = device.allocate(static_cast<size_t>(leaves[i].bytes));
       if (!buffer)
         return buffer.status();
       parameter.push_back(*buffer);
@@ -253,15 +253,15 @@ Status ModuleBuffers::allocateBranchParameters(const ProgramStep &step) {
   return Status::success();
 }
 
-Expected<size_t> ModuleBuffers::readBranchIndex(const ProgramStep &step) {
+ErrorOr<size_t> ModuleBuffers::readBranchIndex(const ProgramStep &step) {
   const KernelParameter &index = step.arguments.at(0);
   if (index.shape.elementType() == PrimitiveType::Pred) {
-    Expected<bool> value = readPredicate(index);
+    ErrorOr<bool> value = readPredicate(index);
     if (!value)
       return value.status();
     return size_t(*value ? 0 : 1);
   }
-  Expected<DeviceBuffer> buffer = get(index);
+  ErrorOr<DeviceBuffer> buffer = get(index);
   if (!buffer)
     return buffer.status();
   std::vector<uint8_t> bytes(static_cast<size_t>(index.bytes));
@@ -287,14 +287,14 @@ Status ModuleBuffers::copyBranchValues(const ProgramStep &step, size_t branch,
                            std::to_string(from.size()) + " result leaves, the conditional " +
                            std::to_string(step.results.size()));
   for (size_t i = 0; i < from.size(); ++i) {
-    Expected<DeviceBuffer> source = get(from[i]);
+    ErrorOr<DeviceBuffer> source = get(from[i]);
     if (!source)
       return source.status();
     DeviceBuffer destination = 0;
     if (intoBranch) {
       destination = branchParameters.at(&step).at(branch).at(i);
     } else {
-      Expected<DeviceBuffer> result = get(step.results[i]);
+      ErrorOr<DeviceBuffer> result = get(step.results[i]);
       if (!result)
         return result.status();
       destination = *result;

@@ -18,7 +18,7 @@
 
 #include "Device.h"
 #include "ManifestTypes.h"
-#include "Status.h"
+#include "support/ErrorOr.h"
 
 #include "hlo_parser/HloModule.h"
 #include "interpreter/Evaluator.h"
@@ -38,7 +38,7 @@ public:
   /// The buffer `parameter` binds to, allocated and initialized on first
   /// use. An output aliased to an input (`aliasOf` not null) is that
   /// input's buffer.
-  Expected<DeviceBuffer> get(const KernelParameter &parameter,
+  ErrorOr<DeviceBuffer> get(const KernelParameter &parameter,
                              const DeviceBuffer *aliasOf = nullptr);
   /// Entry output `number`'s buffer (0 if nothing wrote it).
   DeviceBuffer output(int64_t number) const;
@@ -50,7 +50,7 @@ public:
   /// the instruction interpreted, its result leaves uploaded). Returns
   /// where it ran ("on the GPU by cuBLASLt ...", "by the interpreter on the
   /// host (why)").
-  Expected<std::string> runLibraryCall(const ProgramStep &step, interp::Evaluator &evaluator);
+  ErrorOr<std::string> runLibraryCall(const ProgramStep &step, interp::Evaluator &evaluator);
 
   /// While loops. The state of loop `step`, one buffer per element: what
   /// its body and condition read as "PARAM#i" and its results are. To be
@@ -63,7 +63,7 @@ public:
   /// written: a body may swap elements).
   Status advanceLoop(const ProgramStep &step);
   /// The pred[] in `parameter`'s buffer.
-  Expected<bool> readPredicate(const KernelParameter &parameter);
+  ErrorOr<bool> readPredicate(const KernelParameter &parameter);
 
   /// Conditionals. Buffers for each branch's parameter leaves (what the
   /// branch reads as "PARAM#i", or "PARAM" for an array): to be called
@@ -71,7 +71,7 @@ public:
   Status allocateBranchParameters(const ProgramStep &step);
   /// The branch conditional `step`'s index selects: a pred's true runs
   /// branch 0 and false branch 1; an s32 outside [0, n) runs the last.
-  Expected<size_t> readBranchIndex(const ProgramStep &step);
+  ErrorOr<size_t> readBranchIndex(const ProgramStep &step);
   /// Copies branch `branch`'s operand leaves into its parameter buffers,
   /// or (`intoBranch` false) its root's leaves into the step's results.
   Status copyBranchValues(const ProgramStep &step, size_t branch, bool intoBranch);

@@ -141,12 +141,12 @@ int main(int argc, char **argv) {
     return kExitError;
   }
 
-  std::string readError;
-  std::shared_ptr<SourceFile> file = SourceFile::read(options.hloPath, readError);
-  if (!file) {
-    std::cerr << "hlo-run: error: " << readError << "\n";
+  ErrorOr<std::shared_ptr<SourceFile>> read = SourceFile::read(options.hloPath);
+  if (!read) {
+    std::cerr << "hlo-run: error: " << read.error() << "\n";
     return kExitError;
   }
+  std::shared_ptr<SourceFile> file = std::move(*read);
   DiagnosticEngine diagnostics(file);
   std::unique_ptr<HloModule> module = parseHloModule(file, diagnostics);
   if (module)

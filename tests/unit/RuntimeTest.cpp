@@ -2,7 +2,7 @@
 //
 // The manifest reader (and its JSON), the comparison rules, the physical
 // buffer layout, the choice between whole-module and per-kernel runs, the
-// per-kernel reference cases, and the error results (Status, Expected).
+// per-kernel reference cases, and the error results (Status, ErrorOr: support/ErrorOr.h).
 //
 //===----------------------------------------------------------------------===//
 #include "runtime/Comparison.h"
@@ -10,7 +10,7 @@
 #include "abi/LaunchManifest.h"
 #include "runtime/ReductionTolerance.h"
 #include "runtime/ReferenceCases.h"
-#include "runtime/Status.h"
+#include "support/ErrorOr.h"
 
 #include "hlo_parser/Parser.h"
 
@@ -517,32 +517,32 @@ TEST(Status, SuccessAndFailureCarryTheirMessage) {
   EXPECT_FALSE(Status::failure("").ok());
 }
 
-TEST(Expected, HoldsAValueOrAFailure) {
-  Expected<uint64_t> buffer = uint64_t(256);
+TEST(ErrorOr, HoldsAValueOrAFailure) {
+  ErrorOr<uint64_t> buffer = uint64_t(256);
   ASSERT_TRUE(buffer.ok());
   EXPECT_EQ(*buffer, 256u);
   EXPECT_TRUE(buffer.status().ok());
 
-  Expected<uint64_t> missing = Status::failure("cannot allocate 8 bytes");
+  ErrorOr<uint64_t> missing = Status::failure("cannot allocate 8 bytes");
   EXPECT_FALSE(missing);
   EXPECT_EQ(missing.error(), "cannot allocate 8 bytes");
-  // Passed on as a Status, and from there into another Expected.
-  Expected<std::string> passedOn = missing.status();
+  // Passed on as a Status, and from there into another ErrorOr.
+  ErrorOr<std::string> passedOn = missing.status();
   EXPECT_EQ(passedOn.error(), "cannot allocate 8 bytes");
 
-  Expected<std::string> where = "on the GPU by cuBLASLt";
+  ErrorOr<std::string> where = "on the GPU by cuBLASLt";
   ASSERT_TRUE(where);
   EXPECT_EQ(where->size(), 22u);
 }
 
-TEST(Expected, MovesOutAnOwningValue) {
-  auto make = [](bool ok) -> Expected<std::unique_ptr<int>> {
+TEST(ErrorOr, MovesOutAnOwningValue) {
+  auto make = [](bool ok) -> ErrorOr<std::unique_ptr<int>> {
     if (!ok)
       return Status::failure("no driver");
     auto value = std::make_unique<int>(7);
     return value;
   };
-  Expected<std::unique_ptr<int>> made = make(true);
+  ErrorOr<std::unique_ptr<int>> made = make(true);
   ASSERT_TRUE(made);
   std::unique_ptr<int> owned = std::move(*made);
   EXPECT_EQ(*owned, 7);

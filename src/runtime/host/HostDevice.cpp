@@ -26,7 +26,7 @@ std::string cpuName() {
 
 /// Median milliseconds of `iterations` runs of `work` (returning a
 /// Status) after `warmup`.
-template <typename Work> Expected<double> timeRepeated(Work work, int warmup, int iterations) {
+template <typename Work> ErrorOr<double> timeRepeated(Work work, int warmup, int iterations) {
   for (int i = 0; i < warmup; ++i)
     if (Status status = work(); !status)
       return status;
@@ -79,7 +79,7 @@ Status HostDevice::loadCode(const std::string &path) {
   return Status::success();
 }
 
-Expected<DeviceKernel> HostDevice::findKernel(const KernelSpec &kernel) {
+ErrorOr<DeviceKernel> HostDevice::findKernel(const KernelSpec &kernel) {
   DeviceKernel handle = library ? dlsym(library, kernel.name.c_str()) : nullptr;
   if (!handle)
     return Status::failure("finding kernel " + kernel.name +
@@ -96,7 +96,7 @@ void HostDevice::release(DeviceBuffer buffer) {
   allocations.erase(found);
 }
 
-Expected<DeviceBuffer> HostDevice::allocate(size_t bytes) {
+ErrorOr<DeviceBuffer> HostDevice::allocate(size_t bytes) {
   // Zero-size buffers still get an address; 64-byte alignment covers the
   // kernel ABI's 16.
   size_t size = std::max<size_t>((bytes + 63) / 64 * 64, 64);
@@ -132,7 +132,7 @@ LaunchResult HostDevice::launch(DeviceKernel handle, const KernelSpec &kernel,
                          compiledArch);
 }
 
-Expected<double> HostDevice::timeKernel(DeviceKernel handle, const KernelSpec &kernel,
+ErrorOr<double> HostDevice::timeKernel(DeviceKernel handle, const KernelSpec &kernel,
                                         const std::vector<DeviceBuffer> &buffers, int warmup,
                                         int iterations) {
   return timeRepeated(
@@ -143,7 +143,7 @@ Expected<double> HostDevice::timeKernel(DeviceKernel handle, const KernelSpec &k
       warmup, iterations);
 }
 
-Expected<double> HostDevice::timeCopy(size_t bytes, int warmup, int iterations) {
+ErrorOr<double> HostDevice::timeCopy(size_t bytes, int warmup, int iterations) {
   std::vector<uint8_t> source(bytes, 1), target(bytes);
   return timeRepeated(
       [&] {

@@ -27,18 +27,18 @@ public:
   std::string arch() const override { return ""; }
   const char *timeDomain() const override { return "CPU"; }
   Status loadCode(const std::string &path) override;
-  Expected<DeviceKernel> findKernel(const KernelSpec &kernel) override;
-  Expected<DeviceBuffer> allocate(size_t bytes) override;
+  ErrorOr<DeviceKernel> findKernel(const KernelSpec &kernel) override;
+  ErrorOr<DeviceBuffer> allocate(size_t bytes) override;
   void release(DeviceBuffer buffer) override;
   Status upload(DeviceBuffer buffer, const std::vector<uint8_t> &bytes) override;
   Status download(DeviceBuffer buffer, std::vector<uint8_t> &bytes) override;
   Status fill(DeviceBuffer buffer, size_t bytes, unsigned char value) override;
   LaunchResult launch(DeviceKernel handle, const KernelSpec &kernel,
                       const std::vector<DeviceBuffer> &buffers) override;
-  Expected<double> timeKernel(DeviceKernel handle, const KernelSpec &kernel,
+  ErrorOr<double> timeKernel(DeviceKernel handle, const KernelSpec &kernel,
                               const std::vector<DeviceBuffer> &buffers, int warmup,
                               int iterations) override;
-  Expected<double> timeCopy(size_t bytes, int warmup, int iterations) override;
+  ErrorOr<double> timeCopy(size_t bytes, int warmup, int iterations) override;
 
 private:
   std::string compiledArch;
