@@ -219,14 +219,22 @@ Status GpuContext::enqueue(CUfunction function, const KernelSpec &kernel,
   std::vector<void *> pointers;
   for (CUdeviceptr &argument : arguments)
     pointers.push_back(&argument);
-  // The manifest's shared memory is the kernel's static shared memory (the
-  // .shared variables of its code, which the driver reserves by itself):
-  // the launch asks for no dynamic shared memory. Passing it here again
-  // would reserve it twice and fail above 24 KB of tiles.
-  constexpr unsigned kDynamicSharedBytes = 0;
+  // The manifest's shared_memory_bytes is the kernel's static shared
+  // memory (the .shared variables of its code, which the driver reserves
+  // by itself); the launch asks only for the dynamic shared memory on top.
+  // Past 48 KB in all, the kernel must opt in (checkLaunch keeps the total
+  // within the device's opt-in limit).
+  unsigned dynamicShared = kernel.dynamicSharedMemoryBytes;
+  if (uint64_t(kernel.sharedMemoryBytes) + dynamicShared > 48 * 1024)
+    if (Status status = check(driver->funcSetAttribute(
+                                  function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                  static_cast<int>(dynamicShared)),
+                              ("opting " + kernel.name + " into its dynamic shared memory").c_str());
+        !status)
+      return status;
   return check(driver->launchKernel(function, kernel.grid[0], kernel.grid[1], kernel.grid[2],
                                     kernel.block[0], kernel.block[1], kernel.block[2],
-                                    kDynamicSharedBytes, nullptr, pointers.data(), nullptr),
+                                    dynamicShared, nullptr, pointers.data(), nullptr),
                ("launching " + kernel.name).c_str());
 }
 

@@ -61,9 +61,10 @@ std::string checkLaunch(const KernelSpec &kernel, const LaunchLimits &limits,
     return std::to_string(kernel.sharedMemoryBytes) +
            " bytes of static shared memory exceed the limit of " +
            std::to_string(limits.staticSharedMemoryPerBlock) + " per block";
-  if (kernel.sharedMemoryBytes > limits.sharedMemoryPerBlock)
-    return std::to_string(kernel.sharedMemoryBytes) +
-           " bytes of shared memory exceed the limit of " +
+  // Dynamic shared memory comes on top, up to the opt-in limit.
+  int64_t shared = int64_t(kernel.sharedMemoryBytes) + kernel.dynamicSharedMemoryBytes;
+  if (shared > limits.sharedMemoryPerBlock)
+    return std::to_string(shared) + " bytes of shared memory exceed the limit of " +
            std::to_string(limits.sharedMemoryPerBlock) + " per block on " +
            (arch.empty() ? std::string("this device") : arch);
   return "";

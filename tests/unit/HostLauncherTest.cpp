@@ -344,6 +344,16 @@ TEST(HostLauncher, LaunchesOverTheDeviceLimitsAreFaults) {
   KernelSpec big = spec({1, 1, 1}, {1, 1, 1}, false, 100 * 1024);
   EXPECT_EQ(checkLaunch(big, sm86, "sm_86"), "102400 bytes of shared memory exceed the "
                                              "limit of 101376 per block on sm_86");
+  // Dynamic shared memory comes on top of the static 48 KiB, up to the
+  // opt-in limit (227 KiB on sm_90, 99 KiB on sm_86).
+  KernelSpec dynamic = spec({1, 1, 1}, {1, 1, 1}, false, 48 * 1024);
+  dynamic.dynamicSharedMemoryBytes = 179 * 1024;
+  EXPECT_EQ(checkLaunch(dynamic, launchLimitsFor("sm_90"), "sm_90"), "");
+  EXPECT_EQ(checkLaunch(dynamic, launchLimitsFor("sm_86"), "sm_86"),
+            "232448 bytes of shared memory exceed the limit of 101376 per block on sm_86");
+  dynamic.dynamicSharedMemoryBytes = 180 * 1024;
+  EXPECT_EQ(checkLaunch(dynamic, launchLimitsFor("sm_90"), "sm_90"),
+            "233472 bytes of shared memory exceed the limit of 232448 per block on sm_90");
 }
 
 // Blocks run in parallel on host threads: atomics are real.

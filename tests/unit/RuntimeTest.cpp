@@ -171,6 +171,22 @@ TEST(LaunchManifest, ScratchBuffersRoundTrip) {
   EXPECT_EQ(scratch.bytes, 16);
 }
 
+TEST(LaunchManifest, DynamicSharedMemoryRoundTripsWhenThere) {
+  std::string error;
+  std::optional<LaunchManifest> manifest = parseLaunchManifest(kManifest, error);
+  ASSERT_TRUE(manifest) << error;
+  // Absent: none, and none is written.
+  EXPECT_EQ(manifest->kernels[0].dynamicSharedMemoryBytes, 0u);
+  EXPECT_EQ(printLaunchManifest(*manifest).find("dynamic_shared_memory_bytes"),
+            std::string::npos);
+  manifest->kernels[0].dynamicSharedMemoryBytes = 128 * 1024;
+  std::string json = printLaunchManifest(*manifest);
+  EXPECT_NE(json.find("\"dynamic_shared_memory_bytes\": 131072,"), std::string::npos) << json;
+  std::optional<LaunchManifest> back = parseLaunchManifest(json, error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_EQ(back->kernels[0].dynamicSharedMemoryBytes, 131072u);
+}
+
 TEST(LaunchManifest, RejectsBrokenManifestsWithWhere) {
   std::string manifest = kManifest;
   auto replaced = [&](const std::string &from, const std::string &to) {

@@ -33,7 +33,8 @@ LaunchResult HostLauncher::launch(HloHostKernel kernel, const KernelSpec &spec,
     grid.grid[i] = spec.grid[i];
     grid.block[i] = spec.block[i];
   }
-  grid.sharedMemoryBytes = spec.sharedMemoryBytes;
+  // The block's shared memory: the static tiles, then the dynamic part.
+  grid.sharedMemoryBytes = spec.sharedMemoryBytes + spec.dynamicSharedMemoryBytes;
   grid.concurrentThreads = spec.concurrentThreads;
 
   uint64_t blocks = uint64_t(spec.grid[0]) * spec.grid[1] * spec.grid[2];
