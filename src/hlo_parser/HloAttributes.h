@@ -11,7 +11,7 @@
 #ifndef HLO_PARSER_HLOATTRIBUTES_H
 #define HLO_PARSER_HLOATTRIBUTES_H
 
-#include "ErrorOr.h"
+#include "support/ErrorOr.h"
 #include "HloOpcode.h"
 #include "Shape.h"
 

@@ -10,7 +10,7 @@
 #ifndef HLO_PARSER_PARSER_H
 #define HLO_PARSER_PARSER_H
 
-#include "ErrorOr.h"
+#include "support/ErrorOr.h"
 #include "HloModule.h"
 #include "SourceFile.h"
 

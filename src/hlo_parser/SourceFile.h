@@ -14,7 +14,7 @@
 #ifndef HLO_PARSER_SOURCEFILE_H
 #define HLO_PARSER_SOURCEFILE_H
 
-#include "ErrorOr.h"
+#include "support/ErrorOr.h"
 
 #include <cstdint>
 #include <memory>
