@@ -196,48 +196,33 @@ public:
 
 } // namespace
 
-std::optional<LaunchManifest> parseLaunchManifest(const std::string &json,
-                                                  std::string &error) {
-  std::optional<JsonValue> root = JsonValue::parse(json, error);
+ErrorOr<LaunchManifest> parseLaunchManifest(const std::string &json) {
+  ErrorOr<JsonValue> root = JsonValue::parse(json);
   if (!root)
-    return std::nullopt;
+    return root.status();
   ManifestReader reader;
   LaunchManifest manifest;
-  if (!root->isObject()) {
-    error = "the manifest must be a JSON object";
-    return std::nullopt;
-  }
+  if (!root->isObject())
+    return makeError("the manifest must be a JSON object");
   const JsonValue *kernels = root->find("kernels");
   if (!reader.readString(*root, "module", manifest.module, "manifest") ||
       !reader.readString(*root, "gpu_arch", manifest.gpuArch, "manifest") ||
-      !reader.readString(*root, "code", manifest.codeFile, "manifest", /*required=*/false)) {
-    error = reader.error;
-    return std::nullopt;
-  }
-  if (!reader.readString(*root, "target", manifest.target, "manifest", /*required=*/false)) {
-    error = reader.error;
-    return std::nullopt;
-  }
-  if (manifest.target != "nvptx" && manifest.target != "host") {
-    error = "manifest: unknown \"target\" \"" + manifest.target +
-            "\" (expected \"nvptx\" or \"host\")";
-    return std::nullopt;
-  }
+      !reader.readString(*root, "code", manifest.codeFile, "manifest", /*required=*/false))
+    return makeError(reader.error);
+  if (!reader.readString(*root, "target", manifest.target, "manifest", /*required=*/false))
+    return makeError(reader.error);
+  if (manifest.target != "nvptx" && manifest.target != "host")
+    return makeError("manifest: unknown \"target\" \"" + manifest.target +
+                     "\" (expected \"nvptx\" or \"host\")");
   if (manifest.target == "host" &&
-      !reader.readInt(*root, "host_abi_version", manifest.hostAbiVersion, "manifest")) {
-    error = reader.error;
-    return std::nullopt;
-  }
-  if (!kernels || !kernels->isArray()) {
-    error = "manifest: missing \"kernels\"";
-    return std::nullopt;
-  }
+      !reader.readInt(*root, "host_abi_version", manifest.hostAbiVersion, "manifest"))
+    return makeError(reader.error);
+  if (!kernels || !kernels->isArray())
+    return makeError("manifest: missing \"kernels\"");
   for (size_t i = 0; i < kernels->array().size(); ++i) {
     KernelSpec kernel;
-    if (!reader.readKernel(kernels->array()[i], kernel, "kernel " + std::to_string(i))) {
-      error = reader.error;
-      return std::nullopt;
-    }
+    if (!reader.readKernel(kernels->array()[i], kernel, "kernel " + std::to_string(i)))
+      return makeError(reader.error);
     manifest.kernels.push_back(std::move(kernel));
   }
   if (const JsonValue *notEmitted = root->find("not_emitted"))
@@ -246,8 +231,8 @@ std::optional<LaunchManifest> parseLaunchManifest(const std::string &json,
       manifest.notEmitted.emplace_back(name ? name->string() : "",
                                        opcode ? opcode->string() : "");
     }
-  if (!readProgramSections(*root, manifest, error))
-    return std::nullopt;
+  if (Status read = readProgramSections(*root, manifest); !read)
+    return read;
   return manifest;
 }
 
@@ -294,13 +279,12 @@ std::string bindingJson(const KernelParameter &parameter) {
          "}";
 }
 
-bool readBinding(const JsonValue &json, KernelParameter &parameter, const std::string &where,
-                 std::string &error) {
+ErrorOr<KernelParameter> readBinding(const JsonValue &json, const std::string &where) {
   ManifestReader reader;
-  if (reader.readParameter(json, parameter, where))
-    return true;
-  error = reader.error;
-  return false;
+  KernelParameter parameter;
+  if (!reader.readParameter(json, parameter, where))
+    return makeError(reader.error);
+  return parameter;
 }
 
 std::string printLaunchManifest(const LaunchManifest &manifest) {

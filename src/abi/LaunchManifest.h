@@ -16,6 +16,7 @@
 #define HLO_ABI_LAUNCHMANIFEST_H
 
 #include "hlo_parser/Shape.h"
+#include "support/ErrorOr.h"
 
 #include <array>
 #include <optional>
@@ -170,9 +171,8 @@ struct LaunchManifest {
 /// of an earlier kernel with the same code for another HLO instruction.
 std::string launchLabel(const std::vector<KernelSpec> &kernels, size_t k);
 
-/// Parses manifest JSON; on failure returns nullopt with `error` set.
-std::optional<LaunchManifest> parseLaunchManifest(const std::string &json,
-                                                  std::string &error);
+/// Parses manifest JSON, or says what is wrong with it and where.
+ErrorOr<LaunchManifest> parseLaunchManifest(const std::string &json);
 
 /// The manifest as JSON (what parseLaunchManifest reads back).
 std::string printLaunchManifest(const LaunchManifest &manifest);

@@ -152,7 +152,7 @@ std::string printProgramSections(const LaunchManifest &manifest) {
   return json;
 }
 
-bool readProgramSections(const JsonValue &root, LaunchManifest &manifest, std::string &error) {
+Status readProgramSections(const JsonValue &root, LaunchManifest &manifest) {
   if (const JsonValue *program = root.find("program"))
     for (const JsonValue &entry : program->array()) {
       ProgramStep step;
@@ -163,18 +163,15 @@ bool readProgramSections(const JsonValue &root, LaunchManifest &manifest, std::s
           step.kind = value;
           known = true;
         }
-      if (!known) {
-        error = "manifest: unknown program step \"" + kind + "\"";
-        return false;
-      }
+      if (!known)
+        return makeError("manifest: unknown program step \"" + kind + "\"");
       step.computation = text(entry, "computation");
       step.instruction = text(entry, "instruction");
       step.launch = integer(entry, "launch", -1);
       if (step.kind == ProgramStep::Kind::Launch &&
-          (step.launch < 0 || step.launch >= static_cast<int64_t>(manifest.kernels.size()))) {
-        error = "manifest: program step '" + step.instruction + "' launches no listed kernel";
-        return false;
-      }
+          (step.launch < 0 || step.launch >= static_cast<int64_t>(manifest.kernels.size())))
+        return makeError("manifest: program step '" + step.instruction +
+                         "' launches no listed kernel");
       step.opcode = text(entry, "opcode");
       step.target = text(entry, "target");
       step.operands = texts(entry, "operands");
@@ -187,13 +184,13 @@ bool readProgramSections(const JsonValue &root, LaunchManifest &manifest, std::s
                                std::pair{"body_results", &step.bodyResults}})
         if (const JsonValue *bindings = entry.find(key))
           for (size_t i = 0; i < bindings->array().size(); ++i) {
-            KernelParameter binding;
-            if (!readBinding(bindings->array()[i], binding,
-                             "manifest: program step '" + step.instruction + "' " + key +
-                                 "[" + std::to_string(i) + "]",
-                             error))
-              return false;
-            list->push_back(std::move(binding));
+            ErrorOr<KernelParameter> binding =
+                readBinding(bindings->array()[i], "manifest: program step '" +
+                                                      step.instruction + "' " + key + "[" +
+                                                      std::to_string(i) + "]");
+            if (!binding)
+              return binding.status();
+            list->push_back(std::move(*binding));
           }
       for (auto [key, lists] : {std::pair{"branch_arguments", &step.branchArguments},
                                 std::pair{"branch_results", &step.branchResults}})
@@ -202,13 +199,13 @@ bool readProgramSections(const JsonValue &root, LaunchManifest &manifest, std::s
             lists->emplace_back();
             const JsonValue &branch = branches->array()[b];
             for (size_t i = 0; i < branch.array().size(); ++i) {
-              KernelParameter binding;
-              if (!readBinding(branch.array()[i], binding,
-                               "manifest: program step '" + step.instruction + "' " + key +
-                                   "[" + std::to_string(b) + "][" + std::to_string(i) + "]",
-                               error))
-                return false;
-              lists->back().push_back(std::move(binding));
+              ErrorOr<KernelParameter> binding = readBinding(
+                  branch.array()[i], "manifest: program step '" + step.instruction + "' " +
+                                         key + "[" + std::to_string(b) + "][" +
+                                         std::to_string(i) + "]");
+              if (!binding)
+                return binding.status();
+              lists->back().push_back(std::move(*binding));
             }
           }
       manifest.program.push_back(std::move(step));
@@ -230,7 +227,7 @@ bool readProgramSections(const JsonValue &root, LaunchManifest &manifest, std::s
   if (const JsonValue *failed = root.find("failed"))
     for (const JsonValue &entry : failed->array())
       manifest.failed.emplace_back(text(entry, "instruction"), text(entry, "error"));
-  return true;
+  return Status::success();
 }
 
 } // namespace hlo::abi

@@ -8,6 +8,7 @@
 #ifndef HLO_ABI_MANIFESTPROGRAM_H
 #define HLO_ABI_MANIFESTPROGRAM_H
 
+#include "support/ErrorOr.h"
 #include "support/Json.h"
 #include "abi/LaunchManifest.h"
 
@@ -22,15 +23,14 @@ std::string printProgramSections(const LaunchManifest &manifest);
 /// A buffer binding (a kernel parameter, a step's argument or result) as
 /// one JSON object, and back (LaunchManifest.cpp); `where` prefixes errors.
 std::string bindingJson(const KernelParameter &parameter);
-bool readBinding(const JsonValue &json, KernelParameter &parameter, const std::string &where,
-                 std::string &error);
+ErrorOr<KernelParameter> readBinding(const JsonValue &json, const std::string &where);
 
 /// A program step's kind as the manifest spells it ("copy", "while", ...).
 const char *stepKindName(ProgramStep::Kind kind);
 
-/// Reads the sections of `root` into `manifest`; false with `error` set on
-/// a malformed section. Absent sections are empty.
-bool readProgramSections(const JsonValue &root, LaunchManifest &manifest, std::string &error);
+/// Reads the sections of `root` into `manifest`, or says which section is
+/// malformed. Absent sections are empty.
+Status readProgramSections(const JsonValue &root, LaunchManifest &manifest);
 
 } // namespace hlo::abi
 

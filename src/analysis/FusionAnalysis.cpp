@@ -7,6 +7,7 @@
 #include "support/BackendConfig.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <algorithm>
 #include <deque>

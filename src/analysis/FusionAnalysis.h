@@ -83,6 +83,11 @@ struct FusionAnalysis {
 
   /// "kReduction/RowReductionFusion", "kLoop/LoopFusion", ...
   std::string kindString() const;
+  /// Emitted by a hero's emitter: neither the plain loop emitter nor a
+  /// library call.
+  bool hasHeroEmitter() const {
+    return variant != FusionVariant::Loop && kind != EmitterKind::Library;
+  }
 };
 
 /// Whether an output of the fusion may take the buffer of fusion parameter

@@ -195,28 +195,26 @@ bool emitCode(const HloModule &module, const Options &options, const std::string
   quietOptions.timePasses = false;
   quietOptions.resourceUsage = false;
   pipeline::PassDumper quietDumper(quietOptions);
-  auto generate = [&](mlir::ModuleOp module, bool quiet,
-                      std::string &error) -> std::optional<pipeline::CompiledCode> {
+  auto generate = [&](mlir::ModuleOp module,
+                      bool quiet) -> llvm::Expected<pipeline::CompiledCode> {
     llvm::Expected<pipeline::CompiledCode> compiled = pipeline::compileModule(
         module, kind, quiet ? quietOptions : pipelineOptions, quiet ? quietDumper : dumper,
         [&](llvm::StringRef stage) {
           if (!quiet)
             timer.lap(stage.str());
         });
-    if (!compiled) {
-      error = llvm::toString(compiled.takeError());
-      return std::nullopt;
-    }
+    if (!compiled || quiet)
+      return compiled;
     // Each kernel's code must be what its emitter's launch record says
     // (a kernel compiled alone lacks the others).
-    error = quiet ? "" : checkLaunchRecords(emittedKernels->launches, compiled->kernels);
-    if (!error.empty())
-      return std::nullopt;
-    return std::move(*compiled);
+    std::string mismatch = checkLaunchRecords(emittedKernels->launches, compiled->kernels);
+    if (!mismatch.empty())
+      return pipeline::pipelineError(mismatch);
+    return compiled;
   };
-  std::string error;
-  std::optional<pipeline::CompiledCode> code = generate(*emitted, /*quiet=*/false, error);
+  llvm::Expected<pipeline::CompiledCode> code = generate(*emitted, /*quiet=*/false);
   if (!code) {
+    std::string error = llvm::toString(code.takeError());
     // These stages run on the whole module: find the kernels that fail
     // alone, from the emitted MLIR made again, and report each at its
     // instruction; with --keep-going the others are compiled and written.
@@ -228,8 +226,9 @@ bool emitCode(const HloModule &module, const Options &options, const std::string
       injectCodegenFailure(*reemitted, plan, options.injectCodegenFailure);
     if (reemitted && reemitted->failed.size() == emittedKernels->failed.size())
       failures = findFailingKernels(
-          *reemitted->module, *reemitted, [&](mlir::ModuleOp alone, std::string &message) {
-            return generate(alone, /*quiet=*/true, message).has_value();
+          *reemitted->module, *reemitted, [&](mlir::ModuleOp alone) -> llvm::Error {
+            llvm::Expected<pipeline::CompiledCode> compiled = generate(alone, /*quiet=*/true);
+            return compiled ? llvm::Error::success() : compiled.takeError();
           });
     // A failure every kernel has alone (a missing libdevice or ptxas, or a
     // module of one kernel) is the module's: said once, as it was.
@@ -248,9 +247,9 @@ bool emitCode(const HloModule &module, const Options &options, const std::string
       return false;
     emittedKernels = std::move(reemitted);
     dropFailedKernels(*emittedKernels->module, *emittedKernels, plan, failures);
-    code = generate(*emittedKernels->module, /*quiet=*/false, error);
+    code = generate(*emittedKernels->module, /*quiet=*/false);
     if (!code)
-      return fail(error);
+      return fail(llvm::toString(code.takeError()));
   }
   if (options.resourceUsage)
     llvm::errs() << formatResourceUsage(code->resources, options.gpuArch);

@@ -53,9 +53,10 @@ std::map<int64_t, std::string> findFailingKernels(mlir::ModuleOp pristine,
   for (int64_t kernel : owners) {
     mlir::OwningOpRef<mlir::ModuleOp> alone = pristine.clone();
     eraseKernels(*alone, [&](int64_t launch) { return launches[launch].planKernel == kernel; });
-    std::string error;
-    if (!generate(*alone, error))
+    if (llvm::Error failure = generate(*alone)) {
+      std::string error = llvm::toString(std::move(failure));
       failures[kernel] = error.empty() ? "code generation failed" : error;
+    }
   }
   // A kernel that runs a failed kernel's code fails with it.
   for (const KernelLaunchRecord &launch : launches)

@@ -16,14 +16,15 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/Error.h"
 
 #include <set>
 #include <string>
 
 namespace hlo::driver {
 
-/// Code generation from emitted MLIR to machine code; false with `error`.
-using GenerateCode = llvm::function_ref<bool(mlir::ModuleOp module, std::string &error)>;
+/// Code generation from emitted MLIR to machine code: its error, if any.
+using GenerateCode = llvm::function_ref<llvm::Error(mlir::ModuleOp module)>;
 
 /// The plan kernels of `emitted` whose code generation fails when each is
 /// compiled alone from a copy of `pristine` (the emitted module before any

@@ -67,9 +67,8 @@ JsonValue backendConfigOf(const HloInstruction &instruction) {
   std::optional<JsonValue> config = parseBackendConfig(backendConfigText(instruction));
   if (!config) {
     // What is wrong with it, as strict JSON.
-    std::string error;
-    JsonValue::parse(std::string(backendConfigText(instruction)), error);
-    fail(instruction, "backend_config is not JSON: " + error);
+    ErrorOr<JsonValue> strict = JsonValue::parse(std::string(backendConfigText(instruction)));
+    fail(instruction, "backend_config is not JSON: " + strict.error());
   }
   return std::move(*config);
 }

@@ -669,11 +669,9 @@ int runKernelCheck(const RunOptions &options, const HloModule &module) {
     std::cerr << "hlo-run: error: manifest: " << json.error() << "\n";
     return kExitError;
   }
-  std::string error;
-  std::optional<LaunchManifest> manifest =
-      parseLaunchManifest(std::string((*json)->text()), error);
+  ErrorOr<LaunchManifest> manifest = parseLaunchManifest(std::string((*json)->text()));
   if (!manifest) {
-    std::cerr << options.manifestPath << ": error: " << error << "\n";
+    std::cerr << options.manifestPath << ": error: " << manifest.error() << "\n";
     return kExitError;
   }
   bool host = manifest->target == "host";

@@ -52,10 +52,11 @@ std::optional<JsonValue> parseBackendConfig(std::string_view text) {
   auto parse = [](std::string_view json) -> std::optional<JsonValue> {
     if (json.empty())
       return std::nullopt;
-    std::string error;
-    if (std::optional<JsonValue> parsed = JsonValue::parse(std::string(json), error))
-      return parsed;
-    return JsonValue::parse(quoteBareJsonKeys(json), error);
+    if (ErrorOr<JsonValue> parsed = JsonValue::parse(std::string(json)))
+      return std::move(*parsed);
+    if (ErrorOr<JsonValue> quoted = JsonValue::parse(quoteBareJsonKeys(json)))
+      return std::move(*quoted);
+    return std::nullopt;
   };
   std::optional<JsonValue> value = parse(text);
   // `backend_config="{...}"`: the JSON is the string's text.

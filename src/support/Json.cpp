@@ -216,13 +216,11 @@ std::string quoteJson(const std::string &text) {
   return out + "\"";
 }
 
-std::optional<JsonValue> JsonValue::parse(const std::string &text, std::string &error) {
+ErrorOr<JsonValue> JsonValue::parse(const std::string &text) {
   JsonParser parser(text);
   JsonValue value;
-  if (!parser.parseDocument(value)) {
-    error = parser.error;
-    return std::nullopt;
-  }
+  if (!parser.parseDocument(value))
+    return makeError(parser.error);
   return value;
 }
 

@@ -10,6 +10,8 @@
 #ifndef HLO_SUPPORT_JSON_H
 #define HLO_SUPPORT_JSON_H
 
+#include "support/ErrorOr.h"
+
 #include <map>
 #include <memory>
 #include <optional>
@@ -35,9 +37,8 @@ public:
   /// Member `key` of an object, or null.
   const JsonValue *find(const std::string &key) const;
 
-  /// Parses `text`; on failure returns nullopt and sets `error` to
-  /// "line L, column C: ...".
-  static std::optional<JsonValue> parse(const std::string &text, std::string &error);
+  /// Parses `text`, or says what is wrong: "line L, column C: ...".
+  static ErrorOr<JsonValue> parse(const std::string &text);
 
 private:
   friend class JsonParser;

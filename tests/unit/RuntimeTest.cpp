@@ -99,9 +99,9 @@ std::unique_ptr<HloModule> parse(const std::string &text) {
 }
 
 std::string manifestError(const std::string &json) {
-  std::string error;
-  EXPECT_FALSE(parseLaunchManifest(json, error));
-  return error;
+  ErrorOr<LaunchManifest> manifest = parseLaunchManifest(json);
+  EXPECT_FALSE(manifest);
+  return manifest.error();
 }
 
 KernelParameter parameter(bool isOutput, BufferBinding binding, int64_t number,
@@ -119,24 +119,24 @@ KernelParameter parameter(bool isOutput, BufferBinding binding, int64_t number,
 } // namespace
 
 TEST(Json, ParsesNestedValuesAndReportsPositions) {
-  std::string error;
-  auto value = JsonValue::parse(R"({"a": [1, -2.5e1, true, null], "b": {"c": "x\"y\u00e9"}})",
-                                error);
-  ASSERT_TRUE(value) << error;
+  ErrorOr<JsonValue> value =
+      JsonValue::parse(R"({"a": [1, -2.5e1, true, null], "b": {"c": "x\"y\u00e9"}})");
+  ASSERT_TRUE(value) << value.error();
   EXPECT_EQ(value->find("a")->array()[1].number(), -25);
   EXPECT_TRUE(value->find("a")->array()[2].boolean());
   EXPECT_EQ(value->find("b")->find("c")->string(), "x\"y\xc3\xa9");
   EXPECT_EQ(value->find("missing"), nullptr);
-  EXPECT_FALSE(JsonValue::parse("{\n  \"a\": [1,\n  }", error));
-  EXPECT_EQ(error.rfind("line 3, column 3:", 0), 0u) << error;
-  EXPECT_FALSE(JsonValue::parse("{} x", error));
-  EXPECT_NE(error.find("trailing characters"), std::string::npos);
+  ErrorOr<JsonValue> broken = JsonValue::parse("{\n  \"a\": [1,\n  }");
+  EXPECT_FALSE(broken);
+  EXPECT_EQ(broken.error().rfind("line 3, column 3:", 0), 0u) << broken.error();
+  ErrorOr<JsonValue> trailing = JsonValue::parse("{} x");
+  EXPECT_FALSE(trailing);
+  EXPECT_NE(trailing.error().find("trailing characters"), std::string::npos);
 }
 
 TEST(LaunchManifest, ReadsWhatHloCompileWrites) {
-  std::string error;
-  std::optional<LaunchManifest> manifest = parseLaunchManifest(kManifest, error);
-  ASSERT_TRUE(manifest) << error;
+  ErrorOr<LaunchManifest> manifest = parseLaunchManifest(kManifest);
+  ASSERT_TRUE(manifest) << manifest.error();
   EXPECT_EQ(manifest->module, "jit_gelu");
   EXPECT_EQ(manifest->codeFile, "gelu.ptx");
   ASSERT_EQ(manifest->kernels.size(), 1u);
@@ -154,17 +154,16 @@ TEST(LaunchManifest, ReadsWhatHloCompileWrites) {
 }
 
 TEST(LaunchManifest, ScratchBuffersRoundTrip) {
-  std::string error;
-  std::optional<LaunchManifest> manifest = parseLaunchManifest(kManifest, error);
-  ASSERT_TRUE(manifest) << error;
+  ErrorOr<LaunchManifest> manifest = parseLaunchManifest(kManifest);
+  ASSERT_TRUE(manifest) << manifest.error();
   manifest->kernels[0].parameters.push_back(
       parameter(true, BufferBinding::Scratch, 0, "sort#scratch0"));
   std::string json = printLaunchManifest(*manifest);
   EXPECT_NE(json.find("\"binds\": \"scratch\", \"buffer\": \"sort#scratch0\""),
             std::string::npos)
       << json;
-  std::optional<LaunchManifest> back = parseLaunchManifest(json, error);
-  ASSERT_TRUE(back) << error;
+  ErrorOr<LaunchManifest> back = parseLaunchManifest(json);
+  ASSERT_TRUE(back) << back.error();
   const KernelParameter &scratch = back->kernels[0].parameters.back();
   EXPECT_EQ(scratch.binding, BufferBinding::Scratch);
   EXPECT_EQ(scratch.bufferName, "sort#scratch0");
@@ -172,9 +171,8 @@ TEST(LaunchManifest, ScratchBuffersRoundTrip) {
 }
 
 TEST(LaunchManifest, DynamicSharedMemoryRoundTripsWhenThere) {
-  std::string error;
-  std::optional<LaunchManifest> manifest = parseLaunchManifest(kManifest, error);
-  ASSERT_TRUE(manifest) << error;
+  ErrorOr<LaunchManifest> manifest = parseLaunchManifest(kManifest);
+  ASSERT_TRUE(manifest) << manifest.error();
   // Absent: none, and none is written.
   EXPECT_EQ(manifest->kernels[0].dynamicSharedMemoryBytes, 0u);
   EXPECT_EQ(printLaunchManifest(*manifest).find("dynamic_shared_memory_bytes"),
@@ -182,8 +180,8 @@ TEST(LaunchManifest, DynamicSharedMemoryRoundTripsWhenThere) {
   manifest->kernels[0].dynamicSharedMemoryBytes = 128 * 1024;
   std::string json = printLaunchManifest(*manifest);
   EXPECT_NE(json.find("\"dynamic_shared_memory_bytes\": 131072,"), std::string::npos) << json;
-  std::optional<LaunchManifest> back = parseLaunchManifest(json, error);
-  ASSERT_TRUE(back) << error;
+  ErrorOr<LaunchManifest> back = parseLaunchManifest(json);
+  ASSERT_TRUE(back) << back.error();
   EXPECT_EQ(back->kernels[0].dynamicSharedMemoryBytes, 131072u);
 }
 
