@@ -22,20 +22,22 @@
 
 namespace hlo::driver {
 
-/// Checks each launch record against the kernel the pipeline lowered to
-/// the LLVM dialect (its launch attributes and the shared memory it
-/// allocates): an emitter whose record disagrees with its code is an
-/// internal error. Returns the first mismatch, or "".
+/// Checks each launch record against its compiled kernel (the launch, the
+/// shared memory and the thread synchronization of its code): an emitter
+/// whose record disagrees with its code is an internal error. Returns the
+/// first mismatch, or "".
 std::string checkLaunchRecords(const std::vector<KernelLaunchRecord> &records,
-                               mlir::ModuleOp lowered);
+                               const std::vector<pipeline::CompiledKernel> &kernels);
 
 /// The manifest for `module` (planned as `plan`) compiled for `gpuArch`
 /// and `target` ("nvptx" or "host") into `codeFile`: the launches of
-/// `emitted`, and (--keep-going) the kernels that failed, each with its
-/// first error.
+/// `emitted` with the launch and shared memory of their compiled kernels,
+/// and (--keep-going) the kernels that failed, each with its first error.
 abi::LaunchManifest buildManifest(const HloModule &module, const KernelPlan &plan,
-                                  const EmittedModule &emitted, const std::string &gpuArch,
-                                  const std::string &target, const std::string &codeFile);
+                                  const EmittedModule &emitted,
+                                  const std::vector<pipeline::CompiledKernel> &compiled,
+                                  const std::string &gpuArch, const std::string &target,
+                                  const std::string &codeFile);
 
 } // namespace hlo::driver
 

@@ -17,8 +17,6 @@
 namespace hlo::runtime {
 namespace {
 
-using JsonValue;
-
 /// A number XLA writes as a JSON number or a string ("2").
 std::optional<double> numberOf(const JsonValue &value) {
   if (value.kind() == JsonValue::Kind::Number)
