@@ -95,7 +95,7 @@ SmallVector<Value> FunctionBodyEmitter::callScalar(const HloComputation &computa
   }
   llvm::Expected<func::FuncOp> function = parent.scalarFunction(computation);
   if (!function) {
-    // It replaces what was recorded before, as the out-parameter did.
+    // A scalar function's failure replaces what was recorded before.
     llvm::consumeError(std::move(error));
     error = function.takeError();
     return {};

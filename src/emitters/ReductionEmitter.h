@@ -82,9 +82,9 @@ protected:
     HeroValues accumulators;
     /// The output tensors as written so far.
     llvm::SmallVector<mlir::Value> outputs;
-    /// Set with `error` when a step fails: the steps run inside loop
-    /// bodies, which fail by returning nothing. A later error replaces an
-    /// earlier one.
+    /// Why the group failed (`failed`): its steps run inside loop bodies,
+    /// which fail by returning nothing. A later error replaces an earlier
+    /// one.
     DeferredError error;
     bool failed = false;
   };
