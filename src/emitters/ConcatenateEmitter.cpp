@@ -34,14 +34,12 @@ std::vector<EpilogueSpecification> ConcatenateEmitter::epilogues() const {
   return {{&hero(), &root()}};
 }
 
-bool ConcatenateEmitter::emitEntryFunction(EmitterContext &context, EmissionError &error) {
+llvm::Error ConcatenateEmitter::emitEntryFunction(EmitterContext &context) {
   ImplicitLocOpBuilder &b = context.b;
   MLIRContext *mlirContext = b.getContext();
   std::optional<IndexingMap> toRoot = heroToRootIndexing(&hero(), &root(), mlirContext);
-  if (!toRoot) {
-    error = epilogueWithoutIndexing(&hero(), &root());
-    return false;
-  }
+  if (!toRoot)
+    return epilogueWithoutIndexing(&hero(), &root());
   const Subgraph *epilogue = context.partitioned.epilogueFor(&hero(), &root());
   const Shape &outputShape = *fusionOutputs().front().shape;
   int64_t axis = hero().dimensions().front();
@@ -52,14 +50,16 @@ bool ConcatenateEmitter::emitEntryFunction(EmitterContext &context, EmissionErro
     if (shape.elementCount() == 0)
       continue;
     bool failed = false;
+    DeferredError error;
     Operation *loop = emitLoop(
         b, context.threadAndBlockIds, outputIndexingForDims(shape.dimensions(), mlirContext),
         {output},
         [&](ImplicitLocOpBuilder &nested, ValueRange, ValueRange indices,
             ValueRange iterArgs) -> SmallVector<Value> {
-          SmallVector<Value> value =
-              context.elemental.emitValue(nested, *operand, context.parameters, indices, error);
-          if (value.empty()) {
+          llvm::Expected<SmallVector<Value>> value =
+              context.elemental.emitValue(nested, *operand, context.parameters, indices);
+          if (!value) {
+            error.set(value.takeError());
             failed = true;
             return {};
           }
@@ -70,17 +70,17 @@ bool ConcatenateEmitter::emitEntryFunction(EmitterContext &context, EmissionErro
                 nested, heroIndex[axis], arith::ConstantIndexOp::create(nested, offset));
           SmallVector<Value> rootIndex = applyIndexing(nested, *toRoot, heroIndex);
           SmallVector<Value> values = context.elemental.callEpilogue(
-              nested, *epilogue, context.parameters, rootIndex, value);
+              nested, *epilogue, context.parameters, rootIndex, *value);
           return {tensor::InsertOp::create(nested, values.front(), iterArgs.front(),
                                            bufferIndices(outputShape, rootIndex))};
         });
     if (failed || !loop)
-      return false;
+      return error.take();
     output = loop->getResult(0);
     offset += shape.dimension(axis);
   }
   func::ReturnOp::create(b, ValueRange{output});
-  return true;
+  return llvm::Error::success();
 }
 
 } // namespace hlo

@@ -33,7 +33,7 @@ public:
 protected:
   std::vector<const HloInstruction *> valuesReadByEmitter() const override;
   std::vector<EpilogueSpecification> epilogues() const override;
-  bool emitEntryFunction(EmitterContext &context, EmissionError &error) override;
+  [[nodiscard]] llvm::Error emitEntryFunction(EmitterContext &context) override;
 
 private:
   const HloInstruction &hero() const { return *analysis().heroes.front(); }

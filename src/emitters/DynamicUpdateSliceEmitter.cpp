@@ -51,8 +51,7 @@ std::vector<const HloInstruction *> DynamicUpdateSliceEmitter::valuesReadByEmitt
   return values;
 }
 
-bool DynamicUpdateSliceEmitter::emitEntryFunction(EmitterContext &context,
-                                                  EmissionError &error) {
+llvm::Error DynamicUpdateSliceEmitter::emitEntryFunction(EmitterContext &context) {
   ImplicitLocOpBuilder &b = context.b;
   MLIRContext *mlirContext = b.getContext();
   std::vector<const HloInstruction *> dusList = updates();
@@ -60,7 +59,7 @@ bool DynamicUpdateSliceEmitter::emitEntryFunction(EmitterContext &context,
   SmallVector<Value> outputs(context.outputs.begin(), context.outputs.end());
   if (updateShape.elementCount() == 0) {
     func::ReturnOp::create(b, outputs);
-    return true;
+    return llvm::Error::success();
   }
   // The start indices, clamped to [0, operand - update] per dimension
   // (HLO's semantics), once per kernel: they are scalars.
@@ -70,18 +69,19 @@ bool DynamicUpdateSliceEmitter::emitEntryFunction(EmitterContext &context,
     const Shape &operandShape = dus->operand(0)->shape();
     for (int64_t d = 0; d < updateShape.rank(); ++d) {
       const HloInstruction *index = dus->operand(2 + d);
-      SmallVector<Value> value =
-          context.elemental.emitValue(b, *index, context.parameters, {}, error);
-      if (value.empty())
-        return false;
+      llvm::Expected<SmallVector<Value>> value =
+          context.elemental.emitValue(b, *index, context.parameters, {});
+      if (!value)
+        return value.takeError();
       // Clamped in the start's own width, then an index (StartIndices.h).
       int64_t last = operandShape.dimension(d) - updateShape.dimension(d);
-      Value start = clampStartToIndex(b, value[0], index->shape().elementType(), last);
+      Value start = clampStartToIndex(b, (*value)[0], index->shape().elementType(), last);
       clamped.push_back(start);
     }
     starts.push_back(clamped);
   }
   bool failed = false;
+  DeferredError error;
   Operation *loop = emitLoop(
       b, context.threadAndBlockIds, outputIndexingForDims(updateShape.dimensions(), mlirContext),
       outputs,
@@ -89,9 +89,10 @@ bool DynamicUpdateSliceEmitter::emitEntryFunction(EmitterContext &context,
           ValueRange iterArgs) -> SmallVector<Value> {
         SmallVector<Value> results(iterArgs.begin(), iterArgs.end());
         for (auto [output, dus] : llvm::enumerate(dusList)) {
-          SmallVector<Value> value = context.elemental.emitValue(
-              nested, *dus->operand(1), context.parameters, indices, error);
-          if (value.empty()) {
+          llvm::Expected<SmallVector<Value>> value = context.elemental.emitValue(
+              nested, *dus->operand(1), context.parameters, indices);
+          if (!value) {
+            error.set(value.takeError());
             failed = true;
             return {};
           }
@@ -107,15 +108,15 @@ bool DynamicUpdateSliceEmitter::emitEntryFunction(EmitterContext &context,
             rootIndex = applyIndexing(
                 nested, bitcastIndexingMap(dus->shape(), outputShape, mlirContext),
                 operandIndex);
-          results[output] = tensor::InsertOp::create(nested, value[0], results[output],
+          results[output] = tensor::InsertOp::create(nested, (*value)[0], results[output],
                                                      bufferIndices(outputShape, rootIndex));
         }
         return results;
       });
   if (failed || !loop)
-    return false;
+    return error.take();
   func::ReturnOp::create(b, loop->getResults());
-  return true;
+  return llvm::Error::success();
 }
 
 } // namespace hlo

@@ -34,7 +34,7 @@ public:
 
 protected:
   std::vector<const HloInstruction *> valuesReadByEmitter() const override;
-  bool emitEntryFunction(EmitterContext &context, EmissionError &error) override;
+  [[nodiscard]] llvm::Error emitEntryFunction(EmitterContext &context) override;
 
 private:
   /// The dynamic-update-slice behind each output.

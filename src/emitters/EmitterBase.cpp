@@ -297,10 +297,10 @@ std::optional<IndexingMap> EmitterBase::rootIndexing(const IndexingMap &heroInde
   return map;
 }
 
-EmissionError EmitterBase::epilogueWithoutIndexing(const HloInstruction *hero,
-                                                   const HloInstruction *root) {
-  return {root, "unsupported: an epilogue from '" + hero->name() + "' to '" + root->name() +
-                    "' without indexing rules"};
+llvm::Error EmitterBase::epilogueWithoutIndexing(const HloInstruction *hero,
+                                                 const HloInstruction *root) {
+  return emissionError(root, "unsupported: an epilogue from '" + hero->name() + "' to '" +
+                                 root->name() + "' without indexing rules");
 }
 
 void EmitterBase::insertRootValues(ImplicitLocOpBuilder &b, const HloInstruction *root,
@@ -314,28 +314,28 @@ void EmitterBase::insertRootValues(ImplicitLocOpBuilder &b, const HloInstruction
   }
 }
 
-SmallVector<Value> EmitterBase::callComputation(ImplicitLocOpBuilder &b,
-                                                IndexedValueEmitter &elemental,
-                                                const HloComputation &computation,
-                                                ValueRange arguments, EmissionError &error) {
-  func::FuncOp function = elemental.scalarFunction(computation, error);
+llvm::Expected<SmallVector<Value>>
+EmitterBase::callComputation(ImplicitLocOpBuilder &b, IndexedValueEmitter &elemental,
+                             const HloComputation &computation, ValueRange arguments) {
+  llvm::Expected<func::FuncOp> function = elemental.scalarFunction(computation);
   if (!function)
-    return {};
-  auto call = xla_gpu::PureCallOp::create(b, function.getFunctionType().getResults(),
-                                          FlatSymbolRefAttr::get(function.getSymNameAttr()),
+    return function.takeError();
+  auto call = xla_gpu::PureCallOp::create(b, function->getFunctionType().getResults(),
+                                          FlatSymbolRefAttr::get(function->getSymNameAttr()),
                                           arguments, ArrayAttr(), ArrayAttr());
+  // No values: every caller's failure, which recorded nothing.
+  if (call.getResults().empty())
+    return emissionError(nullptr, "");
   return SmallVector<Value>(call.getResults());
 }
 
-bool EmitterBase::emit(ModuleOp module, const std::string &name, SymbolNamer &namer,
-                       const SourceLocations &locations, Location location,
-                       std::vector<KernelLaunchRecord> &records, EmissionError &error) {
+llvm::Error EmitterBase::emit(ModuleOp module, const std::string &name, SymbolNamer &namer,
+                              const SourceLocations &locations, Location location,
+                              std::vector<KernelLaunchRecord> &records) {
   MLIRContext *context = module.getContext();
   for (const HloInstruction *parameter : fused.parameters())
-    if (!parameter->shape().isArray()) {
-      error = {parameter, "unsupported: tuple-shaped fusion parameter"};
-      return false;
-    }
+    if (!parameter->shape().isArray())
+      return emissionError(parameter, "unsupported: tuple-shaped fusion parameter");
   std::set<const HloInstruction *> extraRoots;
   for (const HloInstruction *value : valuesReadByEmitter())
     if (!isSubgraphLeaf(*value))
@@ -349,45 +349,45 @@ bool EmitterBase::emit(ModuleOp module, const std::string &name, SymbolNamer &na
     std::string launchName = launchIndex == 0
                                  ? name
                                  : namer.claim(name + "_" + std::to_string(launchIndex));
-    if (!emitLaunch(module, launchName, partitioned, elemental, location, record, error))
-      return false;
+    if (llvm::Error error =
+            emitLaunch(module, launchName, partitioned, elemental, location, record))
+      return error;
     record.launchIndex = launchIndex;
     record.launchCount = count;
     records.push_back(record);
   }
   launchIndex = 0;
-  if (!elemental.emitPendingFunctions(error))
-    return false;
+  if (llvm::Error error = elemental.emitPendingFunctions())
+    return error;
   // The kernels after the functions they call, as a reader expects.
   elemental.moveFunctionsToEnd();
   for (size_t k = records.size() - count; k < records.size(); ++k)
     module.lookupSymbol(records[k].name)->moveBefore(module.getBody(), module.getBody()->end());
-  return true;
+  return llvm::Error::success();
 }
 
-bool EmitterBase::emitLaunch(ModuleOp module, const std::string &name,
-                             const PartitionedComputation &partitioned,
-                             IndexedValueEmitter &elemental, Location location,
-                             KernelLaunchRecord &record, EmissionError &error) {
+llvm::Error EmitterBase::emitLaunch(ModuleOp module, const std::string &name,
+                                    const PartitionedComputation &partitioned,
+                                    IndexedValueEmitter &elemental, Location location,
+                                    KernelLaunchRecord &record) {
   MLIRContext *context = module.getContext();
   // Buffers are arrays of element types the kernel can load and store: a
   // token (infeed/outfeed ordering) or a tuple parameter is none.
-  auto bufferFor = [&](const Shape &shape, const HloInstruction *instruction) {
+  auto bufferFor = [&](const Shape &shape, const HloInstruction *instruction) -> llvm::Error {
     if (shape.isArray() && elementType(shape.elementType(), context))
-      return true;
-    error = {instruction, "unsupported: a kernel buffer of type " +
-                              shape.toString(/*printLayout=*/false)};
-    return false;
+      return llvm::Error::success();
+    return emissionError(instruction, "unsupported: a kernel buffer of type " +
+                                          shape.toString(/*printLayout=*/false));
   };
   SmallVector<Type> inputTypes, outputTypes;
   for (const HloInstruction *parameter : fused.parameters()) {
-    if (!bufferFor(parameter->shape(), parameter))
-      return false;
+    if (llvm::Error error = bufferFor(parameter->shape(), parameter))
+      return error;
     inputTypes.push_back(bufferTensorType(parameter->shape(), context));
   }
   for (const FusionOutput &output : outputs) {
-    if (!bufferFor(*output.shape, output.root))
-      return false;
+    if (llvm::Error error = bufferFor(*output.shape, output.root))
+      return error;
     outputTypes.push_back(bufferTensorType(*output.shape, context));
   }
   std::vector<Shape> scratch = scratchBuffers();
@@ -426,8 +426,8 @@ bool EmitterBase::emitLaunch(ModuleOp module, const std::string &name,
                                 ids,
                                 partitioned,
                                 elemental};
-  if (!emitEntryFunction(emitterContext, error))
-    return false;
+  if (llvm::Error error = emitEntryFunction(emitterContext))
+    return error;
   record.name = name;
   record.emitter = emitterName();
   record.launch = launch;
@@ -435,7 +435,7 @@ bool EmitterBase::emitLaunch(ModuleOp module, const std::string &name,
   record.synchronizesThreads = synchronizesThreads();
   record.outputAliases = outputAliases();
   record.scratchBuffers = std::move(scratch);
-  return true;
+  return llvm::Error::success();
 }
 
 } // namespace hlo

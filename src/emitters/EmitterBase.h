@@ -23,6 +23,7 @@
 #include "analysis/DeviceInfo.h"
 #include "analysis/FusionAnalysis.h"
 #include "analysis/IndexingMap.h"
+#include "emitters/EmissionError.h"
 #include "emitters/IndexedValueEmitter.h"
 
 #include "mlir/IR/ImplicitLocOpBuilder.h"
@@ -132,9 +133,10 @@ public:
   /// Emits the kernel `name` into `module`: its subgraph functions and one
   /// entry function per launch at `location` (`name`, then `name_1`, ...).
   /// Appends one record per launch to `records`.
-  bool emit(mlir::ModuleOp module, const std::string &name, SymbolNamer &namer,
-            const SourceLocations &locations, mlir::Location location,
-            std::vector<KernelLaunchRecord> &records, EmissionError &error);
+  [[nodiscard]] llvm::Error emit(mlir::ModuleOp module, const std::string &name,
+                                 SymbolNamer &namer, const SourceLocations &locations,
+                                 mlir::Location location,
+                                 std::vector<KernelLaunchRecord> &records);
 
   const FusionAnalysis &analysis() const { return analysisValue; }
   const std::vector<FusionOutput> &fusionOutputs() const { return outputs; }
@@ -152,7 +154,7 @@ protected:
   /// (a normalization's reductions replaced by values computed per block).
   virtual const HloComputation &emittedComputation() const { return fused; }
   /// The body of the entry function, ending in its func.return.
-  virtual bool emitEntryFunction(EmitterContext &context, EmissionError &error) = 0;
+  [[nodiscard]] virtual llvm::Error emitEntryFunction(EmitterContext &context) = 0;
 
   // Helpers for the subclasses.
 
@@ -195,12 +197,11 @@ protected:
          const std::function<llvm::SmallVector<mlir::Value>(mlir::ImplicitLocOpBuilder &)> &body,
          bool &failed) const;
   /// A call of `computation` (a reducer, comparator, combiner) on scalar
-  /// `arguments`; empty on error.
-  static llvm::SmallVector<mlir::Value> callComputation(mlir::ImplicitLocOpBuilder &b,
-                                                        IndexedValueEmitter &elemental,
-                                                        const HloComputation &computation,
-                                                        mlir::ValueRange arguments,
-                                                        EmissionError &error);
+  /// `arguments`: its values, at least one (a computation returning none
+  /// fails without instruction and message, as before).
+  [[nodiscard]] static llvm::Expected<llvm::SmallVector<mlir::Value>>
+  callComputation(mlir::ImplicitLocOpBuilder &b, IndexedValueEmitter &elemental,
+                  const HloComputation &computation, mlir::ValueRange arguments);
   /// Applies `map` to `dims` (and `symbols`) with xla_gpu.apply_indexing.
   llvm::SmallVector<mlir::Value> applyIndexing(mlir::ImplicitLocOpBuilder &b,
                                                const IndexingMap &map,
@@ -225,8 +226,8 @@ protected:
                                           const HloInstruction *root,
                                           mlir::MLIRContext *context) const;
   /// What an emitter reports when that path has no indexing rules.
-  static EmissionError epilogueWithoutIndexing(const HloInstruction *hero,
-                                               const HloInstruction *root);
+  [[nodiscard]] static llvm::Error epilogueWithoutIndexing(const HloInstruction *hero,
+                                                           const HloInstruction *root);
 
   /// hero index -> root index through the one-operand chain from `hero`
   /// to `root` (what hero analysis walks); nullopt without indexing rules.
@@ -239,9 +240,10 @@ protected:
 
 private:
   /// One launch's entry function.
-  bool emitLaunch(mlir::ModuleOp module, const std::string &name,
-                  const PartitionedComputation &partitioned, IndexedValueEmitter &elemental,
-                  mlir::Location location, KernelLaunchRecord &record, EmissionError &error);
+  [[nodiscard]] llvm::Error emitLaunch(mlir::ModuleOp module, const std::string &name,
+                                       const PartitionedComputation &partitioned,
+                                       IndexedValueEmitter &elemental, mlir::Location location,
+                                       KernelLaunchRecord &record);
 
   const FusionAnalysis analysisValue;
   int64_t launchIndex = 0;

@@ -93,10 +93,14 @@ SmallVector<Value> FunctionBodyEmitter::callScalar(const HloComputation &computa
     fail(user, "computation '" + computation.name() + "' is not defined");
     return {};
   }
-  func::FuncOp function = parent.scalarFunction(computation, error);
-  if (!function)
+  llvm::Expected<func::FuncOp> function = parent.scalarFunction(computation);
+  if (!function) {
+    // A scalar function's failure replaces what was recorded before.
+    llvm::consumeError(std::move(error));
+    error = function.takeError();
     return {};
-  auto call = func::CallOp::create(b, function, arguments);
+  }
+  auto call = func::CallOp::create(b, *function, arguments);
   return SmallVector<Value>(call.getResults().begin(), call.getResults().end());
 }
 

@@ -41,9 +41,14 @@ public:
   llvm::SmallVector<mlir::Value> emitAt(const HloInstruction *inst,
                                         mlir::ValueRange indices);
 
-  EmissionError error;
+  /// What the emission recorded: its first failure (or, where a scalar
+  /// function it called failed, that function's). Taken once, after the
+  /// last emit().
+  [[nodiscard]] llvm::Error takeError() { return std::move(error); }
 
 private:
+  llvm::Error error = llvm::Error::success();
+
   struct CacheKey {
     const HloInstruction *inst;
     mlir::Block *block;
@@ -63,11 +68,10 @@ private:
   std::map<CacheKey, llvm::SmallVector<mlir::Value>> cache;
   llvm::SmallVector<mlir::Value> emitUncached(const HloInstruction *inst,
                                               mlir::ValueRange indices);
+  /// Records a failure at `inst` unless one was recorded before.
   bool fail(const HloInstruction *inst, std::string message) {
-    if (!error.instruction) {
-      error.instruction = inst;
-      error.message = std::move(message);
-    }
+    if (!error)
+      error = emissionError(inst, std::move(message));
     return false;
   }
   /// The output-to-input maps of `inst`'s output 0; nullopt after

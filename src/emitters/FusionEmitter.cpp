@@ -4,6 +4,7 @@
 #include "analysis/FusionAnalysis.h"
 #include "dialect/KernelContract.h"
 #include "dialect/XlaGpuDialect.h"
+#include "emitters/EmissionError.h"
 #include "emitters/EmitterFactory.h"
 #include "emitters/SourceLocations.h"
 #include "emitters/SymbolNamer.h"
@@ -24,6 +25,18 @@
 using namespace mlir;
 
 namespace hlo {
+
+namespace {
+
+/// An error as reported at a kernel: the instruction it is about (null:
+/// none) and its message. A kernel with the same code as a failed one
+/// reports the same errors.
+struct KernelError {
+  const HloInstruction *instruction = nullptr;
+  std::string message;
+};
+
+} // namespace
 
 void loadEmitterDialects(MLIRContext &context) {
   context.loadDialect<xla_gpu::XlaGpuDialect, func::FuncDialect,
@@ -66,8 +79,8 @@ std::optional<EmittedModule> emitKernels(const HloModule &module, const KernelPl
   // the kernel's functions are dropped, then the next kernel is emitted.
   // Per kernel, its errors as the emitter gave them: a kernel with the
   // same code as a failed one fails the same way, reported as its own.
-  std::vector<std::vector<EmissionError>> kernelErrors(plan.kernels().size());
-  auto reportFor = [&](size_t k, const EmissionError &error) {
+  std::vector<std::vector<KernelError>> kernelErrors(plan.kernels().size());
+  auto reportFor = [&](size_t k, const KernelError &error) {
     const KernelSource &kernel = plan.kernels()[k];
     kernelErrors[k].push_back(error);
     std::string message = error.message;
@@ -100,7 +113,7 @@ std::optional<EmittedModule> emitKernels(const HloModule &module, const KernelPl
       // kernel's as well, reported here under this kernel's name.
       int64_t first = firstLaunch[owners[k]];
       if (first < 0) {
-        for (const EmissionError &error : kernelErrors[owners[k]])
+        for (const KernelError &error : kernelErrors[owners[k]])
           reportFor(k, error);
         continue;
       }
@@ -129,11 +142,17 @@ std::optional<EmittedModule> emitKernels(const HloModule &module, const KernelPl
       reportFor(k, {kernel.origin, llvm::toString(emitter.takeError())});
       continue;
     }
-    EmissionError error;
     std::vector<KernelLaunchRecord> records;
-    if (!(*emitter)->emit(result, kernelNames[k], namer, locations,
-                          locations.of(kernel.origin), records, error)) {
-      reportFor(k, error);
+    if (llvm::Error error = (*emitter)->emit(result, kernelNames[k], namer, locations,
+                                             locations.of(kernel.origin), records)) {
+      // Emitters fail with an EmissionFailure; any other error is reported
+      // at no instruction.
+      llvm::handleAllErrors(
+          std::move(error),
+          [&](const EmissionFailure &failure) {
+            reportFor(k, {failure.instruction(), failure.message()});
+          },
+          [&](const llvm::ErrorInfoBase &other) { reportFor(k, {nullptr, other.message()}); });
       dropSince(last);
       continue;
     }

@@ -38,19 +38,16 @@ const Shape &firstArrayShape(const Shape &shape) {
 
 } // namespace
 
-func::FuncOp
-IndexedValueEmitter::scalarFunction(const HloComputation &computation,
-                                    EmissionError &error) {
+llvm::Expected<func::FuncOp>
+IndexedValueEmitter::scalarFunction(const HloComputation &computation) {
   auto it = scalarFunctions.find(&computation);
   if (it != scalarFunctions.end())
     return it->second;
   MLIRContext *context = module.getContext();
   SmallVector<Type> inputs;
   for (const HloInstruction *parameter : computation.parameters()) {
-    if (!parameter->shape().isArray() || parameter->shape().rank() != 0) {
-      error = {parameter, "unsupported: non-scalar parameter of a reducer"};
-      return {};
-    }
+    if (!parameter->shape().isArray() || parameter->shape().rank() != 0)
+      return emissionError(parameter, "unsupported: non-scalar parameter of a reducer");
     inputs.push_back(elementType(parameter->shape().elementType(), context));
   }
   SmallVector<Type> results = elementTypesOf(computation.root()->shape(), context);
@@ -78,11 +75,14 @@ IndexedValueEmitter::scalarFunction(const HloComputation &computation,
   } else {
     values = body.emit(root, {});
   }
+  llvm::Error error = body.takeError();
   if (values.size() != results.size()) {
-    error = body.error.instruction ? body.error
-                                   : EmissionError{root, "unsupported: reducer"};
-    return {};
+    if (error)
+      return error;
+    return emissionError(root, "unsupported: reducer");
   }
+  // The body went on past what it recorded: not a failure (as before).
+  llvm::consumeError(std::move(error));
   func::ReturnOp::create(b, values);
   return function;
 }
@@ -134,33 +134,34 @@ SmallVector<Value> IndexedValueEmitter::callEpilogue(ImplicitLocOpBuilder &b,
   return SmallVector<Value>(call.getResults().begin(), call.getResults().end());
 }
 
-SmallVector<Value> IndexedValueEmitter::emitValue(
-    ImplicitLocOpBuilder &b, const HloInstruction &instruction,
-    ValueRange parameters, ValueRange indices, EmissionError &error) {
+llvm::Expected<SmallVector<Value>>
+IndexedValueEmitter::emitValue(ImplicitLocOpBuilder &b, const HloInstruction &instruction,
+                               ValueRange parameters, ValueRange indices) {
   FunctionBodyEmitter body(*this, b, /*subgraph=*/nullptr, parameters,
                            /*scalarParameters=*/false);
   SmallVector<Value> values = body.emit(&instruction, indices);
-  if (values.empty())
-    error = body.error.instruction
-                ? body.error
-                : EmissionError{&instruction,
-                                "unsupported: " + std::string(opcodeName(instruction.opcode()))};
-  return values;
+  llvm::Error error = body.takeError();
+  if (!values.empty()) {
+    // The body went on past what it recorded: not a failure (as before).
+    llvm::consumeError(std::move(error));
+    return values;
+  }
+  if (error)
+    return error;
+  return emissionError(&instruction,
+                       "unsupported: " + std::string(opcodeName(instruction.opcode())));
 }
 
-bool IndexedValueEmitter::emitFunctionBody(const Subgraph &subgraph,
-                                           func::FuncOp function,
-                                           EmissionError &error) {
+llvm::Error IndexedValueEmitter::emitFunctionBody(const Subgraph &subgraph,
+                                                  func::FuncOp function) {
   OpBuilder builder(module.getContext());
   ImplicitLocOpBuilder b(function.getLoc(), builder);
   Block *entry = function.addEntryBlock();
   b.setInsertionPointToStart(entry);
   const HloComputation &computation = partitioned.computation();
   for (const HloInstruction *parameter : computation.parameters())
-    if (!parameter->shape().isArray()) {
-      error = {parameter, "unsupported: tuple-shaped fusion parameter"};
-      return false;
-    }
+    if (!parameter->shape().isArray())
+      return emissionError(parameter, "unsupported: tuple-shaped fusion parameter");
   ValueRange arguments = entry->getArguments();
   size_t parameterCount = computation.parameters().size();
   size_t indexCount = firstArrayShape(subgraph.root->shape()).rank();
@@ -169,15 +170,17 @@ bool IndexedValueEmitter::emitFunctionBody(const Subgraph &subgraph,
                            arguments.drop_front(parameterCount + indexCount));
   SmallVector<Value> values =
       body.emit(subgraph.root, arguments.slice(parameterCount, indexCount));
+  llvm::Error error = body.takeError();
   if (values.empty()) {
-    error = body.error.instruction
-                ? body.error
-                : EmissionError{subgraph.root,
-                                "unsupported: " + std::string(opcodeName(subgraph.root->opcode()))};
-    return false;
+    if (error)
+      return error;
+    return emissionError(subgraph.root,
+                         "unsupported: " + std::string(opcodeName(subgraph.root->opcode())));
   }
+  // The body went on past what it recorded: not a failure (as before).
+  llvm::consumeError(std::move(error));
   func::ReturnOp::create(b, values);
-  return true;
+  return llvm::Error::success();
 }
 
 void IndexedValueEmitter::moveFunctionsToEnd() {
@@ -193,20 +196,18 @@ void IndexedValueEmitter::moveFunctionsToEnd() {
     moveToEnd(function);
 }
 
-bool IndexedValueEmitter::emitPendingFunctions(EmissionError &error) {
+llvm::Error IndexedValueEmitter::emitPendingFunctions() {
   const HloComputation &computation = partitioned.computation();
   for (const HloInstruction *parameter : computation.parameters())
-    if (!parameter->shape().isArray()) {
-      error = {parameter, "unsupported: tuple-shaped fusion parameter"};
-      return false;
-    }
+    if (!parameter->shape().isArray())
+      return emissionError(parameter, "unsupported: tuple-shaped fusion parameter");
   while (!pending.empty()) {
     const Subgraph *subgraph = pending.back();
     pending.pop_back();
-    if (!emitFunctionBody(*subgraph, functions.at(subgraph), error))
-      return false;
+    if (llvm::Error error = emitFunctionBody(*subgraph, functions.at(subgraph)))
+      return error;
   }
-  return true;
+  return llvm::Error::success();
 }
 
 } // namespace hlo

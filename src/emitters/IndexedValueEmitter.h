@@ -24,6 +24,7 @@
 #ifndef HLO_EMITTERS_INDEXEDVALUEEMITTER_H
 #define HLO_EMITTERS_INDEXEDVALUEEMITTER_H
 
+#include "emitters/EmissionError.h"
 #include "emitters/SourceLocations.h"
 #include "emitters/SymbolNamer.h"
 #include "partitioner/ComputationPartitioner.h"
@@ -36,12 +37,6 @@
 #include <string>
 
 namespace hlo {
-
-/// Where emission failed.
-struct EmissionError {
-  const HloInstruction *instruction = nullptr;
-  std::string message;
-};
 
 class IndexedValueEmitter {
 public:
@@ -69,18 +64,15 @@ public:
   /// The value(s) of `instruction` at `indices`, in a kernel's entry
   /// function: a parameter's element, a constant, or a call of the
   /// subgraph it roots (an instruction rooting none is emitted in place).
-  /// Empty on error.
-  llvm::SmallVector<mlir::Value> emitValue(mlir::ImplicitLocOpBuilder &b,
-                                           const HloInstruction &instruction,
-                                           mlir::ValueRange parameters,
-                                           mlir::ValueRange indices,
-                                           EmissionError &error);
+  [[nodiscard]] llvm::Expected<llvm::SmallVector<mlir::Value>>
+  emitValue(mlir::ImplicitLocOpBuilder &b, const HloInstruction &instruction,
+            mlir::ValueRange parameters, mlir::ValueRange indices);
   /// The scalar function for a reducer / mapped computation, created once.
-  mlir::func::FuncOp scalarFunction(const HloComputation &computation,
-                                    EmissionError &error);
+  [[nodiscard]] llvm::Expected<mlir::func::FuncOp>
+  scalarFunction(const HloComputation &computation);
   /// Emits the bodies of the functions declared so far, and of those they
   /// call in turn.
-  bool emitPendingFunctions(EmissionError &error);
+  [[nodiscard]] llvm::Error emitPendingFunctions();
   /// Moves the functions emitted so far to the end of the module in a
   /// reader's order, whatever order they were needed in: subgraphs as the
   /// partition lists them, epilogues, then reducers and mapped functions.
@@ -88,8 +80,8 @@ public:
 
 private:
   friend class FunctionBodyEmitter;
-  bool emitFunctionBody(const Subgraph &subgraph, mlir::func::FuncOp function,
-                        EmissionError &error);
+  [[nodiscard]] llvm::Error emitFunctionBody(const Subgraph &subgraph,
+                                             mlir::func::FuncOp function);
 
   mlir::ModuleOp module;
   const PartitionedComputation &partitioned;

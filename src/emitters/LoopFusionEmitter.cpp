@@ -88,8 +88,7 @@ LoopFusionEmitter::outputIndexingForDims(const std::vector<int64_t> &outputDims,
   return elementIndexing(outputDims, unroll, context);
 }
 
-bool LoopFusionEmitter::emitEntryFunction(EmitterContext &context,
-                                          EmissionError &error) {
+llvm::Error LoopFusionEmitter::emitEntryFunction(EmitterContext &context) {
   ImplicitLocOpBuilder &b = context.b;
   MLIRContext *mlirContext = b.getContext();
   const std::vector<FusionOutput> &outputs = fusionOutputs();
@@ -118,6 +117,7 @@ bool LoopFusionEmitter::emitEntryFunction(EmitterContext &context,
     for (size_t i : group)
       inits.push_back(context.outputs[i]);
     bool failed = false;
+    DeferredError error;
     Operation *loop = emitLoop(
         b, context.threadAndBlockIds, map, inits,
         [&](ImplicitLocOpBuilder &nested, ValueRange, ValueRange indices,
@@ -132,18 +132,21 @@ bool LoopFusionEmitter::emitEntryFunction(EmitterContext &context,
                   (!context.partitioned.subgraphRootedAt(output.root) &&
                    output.root->opcode() != HloOpcode::Parameter &&
                    output.root->opcode() != HloOpcode::Constant)) {
-                error = {output.root, "unsupported: " +
-                                          std::string(opcodeName(output.root->opcode())) +
-                                          " as a fusion output"};
+                error.set(emissionError(output.root,
+                                        "unsupported: " +
+                                            std::string(opcodeName(output.root->opcode())) +
+                                            " as a fusion output"));
                 failed = true;
                 return {};
               }
-              values = context.elemental.emitValue(nested, *output.root, context.parameters,
-                                                   indices, error);
-              if (values.empty()) {
+              llvm::Expected<SmallVector<Value>> emitted = context.elemental.emitValue(
+                  nested, *output.root, context.parameters, indices);
+              if (!emitted) {
+                error.set(emitted.takeError());
                 failed = true;
                 return {};
               }
+              values = std::move(*emitted);
             }
             updated.push_back(tensor::InsertOp::create(nested, values[output.leaf],
                                                        iterArgs[slot],
@@ -152,12 +155,12 @@ bool LoopFusionEmitter::emitEntryFunction(EmitterContext &context,
           return updated;
         });
     if (failed || !loop)
-      return false;
+      return error.take();
     for (size_t slot = 0; slot < group.size(); ++slot)
       results[group[slot]] = loop->getResult(slot);
   }
   func::ReturnOp::create(b, results);
-  return true;
+  return llvm::Error::success();
 }
 
 } // namespace hlo

@@ -44,7 +44,7 @@ protected:
   LoopFusionEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
                     const GpuDeviceInfo &device,
                     std::optional<int64_t> elements);
-  bool emitEntryFunction(EmitterContext &context, EmissionError &error) override;
+  [[nodiscard]] llvm::Error emitEntryFunction(EmitterContext &context) override;
 
 private:
   int64_t elements = 1; // the launch is sized for

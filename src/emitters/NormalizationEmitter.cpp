@@ -160,14 +160,12 @@ protected:
     return values;
   }
 
-  bool emitEntryFunction(EmitterContext &context, EmissionError &error) override {
+  llvm::Error emitEntryFunction(EmitterContext &context) override {
     ImplicitLocOpBuilder &b = context.b;
     MLIRContext *mlirContext = b.getContext();
     llvm::Expected<NormalizationRows> rows = analyzeNormalizationRows(fused, mlirContext);
-    if (!rows) {
-      error = {fused.root(), llvm::toString(rows.takeError())};
-      return false;
-    }
+    if (!rows)
+      return emissionError(fused.root(), llvm::toString(rows.takeError()));
     Value blockThread = context.threadAndBlockIds[0];
     // The row: the block's linear id (times its rows, plus the thread's row
     // among them) over the batch dimensions.
@@ -213,11 +211,11 @@ protected:
           elementType(reduction->shape().elementType(), mlirContext)));
     size_t fusionParameters = context.parameters.size();
     for (size_t r = 0; r < reductions.size(); ++r) {
-      std::optional<Value> value =
+      llvm::Expected<Value> value =
           emitRowReduction(context, *reductions[r], rows->outputToReduction[r], rowStart,
-                           thread, blockThread, parameters, error);
+                           thread, blockThread, parameters);
       if (!value)
-        return false;
+        return value.takeError();
       parameters[fusionParameters + r] = tensor::FromElementsOp::create(
           b, RankedTensorType::get({}, value->getType()), ValueRange{*value});
     }
@@ -225,6 +223,7 @@ protected:
     // Every output element of the row.
     SmallVector<Value> outputs(context.outputs);
     bool failed = false;
+    DeferredError error;
     SmallVector<Value> written = walkRow(
         b, thread, rowElements, outputs, rowValid,
         [&](ImplicitLocOpBuilder &inner, Value k, Value valid,
@@ -237,12 +236,14 @@ protected:
           // writes, only where the position is one.
           std::vector<SmallVector<Value>> rootValues;
           for (const HloInstruction *root : analysis().roots) {
-            rootValues.push_back(
-                context.elemental.emitValue(inner, *clones.at(root), parameters, index, error));
-            if (rootValues.back().empty()) {
+            llvm::Expected<SmallVector<Value>> values =
+                context.elemental.emitValue(inner, *clones.at(root), parameters, index);
+            if (!values) {
+              error.set(values.takeError());
               failed = true;
               return SmallVector<Value>(carried);
             }
+            rootValues.push_back(std::move(*values));
           }
           auto write = [&](ImplicitLocOpBuilder &writer) {
             SmallVector<Value> results(carried);
@@ -264,9 +265,9 @@ protected:
           return SmallVector<Value>(guarded.getResults());
         });
     if (failed)
-      return false;
+      return error.take();
     func::ReturnOp::create(b, written);
-    return true;
+    return llvm::Error::success();
   }
 
 private:
@@ -347,20 +348,19 @@ private:
   /// `reduction`'s value for the block's row, in every thread: a strided
   /// pass of the threads over the reduced elements, warp shuffles, then the
   /// warps' partial values through shared memory.
-  std::optional<Value> emitRowReduction(EmitterContext &context,
-                                        const HloInstruction &reduction,
-                                        const IndexingMap &outputToReduction,
-                                        ValueRange rowStart, Value thread,
-                                        Value blockThread, ValueRange parameters,
-                                        EmissionError &error) {
+  llvm::Expected<Value> emitRowReduction(EmitterContext &context,
+                                         const HloInstruction &reduction,
+                                         const IndexingMap &outputToReduction,
+                                         ValueRange rowStart, Value thread,
+                                         Value blockThread, ValueRange parameters) {
     ImplicitLocOpBuilder &b = context.b;
     const HloComputation &reducer = *toApply(reduction);
     SmallVector<Value> resultIndex = applyIndexing(b, outputToReduction, rowStart);
     const HloInstruction &input = *clones.at(reduction.operand(0));
-    SmallVector<Value> init =
-        context.elemental.emitValue(b, *clones.at(reduction.operand(1)), parameters, {}, error);
-    if (init.empty())
-      return std::nullopt;
+    llvm::Expected<SmallVector<Value>> init =
+        context.elemental.emitValue(b, *clones.at(reduction.operand(1)), parameters, {});
+    if (!init)
+      return init.takeError();
     const std::vector<int64_t> &inputDims = reduction.operand(0)->shape().dimensions();
     std::vector<int64_t> reducedDims = reduction.dimensions();
     std::sort(reducedDims.begin(), reducedDims.end());
@@ -368,8 +368,9 @@ private:
     for (int64_t dim : reducedDims)
       reducedSizes.push_back(inputDims[dim]);
     bool failed = false;
+    DeferredError error;
     SmallVector<Value> accumulated = walkRow(
-        b, thread, NormalizationRows::reducedElements(reduction), init, /*rowValid=*/Value(),
+        b, thread, NormalizationRows::reducedElements(reduction), *init, /*rowValid=*/Value(),
         [&](ImplicitLocOpBuilder &inner, Value k, Value valid,
             ValueRange carried) -> SmallVector<Value> {
           SmallVector<Value> reduced = delinearizeIndex(inner, k, reducedSizes);
@@ -380,12 +381,19 @@ private:
                                     reducedDims[next] == static_cast<int64_t>(d)
                                 ? reduced[next++]
                                 : resultIndex[kept++]);
-          SmallVector<Value> value =
-              context.elemental.emitValue(inner, input, parameters, index, error);
           SmallVector<Value> combined;
-          if (!value.empty())
-            combined = callComputation(inner, context.elemental, reducer,
-                                       {carried[0], value[0]}, error);
+          llvm::Expected<SmallVector<Value>> value =
+              context.elemental.emitValue(inner, input, parameters, index);
+          if (!value) {
+            error.set(value.takeError());
+          } else {
+            llvm::Expected<SmallVector<Value>> call = callComputation(
+                inner, context.elemental, reducer, {carried[0], (*value)[0]});
+            if (call)
+              combined = std::move(*call);
+            else
+              error.set(call.takeError());
+          }
           if (combined.empty()) {
             failed = true;
             combined.assign(carried.begin(), carried.end());
@@ -395,11 +403,11 @@ private:
           return combined;
         });
     if (failed)
-      return std::nullopt;
-    func::FuncOp combiner = context.elemental.scalarFunction(reducer, error);
+      return error.take();
+    llvm::Expected<func::FuncOp> combiner = context.elemental.scalarFunction(reducer);
     if (!combiner)
-      return std::nullopt;
-    auto shuffled = xla_gpu::ShuffleReduceOp::create(b, combiner, accumulated, kWarpSize / 2);
+      return combiner.takeError();
+    auto shuffled = xla_gpu::ShuffleReduceOp::create(b, *combiner, accumulated, kWarpSize / 2);
     // Lane 0 of each warp writes its warp's value; after the barrier every
     // thread combines them all.
     Type type = shuffled.getResult(0).getType();
@@ -424,11 +432,11 @@ private:
     Value value = warpValue(0);
     for (int64_t w = 1; w < rowWarps; ++w) {
       Value other = warpValue(w);
-      SmallVector<Value> combined = callComputation(b, context.elemental, reducer,
-                                                    {value, other}, error);
-      if (combined.empty())
-        return std::nullopt;
-      value = combined[0];
+      llvm::Expected<SmallVector<Value>> combined =
+          callComputation(b, context.elemental, reducer, {value, other});
+      if (!combined)
+        return combined.takeError();
+      value = (*combined)[0];
     }
     return value;
   }

@@ -173,15 +173,16 @@ std::optional<IndexingMap> ReductionEmitter::threadIdToOutputIndexing(int64_t ro
   return map;
 }
 
-bool ReductionEmitter::emitEntryFunction(EmitterContext &context, EmissionError &error) {
+llvm::Error ReductionEmitter::emitEntryFunction(EmitterContext &context) {
   ImplicitLocOpBuilder &b = context.b;
   SmallVector<Value> outputs(context.outputs.begin(), context.outputs.end());
   SmallVector<Value> results;
   int64_t groupCount = static_cast<int64_t>(groupsValue.groupedRoots.size());
   if (groupCount == 1) {
-    results = emitGroup(context, 0, outputs, error);
-    if (results.empty() && !outputs.empty())
-      return false;
+    llvm::Expected<SmallVector<Value>> written = emitGroup(context, 0, outputs);
+    if (!written)
+      return written.takeError();
+    results = std::move(*written);
   } else {
     // One group per blockIdx.z: the default region is group 0.
     SmallVector<int64_t> cases;
@@ -193,21 +194,20 @@ bool ReductionEmitter::emitEntryFunction(EmitterContext &context, EmissionError 
     for (auto [id, region] : llvm::enumerate(switchOp->getRegions())) {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(&region.emplaceBlock());
-      SmallVector<Value> written = emitGroup(context, id, outputs, error);
-      if (written.empty() && !outputs.empty())
-        return false;
-      scf::YieldOp::create(b, written);
+      llvm::Expected<SmallVector<Value>> written = emitGroup(context, id, outputs);
+      if (!written)
+        return written.takeError();
+      scf::YieldOp::create(b, *written);
     }
     results.assign(switchOp.getResults().begin(), switchOp.getResults().end());
   }
   func::ReturnOp::create(b, results);
-  return true;
+  return llvm::Error::success();
 }
 
-SmallVector<Value> ReductionEmitter::emitGroup(EmitterContext &context, int64_t id,
-                                               SmallVector<Value> outputs,
-                                               EmissionError &error) {
-  GroupEmission group{context, id, {}, {}, {}, {}, {}, outputs, error};
+llvm::Expected<SmallVector<Value>>
+ReductionEmitter::emitGroup(EmitterContext &context, int64_t id, SmallVector<Value> outputs) {
+  GroupEmission group{context, id, {}, {}, {}, {}, {}, outputs, {}};
   for (size_t i = 0; i < analysis().roots.size(); ++i) {
     if (groupsValue.groupOfRoot[i] != id)
       continue;
@@ -225,18 +225,19 @@ SmallVector<Value> ReductionEmitter::emitGroup(EmitterContext &context, int64_t 
   for (const HloInstruction *hero : group.heroes) {
     SmallVector<Value> &inits = group.inits[hero];
     for (int64_t k = 0; k < arityOf(*hero); ++k) {
-      SmallVector<Value> value = context.elemental.emitValue(
-          b, *hero->operand(arityOf(*hero) + k), context.parameters, {}, error);
-      if (value.empty())
-        return {};
-      inits.push_back(value[0]);
+      llvm::Expected<SmallVector<Value>> value = context.elemental.emitValue(
+          b, *hero->operand(arityOf(*hero) + k), context.parameters, {});
+      if (!value)
+        return value.takeError();
+      inits.push_back((*value)[0]);
     }
   }
   if (!emitPerThreadElements(group))
-    return {};
+    return group.error.take();
   SmallVector<Value> written = emitCrossThreadReduction(group);
-  if (group.failed)
-    return {};
+  // Nothing written where there are outputs is a failure too.
+  if (group.failed || (written.empty() && !outputs.empty()))
+    return group.error.take();
   return written;
 }
 
@@ -277,23 +278,24 @@ bool ReductionEmitter::emitPerThreadElements(GroupEmission &group) {
             arguments.push_back(accumulator);
           }
           for (int64_t k = 0; k < arity; ++k) {
-            SmallVector<Value> value = context.elemental.emitValue(
-                nested, *hero->operand(k), context.parameters, inputIndex, group.error);
-            if (value.empty()) {
+            llvm::Expected<SmallVector<Value>> value = context.elemental.emitValue(
+                nested, *hero->operand(k), context.parameters, inputIndex);
+            if (!value) {
+              group.error.set(value.takeError());
               group.failed = true;
               return {};
             }
-            arguments.push_back(value[0]);
+            arguments.push_back((*value)[0]);
           }
-          SmallVector<Value> call = callComputation(
-              nested, context.elemental, *toApply(*hero), arguments,
-              group.error);
-          if (call.empty()) {
+          llvm::Expected<SmallVector<Value>> call =
+              callComputation(nested, context.elemental, *toApply(*hero), arguments);
+          if (!call) {
+            group.error.set(call.takeError());
             group.failed = true;
             return {};
           }
           for (int64_t k = 0; k < arity; ++k) {
-            Value combined = call[k];
+            Value combined = (*call)[k];
             if (vectors)
               combined = vector::InsertOp::create(nested, combined, iterArgs[slot + k],
                                                   OpFoldResult(symbols.back()));
@@ -306,13 +308,14 @@ bool ReductionEmitter::emitPerThreadElements(GroupEmission &group) {
           const Shape &shape = firstArrayShape(root->shape());
           SmallVector<Value> rootIndex =
               applyIndexing(nested, bitcastIndexingMap(normal, shape, mlirContext), indices);
-          SmallVector<Value> values = context.elemental.emitValue(
-              nested, *root, context.parameters, rootIndex, group.error);
-          if (values.empty()) {
+          llvm::Expected<SmallVector<Value>> values =
+              context.elemental.emitValue(nested, *root, context.parameters, rootIndex);
+          if (!values) {
+            group.error.set(values.takeError());
             group.failed = true;
             return {};
           }
-          insertRootValues(nested, root, values, rootIndex, results);
+          insertRootValues(nested, root, *values, rootIndex, results);
         }
         return results;
       });
@@ -337,14 +340,15 @@ ReductionEmitter::HeroValues ReductionEmitter::shuffleReduce(GroupEmission &grou
     return values;
   HeroValues reduced;
   for (const auto &[hero, operands] : values) {
-    func::FuncOp reducer = group.context.elemental.scalarFunction(
-        *toApply(*hero), group.error);
+    llvm::Expected<func::FuncOp> reducer =
+        group.context.elemental.scalarFunction(*toApply(*hero));
     if (!reducer) {
+      group.error.set(reducer.takeError());
       group.failed = true;
       return values;
     }
     auto shuffle =
-        xla_gpu::ShuffleReduceOp::create(group.context.b, reducer, operands, distance);
+        xla_gpu::ShuffleReduceOp::create(group.context.b, *reducer, operands, distance);
     reduced[hero].assign(shuffle.getResults().begin(), shuffle.getResults().end());
   }
   return reduced;
@@ -428,7 +432,7 @@ SmallVector<Value> ReductionEmitter::evaluateEpilogues(GroupEmission &group,
     const HloInstruction *hero = analysis().heroes[position];
     std::optional<IndexingMap> rootMap = reductionRootIndexing(root, mlirContext);
     if (!rootMap) {
-      group.error = epilogueWithoutIndexing(hero, root);
+      group.error.set(epilogueWithoutIndexing(hero, root));
       group.failed = true;
       return {};
     }

@@ -82,13 +82,16 @@ protected:
     HeroValues accumulators;
     /// The output tensors as written so far.
     llvm::SmallVector<mlir::Value> outputs;
-    EmissionError &error;
+    /// Why the group failed (`failed`): its steps run inside loop bodies,
+    /// which fail by returning nothing. A later error replaces an earlier
+    /// one.
+    DeferredError error;
     bool failed = false;
   };
 
   std::vector<const HloInstruction *> valuesReadByEmitter() const override;
   std::vector<EpilogueSpecification> epilogues() const override;
-  bool emitEntryFunction(EmitterContext &context, EmissionError &error) override;
+  [[nodiscard]] llvm::Error emitEntryFunction(EmitterContext &context) override;
 
   /// Whether each vector element has its own accumulator (the column
   /// variants, whose vector elements belong to different outputs).
@@ -131,9 +134,9 @@ protected:
                            mlir::MLIRContext *context) const;
 
 private:
-  llvm::SmallVector<mlir::Value> emitGroup(EmitterContext &context, int64_t id,
-                                           llvm::SmallVector<mlir::Value> outputs,
-                                           EmissionError &error);
+  /// The outputs as group `id` writes them.
+  [[nodiscard]] llvm::Expected<llvm::SmallVector<mlir::Value>>
+  emitGroup(EmitterContext &context, int64_t id, llvm::SmallVector<mlir::Value> outputs);
   bool emitPerThreadElements(GroupEmission &group);
   /// (launch)[output symbols] -> the index of reduction root `root`.
   std::optional<IndexingMap> reductionRootIndexing(const HloInstruction *root,

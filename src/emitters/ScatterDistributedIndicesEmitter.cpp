@@ -39,7 +39,7 @@ protected:
     return threadPerItemLaunch(runs * form.windowElements, kThreadsPerBlock, device);
   }
 
-  bool emitScatter(EmitterContext &context, EmissionError &error) override {
+  llvm::Error emitScatter(EmitterContext &context) override {
     ImplicitLocOpBuilder &b = context.b;
     MLIRContext *mlirContext = b.getContext();
     SmallVector<int64_t> sliceDims, windowDims;
@@ -50,6 +50,7 @@ protected:
     Type valueType = elementType(scatter->operand(0)->shape().elementType(), mlirContext);
     SmallVector<Value> outputs(context.outputs);
     bool failed = false;
+    DeferredError error;
     auto fail = [&](SmallVector<Value> fallback) {
       failed = true;
       return fallback;
@@ -97,13 +98,25 @@ protected:
                   updateIndex[form.updateScatterDims[k]] = slice[k];
                 for (size_t j = 0; j < form.updateWindowDims.size(); ++j)
                   updateIndex[form.updateWindowDims[j]] = window[j];
-                std::optional<WindowStart> start = windowStart(body, context, slice, error);
-                SmallVector<Value> update =
-                    start ? updateValues(body, context, updateIndex, error) : SmallVector<Value>();
-                SmallVector<Value> merged =
-                    update.empty() ? SmallVector<Value>()
-                                   : combine(body, context, accumulated, update, error);
-                if (merged.empty()) {
+                // The window's start, the update and the merged value,
+                // each only where the one before succeeded.
+                llvm::Expected<WindowStart> start = windowStart(body, context, slice);
+                if (!start) {
+                  error.set(start.takeError());
+                  scf::YieldOp::create(body, fail(SmallVector<Value>(carried)));
+                  return;
+                }
+                llvm::Expected<SmallVector<Value>> update =
+                    updateValues(body, context, updateIndex);
+                if (!update) {
+                  error.set(update.takeError());
+                  scf::YieldOp::create(body, fail(SmallVector<Value>(carried)));
+                  return;
+                }
+                llvm::Expected<SmallVector<Value>> merged =
+                    combine(body, context, accumulated, *update);
+                if (!merged) {
+                  error.set(merged.takeError());
                   scf::YieldOp::create(body, fail(SmallVector<Value>(carried)));
                   return;
                 }
@@ -119,14 +132,19 @@ protected:
                     arith::XOrIOp::create(body, same, arith::ConstantIntOp::create(body, 1, 1)));
                 SmallVector<Value> written = emitIf(
                     body, flush, output,
-                    [&](ImplicitLocOpBuilder &inner) {
-                      return combineInto(inner, context, output, operandIndex(inner, heldStart),
-                                         accumulated, error);
+                    [&](ImplicitLocOpBuilder &inner) -> SmallVector<Value> {
+                      llvm::Expected<SmallVector<Value>> combined = combineInto(
+                          inner, context, output, operandIndex(inner, heldStart), accumulated);
+                      if (!combined) {
+                        error.set(combined.takeError());
+                        return {};
+                      }
+                      return std::move(*combined);
                     },
                     failed);
                 SmallVector<Value> next = {
                     written[0],
-                    arith::SelectOp::create(body, same, merged[0], update[0])};
+                    arith::SelectOp::create(body, same, (*merged)[0], (*update)[0])};
                 for (size_t d = 0; d < rank; ++d)
                   next.push_back(
                       arith::SelectOp::create(body, same, heldStart[d], start->start[d]));
@@ -138,17 +156,23 @@ protected:
           // The run's last start.
           return emitIf(
               nested, run.getResults().back(), run.getResult(0),
-              [&](ImplicitLocOpBuilder &inner) {
-                return combineInto(inner, context, run.getResult(0),
-                                   operandIndex(inner, run.getResults().slice(2, rank)),
-                                   run.getResult(1), error);
+              [&](ImplicitLocOpBuilder &inner) -> SmallVector<Value> {
+                llvm::Expected<SmallVector<Value>> combined =
+                    combineInto(inner, context, run.getResult(0),
+                                operandIndex(inner, run.getResults().slice(2, rank)),
+                                run.getResult(1));
+                if (!combined) {
+                  error.set(combined.takeError());
+                  return {};
+                }
+                return std::move(*combined);
               },
               failed);
         });
     if (failed || !loop)
-      return false;
+      return error.take();
     func::ReturnOp::create(b, loop->getResults());
-    return true;
+    return llvm::Error::success();
   }
 
 private:

@@ -54,7 +54,7 @@ protected:
   }
   int64_t elementsPerThread() const { return pairedUpdateDim() ? 2 : 1; }
 
-  bool emitScatter(EmitterContext &context, EmissionError &error) override {
+  llvm::Error emitScatter(EmitterContext &context) override {
     ImplicitLocOpBuilder &b = context.b;
     SmallVector<Value> outputs(context.outputs);
     std::optional<size_t> paired = pairedUpdateDim();
@@ -62,6 +62,7 @@ protected:
     if (paired)
       threadDims[*paired] /= 2;
     bool failed = false;
+    DeferredError error;
     Operation *loop = emitLoop(
         b, context.threadAndBlockIds, elementIndexing(threadDims, 1, b.getContext()), outputs,
         [&](ImplicitLocOpBuilder &nested, ValueRange, ValueRange threadIndex,
@@ -69,8 +70,9 @@ protected:
           SmallVector<Value> slice;
           for (int64_t d : form.updateScatterDims)
             slice.push_back(threadIndex[d]);
-          std::optional<WindowStart> start = windowStart(nested, context, slice, error);
+          llvm::Expected<WindowStart> start = windowStart(nested, context, slice);
           if (!start) {
+            error.set(start.takeError());
             failed = true;
             return {};
           }
@@ -86,34 +88,40 @@ protected:
                         arith::MulIOp::create(inner, threadIndex[*paired],
                                               arith::ConstantIndexOp::create(inner, 2)),
                         arith::ConstantIndexOp::create(inner, k));
-                  results = combineElement(inner, context, *start, updateIndex, results, error);
-                  if (results.empty())
+                  llvm::Expected<SmallVector<Value>> combined =
+                      combineElement(inner, context, *start, updateIndex, results);
+                  if (!combined) {
+                    error.set(combined.takeError());
                     return {};
+                  }
+                  results = std::move(*combined);
                 }
                 return results;
               },
               failed);
         });
     if (failed || !loop)
-      return false;
+      return error.take();
     func::ReturnOp::create(b, loop->getResults());
-    return true;
+    return llvm::Error::success();
   }
 
   /// The update element at `updateIndex` combined into `outputs` at its
   /// place in the window starting at `start`.
-  SmallVector<Value> combineElement(ImplicitLocOpBuilder &b, EmitterContext &context,
-                                    const WindowStart &start, ValueRange updateIndex,
-                                    ValueRange outputs, EmissionError &error) const {
+  llvm::Expected<SmallVector<Value>> combineElement(ImplicitLocOpBuilder &b,
+                                                    EmitterContext &context,
+                                                    const WindowStart &start,
+                                                    ValueRange updateIndex,
+                                                    ValueRange outputs) const {
     SmallVector<Value> operandIndex(start.start);
     for (size_t j = 0; j < form.updateWindowDims.size(); ++j) {
       Value &position = operandIndex[form.windowOperandDims[j]];
       position = arith::AddIOp::create(b, position, updateIndex[form.updateWindowDims[j]]);
     }
-    SmallVector<Value> values = updateValues(b, context, updateIndex, error);
-    if (values.empty())
-      return {};
-    return combineInto(b, context, outputs, operandIndex, values, error);
+    llvm::Expected<SmallVector<Value>> values = updateValues(b, context, updateIndex);
+    if (!values)
+      return values.takeError();
+    return combineInto(b, context, outputs, operandIndex, *values);
   }
 };
 

@@ -100,20 +100,21 @@ std::vector<const HloInstruction *> ScatterEmitter::valuesReadByEmitter() const 
                                              scatter->operands().end());
 }
 
-bool ScatterEmitter::emitEntryFunction(EmitterContext &context, EmissionError &error) {
+llvm::Error ScatterEmitter::emitEntryFunction(EmitterContext &context) {
   if (launchCount() > 1 && currentLaunch() == 0)
-    return emitOperandCopy(context, error);
+    return emitOperandCopy(context);
   if (form.sliceCount * form.windowElements == 0) {
     func::ReturnOp::create(context.b, SmallVector<Value>(context.outputs));
-    return true;
+    return llvm::Error::success();
   }
-  return emitScatter(context, error);
+  return emitScatter(context);
 }
 
-bool ScatterEmitter::emitOperandCopy(EmitterContext &context, EmissionError &error) {
+llvm::Error ScatterEmitter::emitOperandCopy(EmitterContext &context) {
   ImplicitLocOpBuilder &b = context.b;
   SmallVector<Value> outputs(context.outputs);
   bool failed = false;
+  DeferredError error;
   Operation *loop = emitLoop(
       b, context.threadAndBlockIds, elementIndexing(form.operandDims, 1, b.getContext()),
       outputs,
@@ -121,26 +122,27 @@ bool ScatterEmitter::emitOperandCopy(EmitterContext &context, EmissionError &err
           ValueRange iterArgs) -> SmallVector<Value> {
         SmallVector<Value> results(iterArgs);
         for (int64_t i = 0; i < form.arrays; ++i) {
-          SmallVector<Value> value = context.elemental.emitValue(
-              nested, *scatter->operand(i), context.parameters, index, error);
-          if (value.empty()) {
+          llvm::Expected<SmallVector<Value>> value = context.elemental.emitValue(
+              nested, *scatter->operand(i), context.parameters, index);
+          if (!value) {
+            error.set(value.takeError());
             failed = true;
             return {};
           }
           results[i] = tensor::InsertOp::create(
-              nested, value[0], results[i], bufferIndices(*fusionOutputs()[i].shape, index));
+              nested, (*value)[0], results[i], bufferIndices(*fusionOutputs()[i].shape, index));
         }
         return results;
       });
   if (failed || !loop)
-    return false;
+    return error.take();
   func::ReturnOp::create(b, loop->getResults());
-  return true;
+  return llvm::Error::success();
 }
 
-std::optional<ScatterEmitter::WindowStart>
+llvm::Expected<ScatterEmitter::WindowStart>
 ScatterEmitter::windowStart(ImplicitLocOpBuilder &b, EmitterContext &context,
-                            ValueRange slice, EmissionError &error) const {
+                            ValueRange slice) const {
   const HloInstruction *indices = scatter->operand(form.arrays);
   std::vector<Value> sliceValues(slice.begin(), slice.end());
   WindowStart result;
@@ -158,14 +160,14 @@ ScatterEmitter::windowStart(ImplicitLocOpBuilder &b, EmitterContext &context,
     case ScatterCanonicalForm::Start::IndexColumn: {
       std::vector<Value> index = form.indicesIndex<Value>(
           sliceValues, arith::ConstantIndexOp::create(b, start.value));
-      SmallVector<Value> value =
-          context.elemental.emitValue(b, *indices, context.parameters, index, error);
-      if (value.empty())
-        return std::nullopt;
+      llvm::Expected<SmallVector<Value>> value =
+          context.elemental.emitValue(b, *indices, context.parameters, index);
+      if (!value)
+        return value.takeError();
       // 0 <= start <= operand - window in the start's own width, or the
       // window is skipped.
       CheckedStart checked = checkStartInBounds(
-          b, value[0], indices->shape().elementType(),
+          b, (*value)[0], indices->shape().elementType(),
           form.operandDims[d] - form.windowSize[d]);
       Value position = checked.index;
       result.inBounds = arith::AndIOp::create(b, result.inBounds, checked.inBounds);
@@ -177,32 +179,33 @@ ScatterEmitter::windowStart(ImplicitLocOpBuilder &b, EmitterContext &context,
   return result;
 }
 
-SmallVector<Value> ScatterEmitter::updateValues(ImplicitLocOpBuilder &b, EmitterContext &context,
-                                                ValueRange updateIndex,
-                                                EmissionError &error) const {
+llvm::Expected<SmallVector<Value>>
+ScatterEmitter::updateValues(ImplicitLocOpBuilder &b, EmitterContext &context,
+                             ValueRange updateIndex) const {
   SmallVector<Value> values;
   for (int64_t i = 0; i < form.arrays; ++i) {
-    SmallVector<Value> value = context.elemental.emitValue(
-        b, *scatter->operand(form.arrays + 1 + i), context.parameters, updateIndex, error);
-    if (value.empty())
-      return {};
-    values.push_back(value[0]);
+    llvm::Expected<SmallVector<Value>> value = context.elemental.emitValue(
+        b, *scatter->operand(form.arrays + 1 + i), context.parameters, updateIndex);
+    if (!value)
+      return value.takeError();
+    values.push_back((*value)[0]);
   }
   return values;
 }
 
-SmallVector<Value> ScatterEmitter::combine(ImplicitLocOpBuilder &b, EmitterContext &context,
-                                           ValueRange accumulated, ValueRange values,
-                                           EmissionError &error) const {
+llvm::Expected<SmallVector<Value>> ScatterEmitter::combine(ImplicitLocOpBuilder &b,
+                                                           EmitterContext &context,
+                                                           ValueRange accumulated,
+                                                           ValueRange values) const {
   SmallVector<Value> arguments(accumulated);
   arguments.append(values.begin(), values.end());
-  return callComputation(b, context.elemental, *toApply(*scatter), arguments,
-                         error);
+  return callComputation(b, context.elemental, *toApply(*scatter), arguments);
 }
 
-SmallVector<Value> ScatterEmitter::combineInto(ImplicitLocOpBuilder &b, EmitterContext &context,
-                                               ValueRange outputs, ValueRange operandIndex,
-                                               ValueRange values, EmissionError &error) const {
+llvm::Expected<SmallVector<Value>>
+ScatterEmitter::combineInto(ImplicitLocOpBuilder &b, EmitterContext &context,
+                            ValueRange outputs, ValueRange operandIndex,
+                            ValueRange values) const {
   SmallVector<Value> results(outputs);
   if (!uniqueIndices) {
     // One array (createScatterEmitter checks): an atomic read-modify-write.
@@ -213,10 +216,10 @@ SmallVector<Value> ScatterEmitter::combineInto(ImplicitLocOpBuilder &b, EmitterC
       OpBuilder::InsertionGuard guard(b);
       Block *body = b.createBlock(&rmw.getComputation());
       Value current = body->addArgument(values[0].getType(), b.getLoc());
-      SmallVector<Value> combined = combine(b, context, current, values, error);
-      if (combined.empty())
-        return {};
-      xla_gpu::YieldOp::create(b, combined);
+      llvm::Expected<SmallVector<Value>> combined = combine(b, context, current, values);
+      if (!combined)
+        return combined.takeError();
+      xla_gpu::YieldOp::create(b, *combined);
     }
     results[0] = rmw.getResult();
     return results;
@@ -225,11 +228,11 @@ SmallVector<Value> ScatterEmitter::combineInto(ImplicitLocOpBuilder &b, EmitterC
   for (int64_t i = 0; i < form.arrays; ++i)
     current.push_back(tensor::ExtractOp::create(
         b, outputs[i], bufferIndices(*fusionOutputs()[i].shape, operandIndex)));
-  SmallVector<Value> combined = combine(b, context, current, values, error);
-  if (combined.empty())
-    return {};
+  llvm::Expected<SmallVector<Value>> combined = combine(b, context, current, values);
+  if (!combined)
+    return combined.takeError();
   for (int64_t i = 0; i < form.arrays; ++i)
-    results[i] = tensor::InsertOp::create(b, combined[i], results[i],
+    results[i] = tensor::InsertOp::create(b, (*combined)[i], results[i],
                                           bufferIndices(*fusionOutputs()[i].shape, operandIndex));
   return results;
 }

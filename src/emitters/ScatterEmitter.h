@@ -49,11 +49,11 @@ public:
 
 protected:
   std::vector<const HloInstruction *> valuesReadByEmitter() const override;
-  bool emitEntryFunction(EmitterContext &context, EmissionError &error) override;
+  [[nodiscard]] llvm::Error emitEntryFunction(EmitterContext &context) override;
 
   /// The scatter launch: the variant's threads and body.
   virtual LaunchDimensions scatterLaunch() const = 0;
-  virtual bool emitScatter(EmitterContext &context, EmissionError &error) = 0;
+  [[nodiscard]] virtual llvm::Error emitScatter(EmitterContext &context) = 0;
 
   /// Where the window of the slice at `slice` (one coordinate per update
   /// scatter dimension) starts in the operand, and whether it fits.
@@ -61,36 +61,30 @@ protected:
     llvm::SmallVector<mlir::Value> start;
     mlir::Value inBounds;
   };
-  std::optional<WindowStart> windowStart(mlir::ImplicitLocOpBuilder &b,
-                                         EmitterContext &context,
-                                         mlir::ValueRange slice,
-                                         EmissionError &error) const;
+  [[nodiscard]] llvm::Expected<WindowStart> windowStart(mlir::ImplicitLocOpBuilder &b,
+                                                        EmitterContext &context,
+                                                        mlir::ValueRange slice) const;
   /// The update elements at `updateIndex`, one per array.
-  llvm::SmallVector<mlir::Value> updateValues(mlir::ImplicitLocOpBuilder &b,
-                                              EmitterContext &context,
-                                              mlir::ValueRange updateIndex,
-                                              EmissionError &error) const;
+  [[nodiscard]] llvm::Expected<llvm::SmallVector<mlir::Value>>
+  updateValues(mlir::ImplicitLocOpBuilder &b, EmitterContext &context,
+               mlir::ValueRange updateIndex) const;
   /// combiner(current, `values`) written at `operandIndex` of `outputs`:
   /// atomically unless the indices are unique. The updated outputs.
-  llvm::SmallVector<mlir::Value> combineInto(mlir::ImplicitLocOpBuilder &b,
-                                             EmitterContext &context,
-                                             mlir::ValueRange outputs,
-                                             mlir::ValueRange operandIndex,
-                                             mlir::ValueRange values,
-                                             EmissionError &error) const;
+  [[nodiscard]] llvm::Expected<llvm::SmallVector<mlir::Value>>
+  combineInto(mlir::ImplicitLocOpBuilder &b, EmitterContext &context,
+              mlir::ValueRange outputs, mlir::ValueRange operandIndex,
+              mlir::ValueRange values) const;
   /// combiner(`accumulated`, `values`): two updates of one element merged.
-  llvm::SmallVector<mlir::Value> combine(mlir::ImplicitLocOpBuilder &b,
-                                         EmitterContext &context,
-                                         mlir::ValueRange accumulated,
-                                         mlir::ValueRange values,
-                                         EmissionError &error) const;
+  [[nodiscard]] llvm::Expected<llvm::SmallVector<mlir::Value>>
+  combine(mlir::ImplicitLocOpBuilder &b, EmitterContext &context,
+          mlir::ValueRange accumulated, mlir::ValueRange values) const;
 
   const HloInstruction *scatter;
   ScatterCanonicalForm form;
   bool uniqueIndices = false;
 
 private:
-  bool emitOperandCopy(EmitterContext &context, EmissionError &error);
+  [[nodiscard]] llvm::Error emitOperandCopy(EmitterContext &context);
 
   bool inPlace = false;
 };

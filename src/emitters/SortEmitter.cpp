@@ -115,15 +115,15 @@ protected:
                                                sort->operands().end());
   }
 
-  bool emitEntryFunction(EmitterContext &context, EmissionError &error) override {
+  llvm::Error emitEntryFunction(EmitterContext &context) override {
     if (rows == 0 || size == 0) {
       SmallVector<Value> results(context.outputs);
       results.append(context.scratch.begin(), context.scratch.end());
       func::ReturnOp::create(context.b, results);
-      return true;
+      return llvm::Error::success();
     }
-    return launches[currentLaunch()].shared ? emitSharedLaunch(context, error)
-                                            : emitGlobalLaunch(context, error);
+    return launches[currentLaunch()].shared ? emitSharedLaunch(context)
+                                            : emitGlobalLaunch(context);
   }
 
 private:
@@ -175,19 +175,18 @@ private:
   }
 
   /// comparator(a, b) for the operands' values at two positions.
-  Value lessThan(ImplicitLocOpBuilder &b, EmitterContext &context, ValueRange a, ValueRange c,
-                 EmissionError &error) const {
+  llvm::Expected<Value> lessThan(ImplicitLocOpBuilder &b, EmitterContext &context,
+                                 ValueRange a, ValueRange c) const {
     SmallVector<Value> arguments;
     for (size_t i = 0; i < a.size(); ++i) {
       arguments.push_back(a[i]);
       arguments.push_back(c[i]);
     }
-    SmallVector<Value> results = callComputation(b, context.elemental,
-                                                 *toApply(*sort), arguments,
-                                                 error);
-    if (results.empty())
-      return nullptr;
-    Value result = results[0];
+    llvm::Expected<SmallVector<Value>> results =
+        callComputation(b, context.elemental, *toApply(*sort), arguments);
+    if (!results)
+      return results.takeError();
+    Value result = (*results)[0];
     if (result.getType() != b.getI1Type())
       result = arith::TruncIOp::create(b, b.getI1Type(), result);
     return result;
@@ -195,17 +194,22 @@ private:
 
   /// The exchanged values: (`low`, `high`) with the smaller first. The
   /// last value of each is the position for a stable sort.
-  std::optional<std::pair<SmallVector<Value>, SmallVector<Value>>>
+  llvm::Expected<std::pair<SmallVector<Value>, SmallVector<Value>>>
   compareExchange(ImplicitLocOpBuilder &b, EmitterContext &context, ValueRange low,
-                  ValueRange high, EmissionError &error) const {
+                  ValueRange high) const {
     size_t n = static_cast<size_t>(sort->operandCount());
-    Value swap = lessThan(b, context, high.take_front(n), low.take_front(n), error);
-    if (!swap)
-      return std::nullopt;
+    llvm::Expected<Value> less = lessThan(b, context, high.take_front(n), low.take_front(n));
+    if (!less)
+      return less.takeError();
+    Value swap = *less;
     if (stable) {
-      // Ties keep their original order.
-      Value lowFirst = lessThan(b, context, low.take_front(n), high.take_front(n), error);
-      Value tie = arith::XOrIOp::create(b, lowFirst, arith::ConstantIntOp::create(b, 1, 1));
+      // Ties keep their original order. (The comparator's function exists
+      // now: this call does not fail.)
+      llvm::Expected<Value> lowFirst =
+          lessThan(b, context, low.take_front(n), high.take_front(n));
+      if (!lowFirst)
+        return lowFirst.takeError();
+      Value tie = arith::XOrIOp::create(b, *lowFirst, arith::ConstantIntOp::create(b, 1, 1));
       Value earlier = arith::CmpIOp::create(b, arith::CmpIPredicate::slt, high.back(), low.back());
       swap = arith::OrIOp::create(b, swap, arith::AndIOp::create(b, tie, earlier));
     }
@@ -217,7 +221,7 @@ private:
     return std::make_pair(newLow, newHigh);
   }
 
-  bool emitSharedLaunch(EmitterContext &context, EmissionError &error) {
+  llvm::Error emitSharedLaunch(EmitterContext &context) {
     ImplicitLocOpBuilder &b = context.b;
     MLIRContext *mlirContext = b.getContext();
     auto constant = [&](int64_t value) { return arith::ConstantIndexOp::create(b, value); };
@@ -250,6 +254,7 @@ private:
       tiles.push_back(
           xla_gpu::AllocateSharedOp::create(b, RankedTensorType::get({tile}, b.getI32Type())));
     bool failed = false;
+    DeferredError error;
     // Each thread's elements of the tile: thread + k * threads.
     auto forEachElement =
         [&](ValueRange inits,
@@ -285,11 +290,13 @@ private:
       for (int64_t i = 0; i < n; ++i) {
         Value value;
         if (first) {
-          SmallVector<Value> values = context.elemental.emitValue(
-              inner, *sort->operand(i), context.parameters, index, error);
-          if (values.empty())
+          llvm::Expected<SmallVector<Value>> values =
+              context.elemental.emitValue(inner, *sort->operand(i), context.parameters, index);
+          if (!values) {
+            error.set(values.takeError());
             return SmallVector<Value>();
-          value = values[0];
+          }
+          value = (*values)[0];
         } else {
           value = tensor::ExtractOp::create(
               inner, context.outputs[i], bufferIndices(*fusionOutputs()[i].shape, index));
@@ -308,7 +315,7 @@ private:
       return results;
     });
     if (failed)
-      return false;
+      return error.take();
     tiles = SmallVector<Value>(xla_gpu::SyncThreadsOp::create(b, tiles).getResults());
 
     // The network's steps, tile/2 pairs over the threads, a barrier after
@@ -351,9 +358,11 @@ private:
                           highValues.push_back(tensor::ExtractOp::create(inner, t, high));
                         }
                         auto exchanged =
-                            compareExchange(inner, context, lowValues, highValues, error);
-                        if (!exchanged)
+                            compareExchange(inner, context, lowValues, highValues);
+                        if (!exchanged) {
+                          error.set(exchanged.takeError());
                           return SmallVector<Value>();
+                        }
                         SmallVector<Value> results;
                         for (size_t i = 0; i < current.size(); ++i) {
                           Value updated = tensor::InsertOp::create(inner, exchanged->first[i],
@@ -375,7 +384,7 @@ private:
           scf::YieldOp::create(sb, steps.getResults());
         });
     if (failed)
-      return false;
+      return error.take();
     tiles = SmallVector<Value>(stages.getResults());
 
     // Store the tile into the outputs (and the positions into the scratch
@@ -398,16 +407,17 @@ private:
           return results;
         });
     if (failed)
-      return false;
+      return error.take();
     func::ReturnOp::create(b, outputs);
-    return true;
+    return llvm::Error::success();
   }
 
-  bool emitGlobalLaunch(EmitterContext &context, EmissionError &error) {
+  llvm::Error emitGlobalLaunch(EmitterContext &context) {
     ImplicitLocOpBuilder &b = context.b;
     const NetworkStep &step = launches[currentLaunch()].steps.front();
     int64_t n = sort->operandCount();
     bool failed = false;
+    DeferredError error;
     // The outputs, then the positions of a stable sort (the scratch
     // buffer), exchanged together.
     SmallVector<Value> buffers(context.outputs);
@@ -440,9 +450,11 @@ private:
                   highValues.push_back(tensor::ExtractOp::create(
                       inner, outputs[i], bufferIndices(shapes[i], highIndex)));
                 }
-                auto exchanged = compareExchange(inner, context, lowValues, highValues, error);
-                if (!exchanged)
+                auto exchanged = compareExchange(inner, context, lowValues, highValues);
+                if (!exchanged) {
+                  error.set(exchanged.takeError());
                   return SmallVector<Value>();
+                }
                 SmallVector<Value> results;
                 for (size_t i = 0; i < shapes.size(); ++i) {
                   const Shape &shape = shapes[i];
@@ -456,9 +468,9 @@ private:
               failed);
         });
     if (failed || !loop)
-      return false;
+      return error.take();
     func::ReturnOp::create(b, loop->getResults());
-    return true;
+    return llvm::Error::success();
   }
 
   const HloInstruction *sort;

@@ -162,7 +162,7 @@ std::vector<EpilogueSpecification> TransposeEmitter::epilogues() const {
   return result;
 }
 
-bool TransposeEmitter::emitEntryFunction(EmitterContext &context, EmissionError &error) {
+llvm::Error TransposeEmitter::emitEntryFunction(EmitterContext &context) {
   ImplicitLocOpBuilder &b = context.b;
   MLIRContext *mlirContext = b.getContext();
   const TransposeTiling &t = tiling();
@@ -182,6 +182,7 @@ bool TransposeEmitter::emitEntryFunction(EmitterContext &context, EmissionError 
   // 2. Read in the input's order: heroes' operands into the tiles, side
   // outputs into their buffers.
   bool failed = false;
+  DeferredError error;
   Operation *read = emitLoop(
       b, context.threadAndBlockIds, tileWalk(/*input=*/true, /*withShared=*/true, mlirContext),
       inits,
@@ -194,14 +195,15 @@ bool TransposeEmitter::emitEntryFunction(EmitterContext &context, EmissionError 
           const HloInstruction *operand = hero->operand(0);
           SmallVector<Value> operandIndex = applyIndexing(
               nested, bitcastIndexingMap(normalInput, operand->shape(), mlirContext), index);
-          SmallVector<Value> value = context.elemental.emitValue(
-              nested, *operand, context.parameters, operandIndex, error);
-          if (value.empty()) {
+          llvm::Expected<SmallVector<Value>> value = context.elemental.emitValue(
+              nested, *operand, context.parameters, operandIndex);
+          if (!value) {
+            error.set(value.takeError());
             failed = true;
             return {};
           }
           size_t slot = outputCount + i;
-          results[slot] = tensor::InsertOp::create(nested, value[0], results[slot],
+          results[slot] = tensor::InsertOp::create(nested, (*value)[0], results[slot],
                                                    sharedTileIndex(nested, sharedIndex));
         }
         for (size_t r = 0; r < analysis().roots.size(); ++r) {
@@ -212,18 +214,19 @@ bool TransposeEmitter::emitEntryFunction(EmitterContext &context, EmissionError 
               nested,
               bitcastIndexingMap(normalInput, firstArrayShape(root->shape()), mlirContext),
               index);
-          SmallVector<Value> values =
-              context.elemental.emitValue(nested, *root, context.parameters, rootIndex, error);
-          if (values.empty()) {
+          llvm::Expected<SmallVector<Value>> values =
+              context.elemental.emitValue(nested, *root, context.parameters, rootIndex);
+          if (!values) {
+            error.set(values.takeError());
             failed = true;
             return {};
           }
-          insertRootValues(nested, root, values, rootIndex, results);
+          insertRootValues(nested, root, *values, rootIndex, results);
         }
         return results;
       });
   if (failed || !read)
-    return false;
+    return error.take();
 
   // 3. Every tile is complete before anyone reads it.
   auto synced =
@@ -235,10 +238,8 @@ bool TransposeEmitter::emitEntryFunction(EmitterContext &context, EmissionError 
     if (!isTransposedRoot(r))
       continue;
     rootMaps[r] = heroToRootIndexing(analysis().heroes[r], analysis().roots[r], mlirContext);
-    if (!rootMaps[r]) {
-      error = epilogueWithoutIndexing(analysis().heroes[r], analysis().roots[r]);
-      return false;
-    }
+    if (!rootMaps[r])
+      return epilogueWithoutIndexing(analysis().heroes[r], analysis().roots[r]);
   }
   Operation *written = emitLoop(
       b, context.threadAndBlockIds,
@@ -268,9 +269,9 @@ bool TransposeEmitter::emitEntryFunction(EmitterContext &context, EmissionError 
         return results;
       });
   if (!written)
-    return false;
+    return error.take();
   func::ReturnOp::create(b, written->getResults());
-  return true;
+  return llvm::Error::success();
 }
 
 } // namespace hlo
