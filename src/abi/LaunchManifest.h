@@ -123,11 +123,31 @@ struct ProgramStep {
   std::vector<std::vector<KernelParameter>> branchArguments, branchResults;
 };
 
-/// The buffer name of array leaf `leaf` of the `leafCount` leaves that
-/// instruction `producer` results in: "name#leaf", or "name" for an array.
-inline std::string leafBufferName(const std::string &producer, size_t leaf, size_t leafCount) {
-  return leafCount > 1 ? producer + "#" + std::to_string(leaf) : producer;
-}
+/// A buffer of the module by what makes it: an array leaf of an
+/// instruction's result, or a scratch buffer of the kernel for an
+/// instruction. The manifest names it by str(): "name" (an array result),
+/// "name#leaf" (leaf `leaf` of a tuple result), "name#scratchN".
+struct BufferId {
+  std::string producer;
+  /// The leaf of a tuple result; -1 for an array result or scratch.
+  int64_t leaf = -1;
+  /// The scratch buffer's number; -1 for a result.
+  int64_t scratch = -1;
+
+  /// Array leaf `leaf` of the `leafCount` leaves `producer` results in.
+  static BufferId leafOf(const std::string &producer, size_t leaf, size_t leafCount) {
+    return {producer, leafCount > 1 ? static_cast<int64_t>(leaf) : -1, -1};
+  }
+  /// Scratch buffer `number` of the kernel for `instruction`.
+  static BufferId scratchOf(const std::string &instruction, size_t number) {
+    return {instruction, -1, static_cast<int64_t>(number)};
+  }
+  std::string str() const {
+    if (scratch >= 0)
+      return producer + "#scratch" + std::to_string(scratch);
+    return leaf >= 0 ? producer + "#" + std::to_string(leaf) : producer;
+  }
+};
 
 /// A buffer the module needs, beside the kernels' own bindings: module
 /// parameters and outputs, constants (with their HLO literal text), and the

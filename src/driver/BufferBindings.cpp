@@ -149,7 +149,7 @@ void bindOutput(abi::KernelParameter &parameter, const HloModule &module,
       }
     }
   parameter.binding = abi::BufferBinding::Buffer;
-  parameter.bufferName = abi::leafBufferName(origin->name(), leaf, leafCount);
+  parameter.bufferName = abi::BufferId::leafOf(origin->name(), leaf, leafCount).str();
 }
 
 } // namespace hlo::driver

@@ -120,7 +120,7 @@ abi::LaunchManifest buildManifest(const HloModule &module, const KernelPlan &pla
     for (size_t i = 0; i < record.scratchBuffers.size(); ++i) {
       abi::KernelParameter scratch = bufferParameter(true, record.scratchBuffers[i]);
       scratch.binding = abi::BufferBinding::Scratch;
-      scratch.bufferName = origin->name() + "#scratch" + std::to_string(i);
+      scratch.bufferName = abi::BufferId::scratchOf(origin->name(), i).str();
       spec.parameters.push_back(scratch);
     }
     manifest.kernels.push_back(std::move(spec));

@@ -18,7 +18,7 @@ using abi::KernelSpec;
 using abi::LaunchManifest;
 using abi::ProgramStep;
 using abi::launchLabel;
-using abi::leafBufferName;
+using abi::BufferId;
 using abi::parseLaunchManifest;
 
 } // namespace hlo::runtime

@@ -178,8 +178,8 @@ Status ModuleBuffers::allocateLoopState(const ProgramStep &step) {
       return buffer.status();
     state.push_back(*buffer);
     for (const HloComputation *reader : {condition, body})
-      buffers["b:" + leafBufferName(reader->parameter(0)->name(), i, step.arguments.size())] =
-          *buffer;
+      buffers["b:" + BufferId::leafOf(reader->parameter(0)->name(), i, step.arguments.size())
+                         .str()] = *buffer;
     buffers.emplace(keyOf(step.results[i]), *buffer);
   }
   return Status::success();
@@ -247,7 +247,8 @@ Status ModuleBuffers::allocateBranchParameters(const ProgramStep &step) {
       if (!buffer)
         return buffer.status();
       parameter.push_back(*buffer);
-      buffers["b:" + leafBufferName(branch->parameter(0)->name(), i, leaves.size())] = *buffer;
+      buffers["b:" + BufferId::leafOf(branch->parameter(0)->name(), i, leaves.size()).str()] =
+          *buffer;
     }
   }
   return Status::success();

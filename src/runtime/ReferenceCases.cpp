@@ -154,7 +154,7 @@ std::string moduleModeBlocker(const LaunchManifest &manifest, const HloModule &m
         if (const HloComputation *reader = module.findComputation(step.computations[c]))
           for (size_t i = 0; i < step.arguments.size(); ++i)
             produced.insert(
-                leafBufferName(reader->parameter(0)->name(), i, step.arguments.size()));
+                BufferId::leafOf(reader->parameter(0)->name(), i, step.arguments.size()).str());
     }
     if (step.kind == ProgramStep::Kind::Conditional) {
       size_t branches = step.computations.size();
@@ -167,7 +167,7 @@ std::string moduleModeBlocker(const LaunchManifest &manifest, const HloModule &m
                 step.branchResults[b].size() == step.results.size();
         size_t leaves = step.branchArguments[b].size();
         for (size_t i = 0; bound && i < leaves; ++i)
-          produced.insert(leafBufferName(branch->parameter(0)->name(), i, leaves));
+          produced.insert(BufferId::leafOf(branch->parameter(0)->name(), i, leaves).str());
       }
     }
     if (!bound)
