@@ -214,13 +214,12 @@ SmallVector<Value> FunctionBodyEmitter::emitOwned(const HloInstruction *inst,
       return {};
     operands.push_back(values[0]);
   }
-  std::string message;
-  Value result = emitElementwise(b, *inst, operands, message);
+  llvm::Expected<Value> result = emitElementwise(b, *inst, operands);
   if (!result) {
-    fail(inst, message);
+    fail(inst, llvm::toString(result.takeError()));
     return {};
   }
-  return {result};
+  return {*result};
 }
 
 SmallVector<Value> FunctionBodyEmitter::emitThroughMap(const HloInstruction *inst,

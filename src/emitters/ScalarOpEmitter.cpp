@@ -150,15 +150,13 @@ Value totalOrderCompare(ImplicitLocOpBuilder &b, ComparisonDirection direction,
   return cmpi(b, intPredicate(direction, true), key(x), key(y));
 }
 
-Value emitCompare(ImplicitLocOpBuilder &b, const HloInstruction &inst, Value x,
-                  Value y, std::string &error) {
+/// Null for an ordering of complex numbers (which HLO does not define).
+Value emitCompare(ImplicitLocOpBuilder &b, const HloInstruction &inst, Value x, Value y) {
   PrimitiveType type = inst.operand(0)->shape().elementType();
   auto [direction, comparison] = comparisonOf(inst);
   if (isComplex(type)) {
-    if (direction != ComparisonDirection::Eq && direction != ComparisonDirection::Ne) {
-      error = "unsupported: compare " + std::string(toString(direction)) + " of complex";
+    if (direction != ComparisonDirection::Eq && direction != ComparisonDirection::Ne)
       return {};
-    }
     return direction == ComparisonDirection::Eq ? Value(complex::EqualOp::create(b, x, y))
                                                 : Value(complex::NotEqualOp::create(b, x, y));
   }
@@ -565,19 +563,18 @@ Value emitConvert(ImplicitLocOpBuilder &b, Value value, PrimitiveType from,
   return select(b, isNan, constantInt(b, toType, 0), result);
 }
 
-Value emitElementwise(ImplicitLocOpBuilder &b, const HloInstruction &inst,
-                      ValueRange operands, std::string &error) {
+namespace {
+
+/// The element, or null for an op or type combination without a lowering.
+Value elementwiseValue(ImplicitLocOpBuilder &b, const HloInstruction &inst,
+                       ValueRange operands) {
   HloOpcode opcode = inst.opcode();
   PrimitiveType resultType = inst.shape().elementType();
   PrimitiveType operandType = inst.operandCount()
                                   ? inst.operand(0)->shape().elementType()
                                   : resultType;
   MLIRContext *context = b.getContext();
-  auto unsupported = [&]() {
-    error = "unsupported: " + std::string(opcodeName(opcode)) + " of " +
-            std::string(primitiveTypeName(operandType));
-    return Value();
-  };
+  auto unsupported = [] { return Value(); };
   switch (opcode) {
   case HloOpcode::Convert:
     return emitConvert(b, operands[0], operandType, resultType);
@@ -589,7 +586,7 @@ Value emitElementwise(ImplicitLocOpBuilder &b, const HloInstruction &inst,
     return arith::BitcastOp::create(b, to, operands[0]);
   }
   case HloOpcode::Compare:
-    return emitCompare(b, inst, operands[0], operands[1], error);
+    return emitCompare(b, inst, operands[0], operands[1]);
   case HloOpcode::ReducePrecision: {
     if (!isFloatingPoint(operandType) || isNarrowFloat(operandType))
       return unsupported();
@@ -666,6 +663,23 @@ Value emitElementwise(ImplicitLocOpBuilder &b, const HloInstruction &inst,
     return result ? result : unsupported();
   }
   return unsupported();
+}
+
+} // namespace
+
+llvm::Expected<Value> emitElementwise(ImplicitLocOpBuilder &b, const HloInstruction &inst,
+                                      ValueRange operands) {
+  if (Value value = elementwiseValue(b, inst, operands))
+    return value;
+  PrimitiveType operandType = inst.operandCount() ? inst.operand(0)->shape().elementType()
+                                                  : inst.shape().elementType();
+  std::string message =
+      inst.opcode() == HloOpcode::Compare && isComplex(operandType)
+          ? "unsupported: compare " + std::string(toString(comparisonOf(inst).direction)) +
+                " of complex"
+          : "unsupported: " + std::string(opcodeName(inst.opcode())) + " of " +
+                std::string(primitiveTypeName(operandType));
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
 } // namespace hlo

@@ -15,16 +15,17 @@
 #include "hlo_parser/HloInstruction.h"
 
 #include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "llvm/Support/Error.h"
 
 #include <string>
 
 namespace hlo {
 
-/// The element of `instruction` from its operands' elements; null (with
-/// `error` set) for ops or type combinations that are not supported.
-mlir::Value emitElementwise(mlir::ImplicitLocOpBuilder &b,
-                            const HloInstruction &instruction,
-                            mlir::ValueRange operands, std::string &error);
+/// The element of `instruction` from its operands' elements, or an
+/// "unsupported: ..." error for ops or type combinations without one.
+[[nodiscard]] llvm::Expected<mlir::Value> emitElementwise(mlir::ImplicitLocOpBuilder &b,
+                                                          const HloInstruction &instruction,
+                                                          mlir::ValueRange operands);
 
 /// Converts one element between HLO element types (HLO `convert`).
 mlir::Value emitConvert(mlir::ImplicitLocOpBuilder &b, mlir::Value value,
