@@ -7,7 +7,6 @@ namespace hlo {
 namespace {
 
 constexpr int64_t kWarpSize = 32;
-constexpr int64_t kThreadsPerBlockTarget = 256;
 
 int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 bool isPowerOfTwo(int64_t value) { return value > 0 && (value & (value - 1)) == 0; }
@@ -15,9 +14,9 @@ bool isPowerOfTwo(int64_t value) { return value > 0 && (value & (value - 1)) == 
 } // namespace
 
 int64_t reductionKeptThreads(int64_t keptSize, int64_t reducedThreads) {
-  if (keptSize * reducedThreads <= kThreadsPerBlockTarget)
+  if (keptSize * reducedThreads <= kReductionThreadsPerBlock)
     return keptSize;
-  return std::max<int64_t>(1, kThreadsPerBlockTarget / reducedThreads);
+  return std::max<int64_t>(1, kReductionThreadsPerBlock / reducedThreads);
 }
 
 std::optional<int64_t> multiRowVectorSize(const ReductionDimensions &dims,

@@ -37,8 +37,11 @@ struct FusionElementBits {
   int64_t reducedValueCount = 0;
 };
 
+/// The threads per block the row-reduction variants fill up to (XLA's).
+inline constexpr int64_t kReductionThreadsPerBlock = 256;
+
 /// Kept (row) threads that fill a block of `reducedThreads` threads per
-/// row up to XLA's 256 threads.
+/// row up to kReductionThreadsPerBlock.
 int64_t reductionKeptThreads(int64_t keptSize, int64_t reducedThreads);
 
 /// The multi-row variant's vector size, or nullopt if the reduction is not

@@ -78,17 +78,16 @@ abi::LaunchManifest buildManifest(const HloModule &module, const KernelPlan &pla
     spec.hloInstruction = bareEntry ? "" : kernel.origin->name();
     spec.hloComputation = bareEntry ? "" : kernel.origin->parent()->name();
     spec.emitter = record.emitter;
-    // The launch and shared memory are the code's (checkLaunchRecords:
-    // what the emitter declared; in range); the emitter's where a record's
-    // code is not there.
-    const pipeline::CompiledKernel *code = codeOf[&record - records.data()];
+    // The launch and shared memory are the code's: checkLaunchRecords,
+    // which passed before the manifest is built, found code for every
+    // record (its own or the one it shares) agreeing with the emitter's.
+    const pipeline::CompiledKernel &code = *codeOf[&record - records.data()];
     for (int i = 0; i < 3; ++i) {
-      spec.grid[i] = static_cast<unsigned>(code ? code->grid[i] : record.launch.blocks[i]);
-      spec.block[i] = static_cast<unsigned>(code ? code->block[i] : record.launch.threads[i]);
+      spec.grid[i] = static_cast<unsigned>(code.grid[i]);
+      spec.block[i] = static_cast<unsigned>(code.block[i]);
     }
-    spec.sharedMemoryBytes =
-        static_cast<unsigned>(code ? code->staticSharedBytes : record.sharedMemoryBytes);
-    spec.dynamicSharedMemoryBytes = static_cast<unsigned>(code ? code->dynamicSharedBytes : 0);
+    spec.sharedMemoryBytes = static_cast<unsigned>(code.staticSharedBytes);
+    spec.dynamicSharedMemoryBytes = static_cast<unsigned>(code.dynamicSharedBytes);
     spec.concurrentThreads = record.synchronizesThreads;
     const HloComputation &fused = *kernel.computation;
     // Inputs: the fusion's operands (a bare entry: the module parameters;

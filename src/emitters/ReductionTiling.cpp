@@ -9,7 +9,6 @@ namespace {
 constexpr int64_t kWarpSize = 32;
 constexpr int64_t kTileSize = 32;
 constexpr int64_t kMaxRowThreads = 1024;
-constexpr int64_t kThreadsPerBlockTarget = 256;
 /// Minor reduced elements a row-reduction thread reads per pass.
 constexpr int64_t kMinorReducedElementsPerThread = 16;
 constexpr int64_t kSmallColumnThreads = 128;
@@ -33,7 +32,7 @@ ReductionTiling rowTiling(const ReductionDimensions &dims,
                              roundUp(ceilDiv(d[2], kMinorReducedElementsPerThread),
                                      kWarpSize));
   int64_t kept = 1;
-  if (reduced * 2 <= kThreadsPerBlockTarget)
+  if (reduced * 2 <= kReductionThreadsPerBlock)
     kept = reductionKeptThreads(d[1], reduced);
   tiling.vectorSize = reductionVectorSize(d[2], reduced, bits);
   tiling.threads = {kept, reduced};

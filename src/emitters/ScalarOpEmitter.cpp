@@ -574,7 +574,6 @@ Value elementwiseValue(ImplicitLocOpBuilder &b, const HloInstruction &inst,
                                   ? inst.operand(0)->shape().elementType()
                                   : resultType;
   MLIRContext *context = b.getContext();
-  auto unsupported = [] { return Value(); };
   switch (opcode) {
   case HloOpcode::Convert:
     return emitConvert(b, operands[0], operandType, resultType);
@@ -582,14 +581,14 @@ Value elementwiseValue(ImplicitLocOpBuilder &b, const HloInstruction &inst,
     Type to = elementType(resultType, context);
     if (primitiveBitWidth(operandType) != primitiveBitWidth(resultType) ||
         isComplex(operandType) || isComplex(resultType))
-      return unsupported();
+      return Value();
     return arith::BitcastOp::create(b, to, operands[0]);
   }
   case HloOpcode::Compare:
     return emitCompare(b, inst, operands[0], operands[1]);
   case HloOpcode::ReducePrecision: {
     if (!isFloatingPoint(operandType) || isNarrowFloat(operandType))
-      return unsupported();
+      return Value();
     return reducePrecision(b, operands[0], reducedPrecisionOf(inst).exponentBits,
                            reducedPrecisionOf(inst).mantissaBits);
   }
@@ -611,7 +610,7 @@ Value elementwiseValue(ImplicitLocOpBuilder &b, const HloInstruction &inst,
       return narrow ? fromF32(b, result, elementType(type, context)) : result;
     }
     if (isComplex(type))
-      return unsupported();
+      return Value();
     bool isSigned = isSignedIntegral(type);
     result = isSigned ? Value(arith::MaxSIOp::create(b, x, lo))
                       : Value(arith::MaxUIOp::create(b, x, lo));
@@ -643,7 +642,7 @@ Value elementwiseValue(ImplicitLocOpBuilder &b, const HloInstruction &inst,
       return complex::AbsOp::create(b, operands[0]);
     Value result = complexMath(b, opcode, operands[0],
                                operands.size() > 1 ? operands[1] : Value());
-    return result ? result : unsupported();
+    return result;
   }
   if (isFloatingPoint(operandType)) {
     bool narrow = isNarrowFloat(operandType);
@@ -652,7 +651,7 @@ Value elementwiseValue(ImplicitLocOpBuilder &b, const HloInstruction &inst,
                                   : Value();
     Value result = floatMath(b, opcode, x, y);
     if (!result)
-      return unsupported();
+      return Value();
     return narrow ? fromF32(b, result, elementType(resultType, context)) : result;
   }
   if (isIntegral(operandType) || operandType == PrimitiveType::Pred) {
@@ -660,9 +659,9 @@ Value elementwiseValue(ImplicitLocOpBuilder &b, const HloInstruction &inst,
                                operands.size() > 1 ? operands[1] : Value(),
                                isSignedIntegral(operandType),
                                operandType == PrimitiveType::Pred);
-    return result ? result : unsupported();
+    return result;
   }
-  return unsupported();
+  return Value();
 }
 
 } // namespace

@@ -77,11 +77,4 @@ translateToLlvmIr(mlir::ModuleOp module, llvm::LLVMContext &context,
   return llvmModule;
 }
 
-llvm::Expected<std::string> emitOutput(llvm::Module &module, OutputKind output,
-                                       const PipelineOptions &options) {
-  if (!targetProduces(options.target, output))
-    return pipelineError("internal error: this target does not produce that output");
-  return createTarget(options)->emit(module, output);
-}
-
 } // namespace hlo::pipeline

@@ -116,12 +116,6 @@ llvm::Expected<std::unique_ptr<llvm::Module>>
 translateToLlvmIr(mlir::ModuleOp module, llvm::LLVMContext &context,
                   const PipelineOptions &options, PassDumper &dumper);
 
-/// Writes `output` (PTX, cubin, host assembly, object or shared object)
-/// from optimized LLVM IR.
-[[nodiscard]]
-llvm::Expected<std::string> emitOutput(llvm::Module &module, OutputKind output,
-                                       const PipelineOptions &options);
-
 /// What ptxas reports for one kernel (-v).
 struct KernelResourceUsage {
   std::string name;

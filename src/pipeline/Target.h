@@ -67,9 +67,6 @@ public:
                                              std::vector<KernelResourceUsage> *usage) const {
     return code;
   }
-  /// `kind` (one this target produces) from optimized LLVM IR: the back end,
-  /// then the finishing step.
-  llvm::Expected<std::string> emit(llvm::Module &module, OutputKind kind) const;
 };
 
 std::unique_ptr<CodegenTarget> createNvptxTarget(const PipelineOptions &options);

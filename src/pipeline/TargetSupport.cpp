@@ -91,13 +91,4 @@ llvm::Expected<std::string> emitWithTargetMachine(llvm::Module &module,
   return code;
 }
 
-llvm::Expected<std::string> CodegenTarget::emit(llvm::Module &module, OutputKind kind) const {
-  if (kind == OutputKind::LlvmIr)
-    return printLlvmModule(module);
-  llvm::Expected<std::string> code = emitMachineCode(module, machineCodeKind(kind));
-  if (!code || machineCodeKind(kind) == kind)
-    return code;
-  return finish(std::move(*code), kind, nullptr);
-}
-
 } // namespace hlo::pipeline
