@@ -4,6 +4,8 @@
 #include "support/Json.h"
 #include "ManifestProgram.h"
 
+#include <algorithm>
+
 namespace hlo::abi {
 namespace {
 
@@ -124,6 +126,19 @@ public:
         (!parameter.isOutput || !readInt(json, "aliases", parameter.aliases, where) ||
          parameter.aliases < 0))
       return fail(where, "\"aliases\" must be an output's input position");
+    if (const JsonValue *tensorMap = json.find("tensor_map")) {
+      TensorMapSpec spec;
+      if (!tensorMap->isObject() || !readInts(*tensorMap, "box", spec.box, where) ||
+          !readOptionalInt(*tensorMap, "swizzle_bytes", spec.swizzleBytes, where))
+        return fail(where, "\"tensor_map\" must be an object with a \"box\"");
+      if (spec.box.size() != dims.size() ||
+          std::any_of(spec.box.begin(), spec.box.end(), [](int64_t extent) { return extent < 1 || extent > 256; }))
+        return fail(where, "a tensor map's \"box\" has an extent of 1 to 256 per dimension");
+      if (spec.swizzleBytes != 0 && spec.swizzleBytes != 32 && spec.swizzleBytes != 64 &&
+          spec.swizzleBytes != 128)
+        return fail(where, "a tensor map's \"swizzle_bytes\" is 0, 32, 64 or 128");
+      parameter.tensorMap = std::move(spec);
+    }
     for (int64_t dim : dims)
       if (dim < 0)
         return fail(where, "negative dimension");
@@ -169,6 +184,21 @@ public:
     if (dynamicShared < 0 || dynamicShared > UINT32_MAX)
       return fail(where, "\"dynamic_shared_memory_bytes\" out of range");
     kernel.dynamicSharedMemoryBytes = static_cast<unsigned>(dynamicShared);
+    if (json.find("cluster")) {
+      std::array<unsigned, 3> cluster;
+      if (!readTriple(json, "cluster", cluster, where))
+        return false;
+      for (int i = 0; i < 3; ++i)
+        if (kernel.grid[i] % cluster[i] != 0)
+          return fail(where, "the grid is not a whole number of \"cluster\"s");
+      kernel.cluster = cluster;
+    }
+    int64_t maxRegisters = 0;
+    if (!readOptionalInt(json, "max_registers", maxRegisters, where))
+      return false;
+    if (maxRegisters < 0 || maxRegisters > 255)
+      return fail(where, "\"max_registers\" out of range");
+    kernel.maxRegisters = static_cast<unsigned>(maxRegisters);
     const JsonValue *parameters = json.find("parameters");
     if (!parameters || !parameters->isArray())
       return fail(where, "missing \"parameters\"");
@@ -276,6 +306,11 @@ std::string bindingJson(const KernelParameter &parameter) {
          "], \"bytes\": " + std::to_string(parameter.bytes) +
          ", \"alignment\": " + std::to_string(parameter.alignment) +
          (parameter.aliases >= 0 ? ", \"aliases\": " + std::to_string(parameter.aliases) : "") +
+         (parameter.tensorMap ? ", \"tensor_map\": {\"box\": [" +
+                                    intList(parameter.tensorMap->box) +
+                                    "], \"swizzle_bytes\": " +
+                                    std::to_string(parameter.tensorMap->swizzleBytes) + "}"
+                              : "") +
          "}";
 }
 
@@ -312,6 +347,10 @@ std::string printLaunchManifest(const LaunchManifest &manifest) {
     if (kernel.dynamicSharedMemoryBytes)
       json += "      \"dynamic_shared_memory_bytes\": " +
               std::to_string(kernel.dynamicSharedMemoryBytes) + ",\n";
+    if (kernel.cluster)
+      json += "      \"cluster\": " + triple(*kernel.cluster) + ",\n";
+    if (kernel.maxRegisters)
+      json += "      \"max_registers\": " + std::to_string(kernel.maxRegisters) + ",\n";
     // The host launcher runs a block's threads one after another unless
     // they must run concurrently.
     if (host)

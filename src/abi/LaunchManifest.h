@@ -8,7 +8,8 @@
 // grid/block/shared memory (on the host, whether the block's threads must
 // run concurrently), and each parameter's direction, binding (module
 // parameter, output, a named intermediate buffer, or a scratch buffer of the
-// kernel's own), shape, element type and layout; then what runs between kernels that hlo-compile does not
+// kernel's own), shape, element type and layout, and whether it is passed
+// as a tensor map; a kernel's cluster shape and register bound; then what runs between kernels that hlo-compile does not
 // generate. Plain C++ on the HLO parser's Shape: hlo-run links no LLVM.
 //
 //===----------------------------------------------------------------------===//
@@ -31,6 +32,19 @@ namespace hlo::abi {
 /// result: a stable sort's positions between its launches).
 enum class BufferBinding { Parameter, Output, Buffer, Scratch };
 
+/// A parameter passed by value as a TMA tensor map (CUtensorMap, 128
+/// bytes) of its buffer instead of the buffer's address: the runtime
+/// encodes it (cuTensorMapEncodeTiled) over the whole bound buffer, its
+/// dimensions in the layout's order (most minor first), and the kernel
+/// copies boxes of it with the bulk tensor copy engine (sm_90+).
+struct TensorMapSpec {
+  /// The box a copy moves, in elements per dimension, most minor first
+  /// (as many as the buffer has dimensions; each 1 to 256).
+  std::vector<int64_t> box;
+  /// Shared-memory swizzle of the box in bytes: 0 (none), 32, 64 or 128.
+  int64_t swizzleBytes = 0;
+};
+
 struct KernelParameter {
   bool isOutput = false;
   BufferBinding binding = BufferBinding::Buffer;
@@ -45,6 +59,8 @@ struct KernelParameter {
   /// An output that must be the buffer of the kernel's parameter at this
   /// position (an in-place update writes only part of it); -1: its own.
   int64_t aliases = -1;
+  /// Passed as a tensor map of the buffer rather than its address.
+  std::optional<TensorMapSpec> tensorMap;
 };
 
 struct KernelSpec {
@@ -63,6 +79,11 @@ struct KernelSpec {
   /// Dynamic shared memory the launch adds (cuLaunchKernel's
   /// sharedMemBytes); absent from a manifest: 0.
   unsigned dynamicSharedMemoryBytes = 0;
+  /// Thread-block clusters of this shape (the launch groups blocks so);
+  /// absent: none.
+  std::optional<std::array<unsigned, 3>> cluster;
+  /// The registers per thread the code is bounded to; 0 (absent): none.
+  unsigned maxRegisters = 0;
   /// Host target: the block's threads must run concurrently (barriers,
   /// warp shuffles). Absent from a manifest: assumed.
   bool concurrentThreads = true;

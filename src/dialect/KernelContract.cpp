@@ -23,7 +23,11 @@ bool isKernel(Operation *function) {
 }
 
 void setKernelLaunch(Operation *function, ArrayRef<int64_t> grid, ArrayRef<int64_t> block) {
-  function->setAttr(kLaunchAttr, LaunchAttr::get(function->getContext(), grid, block));
+  setKernelLaunch(function, LaunchAttr::get(function->getContext(), grid, block));
+}
+
+void setKernelLaunch(Operation *function, LaunchAttr launch) {
+  function->setAttr(kLaunchAttr, launch);
 }
 
 StringRef getKernelEmitter(Operation *function) {
@@ -65,14 +69,34 @@ void setKernelNeedsConcurrentThreads(Operation *function) {
 }
 
 LogicalResult LaunchAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                 ArrayRef<int64_t> grid, ArrayRef<int64_t> block) {
-  for (auto [what, extents] : {std::pair{"grid", grid}, std::pair{"block", block}}) {
+                                 ArrayRef<int64_t> grid, ArrayRef<int64_t> block,
+                                 ArrayRef<int64_t> cluster, int64_t dynamicSharedMemory,
+                                 int64_t maxRegisters) {
+  for (auto [what, extents] : {std::pair{"grid", grid}, std::pair{"block", block},
+                               std::pair{"cluster", cluster}}) {
+    if (extents.empty() && StringRef(what) == "cluster")
+      continue;
     if (extents.size() != 3)
       return emitError() << "a launch's " << what << " has three extents, not "
                          << extents.size();
     if (llvm::any_of(extents, [](int64_t extent) { return extent < 1; }))
       return emitError() << "a launch's " << what << " extents are at least 1";
   }
+  if (!cluster.empty()) {
+    // CUDA's programming guide: a grid is whole clusters, and no GPU runs
+    // clusters of more than 16 blocks (8 without opting in).
+    for (int i = 0; i < 3; ++i)
+      if (grid[i] % cluster[i] != 0)
+        return emitError() << "a launch's grid extent " << grid[i]
+                           << " is not a multiple of its cluster extent " << cluster[i];
+    if (cluster[0] * cluster[1] * cluster[2] > 16)
+      return emitError() << "a launch's cluster has more than 16 blocks";
+  }
+  if (dynamicSharedMemory < 0)
+    return emitError() << "a launch's dynamic shared memory is not negative";
+  if (maxRegisters < 0 || maxRegisters > 255)
+    return emitError() << "a launch's max_registers is 0 (any) or at most 255, not "
+                       << maxRegisters;
   return success();
 }
 

@@ -37,6 +37,9 @@ bool isKernel(mlir::Operation *function);
 /// Marks `function` as a kernel with this launch (three extents each).
 void setKernelLaunch(mlir::Operation *function, llvm::ArrayRef<int64_t> grid,
                      llvm::ArrayRef<int64_t> block);
+/// The same with a whole launch (clusters, dynamic shared memory, a
+/// register bound).
+void setKernelLaunch(mlir::Operation *function, LaunchAttr launch);
 
 /// The emitter that wrote the kernel ("kLoop/LoopFusion"), "" if unknown.
 llvm::StringRef getKernelEmitter(mlir::Operation *function);

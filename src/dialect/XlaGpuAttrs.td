@@ -23,7 +23,7 @@ def XlaGpu_IndexingMapAttr : XlaGpu_Attr<"IndexingMap", "indexing_map"> {
 }
 
 def XlaGpu_LaunchAttr : XlaGpu_Attr<"Launch", "launch"> {
-  let summary = "A kernel's launch: its grid of blocks and each block's threads";
+  let summary = "A kernel's launch: grid, block, and what else the launch asks";
   let description = [{
     The kernel contract between the emitters and both targets. The emitter
     that writes a kernel's entry function sets it (as the function's
@@ -33,11 +33,32 @@ def XlaGpu_LaunchAttr : XlaGpu_Attr<"Launch", "launch"> {
       func.func @fusion(...) attributes {
           xla_gpu.launch = #xla_gpu.launch<grid = [24576, 1, 1], block = [128, 1, 1]>}
 
-    Both have three extents, each at least 1.
+    Grid and block have three extents, each at least 1. Optional, printed
+    only when set:
+    - `cluster = [x, y, z]`: thread-block clusters of that shape (sm_90+;
+      each grid extent a multiple of the cluster's, at most 16 blocks);
+    - `dynamic_shared_memory = N`: bytes of shared memory the launch adds
+      to the kernel's static shared memory;
+    - `max_registers = N`: the registers per thread the kernel is compiled
+      for at most (PTX `.maxnreg`; 0: the compiler chooses).
   }];
-  let parameters = (ins ArrayRefParameter<"int64_t", "blocks in x, y, z">:$grid,
-                        ArrayRefParameter<"int64_t", "threads in x, y, z">:$block);
-  let assemblyFormat = "`<` `grid` `=` `[` $grid `]` `,` `block` `=` `[` $block `]` `>`";
+  let parameters = (ins
+      ArrayRefParameter<"int64_t", "blocks in x, y, z">:$grid,
+      ArrayRefParameter<"int64_t", "threads in x, y, z">:$block,
+      OptionalArrayRefParameter<"int64_t", "blocks per cluster in x, y, z; empty: none">:$cluster,
+      DefaultValuedParameter<"int64_t", "0", "dynamic shared memory in bytes">:$dynamic_shared_memory,
+      DefaultValuedParameter<"int64_t", "0", "most registers per thread; 0: any">:$max_registers);
+  let assemblyFormat = [{
+    `<` `grid` `=` `[` $grid `]` `,` `block` `=` `[` $block `]`
+    (`,` `cluster` `=` `[` $cluster^ `]`)?
+    (`,` `dynamic_shared_memory` `=` $dynamic_shared_memory^)?
+    (`,` `max_registers` `=` $max_registers^)? `>`
+  }];
+  let builders = [
+    AttrBuilder<(ins "::llvm::ArrayRef<int64_t>":$grid, "::llvm::ArrayRef<int64_t>":$block), [{
+      return $_get($_ctxt, grid, block, ::llvm::ArrayRef<int64_t>(), 0, 0);
+    }]>
+  ];
   let genVerifyDecl = 1;
 }
 

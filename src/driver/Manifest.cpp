@@ -32,6 +32,11 @@ std::string checkLaunchRecords(const std::vector<KernelLaunchRecord> &records,
     if (llvm::ArrayRef(compiled.block) != llvm::ArrayRef(record.launch.threads) ||
         llvm::ArrayRef(compiled.grid) != llvm::ArrayRef(record.launch.blocks))
       return kernel + "the emitter's launch and the kernel's attributes differ";
+    if (compiled.cluster != record.launch.cluster ||
+        compiled.dynamicSharedBytes != record.launch.dynamicSharedMemoryBytes ||
+        compiled.maxRegisters != record.launch.maxRegisters)
+      return kernel + "the emitter's cluster, dynamic shared memory or register bound and "
+                      "the kernel's attributes differ";
     if (compiled.staticSharedBytes != record.sharedMemoryBytes)
       return kernel + "the emitter allocates " + std::to_string(record.sharedMemoryBytes) +
              " bytes of shared memory, the code " + std::to_string(compiled.staticSharedBytes);
@@ -88,6 +93,11 @@ abi::LaunchManifest buildManifest(const HloModule &module, const KernelPlan &pla
     }
     spec.sharedMemoryBytes = static_cast<unsigned>(code.staticSharedBytes);
     spec.dynamicSharedMemoryBytes = static_cast<unsigned>(code.dynamicSharedBytes);
+    if (code.cluster)
+      spec.cluster = {static_cast<unsigned>((*code.cluster)[0]),
+                      static_cast<unsigned>((*code.cluster)[1]),
+                      static_cast<unsigned>((*code.cluster)[2])};
+    spec.maxRegisters = static_cast<unsigned>(code.maxRegisters);
     spec.concurrentThreads = record.synchronizesThreads;
     const HloComputation &fused = *kernel.computation;
     // Inputs: the fusion's operands (a bare entry: the module parameters;

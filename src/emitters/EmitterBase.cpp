@@ -401,7 +401,13 @@ llvm::Error EmitterBase::emitLaunch(ModuleOp module, const std::string &name,
   auto function =
       func::FuncOp::create(b, name, FunctionType::get(context, arguments, outputTypes));
   LaunchDimensions launch = launchDimensions();
-  xla_gpu::setKernelLaunch(function, launch.blocks, launch.threads);
+  llvm::ArrayRef<int64_t> cluster;
+  if (launch.cluster)
+    cluster = *launch.cluster;
+  xla_gpu::setKernelLaunch(function,
+                           xla_gpu::LaunchAttr::get(context, launch.blocks, launch.threads,
+                                                    cluster, launch.dynamicSharedMemoryBytes,
+                                                    launch.maxRegisters));
   xla_gpu::setKernelEmitter(function, emitterName());
   Block *entry = function.addEntryBlock();
   b.setInsertionPointToStart(entry);

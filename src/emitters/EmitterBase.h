@@ -39,6 +39,12 @@ namespace hlo {
 struct LaunchDimensions {
   std::array<int64_t, 3> blocks = {1, 1, 1};
   std::array<int64_t, 3> threads = {1, 1, 1};
+  /// Thread-block clusters of this shape (sm_90+); none when empty.
+  std::optional<std::array<int64_t, 3>> cluster;
+  /// Shared memory the launch adds to the kernel's static tiles.
+  int64_t dynamicSharedMemoryBytes = 0;
+  /// The most registers per thread the kernel may use; 0: any.
+  int64_t maxRegisters = 0;
   int64_t blockCount() const { return blocks[0] * blocks[1] * blocks[2]; }
   int64_t threadsPerBlock() const { return threads[0] * threads[1] * threads[2]; }
 };

@@ -30,6 +30,10 @@ std::vector<CompiledKernel> loweredKernels(mlir::ModuleOp module) {
       kernel.grid[i] = launch.getGrid()[i];
       kernel.block[i] = launch.getBlock()[i];
     }
+    if (!launch.getCluster().empty())
+      kernel.cluster = {launch.getCluster()[0], launch.getCluster()[1], launch.getCluster()[2]};
+    kernel.dynamicSharedBytes = launch.getDynamicSharedMemory();
+    kernel.maxRegisters = launch.getMaxRegisters();
     kernel.staticSharedBytes = xla_gpu::getKernelSharedMemoryBytes(function);
     kernel.concurrentThreads = xla_gpu::kernelNeedsConcurrentThreads(function);
     kernels.push_back(std::move(kernel));

@@ -39,6 +39,10 @@ struct CompiledKernel {
   /// Shared memory the code declares, and what the launch must add.
   int64_t staticSharedBytes = 0;
   int64_t dynamicSharedBytes = 0;
+  /// Thread-block clusters of this shape; none when empty.
+  std::optional<std::array<int64_t, 3>> cluster;
+  /// The registers per thread the code was bounded to (`.maxnreg`); 0: none.
+  int64_t maxRegisters = 0;
   /// The block's threads meet (barriers, warp shuffles): on the host target
   /// they must run concurrently.
   bool concurrentThreads = false;

@@ -64,6 +64,8 @@ ErrorOr<std::unique_ptr<CudaDriver>> CudaDriver::load() {
   entryPoints.lookUp(d.memcpyDtoD, "cuMemcpyDtoD_v2");
   entryPoints.lookUp(d.memsetD8, "cuMemsetD8_v2");
   entryPoints.lookUp(d.launchKernel, "cuLaunchKernel");
+  entryPoints.lookUp(d.launchKernelEx, "cuLaunchKernelEx");
+  entryPoints.lookUp(d.tensorMapEncodeTiled, "cuTensorMapEncodeTiled");
   entryPoints.lookUp(d.funcGetAttribute, "cuFuncGetAttribute");
   entryPoints.lookUp(d.funcSetAttribute, "cuFuncSetAttribute");
   entryPoints.lookUp(d.eventCreate, "cuEventCreate");

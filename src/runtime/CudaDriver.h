@@ -41,6 +41,14 @@ struct CudaDriver {
   CUresult (*memsetD8)(CUdeviceptr, unsigned char, size_t);
   CUresult (*launchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
                            unsigned, unsigned, CUstream, void **, void **);
+  /// Launches with attributes (thread-block clusters).
+  CUresult (*launchKernelEx)(const CUlaunchConfig *, CUfunction, void **, void **);
+  /// Encodes a TMA tensor map (sm_90+).
+  CUresult (*tensorMapEncodeTiled)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *,
+                                   const cuuint64_t *, const cuuint64_t *, const cuuint32_t *,
+                                   const cuuint32_t *, CUtensorMapInterleave,
+                                   CUtensorMapSwizzle, CUtensorMapL2promotion,
+                                   CUtensorMapFloatOOBfill);
   CUresult (*funcGetAttribute)(int *, CUfunction_attribute, CUfunction);
   CUresult (*funcSetAttribute)(CUfunction, CUfunction_attribute, int);
   CUresult (*eventCreate)(CUevent *, unsigned);

@@ -1,6 +1,7 @@
 //===- GpuContext.cpp - One GPU, its code and buffers ---------------------===//
 #include "GpuContext.h"
 #include "LaunchLimits.h"
+#include "TensorMapLayout.h"
 
 #include "hlo_parser/SourceFile.h"
 
@@ -164,6 +165,10 @@ ErrorOr<DeviceKernel> GpuContext::findKernel(const KernelSpec &kernel) {
                            std::to_string(maxThreads) +
                            " the loaded code allows (its .reqntid or .maxntid, or its " +
                            std::to_string(registers) + " registers per thread)");
+  if (kernel.maxRegisters && registers > static_cast<int>(kernel.maxRegisters))
+    return Status::failure("kernel " + kernel.name + ": the loaded code uses " +
+                           std::to_string(registers) + " registers per thread, more than " +
+                           "the manifest's bound of " + std::to_string(kernel.maxRegisters));
   // The manifest counts every tile the emitter allocated; the code may
   // have less (LLVM drops unused tiles, ptxas packs scalars), never more.
   if (static_cast<int64_t>(staticShared) > kernel.sharedMemoryBytes)
@@ -213,12 +218,83 @@ Status GpuContext::fill(DeviceBuffer pointer, size_t bytes, unsigned char value)
   return check(driver->memsetD8(pointer, value, bytes), "cuMemsetD8");
 }
 
+static CUtensorMapDataType driverElement(TensorMapElement element) {
+  switch (element) {
+  case TensorMapElement::U8: return CU_TENSOR_MAP_DATA_TYPE_UINT8;
+  case TensorMapElement::U16: return CU_TENSOR_MAP_DATA_TYPE_UINT16;
+  case TensorMapElement::U32: return CU_TENSOR_MAP_DATA_TYPE_UINT32;
+  case TensorMapElement::S32: return CU_TENSOR_MAP_DATA_TYPE_INT32;
+  case TensorMapElement::U64: return CU_TENSOR_MAP_DATA_TYPE_UINT64;
+  case TensorMapElement::S64: return CU_TENSOR_MAP_DATA_TYPE_INT64;
+  case TensorMapElement::F16: return CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  case TensorMapElement::BF16: return CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  case TensorMapElement::F32: return CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  case TensorMapElement::F64: return CU_TENSOR_MAP_DATA_TYPE_FLOAT64;
+  }
+  return CU_TENSOR_MAP_DATA_TYPE_UINT8;
+}
+
+static CUtensorMapSwizzle driverSwizzle(int bytes) {
+  switch (bytes) {
+  case 32: return CU_TENSOR_MAP_SWIZZLE_32B;
+  case 64: return CU_TENSOR_MAP_SWIZZLE_64B;
+  case 128: return CU_TENSOR_MAP_SWIZZLE_128B;
+  default: return CU_TENSOR_MAP_SWIZZLE_NONE;
+  }
+}
+
+ErrorOr<CUtensorMap> GpuContext::encodeTensorMap(const KernelParameter &parameter,
+                                                 DeviceBuffer buffer) const {
+  ErrorOr<TensorMapLayout> layout = tensorMapLayout(parameter);
+  if (!layout)
+    return makeError(layout.error());
+  CUtensorMap map;
+  std::array<cuuint32_t, 5> elementStrides = {1, 1, 1, 1, 1};
+  std::array<cuuint64_t, 5> dims;
+  std::array<cuuint64_t, 4> strides;
+  std::array<cuuint32_t, 5> box;
+  for (int i = 0; i < 5; ++i) {
+    dims[i] = layout->dims[i];
+    box[i] = layout->box[i];
+    if (i < 4)
+      strides[i] = layout->strides[i];
+  }
+  // Boxes past the buffer's edge read zeros (FLOAT_OOB_FILL_NONE) and
+  // write nothing; lines are promoted to L2 in 128-byte sectors.
+  if (Status status = check(driver->tensorMapEncodeTiled(
+                                &map, driverElement(layout->element),
+                                static_cast<cuuint32_t>(layout->rank),
+                                reinterpret_cast<void *>(static_cast<CUdeviceptr>(buffer)),
+                                dims.data(), strides.data(), box.data(), elementStrides.data(),
+                                CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                driverSwizzle(layout->swizzleBytes),
+                                CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                                CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+                            "cuTensorMapEncodeTiled");
+      !status)
+    return makeError(status.error());
+  return map;
+}
+
 Status GpuContext::enqueue(CUfunction function, const KernelSpec &kernel,
                            const std::vector<DeviceBuffer> &buffers) {
-  std::vector<CUdeviceptr> arguments(buffers.begin(), buffers.end());
+  // Each parameter is its buffer's address, or a tensor map of the buffer
+  // passed by value (the kernel declares it `.param .align 64 .b8 [128]`).
+  std::vector<CUdeviceptr> addresses(buffers.begin(), buffers.end());
+  std::vector<CUtensorMap> tensorMaps(buffers.size());
   std::vector<void *> pointers;
-  for (CUdeviceptr &argument : arguments)
-    pointers.push_back(&argument);
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    if (i < kernel.parameters.size() && kernel.parameters[i].tensorMap) {
+      ErrorOr<CUtensorMap> map = encodeTensorMap(kernel.parameters[i], buffers[i]);
+      if (!map)
+        return Status::failure("kernel " + kernel.name + " parameter " + std::to_string(i) +
+                               ": " + map.error());
+      tensorMaps[i] = *map;
+      pointers.push_back(&tensorMaps[i]);
+    } else {
+      pointers.push_back(&addresses[i]);
+    }
+  }
   // The manifest's shared_memory_bytes is the kernel's static shared
   // memory (the .shared variables of its code, which the driver reserves
   // by itself); the launch asks only for the dynamic shared memory on top.
@@ -232,10 +308,39 @@ Status GpuContext::enqueue(CUfunction function, const KernelSpec &kernel,
                               ("opting " + kernel.name + " into its dynamic shared memory").c_str());
         !status)
       return status;
-  return check(driver->launchKernel(function, kernel.grid[0], kernel.grid[1], kernel.grid[2],
-                                    kernel.block[0], kernel.block[1], kernel.block[2],
-                                    dynamicShared, nullptr, pointers.data(), nullptr),
-               ("launching " + kernel.name).c_str());
+  if (!kernel.cluster)
+    return check(driver->launchKernel(function, kernel.grid[0], kernel.grid[1], kernel.grid[2],
+                                      kernel.block[0], kernel.block[1], kernel.block[2],
+                                      dynamicShared, nullptr, pointers.data(), nullptr),
+                 ("launching " + kernel.name).c_str());
+  // Thread-block clusters: more than 8 blocks (the portable size) only
+  // where the kernel opts in.
+  const std::array<unsigned, 3> &cluster = *kernel.cluster;
+  if (uint64_t(cluster[0]) * cluster[1] * cluster[2] > 8)
+    if (Status status = check(
+            driver->funcSetAttribute(function, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
+                                     1),
+            ("opting " + kernel.name + " into clusters of more than 8 blocks").c_str());
+        !status)
+      return status;
+  CUlaunchAttribute clusterShape;
+  clusterShape.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+  clusterShape.value.clusterDim.x = cluster[0];
+  clusterShape.value.clusterDim.y = cluster[1];
+  clusterShape.value.clusterDim.z = cluster[2];
+  CUlaunchConfig config = {};
+  config.gridDimX = kernel.grid[0];
+  config.gridDimY = kernel.grid[1];
+  config.gridDimZ = kernel.grid[2];
+  config.blockDimX = kernel.block[0];
+  config.blockDimY = kernel.block[1];
+  config.blockDimZ = kernel.block[2];
+  config.sharedMemBytes = dynamicShared;
+  config.hStream = nullptr;
+  config.attrs = &clusterShape;
+  config.numAttrs = 1;
+  return check(driver->launchKernelEx(&config, function, pointers.data(), nullptr),
+               ("launching " + kernel.name + " in clusters").c_str());
 }
 
 /// Errors that the kernel caused rather than the runner: what it did while

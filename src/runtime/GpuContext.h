@@ -76,6 +76,9 @@ private:
   Status loadImage(const std::string &image);
   Status enqueue(CUfunction function, const KernelSpec &kernel,
                  const std::vector<DeviceBuffer> &buffers);
+  /// The tensor map the manifest asks for of `buffer` (TensorMapLayout.h).
+  ErrorOr<CUtensorMap> encodeTensorMap(const KernelParameter &parameter,
+                                       DeviceBuffer buffer) const;
   /// Median milliseconds of `kTimingBatches` batches of `iterations` runs
   /// of `work` (returning a Status) after `warmup` ones.
   template <typename Work> ErrorOr<double> timeRepeated(Work work, int warmup, int iterations);

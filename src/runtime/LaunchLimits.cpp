@@ -53,6 +53,21 @@ std::string checkLaunch(const KernelSpec &kernel, const LaunchLimits &limits,
   if (threads > limits.threadsPerBlock)
     return "a block of " + std::to_string(threads) + " threads exceeds the limit of " +
            std::to_string(limits.threadsPerBlock);
+  // Thread-block clusters (CUDA's programming guide): sm_90 and later, a
+  // grid of whole clusters, at most 16 blocks (more than 8 opt in).
+  if (kernel.cluster) {
+    const std::array<unsigned, 3> &cluster = *kernel.cluster;
+    int capability = arch.rfind("sm_", 0) == 0 ? std::atoi(arch.c_str() + 3) : 0;
+    if (capability != 0 && capability < 90)
+      return "thread-block clusters need sm_90 or later, not " + arch;
+    for (int i = 0; i < 3; ++i)
+      if (cluster[i] == 0 || kernel.grid[i] % cluster[i] != 0)
+        return "grid " + std::string(axes[i]) + " of " + std::to_string(kernel.grid[i]) +
+               " is not a whole number of clusters of " + std::to_string(cluster[i]);
+    if (uint64_t(cluster[0]) * cluster[1] * cluster[2] > 16)
+      return "a cluster of " + std::to_string(uint64_t(cluster[0]) * cluster[1] * cluster[2]) +
+             " blocks exceeds the limit of 16";
+  }
   // The manifest's shared memory is the kernel's static shared memory
   // (its allocate_shared tiles): ptxas refuses more than 48 KB of it on
   // every architecture, so a launcher that accepted it would hide a kernel

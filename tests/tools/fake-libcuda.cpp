@@ -26,6 +26,17 @@
 //   by the next synchronization; from then on every call returns it, and
 //   a launch attempted after it prints "fake-libcuda: launch after a
 //   sticky error" on stderr.
+// - a kernel's `.reqnctapercluster` or a cuLaunchKernelEx cluster shape
+//   (not both, unless equal): sm_90 rules, a grid of whole clusters and at
+//   most 8 blocks each, 16 where the runner set
+//   CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, else
+//   CUDA_ERROR_INVALID_CLUSTER_SIZE;
+// - a `.param .align 64 .b8 NAME[128]` parameter (a tensor map passed by
+//   value) must be a CUtensorMap this library encoded, over a buffer it
+//   allocated; cuTensorMapEncodeTiled applies the driver's rules for
+//   non-interleaved maps (rank 1-5, 16-byte aligned address, strides
+//   multiples of 16, box extents 1-256 with an innermost extent of a
+//   multiple of 16 bytes, within the swizzle), else INVALID_VALUE;
 // cuFuncGetAttribute reports the static shared memory, the threads a block
 // may have, 32 registers and no local memory.
 //
@@ -40,6 +51,7 @@
 #include <map>
 #include <regex>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -50,6 +62,11 @@ struct Kernel {
   int maxThreads = 1024;
   bool exactThreads = false; // .reqntid: the block must have maxThreads
   int maxDynamicShared = -1; // -1: not set (48 KB minus the static size)
+  /// Per parameter: a tensor map passed by value (else a pointer).
+  std::vector<bool> tensorMaps;
+  /// `.reqnctapercluster`; zeros: none.
+  unsigned cluster[3] = {0, 0, 0};
+  bool nonPortableClusters = false;
 
   /// The dynamic shared memory a launch may ask for.
   int maxDynamic() const;
@@ -94,8 +111,11 @@ bool parseKernel(const std::string &name, Kernel &kernel) {
     return false;
   kernel.name = name;
   size_t close = image.find(')', entry);
-  for (size_t at = image.find(".param", entry); at < close; at = image.find(".param", at + 1))
+  static const std::regex tensorMap(R"(^\.param\s+\.align\s+64\s+\.b8\s+[\w$]+\[128\])");
+  for (size_t at = image.find(".param", entry); at < close; at = image.find(".param", at + 1)) {
     ++kernel.parameters;
+    kernel.tensorMaps.push_back(std::regex_search(image.substr(at, close - at), tensorMap));
+  }
   size_t end = image.find(".entry ", entry + 1);
   std::string body = image.substr(close, end == std::string::npos ? end : end - close);
   for (const auto &[variable, bytes] : sharedVariables(image))
@@ -103,8 +123,12 @@ bool parseKernel(const std::string &name, Kernel &kernel) {
                                                variable, std::regex(R"([$.%])"), R"(\$&)") +
                                            "[^\\w$]")))
       kernel.staticShared += bytes;
-  std::smatch threads;
+  std::smatch threads, cluster;
   std::string header = body.substr(0, body.find('{'));
+  if (std::regex_search(header, cluster,
+                        std::regex(R"(\.reqnctapercluster\s+(\d+)(?:\s*,\s*(\d+))?(?:\s*,\s*(\d+))?)")))
+    for (int i = 0; i < 3; ++i)
+      kernel.cluster[i] = cluster[i + 1].matched ? std::stoi(cluster[i + 1]) : 1;
   if (std::regex_search(header, threads,
                         std::regex(R"(\.(reqntid|maxntid)\s+(\d+)(?:\s*,\s*(\d+))?(?:\s*,\s*(\d+))?)"))) {
     kernel.maxThreads = std::stoi(threads[2]) * (threads[3].matched ? std::stoi(threads[3]) : 1) *
@@ -210,6 +234,10 @@ CUresult cuFuncGetAttribute(int *value, CUfunction_attribute attribute, CUfuncti
 CUresult cuFuncSetAttribute(CUfunction function, CUfunction_attribute attribute, int value) {
   RETURN_IF_STICKY();
   Kernel &kernel = *reinterpret_cast<Kernel *>(function);
+  if (attribute == CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED) {
+    kernel.nonPortableClusters = value != 0;
+    return CUDA_SUCCESS;
+  }
   if (attribute != CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)
     return CUDA_SUCCESS;
   if (value < 0 || kernel.staticShared + value > kOptInSharedLimit)
@@ -267,26 +295,61 @@ CUresult cuMemsetD8_v2(CUdeviceptr target, unsigned char value, size_t bytes) {
   std::memset(reinterpret_cast<void *>(target), value, bytes);
   return CUDA_SUCCESS;
 }
-CUresult cuLaunchKernel(CUfunction function, unsigned gridX, unsigned gridY, unsigned gridZ,
-                        unsigned blockX, unsigned blockY, unsigned blockZ, unsigned sharedBytes,
-                        CUstream, void **parameters, void **) {
+} // extern "C"
+
+namespace {
+
+/// What cuTensorMapEncodeTiled writes here: a tag and the buffer.
+constexpr uint64_t kTensorMapTag = 0x70614d726f736e65; // "ensorMap"
+
+/// The buffer a parameter names: the pointer, or the tensor map's buffer;
+/// 0 if it is neither an allocation nor a tensor map this library made.
+CUdeviceptr parameterBuffer(const Kernel &kernel, size_t i, void **parameters) {
+  CUdeviceptr address;
+  if (kernel.tensorMaps[i]) {
+    const auto *map = static_cast<const CUtensorMap *>(parameters[i]);
+    if (map->opaque[0] != kTensorMapTag)
+      return 0;
+    address = static_cast<CUdeviceptr>(map->opaque[1]);
+  } else {
+    address = *static_cast<CUdeviceptr *>(parameters[i]);
+  }
+  return allocations.count(address) ? address : 0;
+}
+
+CUresult launch(CUfunction function, const unsigned grid[3], const unsigned block[3],
+                unsigned sharedBytes, const unsigned *launchCluster, void **parameters) {
   const Kernel &kernel = *reinterpret_cast<Kernel *>(function);
   if (sticky != CUDA_SUCCESS || pending != CUDA_SUCCESS) {
     std::fprintf(stderr, "fake-libcuda: launch after a sticky error (%s)\n", kernel.name.c_str());
     return sticky != CUDA_SUCCESS ? sticky : pending;
   }
-  unsigned long long threads = 1ull * blockX * blockY * blockZ;
-  if (blockX == 0 || blockY == 0 || blockZ == 0 || blockX > 1024 || blockY > 1024 ||
-      blockZ > 64 || threads > static_cast<unsigned>(kernel.maxThreads) ||
+  unsigned long long threads = 1ull * block[0] * block[1] * block[2];
+  if (block[0] == 0 || block[1] == 0 || block[2] == 0 || block[0] > 1024 || block[1] > 1024 ||
+      block[2] > 64 || threads > static_cast<unsigned>(kernel.maxThreads) ||
       (kernel.exactThreads && threads != static_cast<unsigned>(kernel.maxThreads)))
     return CUDA_ERROR_INVALID_VALUE;
-  if (gridX == 0 || gridY == 0 || gridZ == 0 || gridX > 0x7fffffffu || gridY > 65535 ||
-      gridZ > 65535)
+  if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0 || grid[0] > 0x7fffffffu || grid[1] > 65535 ||
+      grid[2] > 65535)
     return CUDA_ERROR_INVALID_VALUE;
   if (static_cast<long long>(sharedBytes) > kernel.maxDynamic())
     return CUDA_ERROR_INVALID_VALUE;
+  // The cluster: the code's, or the launch's (a launch may not change the
+  // code's).
+  const unsigned *cluster = kernel.cluster[0] ? kernel.cluster : launchCluster;
+  if (kernel.cluster[0] && launchCluster &&
+      !std::equal(kernel.cluster, kernel.cluster + 3, launchCluster))
+    return CUDA_ERROR_INVALID_CLUSTER_SIZE;
+  if (cluster) {
+    unsigned long long blocks = 1ull * cluster[0] * cluster[1] * cluster[2];
+    for (int i = 0; i < 3; ++i)
+      if (cluster[i] == 0 || grid[i] % cluster[i] != 0)
+        return CUDA_ERROR_INVALID_CLUSTER_SIZE;
+    if (blocks > (kernel.nonPortableClusters ? 16u : 8u))
+      return CUDA_ERROR_INVALID_CLUSTER_SIZE;
+  }
   for (size_t i = 0; i < kernel.parameters; ++i)
-    if (!allocations.count(*static_cast<CUdeviceptr *>(parameters[i])))
+    if (!parameterBuffer(kernel, i, parameters))
       return CUDA_ERROR_INVALID_VALUE;
   const char *fault = std::getenv("FAKE_CUDA_FAULT");
   if (fault && kernel.name == fault) {
@@ -295,10 +358,75 @@ CUresult cuLaunchKernel(CUfunction function, unsigned gridX, unsigned gridY, uns
   }
   if (kernel.parameters < 2) // an output alone: nothing to copy
     return CUDA_SUCCESS;
-  CUdeviceptr first = *static_cast<CUdeviceptr *>(parameters[0]);
-  CUdeviceptr last = *static_cast<CUdeviceptr *>(parameters[kernel.parameters - 1]);
+  CUdeviceptr first = parameterBuffer(kernel, 0, parameters);
+  CUdeviceptr last = parameterBuffer(kernel, kernel.parameters - 1, parameters);
   std::memcpy(reinterpret_cast<void *>(last), reinterpret_cast<void *>(first),
               std::min(allocations[first], allocations[last]));
+  return CUDA_SUCCESS;
+}
+
+} // namespace
+
+extern "C" {
+
+CUresult cuLaunchKernel(CUfunction function, unsigned gridX, unsigned gridY, unsigned gridZ,
+                        unsigned blockX, unsigned blockY, unsigned blockZ, unsigned sharedBytes,
+                        CUstream, void **parameters, void **) {
+  const unsigned grid[3] = {gridX, gridY, gridZ}, block[3] = {blockX, blockY, blockZ};
+  return launch(function, grid, block, sharedBytes, nullptr, parameters);
+}
+CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction function, void **parameters,
+                          void **) {
+  const unsigned grid[3] = {config->gridDimX, config->gridDimY, config->gridDimZ};
+  const unsigned block[3] = {config->blockDimX, config->blockDimY, config->blockDimZ};
+  const unsigned *cluster = nullptr;
+  unsigned clusterShape[3];
+  for (unsigned i = 0; i < config->numAttrs; ++i) {
+    const CUlaunchAttribute &attribute = config->attrs[i];
+    if (attribute.id != CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
+      return CUDA_ERROR_NOT_SUPPORTED; // the stand-in knows no other
+    clusterShape[0] = attribute.value.clusterDim.x;
+    clusterShape[1] = attribute.value.clusterDim.y;
+    clusterShape[2] = attribute.value.clusterDim.z;
+    cluster = clusterShape;
+  }
+  return launch(function, grid, block, config->sharedMemBytes, cluster, parameters);
+}
+CUresult cuTensorMapEncodeTiled(CUtensorMap *map, CUtensorMapDataType type, cuuint32_t rank,
+                                void *address, const cuuint64_t *dims,
+                                const cuuint64_t *strides, const cuuint32_t *box,
+                                const cuuint32_t *elementStrides,
+                                CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle,
+                                CUtensorMapL2promotion, CUtensorMapFloatOOBfill) {
+  RETURN_IF_STICKY();
+  static const std::map<CUtensorMapDataType, unsigned> bytes = {
+      {CU_TENSOR_MAP_DATA_TYPE_UINT8, 1},   {CU_TENSOR_MAP_DATA_TYPE_UINT16, 2},
+      {CU_TENSOR_MAP_DATA_TYPE_UINT32, 4},  {CU_TENSOR_MAP_DATA_TYPE_INT32, 4},
+      {CU_TENSOR_MAP_DATA_TYPE_UINT64, 8},  {CU_TENSOR_MAP_DATA_TYPE_INT64, 8},
+      {CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2}, {CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4},
+      {CU_TENSOR_MAP_DATA_TYPE_FLOAT64, 8}, {CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2}};
+  auto element = bytes.find(type);
+  uintptr_t start = reinterpret_cast<uintptr_t>(address);
+  if (!map || element == bytes.end() || rank < 1 || rank > 5 || start % 16 != 0 ||
+      interleave != CU_TENSOR_MAP_INTERLEAVE_NONE)
+    return CUDA_ERROR_INVALID_VALUE;
+  for (cuuint32_t i = 0; i < rank; ++i) {
+    if (dims[i] == 0 || dims[i] > (1ull << 32) || box[i] == 0 || box[i] > 256 ||
+        elementStrides[i] == 0 || elementStrides[i] > 8)
+      return CUDA_ERROR_INVALID_VALUE;
+    if (i + 1 < rank && (strides[i] % 16 != 0 || strides[i] >= (1ull << 40)))
+      return CUDA_ERROR_INVALID_VALUE;
+  }
+  unsigned innerBytes = box[0] * element->second;
+  unsigned swizzleSpan = swizzle == CU_TENSOR_MAP_SWIZZLE_32B    ? 32
+                         : swizzle == CU_TENSOR_MAP_SWIZZLE_64B  ? 64
+                         : swizzle == CU_TENSOR_MAP_SWIZZLE_128B ? 128
+                                                                 : 0;
+  if (innerBytes % 16 != 0 || (swizzleSpan && innerBytes > swizzleSpan))
+    return CUDA_ERROR_INVALID_VALUE;
+  std::memset(map, 0, sizeof(*map));
+  map->opaque[0] = kTensorMapTag;
+  map->opaque[1] = start;
   return CUDA_SUCCESS;
 }
 CUresult cuEventCreate(CUevent *event, unsigned) {

@@ -10,6 +10,7 @@
 #include "abi/LaunchManifest.h"
 #include "runtime/ReductionTolerance.h"
 #include "runtime/ReferenceCases.h"
+#include "runtime/TensorMapLayout.h"
 #include "support/ErrorOr.h"
 
 #include "hlo_parser/Parser.h"
@@ -183,6 +184,100 @@ TEST(LaunchManifest, DynamicSharedMemoryRoundTripsWhenThere) {
   ErrorOr<LaunchManifest> back = parseLaunchManifest(json);
   ASSERT_TRUE(back) << back.error();
   EXPECT_EQ(back->kernels[0].dynamicSharedMemoryBytes, 131072u);
+}
+
+TEST(LaunchManifest, ClustersRegisterBoundsAndTensorMapsRoundTrip) {
+  ErrorOr<LaunchManifest> manifest = parseLaunchManifest(kManifest);
+  ASSERT_TRUE(manifest) << manifest.error();
+  KernelSpec &kernel = manifest->kernels[0];
+  // Absent: none, and none is written (a manifest without them is as before).
+  EXPECT_FALSE(kernel.cluster);
+  EXPECT_EQ(kernel.maxRegisters, 0u);
+  EXPECT_FALSE(kernel.parameters[0].tensorMap);
+  std::string plain = printLaunchManifest(*manifest);
+  for (const char *field : {"cluster", "max_registers", "tensor_map"})
+    EXPECT_EQ(plain.find(field), std::string::npos) << field;
+  kernel.cluster = std::array<unsigned, 3>{2, 1, 1};
+  kernel.maxRegisters = 168;
+  kernel.parameters[0].tensorMap = TensorMapSpec{{64, 8, 1}, 128};
+  std::string json = printLaunchManifest(*manifest);
+  EXPECT_NE(json.find("\"cluster\": [2, 1, 1],"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"tensor_map\": {\"box\": [64, 8, 1], \"swizzle_bytes\": 128}"),
+            std::string::npos)
+      << json;
+  ErrorOr<LaunchManifest> back = parseLaunchManifest(json);
+  ASSERT_TRUE(back) << back.error();
+  const KernelSpec &read = back->kernels[0];
+  ASSERT_TRUE(read.cluster);
+  EXPECT_EQ(*read.cluster, (std::array<unsigned, 3>{2, 1, 1}));
+  EXPECT_EQ(read.maxRegisters, 168u);
+  ASSERT_TRUE(read.parameters[0].tensorMap);
+  EXPECT_EQ(read.parameters[0].tensorMap->box, (std::vector<int64_t>{64, 8, 1}));
+  EXPECT_EQ(read.parameters[0].tensorMap->swizzleBytes, 128);
+  EXPECT_FALSE(read.parameters[1].tensorMap);
+  // The grid (24576 blocks) is whole clusters, or the manifest is refused.
+  std::string odd = json;
+  odd.replace(odd.find("\"cluster\": [2, 1, 1]"), 21, "\"cluster\": [5, 1, 1]");
+  EXPECT_EQ(manifestError(odd), "kernel 0: the grid is not a whole number of \"cluster\"s");
+  std::string swizzle = json;
+  swizzle.replace(swizzle.find("\"swizzle_bytes\": 128"), 21, "\"swizzle_bytes\": 100");
+  EXPECT_EQ(manifestError(swizzle),
+            "kernel 0 parameter 0: a tensor map's \"swizzle_bytes\" is 0, 32, 64 or 128");
+}
+
+TEST(TensorMapLayout, DimensionsAndStridesInLayoutOrder) {
+  KernelParameter parameter;
+  // bf16[256,64]{1,0}: 64 contiguous elements a row, rows 128 bytes apart.
+  parameter.shape = Shape(PrimitiveType::BF16, {256, 64});
+  parameter.tensorMap = TensorMapSpec{{64, 32}, 128};
+  ErrorOr<TensorMapLayout> rows = tensorMapLayout(parameter);
+  ASSERT_TRUE(rows) << rows.error();
+  EXPECT_EQ(rows->element, TensorMapElement::BF16);
+  EXPECT_EQ(rows->rank, 2);
+  EXPECT_EQ(rows->dims[0], 64u);
+  EXPECT_EQ(rows->dims[1], 256u);
+  EXPECT_EQ(rows->strides[0], 128u);
+  EXPECT_EQ(rows->box[0], 64u);
+  EXPECT_EQ(rows->box[1], 32u);
+  EXPECT_EQ(rows->swizzleBytes, 128);
+  // Column-major {0,1}: dimension 0 is the contiguous one.
+  Layout columnMajor;
+  columnMajor.minorToMajor = {0, 1};
+  parameter.shape.setLayout(columnMajor);
+  parameter.tensorMap = TensorMapSpec{{32, 32}, 64};
+  ErrorOr<TensorMapLayout> columns = tensorMapLayout(parameter);
+  ASSERT_TRUE(columns) << columns.error();
+  EXPECT_EQ(columns->dims[0], 256u);
+  EXPECT_EQ(columns->strides[0], 512u);
+  // 8-bit floats travel as bytes.
+  parameter.shape = Shape(PrimitiveType::F8E4M3FN, {128, 128});
+  parameter.tensorMap = TensorMapSpec{{128, 16}, 128};
+  ErrorOr<TensorMapLayout> fp8 = tensorMapLayout(parameter);
+  ASSERT_TRUE(fp8) << fp8.error();
+  EXPECT_EQ(fp8->element, TensorMapElement::U8);
+}
+
+TEST(TensorMapLayout, RefusesWhatTheDriverWouldByRule) {
+  auto error = [](PrimitiveType type, std::vector<int64_t> dims, std::vector<int64_t> box,
+                  int64_t swizzle) {
+    KernelParameter parameter;
+    parameter.shape = Shape(type, std::move(dims));
+    parameter.tensorMap = TensorMapSpec{std::move(box), swizzle};
+    ErrorOr<TensorMapLayout> layout = tensorMapLayout(parameter);
+    EXPECT_FALSE(layout);
+    return layout ? std::string() : layout.error();
+  };
+  // Rows of 7 f32 (28 bytes) are not 16-byte strides.
+  EXPECT_EQ(error(PrimitiveType::F32, {16, 7}, {4, 4}, 0),
+            "a tensor map's stride of dimension 1 (28 bytes) is not a multiple of 16 below 2^40");
+  EXPECT_EQ(error(PrimitiveType::F32, {16, 8}, {2, 4}, 0),
+            "a tensor map's innermost box extent (8 bytes) is not a multiple of 16 bytes");
+  EXPECT_EQ(error(PrimitiveType::F32, {16, 64}, {64, 4}, 128),
+            "a tensor map's innermost box extent (256 bytes) exceeds its 128-byte swizzle");
+  EXPECT_EQ(error(PrimitiveType::S4, {16, 64}, {64, 4}, 0),
+            "a tensor map cannot hold s4 elements");
+  EXPECT_EQ(error(PrimitiveType::F32, {2, 2, 2, 2, 2, 4}, {1, 1, 1, 1, 1, 4}, 0),
+            "a tensor map has 1 to 5 dimensions, not 6");
 }
 
 TEST(LaunchManifest, RejectsBrokenManifestsWithWhere) {

@@ -4,7 +4,8 @@
 // turns each kernel function into an NVVM kernel with exact launch bounds
 // (`nvvm.reqntid` = the block size the emitter chose; ptxas rejects
 // `.maxntid` next to `.reqntid`, and the exact bound implies the maximum),
-// and records the static shared memory each kernel uses for the manifest.
+// its cluster shape (`nvvm.cluster_dim`: `.reqnctapercluster`) and register
+// bound (`nvvm.maxnreg`: `.maxnreg`) where the launch has them, and records the static shared memory each kernel uses for the manifest.
 //
 //===----------------------------------------------------------------------===//
 #include "dialect/KernelContract.h"
@@ -37,6 +38,15 @@ struct AnnotateNvvmKernelsPass
                         UnitAttr::get(context));
       function->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
                         DenseI32ArrayAttr::get(context, threads));
+      if (!launch.getCluster().empty()) {
+        SmallVector<int32_t> cluster(launch.getCluster().begin(), launch.getCluster().end());
+        function->setAttr(NVVM::NVVMDialect::getClusterDimAttrName(),
+                          DenseI32ArrayAttr::get(context, cluster));
+      }
+      if (launch.getMaxRegisters() > 0)
+        function->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
+                          IntegerAttr::get(IntegerType::get(context, 32),
+                                           launch.getMaxRegisters()));
       function->removeAttr("llvm.emit_c_interface");
       xla_gpu::setKernelSharedMemoryBytes(function, layoutSharedMemory(function).bytes);
     }

@@ -26,6 +26,13 @@ LaunchResult HostLauncher::launch(HloHostKernel kernel, const KernelSpec &spec,
   std::string rejected = checkLaunch(spec, launchLimitsFor(arch), arch);
   if (!rejected.empty())
     return {LaunchResult::Fault, "the launch is invalid: " + rejected};
+  // A tensor map is a GPU's copy-engine descriptor: the host ABI passes
+  // buffers by address only. (Clusters only group blocks that this
+  // launcher runs anyway; the host target refuses cluster operations.)
+  for (size_t i = 0; i < spec.parameters.size(); ++i)
+    if (spec.parameters[i].tensorMap)
+      return {LaunchResult::Error, "kernel " + spec.name + " parameter " + std::to_string(i) +
+                                       " is a tensor map, which the host target does not pass"};
   GridLaunch grid;
   grid.kernel = kernel;
   grid.buffers = buffers.data();

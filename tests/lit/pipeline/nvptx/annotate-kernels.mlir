@@ -15,6 +15,9 @@ gpu.module @kernels {
     %f = llvm.mlir.addressof @flag : !llvm.ptr<3>
     llvm.return
   }
+  llvm.func @clustered() attributes {xla_gpu.launch = #xla_gpu.launch<grid = [4, 1, 1], block = [128, 1, 1], cluster = [2, 1, 1], dynamic_shared_memory = 4096, max_registers = 40>} {
+    llvm.return
+  }
   llvm.func @helper() {
     llvm.return
   }
@@ -22,4 +25,7 @@ gpu.module @kernels {
 // CHECK:     llvm.func @k() attributes {nvvm.kernel, nvvm.reqntid = array<i32: 128, 1, 1>, xla_gpu.launch = #xla_gpu.launch<grid = [1, 1, 1], block = [128, 1, 1]>, xla_gpu.shared_memory_bytes = 0 : i64}
 // 32 * 33 * 4 = 4224 bytes, then the i32 at 4224: 4228 bytes.
 // CHECK:     llvm.func @tiled() attributes {nvvm.kernel, nvvm.reqntid = array<i32: 32, 8, 1>, xla_gpu.launch = #xla_gpu.launch<grid = [1, 1, 1], block = [32, 8, 1]>, xla_gpu.shared_memory_bytes = 4228 : i64}
+// A cluster shape and a register bound become NVVM's (`.reqnctapercluster`,
+// `.maxnreg` in the PTX).
+// CHECK:     llvm.func @clustered() attributes {nvvm.cluster_dim = array<i32: 2, 1, 1>, nvvm.kernel, nvvm.maxnreg = 40 : i32, nvvm.reqntid = array<i32: 128, 1, 1>,
 // CHECK:     llvm.func @helper() {
