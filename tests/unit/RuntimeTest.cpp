@@ -25,6 +25,7 @@
 using namespace hlo;
 using namespace hlo::runtime;
 using hlo::JsonValue;
+using hlo::abi::TensorMapSpec;
 
 TEST(BufferBytes, SubByteElementsPackedAsJaxStoresThem) {
   // JAX 0.10: jax.lax.bitcast_convert_type of
