@@ -48,12 +48,7 @@ def XlaGpu_LaunchAttr : XlaGpu_Attr<"Launch", "launch"> {
       OptionalArrayRefParameter<"int64_t", "blocks per cluster in x, y, z; empty: none">:$cluster,
       DefaultValuedParameter<"int64_t", "0", "dynamic shared memory in bytes">:$dynamic_shared_memory,
       DefaultValuedParameter<"int64_t", "0", "most registers per thread; 0: any">:$max_registers);
-  let assemblyFormat = [{
-    `<` `grid` `=` `[` $grid `]` `,` `block` `=` `[` $block `]`
-    (`,` `cluster` `=` `[` $cluster^ `]`)?
-    (`,` `dynamic_shared_memory` `=` $dynamic_shared_memory^)?
-    (`,` `max_registers` `=` $max_registers^)? `>`
-  }];
+  let hasCustomAssemblyFormat = 1;
   let builders = [
     AttrBuilder<(ins "::llvm::ArrayRef<int64_t>":$grid, "::llvm::ArrayRef<int64_t>":$block), [{
       return $_get($_ctxt, grid, block, ::llvm::ArrayRef<int64_t>(), 0, 0);

@@ -75,6 +75,74 @@ void IndexingMapAttr::print(AsmPrinter &printer) const {
   printer << "<\"" << text << "\">";
 }
 
+/// `<grid = [x, y, z], block = [x, y, z]` then, each only when set,
+/// `, cluster = [x, y, z]`, `, dynamic_shared_memory = N`,
+/// `, max_registers = N`, in that order, and `>`.
+Attribute LaunchAttr::parse(AsmParser &parser, Type) {
+  SmallVector<int64_t> grid, block, cluster;
+  int64_t dynamicSharedMemory = 0, maxRegisters = 0;
+  auto parseList = [&](SmallVector<int64_t> &extents) -> ParseResult {
+    return failure(parser.parseEqual() ||
+                   parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, [&] {
+                     return parser.parseInteger(extents.emplace_back());
+                   }));
+  };
+  auto parseExtents = [&](StringRef keyword, SmallVector<int64_t> &extents) -> ParseResult {
+    return failure(parser.parseKeyword(keyword) || parseList(extents));
+  };
+  if (parser.parseLess() || parseExtents("grid", grid) || parser.parseComma() ||
+      parseExtents("block", block))
+    return {};
+  StringRef last = "block";
+  while (succeeded(parser.parseOptionalComma())) {
+    StringRef keyword;
+    SMLoc location = parser.getCurrentLocation();
+    if (parser.parseKeyword(&keyword))
+      return {};
+    // Each optional field at most once, in the printed order.
+    auto after = [&](StringRef earlier) { return last == "block" || last == earlier; };
+    if (keyword == "cluster" && last == "block") {
+      if (failed(parseList(cluster)))
+        return {};
+    } else if (keyword == "dynamic_shared_memory" && after("cluster")) {
+      if (parser.parseEqual() || parser.parseInteger(dynamicSharedMemory))
+        return {};
+    } else if (keyword == "max_registers" &&
+               (after("cluster") || last == "dynamic_shared_memory")) {
+      if (parser.parseEqual() || parser.parseInteger(maxRegisters))
+        return {};
+    } else {
+      parser.emitError(location, "expected cluster, dynamic_shared_memory or max_registers "
+                                 "(each once, in that order), not '")
+          << keyword << "'";
+      return {};
+    }
+    last = keyword;
+  }
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<LaunchAttr>(parser.getContext(), grid, block, cluster,
+                                       dynamicSharedMemory, maxRegisters);
+}
+
+void LaunchAttr::print(AsmPrinter &printer) const {
+  printer << "<grid = [";
+  llvm::interleaveComma(getGrid(), printer);
+  printer << "], block = [";
+  llvm::interleaveComma(getBlock(), printer);
+  printer << "]";
+  if (!getCluster().empty()) {
+    printer << ", cluster = [";
+    llvm::interleaveComma(getCluster(), printer);
+    printer << "]";
+  }
+  if (getDynamicSharedMemory())
+    printer << ", dynamic_shared_memory = " << getDynamicSharedMemory();
+  if (getMaxRegisters())
+    printer << ", max_registers = " << getMaxRegisters();
+  printer << ">";
+}
+
 #define GET_ATTRDEF_CLASSES
 #include "dialect/XlaGpuAttrs.cpp.inc"
 
