@@ -6,7 +6,9 @@
 # Here, where hlo-compile is built:
 #   scripts/gpu-check.sh bundle DIR [--arch sm_90] [MODULE.hlo ...]
 #     Compiles the examples and every corpus module hlo-compile claims (or
-#     the given modules) to PTX + manifest under DIR/modules/, and puts
+#     the given modules) to PTX + manifest under DIR/modules/ (with the
+#     default modules on sm_90+, also the hand-written kernel of
+#     tests/lit/runtime/launch-features.test), and puts
 #     hlo-run (plus its sources, to rebuild it there if the binary does not
 #     start), xla-reference.py and this script beside them.
 #
@@ -82,7 +84,9 @@ bundle() {
   for tool in hlo-compile hlo-run; do
     [ -x "$build/bin/$tool" ] || { echo "gpu-check: build $tool first ($build/bin)"; exit 2; }
   done
+  local default_set=0
   if [ ${#modules[@]} -eq 0 ]; then
+    default_set=1
     while IFS= read -r module; do modules+=("$module"); done < <(default_modules)
   fi
   rm -rf "$dir"; mkdir -p "$dir/modules" "$dir/bin" "$dir/src"
@@ -102,6 +106,21 @@ bundle() {
       rm -rf "$out"; skipped=$((skipped + 1))
     fi
   done
+  # The launch features no emitter uses yet (a tensor map, clusters,
+  # dynamic shared memory, a register bound): a hand-written sm_90a kernel
+  # (tests/lit/runtime/launch-features.test), with the default modules on
+  # sm_90 and later.
+  local inputs="$root/tests/lit/runtime/Inputs" capability="${arch#sm_}"
+  capability="${capability%%[a-z]*}"
+  if [ "$target" = nvptx ] && [ "$default_set" -eq 1 ] && [ "${capability:-0}" -ge 90 ]; then
+    local out="$dir/modules/runtime_launch-features"
+    mkdir -p "$out"
+    cp "$inputs/launch-features.hlo" "$out/module.hlo"
+    cp "$inputs/launch-features.ptx" "$out/kernels.ptx"
+    sed 's/"code": "launch-features.ptx"/"code": "kernels.ptx"/' "$inputs/launch-features.json" \
+      > "$out/kernels.json"
+    compiled=$((compiled + 1))
+  fi
   cp "$build/bin/hlo-run" "$dir/bin/"
   cp "$0" "$dir/gpu-check.sh"
   cp "$root/scripts/xla-reference.py" "$dir/"
