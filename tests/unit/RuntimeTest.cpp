@@ -217,11 +217,14 @@ TEST(LaunchManifest, ClustersRegisterBoundsAndTensorMapsRoundTrip) {
   EXPECT_EQ(read.parameters[0].tensorMap->swizzleBytes, 128);
   EXPECT_FALSE(read.parameters[1].tensorMap);
   // The grid (24576 blocks) is whole clusters, or the manifest is refused.
-  std::string odd = json;
-  odd.replace(odd.find("\"cluster\": [2, 1, 1]"), 21, "\"cluster\": [5, 1, 1]");
+  auto replaced = [&](const std::string &from, const std::string &to) {
+    std::string copy = json;
+    copy.replace(copy.find(from), from.size(), to);
+    return copy;
+  };
+  std::string odd = replaced("\"cluster\": [2, 1, 1]", "\"cluster\": [5, 1, 1]");
   EXPECT_EQ(manifestError(odd), "kernel 0: the grid is not a whole number of \"cluster\"s");
-  std::string swizzle = json;
-  swizzle.replace(swizzle.find("\"swizzle_bytes\": 128"), 21, "\"swizzle_bytes\": 100");
+  std::string swizzle = replaced("\"swizzle_bytes\": 128", "\"swizzle_bytes\": 100");
   EXPECT_EQ(manifestError(swizzle),
             "kernel 0 parameter 0: a tensor map's \"swizzle_bytes\" is 0, 32, 64 or 128");
 }
