@@ -59,6 +59,13 @@ bool isSmallFloat(Type type) {
 
 namespace {
 
+/// Whether APFloat converts to or from `type` by rules other than XLA's
+/// (ml_dtypes'): f8E8M0FNU (zero, negatives, subnormal f32s) and
+/// f4E2M1FN (NaN and overflow), so that arith's folders must not.
+bool foldsUnlikeXla(Type type) {
+  return isa<Float8E8M0FNUType, Float4E2M1FNType>(getElementTypeOrSelf(type));
+}
+
 /// What the conversions need to know of a small float type, from its
 /// APFloat semantics.
 struct SmallFloatFormat {
@@ -392,9 +399,18 @@ struct ExpandSmallFloatsPass : impl::ExpandSmallFloatsPassBase<ExpandSmallFloats
     };
     getOperation().walk([&](Operation *op) {
       if (constantOperandsOnly) {
-        if (op->getNumOperands() == 0 || !llvm::all_of(op->getOperands(), isFoldable))
+        // Conversions to and from the types whose APFloat rules differ
+        // from XLA's go in every run: a value that is no constant yet may
+        // become one (a one-element iota) in the canonicalizer that
+        // follows, which would fold it by those rules.
+        bool differentRules = llvm::any_of(op->getOperandTypes(), foldsUnlikeXla) ||
+                              llvm::any_of(op->getResultTypes(), foldsUnlikeXla);
+        bool constantOperands =
+            op->getNumOperands() > 0 && llvm::all_of(op->getOperands(), isFoldable);
+        if (!differentRules && !constantOperands)
           return;
-        if (isa<arith::ArithDialect>(op->getDialect()) && op->getNumResults() == 1)
+        if (constantOperands && isa<arith::ArithDialect>(op->getDialect()) &&
+            op->getNumResults() == 1)
           foldable.insert(op->getResult(0));
       }
       if (auto extend = dyn_cast<arith::ExtFOp>(op); extend && isSmallFloat(extend.getIn().getType()))
