@@ -85,6 +85,10 @@ public:
       status = kExitMismatch;
     if (!options.reportPath.empty() && !writeReport())
       return kExitError;
+    if (options.launchOnly && status == kExitPass) {
+      std::cout << "LAUNCHED: every kernel ran; nothing was checked (--launch-only)\n";
+      return status;
+    }
     std::cout << (status == kExitPass ? "PASS" : "FAIL");
     if (skipped)
       std::cout << " (" << checked << " kernel(s) checked, " << skipped
@@ -115,6 +119,12 @@ private:
     row.passed = row.passed && result.passed();
     row.maxAbsoluteError = std::max(row.maxAbsoluteError, result.maxAbsoluteError);
     return result.passed();
+  }
+
+  /// --launch-only: an output the kernels wrote, not compared.
+  void reportLaunchedOnly(const std::string &label, const Shape &shape) const {
+    std::cout << "  " << label << " " << shape.toString(/*printLayout=*/false)
+              << ": written, not checked (--launch-only)\n";
   }
 
   /// The reductions behind each output of a kernel run on fresh inputs:
@@ -315,7 +325,8 @@ private:
     std::vector<Literal> expected;
     try {
       inputs = moduleInputs(module, evaluator, options.seed, given);
-      expected = arrayLeaves(*evaluator.run(inputs));
+      if (!options.launchOnly)
+        expected = arrayLeaves(*evaluator.run(inputs));
     } catch (const interp::InterpreterLimitError &error) {
       if (options.skipOversized && options.mode != CheckMode::Module) {
         std::cout << "note: the module's reference is out of the interpreter's reach ("
@@ -385,6 +396,10 @@ private:
       if (Status downloaded = device.download(buffers.output(number), data); !downloaded) {
         fail(downloaded.error());
         return false;
+      }
+      if (options.launchOnly) {
+        reportLaunchedOnly("output " + std::to_string(number), entryOutputShape(*entry, number));
+        return true;
       }
       Literal actual = fromBufferBytes(data.data(), entryOutputShape(*entry, number));
       passed &= checkOutput("output " + std::to_string(number), expected.at(number), actual,
@@ -467,6 +482,10 @@ private:
         if (Status filled = device.fill(pointer, parameter.bytes, 0xff); !filled)
           return fail(filled.error());
         outputs.emplace_back(pointer, &parameter);
+      } else if (options.launchOnly) {
+        // Nothing is checked: any input will do (zeros cost nothing).
+        if (Status filled = device.fill(pointer, parameter.bytes, 0); !filled)
+          return fail(filled.error());
       } else {
         const Literal &value = check.inputs[input];
         if (Status uploaded = device.upload(pointer, toBufferBytes(value, parameter.shape));
@@ -487,6 +506,11 @@ private:
       std::vector<uint8_t> bytes(static_cast<size_t>(parameter->bytes));
       if (Status downloaded = device.download(pointer, bytes); !downloaded)
         return fail(downloaded.error());
+      if (options.launchOnly) {
+        reportLaunchedOnly("output " + std::to_string(output), parameter->shape);
+        ++output;
+        continue;
+      }
       Literal actual = fromBufferBytes(bytes.data(), parameter->shape);
       passed &= checkOutput("output " + std::to_string(output), check.expected[output],
                             actual, rows[k],
@@ -595,7 +619,8 @@ private:
         printKernel(j);
       KernelCase check;
       try {
-        check = buildKernelCase(kernel, module, evaluator, options.seed + 1000 * k, given);
+        check = buildKernelCase(kernel, module, evaluator, options.seed + 1000 * k, given,
+                                /*withExpected=*/!options.launchOnly);
       } catch (const interp::InterpreterLimitError &failure) {
         if (!options.skipOversized) {
           std::cerr << interp::formatInterpreterError(module, failure);

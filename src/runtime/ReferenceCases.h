@@ -67,10 +67,13 @@ struct KernelCase {
 /// Inputs and expected outputs of `kernel`: its HLO (fusion, wrapped
 /// instruction or bare entry) evaluated on seeded inputs, module
 /// parameters taken from `overrides` where the kernel reads them directly.
-/// Throws interp::InterpreterError or std::runtime_error.
+/// Throws interp::InterpreterError or std::runtime_error. Without
+/// `withExpected`, only the checks of the kernel against its HLO: no
+/// inputs are generated and nothing is evaluated.
 KernelCase buildKernelCase(const KernelSpec &kernel, const HloModule &module,
                            interp::Evaluator &evaluator, uint64_t seed,
-                           const std::map<int64_t, Literal> &overrides);
+                           const std::map<int64_t, Literal> &overrides,
+                           bool withExpected = true);
 
 } // namespace hlo::runtime
 

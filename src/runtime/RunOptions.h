@@ -49,6 +49,10 @@ struct RunOptions {
   /// Kernels whose reference needs an array over maxElements are skipped
   /// with a note (module mode falls back to checking kernel by kernel).
   bool skipOversized = false;
+  /// Run every kernel on its generated inputs without the reference
+  /// interpreter, checking nothing: a dry run of the launches (the CUDA
+  /// stand-in computes nothing to check).
+  bool launchOnly = false;
 };
 
 /// Exit codes.

@@ -112,6 +112,9 @@ int main(int argc, char **argv) {
   app.add_option("--max-elements", options.maxElements,
                  "Interpreter: report arrays larger than this instead of allocating them")
       ->capture_default_str();
+  app.add_flag("--launch-only", options.launchOnly,
+               "Run the kernels on their generated inputs without computing the "
+               "reference (nothing is checked): a dry run of the launches");
   app.add_flag("--skip-oversized", options.skipOversized,
                "Skip, with a note, the kernels whose reference needs an array over "
                "--max-elements instead of stopping at the first (the whole module's: "
@@ -136,6 +139,11 @@ int main(int argc, char **argv) {
                  : mode == "kernels" ? CheckMode::Kernels
                  : mode == "replay"  ? CheckMode::Replay
                                      : CheckMode::Auto;
+  if (options.launchOnly && (options.interpretOnly || options.mode == CheckMode::Replay)) {
+    std::cerr << "hlo-run: error: --launch-only runs compiled kernels without the "
+                 "interpreter: not with --interpret or --mode replay\n";
+    return kExitError;
+  }
   if (!options.interpretOnly && options.manifestPath.empty()) {
     std::cerr << "hlo-run: error: give --interpret, or --manifest to run compiled kernels\n";
     return kExitError;
