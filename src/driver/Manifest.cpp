@@ -64,6 +64,7 @@ abi::LaunchManifest buildManifest(const HloModule &module, const KernelPlan &pla
   for (size_t i = 0; i < records.size(); ++i)
     if (!codeOf[i] && records[i].sharesCodeOf >= 0)
       codeOf[i] = codeOf[records[i].sharesCodeOf];
+  BufferAssignment buffers(module, plan);
   abi::LaunchManifest manifest;
   manifest.module = module.name();
   manifest.gpuArch = gpuArch;
@@ -113,7 +114,8 @@ abi::LaunchManifest buildManifest(const HloModule &module, const KernelPlan &pla
           operands.push_back(operand);
     for (int64_t i = 0; i < fused.parameterCount(); ++i) {
       abi::KernelParameter input = bufferParameter(false, fused.parameter(i)->shape());
-      bindInput(input, i < static_cast<int64_t>(operands.size()) ? operands[i] : nullptr);
+      bindSlot(input, buffers.operandSlot(
+                          i < static_cast<int64_t>(operands.size()) ? operands[i] : nullptr));
       spec.parameters.push_back(input);
     }
     std::vector<const Shape *> leaves;
@@ -121,7 +123,7 @@ abi::LaunchManifest buildManifest(const HloModule &module, const KernelPlan &pla
     const HloInstruction *origin = bareEntry ? module.entry()->root() : kernel.origin;
     for (size_t leaf = 0; leaf < leaves.size(); ++leaf) {
       abi::KernelParameter output = bufferParameter(true, *leaves[leaf]);
-      bindOutput(output, module, origin, leaf, leaves.size());
+      bindSlot(output, buffers.resultSlot(origin, leaf, leaves.size()));
       if (leaf < record.outputAliases.size())
         output.aliases = record.outputAliases[leaf];
       spec.parameters.push_back(output);
@@ -145,7 +147,7 @@ abi::LaunchManifest buildManifest(const HloModule &module, const KernelPlan &pla
     manifest.failed.emplace_back(failure.instruction->name(),
                                  error.substr(0, error.find('\n')));
   }
-  describeProgram(module, plan, records, manifest);
+  describeProgram(module, plan, buffers, records, manifest);
   return manifest;
 }
 

@@ -27,14 +27,14 @@ int64_t leafBytes(const Shape &shape) {
 }
 
 /// Where the result leaves of the step at `instruction` go.
-std::vector<abi::KernelParameter> bindResults(const HloModule &module,
+std::vector<abi::KernelParameter> bindResults(const BufferAssignment &buffers,
                                               const HloInstruction &instruction) {
   std::vector<const Shape *> leaves;
   arrayLeaves(instruction.shape(), leaves);
   std::vector<abi::KernelParameter> results;
   for (size_t leaf = 0; leaf < leaves.size(); ++leaf) {
     abi::KernelParameter result = bufferParameter(true, *leaves[leaf]);
-    bindOutput(result, module, &instruction, leaf, leaves.size());
+    bindSlot(result, buffers.resultSlot(&instruction, leaf, leaves.size()));
     results.push_back(std::move(result));
   }
   return results;
@@ -42,7 +42,7 @@ std::vector<abi::KernelParameter> bindResults(const HloModule &module,
 
 /// Where a copy or library call at `instruction` reads its operands and
 /// writes its result leaves (none when an operand is a tuple).
-void bindStep(const HloModule &module, const HloInstruction &instruction,
+void bindStep(const BufferAssignment &buffers, const HloInstruction &instruction,
               abi::ProgramStep &step) {
   // Operands that are tuples have no one buffer: no bindings then.
   for (const HloInstruction *operand : instruction.operands())
@@ -50,10 +50,10 @@ void bindStep(const HloModule &module, const HloInstruction &instruction,
       return;
   for (const HloInstruction *operand : instruction.operands()) {
     abi::KernelParameter argument = bufferParameter(false, operand->shape());
-    bindInput(argument, operand);
+    bindSlot(argument, buffers.operandSlot(operand));
     step.arguments.push_back(std::move(argument));
   }
-  step.results = bindResults(module, instruction);
+  step.results = bindResults(buffers, instruction);
 }
 
 /// A while loop's buffers, when its state is a flat tuple built by a tuple
@@ -61,7 +61,8 @@ void bindStep(const HloModule &module, const HloInstruction &instruction,
 /// initial elements; `results`, where the loop's result leaves go;
 /// `bodyResults`, the body's root elements, copied into the state (which
 /// the body and condition read as "param#i") after each iteration.
-void bindWhile(const HloModule &module, const HloInstruction &loop, abi::ProgramStep &step) {
+void bindWhile(const BufferAssignment &buffers, const HloInstruction &loop,
+               abi::ProgramStep &step) {
   const HloInstruction *init = loop.operand(0);
   const HloComputation *body = whileBody(loop);
   if (init->opcode() != HloOpcode::Tuple || !body ||
@@ -70,18 +71,19 @@ void bindWhile(const HloModule &module, const HloInstruction &loop, abi::Program
   for (const HloInstruction *element : init->operands())
     if (!element->shape().isArray())
       return;
-  bindStep(module, *init, step);
-  step.results = bindResults(module, loop);
+  bindStep(buffers, *init, step);
+  step.results = bindResults(buffers, loop);
   for (const HloInstruction *element : body->root()->operands()) {
     abi::KernelParameter result = bufferParameter(false, element->shape());
-    bindInput(result, element);
+    bindSlot(result, buffers.operandSlot(element));
     step.bodyResults.push_back(std::move(result));
   }
 }
 
 /// The array leaves of `value` as inputs: itself if an array, else the
 /// elements of the tuple instruction it is (false for any other tuple).
-bool bindLeaves(const HloInstruction *value, std::vector<abi::KernelParameter> &leaves) {
+bool bindLeaves(const BufferAssignment &buffers, const HloInstruction *value,
+                std::vector<abi::KernelParameter> &leaves) {
   std::vector<const HloInstruction *> elements = {value};
   if (!value->shape().isArray()) {
     if (value->opcode() != HloOpcode::Tuple)
@@ -92,7 +94,7 @@ bool bindLeaves(const HloInstruction *value, std::vector<abi::KernelParameter> &
     if (!element->shape().isArray())
       return false;
     abi::KernelParameter leaf = bufferParameter(false, element->shape());
-    bindInput(leaf, element);
+    bindSlot(leaf, buffers.operandSlot(element));
     leaves.push_back(std::move(leaf));
   }
   return true;
@@ -111,7 +113,7 @@ std::vector<const HloComputation *> branchesOf(const HloInstruction &conditional
 /// `branchArguments[b]`, branch b's operand leaves (the branch reads them
 /// as its parameter's, "param#i"); `branchResults[b]`, its root's leaves;
 /// `results`, the conditional's result leaves.
-void bindConditional(const HloModule &module, const HloInstruction &conditional,
+void bindConditional(const BufferAssignment &buffers, const HloInstruction &conditional,
                      abi::ProgramStep &step) {
   std::vector<const HloComputation *> branches = branchesOf(conditional);
   if (branches.size() + 1 != static_cast<size_t>(conditional.operandCount()))
@@ -122,15 +124,15 @@ void bindConditional(const HloModule &module, const HloInstruction &conditional,
   std::vector<std::vector<abi::KernelParameter>> arguments(branches.size()),
       results(branches.size());
   for (size_t b = 0; b < branches.size(); ++b)
-    if (!bindLeaves(conditional.operand(static_cast<int64_t>(b) + 1), arguments[b]) ||
-        !bindLeaves(branches[b]->root(), results[b]))
+    if (!bindLeaves(buffers, conditional.operand(static_cast<int64_t>(b) + 1), arguments[b]) ||
+        !bindLeaves(buffers, branches[b]->root(), results[b]))
       return;
   abi::KernelParameter index = bufferParameter(false, conditional.operand(0)->shape());
-  bindInput(index, conditional.operand(0));
+  bindSlot(index, buffers.operandSlot(conditional.operand(0)));
   step.arguments = {index};
   step.branchArguments = std::move(arguments);
   step.branchResults = std::move(results);
-  step.results = bindResults(module, conditional);
+  step.results = bindResults(buffers, conditional);
 }
 
 std::vector<std::string> operandNames(const HloInstruction &instruction, int64_t first = 0) {
@@ -154,6 +156,7 @@ std::string libraryTarget(const HloInstruction &instruction) {
 
 
 void describeProgram(const HloModule &module, const KernelPlan &plan,
+                     const BufferAssignment &buffers,
                      const std::vector<KernelLaunchRecord> &records,
                      abi::LaunchManifest &manifest) {
   // Per plan kernel, its launches; per instruction, its kernel.
@@ -172,7 +175,6 @@ void describeProgram(const HloModule &module, const KernelPlan &plan,
   const HloComputation *entry = module.entry();
   bool bareEntry = plan.kernels().size() == 1 && plan.kernels()[0].computation == entry;
 
-  std::set<std::string> produced;
   for (const HloComputation *computation : plan.hostComputations()) {
     for (const auto &owned : computation->instructions()) {
       const HloInstruction &instruction = *owned;
@@ -186,7 +188,6 @@ void describeProgram(const HloModule &module, const KernelPlan &plan,
       if (failed.count(instruction.name())) {
         step.kind = abi::ProgramStep::Kind::Failed;
         step.operands = operandNames(instruction);
-        produced.insert(instruction.name());
         manifest.program.push_back(std::move(step));
         continue;
       }
@@ -196,14 +197,13 @@ void describeProgram(const HloModule &module, const KernelPlan &plan,
           step.launch = launch;
           manifest.program.push_back(step);
         }
-        produced.insert(instruction.name());
         continue;
       }
       if (copies.count(&instruction)) {
         step.kind = abi::ProgramStep::Kind::Copy;
         step.operands = operandNames(instruction);
         step.bytes = arrayBytes(instruction.shape());
-        bindStep(module, instruction, step);
+        bindStep(buffers, instruction, step);
       } else if (library.count(&instruction)) {
         step.kind = abi::ProgramStep::Kind::Library;
         step.opcode = opcodeName(opcode);
@@ -211,7 +211,7 @@ void describeProgram(const HloModule &module, const KernelPlan &plan,
         step.operands = operandNames(instruction);
         step.backendConfig = std::string(backendConfigText(instruction));
         step.bytes = leafBytes(instruction.shape());
-        bindStep(module, instruction, step);
+        bindStep(buffers, instruction, step);
       } else if (opcode == HloOpcode::While) {
         step.kind = abi::ProgramStep::Kind::While;
         const HloComputation *condition = whileCondition(instruction);
@@ -219,14 +219,14 @@ void describeProgram(const HloModule &module, const KernelPlan &plan,
         step.computations = {condition ? condition->name() : "", body ? body->name() : ""};
         step.operands = operandNames(instruction);
         step.predicate = condition ? condition->root()->name() : "";
-        bindWhile(module, instruction, step);
+        bindWhile(buffers, instruction, step);
       } else if (opcode == HloOpcode::Conditional) {
         step.kind = abi::ProgramStep::Kind::Conditional;
         for (const HloComputation *branch : branchesOf(instruction))
           step.computations.push_back(branch ? branch->name() : "");
         step.predicate = instruction.operand(0)->name();
         step.operands = operandNames(instruction, 1);
-        bindConditional(module, instruction, step);
+        bindConditional(buffers, instruction, step);
       } else if (opcode == HloOpcode::Call) {
         step.kind = abi::ProgramStep::Kind::Call;
         for (const HloComputation *callee : instruction.calledComputations())
@@ -235,51 +235,32 @@ void describeProgram(const HloModule &module, const KernelPlan &plan,
       } else {
         continue; // parameters, constants, tuples, bitcasts: no step
       }
-      produced.insert(instruction.name());
       manifest.program.push_back(std::move(step));
     }
   }
 
-  // Buffers: the entry's parameters and outputs, the host computations'
-  // constants, and every value a step produces that is not an output.
-  for (int64_t i = 0; i < entry->parameterCount(); ++i) {
-    const HloInstruction *parameter = entry->parameter(i);
-    manifest.buffers.push_back({abi::BufferSpec::Kind::Parameter, parameter->name(),
-                                entry->name(), i, parameter->shape(),
-                                leafBytes(parameter->shape()), ""});
-  }
-  const HloInstruction *root = entry->root();
-  std::set<const HloInstruction *> outputs;
-  if (root->opcode() == HloOpcode::Tuple) {
-    for (int64_t i = 0; i < root->operandCount(); ++i) {
-      outputs.insert(root->operand(i));
-      manifest.buffers.push_back({abi::BufferSpec::Kind::Output, root->operand(i)->name(),
-                                  entry->name(), i, root->operand(i)->shape(),
-                                  leafBytes(root->operand(i)->shape()), ""});
+  // The program's buffers, as the module's buffer assignment lists them.
+  for (const ProgramBuffer &buffer : buffers.buffers()) {
+    const HloInstruction &value = *buffer.value;
+    abi::BufferSpec spec{abi::BufferSpec::Kind::Temporary, value.name(),
+                         buffer.computation->name(), buffer.number, value.shape(),
+                         leafBytes(value.shape()), ""};
+    switch (buffer.kind) {
+    case ProgramBuffer::Kind::Parameter:
+      spec.kind = abi::BufferSpec::Kind::Parameter;
+      break;
+    case ProgramBuffer::Kind::Output:
+      spec.kind = abi::BufferSpec::Kind::Output;
+      break;
+    case ProgramBuffer::Kind::Constant:
+      spec.kind = abi::BufferSpec::Kind::Constant;
+      value.literal().print(spec.data);
+      break;
+    case ProgramBuffer::Kind::Temporary:
+      break;
     }
-  } else {
-    outputs.insert(root);
-    manifest.buffers.push_back({abi::BufferSpec::Kind::Output, root->name(), entry->name(), 0,
-                                root->shape(), leafBytes(root->shape()), ""});
+    manifest.buffers.push_back(std::move(spec));
   }
-  for (const HloComputation *computation : plan.hostComputations())
-    for (const auto &instruction : computation->instructions()) {
-      bool constant = instruction->opcode() == HloOpcode::Constant;
-      if (outputs.count(instruction.get()) ||
-          (!constant && !produced.count(instruction->name())) ||
-          (bareEntry && instruction.get() != root))
-        continue;
-      abi::BufferSpec buffer{constant ? abi::BufferSpec::Kind::Constant
-                                      : abi::BufferSpec::Kind::Temporary,
-                             instruction->name(), computation->name(), -1,
-                             instruction->shape(), leafBytes(instruction->shape()), ""};
-      if (constant) {
-        std::string text;
-        instruction->literal().print(text);
-        buffer.data = std::move(text);
-      }
-      manifest.buffers.push_back(std::move(buffer));
-    }
 }
 
 } // namespace hlo::driver

@@ -13,6 +13,7 @@
 #define HLO_DRIVER_MODULEPROGRAM_H
 
 #include "abi/LaunchManifest.h"
+#include "analysis/BufferAssignment.h"
 #include "analysis/KernelPlan.h"
 #include "emitters/EmitterBase.h"
 
@@ -21,9 +22,11 @@
 namespace hlo::driver {
 
 /// Fills `manifest.program` and `manifest.buffers` for `module`, planned as
-/// `plan`, whose launches are `records` (manifest.kernels, in order); an
-/// instruction in `manifest.failed` gets a step of kind "failed".
+/// `plan` with its values in `buffers`, whose launches are `records`
+/// (manifest.kernels, in order); an instruction in `manifest.failed` gets
+/// a step of kind "failed".
 void describeProgram(const HloModule &module, const KernelPlan &plan,
+                     const BufferAssignment &buffers,
                      const std::vector<KernelLaunchRecord> &records,
                      abi::LaunchManifest &manifest);
 
