@@ -327,6 +327,14 @@ private:
       inputs = moduleInputs(module, evaluator, options.seed, given);
       if (!options.launchOnly)
         expected = arrayLeaves(*evaluator.run(inputs));
+      else // nothing is evaluated, but the results keep the same size limit
+        for (const KernelSpec &kernel : manifest.kernels) {
+          const HloInstruction *result = kernel.hloInstruction.empty()
+                                             ? module.entry()->root()
+                                             : findKernelInstruction(module, kernel);
+          if (result)
+            evaluator.checkSize(*result, result->shape());
+        }
     } catch (const interp::InterpreterLimitError &error) {
       if (options.skipOversized && options.mode != CheckMode::Module) {
         std::cout << "note: the module's reference is out of the interpreter's reach ("

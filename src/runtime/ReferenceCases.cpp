@@ -327,8 +327,12 @@ KernelCase buildKernelCase(const KernelSpec &kernel, const HloModule &module,
     values.push_back(std::make_shared<const Literal>(result.inputs.back()));
   }
 
-  if (!withExpected)
+  if (!withExpected) {
+    // Nothing is evaluated, but the outputs keep the same size limit.
+    const HloInstruction &root = computation ? *computation->root() : *instruction;
+    evaluator.checkSize(root, root.shape());
     return result;
+  }
   interp::ValuePtr value;
   if (computation) {
     value = evaluator.evaluate(*computation, values);

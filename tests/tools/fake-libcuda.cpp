@@ -263,7 +263,10 @@ struct Stats {
 CUresult cuMemAlloc_v2(CUdeviceptr *pointer, size_t bytes) {
   RETURN_IF_STICKY();
   size_t rounded = (std::max<size_t>(bytes, 1) + misalignment() + 255) / 256 * 256;
-  *pointer = reinterpret_cast<CUdeviceptr>(std::aligned_alloc(256, rounded)) + misalignment();
+  void *memory = std::aligned_alloc(256, rounded);
+  if (!memory) // as the driver: a failed allocation is an error, not null
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  *pointer = reinterpret_cast<CUdeviceptr>(memory) + misalignment();
   allocations[*pointer] = bytes;
   mostLive = std::max(mostLive, allocations.size());
   return CUDA_SUCCESS;
