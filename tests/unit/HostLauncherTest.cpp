@@ -63,6 +63,26 @@ TEST(HostLauncher, EveryThreadOfEveryBlockRuns) {
   }
 }
 
+// A cluster only groups blocks, which the launcher runs anyway; a tensor
+// map (a GPU copy-engine descriptor) has no host form and is refused by
+// name before any block runs.
+TEST(HostLauncher, ClustersRunAndTensorMapsAreRefused) {
+  HostLauncher launcher(2);
+  std::vector<uint32_t> out(4 * 8, 0);
+  KernelSpec clustered = spec({4, 1, 1}, {8, 1, 1}, false);
+  clustered.cluster = std::array<unsigned, 3>{2, 1, 1};
+  LaunchResult result = launcher.launch(writeGlobalId, clustered, {out.data()}, "sm_90");
+  ASSERT_TRUE(result.ok()) << result.message;
+  EXPECT_EQ(out.back(), 32u);
+  KernelSpec mapped = spec({1, 1, 1}, {8, 1, 1}, false);
+  mapped.parameters.resize(1);
+  mapped.parameters[0].tensorMap = hlo::abi::TensorMapSpec{{8}, 0};
+  result = launcher.launch(writeGlobalId, mapped, {out.data()}, "sm_90");
+  EXPECT_FALSE(result.ok());
+  EXPECT_EQ(result.message,
+            "kernel test parameter 0 is a tensor map, which the host target does not pass");
+}
+
 // Shared memory: poisoned (0xff) when the block starts, per block. Each
 // thread reports what it found, then writes its block id.
 void readThenWriteShared(void *const *buffers, HloHostThread *t) {
