@@ -11,19 +11,10 @@ namespace hlo::runtime {
 namespace {
 
 std::optional<TensorMapElement> elementOf(PrimitiveType type) {
+  // Packed sub-byte and complex elements have no tensor-map type.
+  if (packedElementBits(type) != 0 || isComplex(type) || !isArrayType(type))
+    return std::nullopt;
   switch (type) {
-  case PrimitiveType::Pred:
-  case PrimitiveType::S8:
-  case PrimitiveType::U8:
-  case PrimitiveType::F8E4M3FN:
-  case PrimitiveType::F8E5M2:
-  case PrimitiveType::F8E4M3FNUZ:
-  case PrimitiveType::F8E5M2FNUZ:
-  case PrimitiveType::F8E4M3B11FNUZ:
-  case PrimitiveType::F8E3M4:
-  case PrimitiveType::F8E4M3:
-  case PrimitiveType::F8E8M0FNU:
-    return TensorMapElement::U8;
   case PrimitiveType::S16:
   case PrimitiveType::U16:
     return TensorMapElement::U16;
@@ -43,7 +34,9 @@ std::optional<TensorMapElement> elementOf(PrimitiveType type) {
     return TensorMapElement::F32;
   case PrimitiveType::F64:
     return TensorMapElement::F64;
-  default: // packed sub-byte and complex elements
+  default: // pred, s8, u8 and the 8-bit floats: bytes
+    if (primitiveByteWidth(type) == 1)
+      return TensorMapElement::U8;
     return std::nullopt;
   }
 }
