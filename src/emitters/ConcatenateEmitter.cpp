@@ -49,20 +49,15 @@ llvm::Error ConcatenateEmitter::emitEntryFunction(EmitterContext &context) {
     const Shape &shape = operand->shape();
     if (shape.elementCount() == 0)
       continue;
-    bool failed = false;
-    DeferredError error;
-    Operation *loop = emitLoop(
+    llvm::Expected<Operation *> loop = emitLoop(
         b, context.threadAndBlockIds, outputIndexingForDims(shape.dimensions(), mlirContext),
         {output},
         [&](ImplicitLocOpBuilder &nested, ValueRange, ValueRange indices,
-            ValueRange iterArgs) -> SmallVector<Value> {
+            ValueRange iterArgs) -> BodyValues {
           llvm::Expected<SmallVector<Value>> value =
               context.elemental.emitValue(nested, *operand, context.parameters, indices);
-          if (!value) {
-            error.set(value.takeError());
-            failed = true;
-            return {};
-          }
+          if (!value)
+            return value.takeError();
           // The operand's element, at its place in the concatenation.
           SmallVector<Value> heroIndex(indices.begin(), indices.end());
           if (offset != 0)
@@ -71,12 +66,12 @@ llvm::Error ConcatenateEmitter::emitEntryFunction(EmitterContext &context) {
           SmallVector<Value> rootIndex = applyIndexing(nested, *toRoot, heroIndex);
           SmallVector<Value> values = context.elemental.callEpilogue(
               nested, *epilogue, context.parameters, rootIndex, *value);
-          return {tensor::InsertOp::create(nested, values.front(), iterArgs.front(),
-                                           bufferIndices(outputShape, rootIndex))};
+          return SmallVector<Value>{tensor::InsertOp::create(
+              nested, values.front(), iterArgs.front(), bufferIndices(outputShape, rootIndex))};
         });
-    if (failed || !loop)
-      return error.take();
-    output = loop->getResult(0);
+    if (!loop)
+      return loop.takeError();
+    output = (*loop)->getResult(0);
     offset += shape.dimension(axis);
   }
   func::ReturnOp::create(b, ValueRange{output});

@@ -80,22 +80,17 @@ llvm::Error DynamicUpdateSliceEmitter::emitEntryFunction(EmitterContext &context
     }
     starts.push_back(clamped);
   }
-  bool failed = false;
-  DeferredError error;
-  Operation *loop = emitLoop(
+  llvm::Expected<Operation *> loop = emitLoop(
       b, context.threadAndBlockIds, outputIndexingForDims(updateShape.dimensions(), mlirContext),
       outputs,
       [&](ImplicitLocOpBuilder &nested, ValueRange, ValueRange indices,
-          ValueRange iterArgs) -> SmallVector<Value> {
+          ValueRange iterArgs) -> BodyValues {
         SmallVector<Value> results(iterArgs.begin(), iterArgs.end());
         for (auto [output, dus] : llvm::enumerate(dusList)) {
           llvm::Expected<SmallVector<Value>> value = context.elemental.emitValue(
               nested, *dus->operand(1), context.parameters, indices);
-          if (!value) {
-            error.set(value.takeError());
-            failed = true;
-            return {};
-          }
+          if (!value)
+            return value.takeError();
           SmallVector<Value> operandIndex;
           for (auto [index, start] : llvm::zip(indices, starts[output]))
             operandIndex.push_back(arith::AddIOp::create(nested, index, start));
@@ -113,9 +108,9 @@ llvm::Error DynamicUpdateSliceEmitter::emitEntryFunction(EmitterContext &context
         }
         return results;
       });
-  if (failed || !loop)
-    return error.take();
-  func::ReturnOp::create(b, loop->getResults());
+  if (!loop)
+    return loop.takeError();
+  func::ReturnOp::create(b, (*loop)->getResults());
   return llvm::Error::success();
 }
 

@@ -17,10 +17,4 @@ llvm::Error emissionError(const HloInstruction *instruction, std::string message
   return llvm::make_error<EmissionFailure>(instruction, std::move(message));
 }
 
-llvm::Error DeferredError::take() {
-  if (error)
-    return std::move(error);
-  return emissionError(nullptr, "");
-}
-
 } // namespace hlo

@@ -7,9 +7,10 @@
 // cannot be dropped on the way to the fusion emitter, which reports it per
 // kernel (FusionEmitter.cpp).
 //
-// DeferredError holds the error of a callback that can only fail by
-// returning nothing (an emitLoop or emitIf body) until the function around
-// it returns it.
+// Loop and branch bodies return llvm::Expected values too
+// (EmitterBase::emitLoop, emitIf); a body built inside a region builder
+// that cannot return (scf.for) yields its values unchanged and the
+// function that built the region returns the first failure.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_EMITTERS_EMISSIONERROR_H
@@ -46,32 +47,6 @@ private:
 /// An EmissionFailure at `instruction` saying `message`.
 [[nodiscard]] llvm::Error emissionError(const HloInstruction *instruction,
                                         std::string message);
-
-/// The error a callback that fails by returning nothing leaves for the
-/// function around it. As with the out-parameter it replaces, a later
-/// error replaces an earlier one, and a failure that recorded none is
-/// reported without instruction or message.
-class DeferredError {
-public:
-  DeferredError() = default;
-  DeferredError(const DeferredError &) = delete;
-  DeferredError &operator=(const DeferredError &) = delete;
-  /// An error recorded but never taken belonged to an emission that went
-  /// on anyway: it is dropped, as before.
-  ~DeferredError() { llvm::consumeError(std::move(error)); }
-
-  /// Records `next` in place of what was recorded.
-  void set(llvm::Error next) {
-    llvm::consumeError(std::move(error));
-    error = std::move(next);
-  }
-  /// The error recorded (none is left), or an EmissionFailure without
-  /// instruction and message.
-  [[nodiscard]] llvm::Error take();
-
-private:
-  llvm::Error error = llvm::Error::success();
-};
 
 } // namespace hlo
 

@@ -144,29 +144,33 @@ SmallVector<Value> EmitterBase::delinearizeIndex(ImplicitLocOpBuilder &b, Value 
   return result;
 }
 
-SmallVector<Value> EmitterBase::emitIf(
-    ImplicitLocOpBuilder &b, Value condition, ValueRange values,
-    const std::function<SmallVector<Value>(ImplicitLocOpBuilder &)> &body, bool &failed) const {
+EmitterBase::BodyValues EmitterBase::emitIf(ImplicitLocOpBuilder &b, Value condition,
+                                             ValueRange values, const BranchBody &body) const {
+  llvm::Error failure = llvm::Error::success();
   auto branch = scf::IfOp::create(
       b, condition,
       [&](OpBuilder &builder, Location location) {
         ImplicitLocOpBuilder inner(location, builder);
-        SmallVector<Value> results = body(inner);
-        if (results.empty()) {
-          failed = true;
-          results.assign(values.begin(), values.end());
+        BodyValues results = body(inner);
+        if (!results) {
+          // The kernel is abandoned; the branch only needs a terminator.
+          failure = results.takeError();
+          scf::YieldOp::create(inner, values);
+          return;
         }
-        scf::YieldOp::create(inner, results);
+        scf::YieldOp::create(inner, *results);
       },
       [&](OpBuilder &builder, Location location) {
         scf::YieldOp::create(builder, location, values);
       });
+  if (failure)
+    return std::move(failure);
   return SmallVector<Value>(branch.getResults());
 }
 
-Operation *EmitterBase::emitLoop(ImplicitLocOpBuilder &b, ValueRange dims,
-                                 const IndexingMap &map, ValueRange inits,
-                                 const LoopBody &body) const {
+llvm::Expected<Operation *> EmitterBase::emitLoop(ImplicitLocOpBuilder &b, ValueRange dims,
+                                                  const IndexingMap &map, ValueRange inits,
+                                                  const LoopBody &body) const {
   MLIRContext *context = b.getContext();
   SmallVector<Type> types;
   for (Value init : inits)
@@ -185,12 +189,16 @@ Operation *EmitterBase::emitLoop(ImplicitLocOpBuilder &b, ValueRange dims,
     block->addArgument(type, b.getLoc());
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(block);
-  SmallVector<Value> yielded =
+  BodyValues yielded =
       body(b, loop.getRangeVars(), loop.getMapResults(), loop.getIterArgs());
-  if (yielded.size() != inits.size())
-    return nullptr;
-  xla_gpu::YieldOp::create(b, yielded);
-  return loop;
+  if (!yielded)
+    return yielded.takeError();
+  if (yielded->size() != inits.size())
+    return emissionError(nullptr, "internal error: a loop body yields " +
+                                      std::to_string(yielded->size()) + " values for " +
+                                      std::to_string(inits.size()) + " iteration values");
+  xla_gpu::YieldOp::create(b, *yielded);
+  return loop.getOperation();
 }
 
 SmallVector<Value> EmitterBase::applyIndexing(ImplicitLocOpBuilder &b,

@@ -187,21 +187,23 @@ protected:
   mlir::AffineExpr threadIdExpr(mlir::MLIRContext *context) const;
   mlir::AffineExpr blockIdExpr(int axis, mlir::MLIRContext *context) const;
 
+  /// The values a loop or branch body yields, or why it failed.
+  using BodyValues = llvm::Expected<llvm::SmallVector<mlir::Value>>;
   /// The body of an xla_gpu.loop: range variables, map results, iteration
-  /// values -> the values to yield; empty on error.
-  using LoopBody = std::function<llvm::SmallVector<mlir::Value>(
-      mlir::ImplicitLocOpBuilder &, mlir::ValueRange, mlir::ValueRange,
-      mlir::ValueRange)>;
-  /// An xla_gpu.loop over `map` with dimension values `dims`; null on error.
-  mlir::Operation *emitLoop(mlir::ImplicitLocOpBuilder &b, mlir::ValueRange dims,
-                            const IndexingMap &map, mlir::ValueRange inits,
-                            const LoopBody &body) const;
-  /// scf.if `condition`: `body`'s values (it returns `values` updated; empty
-  /// on error, which sets `failed`), else `values` unchanged.
-  llvm::SmallVector<mlir::Value>
-  emitIf(mlir::ImplicitLocOpBuilder &b, mlir::Value condition, mlir::ValueRange values,
-         const std::function<llvm::SmallVector<mlir::Value>(mlir::ImplicitLocOpBuilder &)> &body,
-         bool &failed) const;
+  /// values -> the values to yield (one per iteration value).
+  using LoopBody = std::function<BodyValues(mlir::ImplicitLocOpBuilder &, mlir::ValueRange,
+                                            mlir::ValueRange, mlir::ValueRange)>;
+  /// An xla_gpu.loop over `map` with dimension values `dims`, or the
+  /// body's error.
+  [[nodiscard]] llvm::Expected<mlir::Operation *>
+  emitLoop(mlir::ImplicitLocOpBuilder &b, mlir::ValueRange dims, const IndexingMap &map,
+           mlir::ValueRange inits, const LoopBody &body) const;
+  /// The body of a branch: `values` updated.
+  using BranchBody = std::function<BodyValues(mlir::ImplicitLocOpBuilder &)>;
+  /// scf.if `condition`: `body`'s values, else `values` unchanged; or the
+  /// body's error.
+  [[nodiscard]] BodyValues emitIf(mlir::ImplicitLocOpBuilder &b, mlir::Value condition,
+                                  mlir::ValueRange values, const BranchBody &body) const;
   /// A call of `computation` (a reducer, comparator, combiner) on scalar
   /// `arguments`: its values, at least one (a computation returning none
   /// fails without instruction and message, as before).

@@ -116,12 +116,10 @@ llvm::Error LoopFusionEmitter::emitEntryFunction(EmitterContext &context) {
     SmallVector<Value> inits;
     for (size_t i : group)
       inits.push_back(context.outputs[i]);
-    bool failed = false;
-    DeferredError error;
-    Operation *loop = emitLoop(
+    llvm::Expected<Operation *> loop = emitLoop(
         b, context.threadAndBlockIds, map, inits,
         [&](ImplicitLocOpBuilder &nested, ValueRange, ValueRange indices,
-            ValueRange iterArgs) -> SmallVector<Value> {
+            ValueRange iterArgs) -> BodyValues {
           SmallVector<Value> updated;
           std::map<const HloInstruction *, SmallVector<Value>> computed;
           for (size_t slot = 0; slot < group.size(); ++slot) {
@@ -132,20 +130,15 @@ llvm::Error LoopFusionEmitter::emitEntryFunction(EmitterContext &context) {
                   (!context.partitioned.subgraphRootedAt(output.root) &&
                    output.root->opcode() != HloOpcode::Parameter &&
                    output.root->opcode() != HloOpcode::Constant)) {
-                error.set(emissionError(output.root,
-                                        "unsupported: " +
-                                            std::string(opcodeName(output.root->opcode())) +
-                                            " as a fusion output"));
-                failed = true;
-                return {};
+                return emissionError(output.root,
+                                     "unsupported: " +
+                                         std::string(opcodeName(output.root->opcode())) +
+                                         " as a fusion output");
               }
               llvm::Expected<SmallVector<Value>> emitted = context.elemental.emitValue(
                   nested, *output.root, context.parameters, indices);
-              if (!emitted) {
-                error.set(emitted.takeError());
-                failed = true;
-                return {};
-              }
+              if (!emitted)
+                return emitted.takeError();
               values = std::move(*emitted);
             }
             updated.push_back(tensor::InsertOp::create(nested, values[output.leaf],
@@ -154,10 +147,10 @@ llvm::Error LoopFusionEmitter::emitEntryFunction(EmitterContext &context) {
           }
           return updated;
         });
-    if (failed || !loop)
-      return error.take();
+    if (!loop)
+      return loop.takeError();
     for (size_t slot = 0; slot < group.size(); ++slot)
-      results[group[slot]] = loop->getResult(slot);
+      results[group[slot]] = (*loop)->getResult(slot);
   }
   func::ReturnOp::create(b, results);
   return llvm::Error::success();

@@ -222,12 +222,10 @@ protected:
 
     // Every output element of the row.
     SmallVector<Value> outputs(context.outputs);
-    bool failed = false;
-    DeferredError error;
-    SmallVector<Value> written = walkRow(
+    BodyValues written = walkRow(
         b, thread, rowElements, outputs, rowValid,
         [&](ImplicitLocOpBuilder &inner, Value k, Value valid,
-            ValueRange carried) -> SmallVector<Value> {
+            ValueRange carried) -> BodyValues {
           SmallVector<Value> index(rowStart);
           SmallVector<Value> inRow = delinearizeIndex(inner, k, rowSizes);
           for (size_t i = 0; i < rowDims.size(); ++i)
@@ -238,11 +236,8 @@ protected:
           for (const HloInstruction *root : analysis().roots) {
             llvm::Expected<SmallVector<Value>> values =
                 context.elemental.emitValue(inner, *clones.at(root), parameters, index);
-            if (!values) {
-              error.set(values.takeError());
-              failed = true;
-              return SmallVector<Value>(carried);
-            }
+            if (!values)
+              return values.takeError();
             rootValues.push_back(std::move(*values));
           }
           auto write = [&](ImplicitLocOpBuilder &writer) {
@@ -252,7 +247,7 @@ protected:
             return results;
           };
           if (!valid)
-            return write(inner);
+            return BodyValues(write(inner));
           auto guarded = scf::IfOp::create(
               inner, valid,
               [&](OpBuilder &nested, Location location) {
@@ -264,9 +259,9 @@ protected:
               });
           return SmallVector<Value>(guarded.getResults());
         });
-    if (failed)
-      return error.take();
-    func::ReturnOp::create(b, written);
+    if (!written)
+      return written.takeError();
+    func::ReturnOp::create(b, *written);
     return llvm::Error::success();
   }
 
@@ -281,7 +276,7 @@ private:
   /// (null: always; otherwise the position is clamped into the row and the
   /// body must keep `carried` where `valid` is false), the values carried
   /// along the walk -> their new values.
-  using RowElementBody = llvm::function_ref<SmallVector<Value>(
+  using RowElementBody = llvm::function_ref<BodyValues(
       ImplicitLocOpBuilder &, Value position, Value valid, ValueRange carried)>;
 
   /// `body` for each of the `elements` positions of a row the thread owns,
@@ -297,12 +292,27 @@ private:
   /// kMaxElementsInRegisters elements, otherwise a loop over the whole
   /// steps that reads the row again in each pass; the step that runs past
   /// the row's end, if any, comes last.
-  SmallVector<Value> walkRow(ImplicitLocOpBuilder &b, Value thread, int64_t elements,
-                             ValueRange carried, Value rowValid, RowElementBody body) const {
+  /// The body's first failure ends the walk with its error.
+  BodyValues walkRow(ImplicitLocOpBuilder &b, Value thread, int64_t elements,
+                     ValueRange carried, Value rowValid, RowElementBody body) const {
     int64_t stride = threadsPerRow() * vector;
     int64_t steps = llvm::divideCeil(elements, stride);
     bool lastPartial = elements % stride != 0;
     Value first = arith::MulIOp::create(b, thread, constant(b, vector));
+    // A failure inside a loop's body builder, which cannot return it; the
+    // body yields its values unchanged so that the region stays whole.
+    llvm::Error failure = llvm::Error::success();
+    auto bodyOrCarried = [&](ImplicitLocOpBuilder &builder, Value position, Value valid,
+                             ValueRange values) -> SmallVector<Value> {
+      BodyValues result = body(builder, position, valid, values);
+      if (result)
+        return std::move(*result);
+      if (!failure)
+        failure = result.takeError();
+      else
+        llvm::consumeError(result.takeError()); // the first failure is reported
+      return SmallVector<Value>(values);
+    };
     auto emitGroup = [&](ImplicitLocOpBuilder &builder, Value stepStart, bool partial,
                          ValueRange values) -> SmallVector<Value> {
       Value group = arith::AddIOp::create(builder, stepStart, first);
@@ -315,13 +325,13 @@ private:
         valid = valid ? Value(arith::AndIOp::create(builder, valid, inside)) : inside;
       }
       if (vector == 1)
-        return body(builder, group, valid, values);
+        return bodyOrCarried(builder, group, valid, values);
       auto loop = scf::ForOp::create(
           builder, constant(builder, 0), constant(builder, vector), constant(builder, 1),
           values, [&](OpBuilder &nested, Location location, Value v, ValueRange current) {
             ImplicitLocOpBuilder inner(location, nested);
             Value position = arith::AddIOp::create(inner, group, v);
-            scf::YieldOp::create(inner, body(inner, position, valid, current));
+            scf::YieldOp::create(inner, bodyOrCarried(inner, position, valid, current));
           });
       return SmallVector<Value>(loop.getResults());
     };
@@ -342,6 +352,8 @@ private:
     }
     if (lastPartial)
       current = emitGroup(b, constant(b, wholeSteps * stride), /*partial=*/true, current);
+    if (failure)
+      return std::move(failure);
     return current;
   }
 
@@ -367,12 +379,9 @@ private:
     std::vector<int64_t> reducedSizes;
     for (int64_t dim : reducedDims)
       reducedSizes.push_back(inputDims[dim]);
-    bool failed = false;
-    DeferredError error;
-    SmallVector<Value> accumulated = walkRow(
+    BodyValues accumulated = walkRow(
         b, thread, NormalizationRows::reducedElements(reduction), *init, /*rowValid=*/Value(),
-        [&](ImplicitLocOpBuilder &inner, Value k, Value valid,
-            ValueRange carried) -> SmallVector<Value> {
+        [&](ImplicitLocOpBuilder &inner, Value k, Value valid, ValueRange carried) -> BodyValues {
           SmallVector<Value> reduced = delinearizeIndex(inner, k, reducedSizes);
           SmallVector<Value> index;
           size_t kept = 0, next = 0;
@@ -381,33 +390,25 @@ private:
                                     reducedDims[next] == static_cast<int64_t>(d)
                                 ? reduced[next++]
                                 : resultIndex[kept++]);
-          SmallVector<Value> combined;
           llvm::Expected<SmallVector<Value>> value =
               context.elemental.emitValue(inner, input, parameters, index);
-          if (!value) {
-            error.set(value.takeError());
-          } else {
-            llvm::Expected<SmallVector<Value>> call = callComputation(
-                inner, context.elemental, reducer, {carried[0], (*value)[0]});
-            if (call)
-              combined = std::move(*call);
-            else
-              error.set(call.takeError());
-          }
-          if (combined.empty()) {
-            failed = true;
-            combined.assign(carried.begin(), carried.end());
-          }
+          if (!value)
+            return value.takeError();
+          llvm::Expected<SmallVector<Value>> call =
+              callComputation(inner, context.elemental, reducer, {carried[0], (*value)[0]});
+          if (!call)
+            return call.takeError();
+          SmallVector<Value> combined = std::move(*call);
           if (valid)
             combined[0] = arith::SelectOp::create(inner, valid, combined[0], carried[0]);
           return combined;
         });
-    if (failed)
-      return error.take();
+    if (!accumulated)
+      return accumulated.takeError();
     llvm::Expected<func::FuncOp> combiner = context.elemental.scalarFunction(reducer);
     if (!combiner)
       return combiner.takeError();
-    auto shuffled = xla_gpu::ShuffleReduceOp::create(b, *combiner, accumulated, kWarpSize / 2);
+    auto shuffled = xla_gpu::ShuffleReduceOp::create(b, *combiner, *accumulated, kWarpSize / 2);
     // Lane 0 of each warp writes its warp's value; after the barrier every
     // thread combines them all.
     Type type = shuffled.getResult(0).getType();

@@ -233,11 +233,11 @@ ReductionEmitter::emitGroup(EmitterContext &context, int64_t id, SmallVector<Val
     }
   }
   if (!emitPerThreadElements(group))
-    return group.error.take();
+    return group.takeFailure();
   SmallVector<Value> written = emitCrossThreadReduction(group);
   // Nothing written where there are outputs is a failure too.
   if (group.failed || (written.empty() && !outputs.empty()))
-    return group.error.take();
+    return group.takeFailure();
   return written;
 }
 
@@ -257,10 +257,10 @@ bool ReductionEmitter::emitPerThreadElements(GroupEmission &group) {
       inits.push_back(vectors ? Value(vector::BroadcastOp::create(
                                     b, VectorType::get({vector}, init.getType()), init))
                               : init);
-  Operation *loop = emitLoop(
+  llvm::Expected<Operation *> loop = emitLoop(
       b, context.threadAndBlockIds, map, inits,
       [&](ImplicitLocOpBuilder &nested, ValueRange symbols, ValueRange indices,
-          ValueRange iterArgs) -> SmallVector<Value> {
+          ValueRange iterArgs) -> BodyValues {
         SmallVector<Value> results(iterArgs.begin(), iterArgs.end());
         size_t slot = group.outputs.size();
         for (const HloInstruction *hero : group.heroes) {
@@ -280,20 +280,14 @@ bool ReductionEmitter::emitPerThreadElements(GroupEmission &group) {
           for (int64_t k = 0; k < arity; ++k) {
             llvm::Expected<SmallVector<Value>> value = context.elemental.emitValue(
                 nested, *hero->operand(k), context.parameters, inputIndex);
-            if (!value) {
-              group.error.set(value.takeError());
-              group.failed = true;
-              return {};
-            }
+            if (!value)
+              return value.takeError();
             arguments.push_back((*value)[0]);
           }
           llvm::Expected<SmallVector<Value>> call =
               callComputation(nested, context.elemental, *toApply(*hero), arguments);
-          if (!call) {
-            group.error.set(call.takeError());
-            group.failed = true;
-            return {};
-          }
+          if (!call)
+            return call.takeError();
           for (int64_t k = 0; k < arity; ++k) {
             Value combined = (*call)[k];
             if (vectors)
@@ -310,18 +304,17 @@ bool ReductionEmitter::emitPerThreadElements(GroupEmission &group) {
               applyIndexing(nested, bitcastIndexingMap(normal, shape, mlirContext), indices);
           llvm::Expected<SmallVector<Value>> values =
               context.elemental.emitValue(nested, *root, context.parameters, rootIndex);
-          if (!values) {
-            group.error.set(values.takeError());
-            group.failed = true;
-            return {};
-          }
+          if (!values)
+            return values.takeError();
           insertRootValues(nested, root, *values, rootIndex, results);
         }
         return results;
       });
-  if (group.failed || !loop)
+  if (!loop) {
+    group.fail(loop.takeError());
     return false;
-  ValueRange results = loop->getResults();
+  }
+  ValueRange results = (*loop)->getResults();
   for (size_t i = 0; i < group.outputs.size(); ++i)
     group.outputs[i] = results[i];
   size_t slot = group.outputs.size();
@@ -343,8 +336,7 @@ ReductionEmitter::HeroValues ReductionEmitter::shuffleReduce(GroupEmission &grou
     llvm::Expected<func::FuncOp> reducer =
         group.context.elemental.scalarFunction(*toApply(*hero));
     if (!reducer) {
-      group.error.set(reducer.takeError());
-      group.failed = true;
+      group.fail(reducer.takeError());
       return values;
     }
     auto shuffle =
@@ -370,10 +362,10 @@ SmallVector<Value> ReductionEmitter::reduceThroughSharedMemory(GroupEmission &gr
           b, RankedTensorType::get(
                  tileShape, elementType(hero->operand(k)->shape().elementType(),
                                         b.getContext()))));
-  Operation *written = emitLoop(
+  llvm::Expected<Operation *> written = emitLoop(
       b, context.threadAndBlockIds, writeMap, tiles,
       [&](ImplicitLocOpBuilder &nested, ValueRange symbols, ValueRange indices,
-          ValueRange iterArgs) -> SmallVector<Value> {
+          ValueRange iterArgs) -> BodyValues {
         SmallVector<Value> result(iterArgs.begin(), iterArgs.end());
         size_t tile = 0;
         for (const auto &[hero, operands] : values)
@@ -386,19 +378,19 @@ SmallVector<Value> ReductionEmitter::reduceThroughSharedMemory(GroupEmission &gr
         return result;
       });
   if (!written) {
-    group.failed = true;
+    group.fail(written.takeError());
     return {};
   }
   // The whole tile is written before anyone reads it.
-  auto synced = xla_gpu::SyncThreadsOp::create(b, written->getResults());
+  auto synced = xla_gpu::SyncThreadsOp::create(b, (*written)->getResults());
   // Every thread takes part in the shuffles: the loop spans the whole
   // launch, without constraints; they decide what is read instead.
   IndexingMap loopMap(readMap.getAffineMap(), launchDimVars(), readMap.getRangeVars(),
                       readMap.getRuntimeVars());
-  Operation *read = emitLoop(
+  llvm::Expected<Operation *> read = emitLoop(
       b, context.threadAndBlockIds, loopMap, group.outputs,
       [&](ImplicitLocOpBuilder &nested, ValueRange symbols, ValueRange indices,
-          ValueRange outputs) -> SmallVector<Value> {
+          ValueRange outputs) -> BodyValues {
         Value condition =
             checkConstraints(nested, readMap, context.threadAndBlockIds, symbols);
         HeroValues partial;
@@ -409,13 +401,16 @@ SmallVector<Value> ReductionEmitter::reduceThroughSharedMemory(GroupEmission &gr
                 nested, init.getType(), condition, init, synced.getResult(tile++), indices));
         // (`nested` is the context's builder, now inside the loop.)
         HeroValues reduced = shuffleReduce(group, partial, distance);
-        return evaluateEpilogues(group, reduced, outputs, symbols);
+        SmallVector<Value> results = evaluateEpilogues(group, reduced, outputs, symbols);
+        if (group.failed)
+          return group.takeFailure();
+        return results;
       });
-  if (!read || group.failed) {
-    group.failed = true;
+  if (!read) {
+    group.fail(read.takeError());
     return {};
   }
-  return SmallVector<Value>(read->getResults().begin(), read->getResults().end());
+  return SmallVector<Value>((*read)->getResults().begin(), (*read)->getResults().end());
 }
 
 SmallVector<Value> ReductionEmitter::evaluateEpilogues(GroupEmission &group,
@@ -432,8 +427,7 @@ SmallVector<Value> ReductionEmitter::evaluateEpilogues(GroupEmission &group,
     const HloInstruction *hero = analysis().heroes[position];
     std::optional<IndexingMap> rootMap = reductionRootIndexing(root, mlirContext);
     if (!rootMap) {
-      group.error.set(epilogueWithoutIndexing(hero, root));
-      group.failed = true;
+      group.fail(epilogueWithoutIndexing(hero, root));
       return {};
     }
     const Subgraph *epilogue = context.partitioned.epilogueFor(hero, root);

@@ -82,11 +82,28 @@ protected:
     HeroValues accumulators;
     /// The output tensors as written so far.
     llvm::SmallVector<mlir::Value> outputs;
-    /// Why the group failed (`failed`): its steps run inside loop bodies,
-    /// which fail by returning nothing. A later error replaces an earlier
-    /// one.
-    DeferredError error;
+    /// The group's first failure: its steps (shuffles, epilogues) run
+    /// inside loop bodies, which return it to their loop; every exit of
+    /// emitGroup takes it (takeFailure).
+    void fail(llvm::Error failure) {
+      if (failed) {
+        llvm::consumeError(std::move(failure));
+        return;
+      }
+      llvm::consumeError(std::move(error));
+      error = std::move(failure);
+      failed = true;
+    }
+    /// The failure recorded, for the caller (none is left here); an
+    /// internal error if the group failed without one.
+    [[nodiscard]] llvm::Error takeFailure() {
+      failed = false;
+      if (error)
+        return std::move(error);
+      return emissionError(nullptr, "internal error: a reduction group emitted nothing");
+    }
     bool failed = false;
+    llvm::Error error = llvm::Error::success();
   };
 
   std::vector<const HloInstruction *> valuesReadByEmitter() const override;

@@ -49,17 +49,11 @@ protected:
       windowDims.push_back(form.updateDims[d]);
     Type valueType = elementType(scatter->operand(0)->shape().elementType(), mlirContext);
     SmallVector<Value> outputs(context.outputs);
-    bool failed = false;
-    DeferredError error;
-    auto fail = [&](SmallVector<Value> fallback) {
-      failed = true;
-      return fallback;
-    };
-    Operation *loop = emitLoop(
+    llvm::Expected<Operation *> loop = emitLoop(
         b, context.threadAndBlockIds,
         elementIndexing({runs, form.windowElements}, 1, mlirContext), outputs,
         [&](ImplicitLocOpBuilder &nested, ValueRange, ValueRange runAndOffset,
-            ValueRange iterArgs) -> SmallVector<Value> {
+            ValueRange iterArgs) -> BodyValues {
           SmallVector<Value> window = delinearizeIndex(nested, runAndOffset[1], windowDims);
           // The operand element of the window at `start`.
           auto operandIndex = [&](ImplicitLocOpBuilder &builder, ValueRange start) {
@@ -85,6 +79,18 @@ protected:
             inits.push_back(arith::ConstantIndexOp::create(nested, 0));
           inits.push_back(arith::ConstantIntOp::create(nested, 0, 1));
           size_t rank = form.operandDims.size();
+          // A failure inside the run's body builder, which cannot return
+          // it: the body yields its values unchanged and the first failure
+          // is this loop body's error.
+          llvm::Error runFailure = llvm::Error::success();
+          auto failRun = [&](ImplicitLocOpBuilder &body, llvm::Error failure,
+                             ValueRange carried) {
+            if (!runFailure)
+              runFailure = std::move(failure);
+            else
+              llvm::consumeError(std::move(failure));
+            scf::YieldOp::create(body, carried);
+          };
           auto run = scf::ForOp::create(
               nested, first, last, arith::ConstantIndexOp::create(nested, 1), inits,
               [&](OpBuilder &builder, Location location, Value sliceNumber,
@@ -101,25 +107,16 @@ protected:
                 // The window's start, the update and the merged value,
                 // each only where the one before succeeded.
                 llvm::Expected<WindowStart> start = windowStart(body, context, slice);
-                if (!start) {
-                  error.set(start.takeError());
-                  scf::YieldOp::create(body, fail(SmallVector<Value>(carried)));
-                  return;
-                }
+                if (!start)
+                  return failRun(body, start.takeError(), carried);
                 llvm::Expected<SmallVector<Value>> update =
                     updateValues(body, context, updateIndex);
-                if (!update) {
-                  error.set(update.takeError());
-                  scf::YieldOp::create(body, fail(SmallVector<Value>(carried)));
-                  return;
-                }
+                if (!update)
+                  return failRun(body, update.takeError(), carried);
                 llvm::Expected<SmallVector<Value>> merged =
                     combine(body, context, accumulated, *update);
-                if (!merged) {
-                  error.set(merged.takeError());
-                  scf::YieldOp::create(body, fail(SmallVector<Value>(carried)));
-                  return;
-                }
+                if (!merged)
+                  return failRun(body, merged.takeError(), carried);
                 Value same = held;
                 for (size_t d = 0; d < rank; ++d)
                   same = arith::AndIOp::create(
@@ -130,20 +127,15 @@ protected:
                 Value flush = arith::AndIOp::create(
                     body, held,
                     arith::XOrIOp::create(body, same, arith::ConstantIntOp::create(body, 1, 1)));
-                SmallVector<Value> written = emitIf(
-                    body, flush, output,
-                    [&](ImplicitLocOpBuilder &inner) -> SmallVector<Value> {
-                      llvm::Expected<SmallVector<Value>> combined = combineInto(
-                          inner, context, output, operandIndex(inner, heldStart), accumulated);
-                      if (!combined) {
-                        error.set(combined.takeError());
-                        return {};
-                      }
-                      return std::move(*combined);
-                    },
-                    failed);
+                BodyValues written = emitIf(
+                    body, flush, output, [&](ImplicitLocOpBuilder &inner) -> BodyValues {
+                      return combineInto(inner, context, output, operandIndex(inner, heldStart),
+                                         accumulated);
+                    });
+                if (!written)
+                  return failRun(body, written.takeError(), carried);
                 SmallVector<Value> next = {
-                    written[0],
+                    (*written)[0],
                     arith::SelectOp::create(body, same, (*merged)[0], (*update)[0])};
                 for (size_t d = 0; d < rank; ++d)
                   next.push_back(
@@ -151,27 +143,20 @@ protected:
                 next.push_back(arith::OrIOp::create(body, same, start->inBounds));
                 scf::YieldOp::create(body, next);
               });
-          if (failed)
-            return {};
+          if (runFailure)
+            return std::move(runFailure);
           // The run's last start.
-          return emitIf(
-              nested, run.getResults().back(), run.getResult(0),
-              [&](ImplicitLocOpBuilder &inner) -> SmallVector<Value> {
-                llvm::Expected<SmallVector<Value>> combined =
-                    combineInto(inner, context, run.getResult(0),
-                                operandIndex(inner, run.getResults().slice(2, rank)),
-                                run.getResult(1));
-                if (!combined) {
-                  error.set(combined.takeError());
-                  return {};
-                }
-                return std::move(*combined);
-              },
-              failed);
+          return emitIf(nested, run.getResults().back(), run.getResult(0),
+                        [&](ImplicitLocOpBuilder &inner) -> BodyValues {
+                          return combineInto(
+                              inner, context, run.getResult(0),
+                              operandIndex(inner, run.getResults().slice(2, rank)),
+                              run.getResult(1));
+                        });
         });
-    if (failed || !loop)
-      return error.take();
-    func::ReturnOp::create(b, loop->getResults());
+    if (!loop)
+      return loop.takeError();
+    func::ReturnOp::create(b, (*loop)->getResults());
     return llvm::Error::success();
   }
 

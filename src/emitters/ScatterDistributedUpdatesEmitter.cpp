@@ -61,24 +61,19 @@ protected:
     std::vector<int64_t> threadDims = form.updateDims;
     if (paired)
       threadDims[*paired] /= 2;
-    bool failed = false;
-    DeferredError error;
-    Operation *loop = emitLoop(
+    llvm::Expected<Operation *> loop = emitLoop(
         b, context.threadAndBlockIds, elementIndexing(threadDims, 1, b.getContext()), outputs,
         [&](ImplicitLocOpBuilder &nested, ValueRange, ValueRange threadIndex,
-            ValueRange iterArgs) -> SmallVector<Value> {
+            ValueRange iterArgs) -> BodyValues {
           SmallVector<Value> slice;
           for (int64_t d : form.updateScatterDims)
             slice.push_back(threadIndex[d]);
           llvm::Expected<WindowStart> start = windowStart(nested, context, slice);
-          if (!start) {
-            error.set(start.takeError());
-            failed = true;
-            return {};
-          }
+          if (!start)
+            return start.takeError();
           return emitIf(
               nested, start->inBounds, iterArgs,
-              [&](ImplicitLocOpBuilder &inner) -> SmallVector<Value> {
+              [&](ImplicitLocOpBuilder &inner) -> BodyValues {
                 SmallVector<Value> results(iterArgs);
                 for (int64_t k = 0; k < elementsPerThread(); ++k) {
                   SmallVector<Value> updateIndex(threadIndex);
@@ -90,19 +85,16 @@ protected:
                         arith::ConstantIndexOp::create(inner, k));
                   llvm::Expected<SmallVector<Value>> combined =
                       combineElement(inner, context, *start, updateIndex, results);
-                  if (!combined) {
-                    error.set(combined.takeError());
-                    return {};
-                  }
+                  if (!combined)
+                    return combined.takeError();
                   results = std::move(*combined);
                 }
                 return results;
-              },
-              failed);
+              });
         });
-    if (failed || !loop)
-      return error.take();
-    func::ReturnOp::create(b, loop->getResults());
+    if (!loop)
+      return loop.takeError();
+    func::ReturnOp::create(b, (*loop)->getResults());
     return llvm::Error::success();
   }
 

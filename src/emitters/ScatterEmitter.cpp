@@ -113,30 +113,25 @@ llvm::Error ScatterEmitter::emitEntryFunction(EmitterContext &context) {
 llvm::Error ScatterEmitter::emitOperandCopy(EmitterContext &context) {
   ImplicitLocOpBuilder &b = context.b;
   SmallVector<Value> outputs(context.outputs);
-  bool failed = false;
-  DeferredError error;
-  Operation *loop = emitLoop(
+  llvm::Expected<Operation *> loop = emitLoop(
       b, context.threadAndBlockIds, elementIndexing(form.operandDims, 1, b.getContext()),
       outputs,
       [&](ImplicitLocOpBuilder &nested, ValueRange, ValueRange index,
-          ValueRange iterArgs) -> SmallVector<Value> {
+          ValueRange iterArgs) -> BodyValues {
         SmallVector<Value> results(iterArgs);
         for (int64_t i = 0; i < form.arrays; ++i) {
           llvm::Expected<SmallVector<Value>> value = context.elemental.emitValue(
               nested, *scatter->operand(i), context.parameters, index);
-          if (!value) {
-            error.set(value.takeError());
-            failed = true;
-            return {};
-          }
+          if (!value)
+            return value.takeError();
           results[i] = tensor::InsertOp::create(
               nested, (*value)[0], results[i], bufferIndices(*fusionOutputs()[i].shape, index));
         }
         return results;
       });
-  if (failed || !loop)
-    return error.take();
-  func::ReturnOp::create(b, loop->getResults());
+  if (!loop)
+    return loop.takeError();
+  func::ReturnOp::create(b, (*loop)->getResults());
   return llvm::Error::success();
 }
 

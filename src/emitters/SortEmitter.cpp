@@ -253,13 +253,23 @@ private:
     if (stable)
       tiles.push_back(
           xla_gpu::AllocateSharedOp::create(b, RankedTensorType::get({tile}, b.getI32Type())));
+    // A failure inside a region's builder, which cannot return it: the
+    // region yields its values unchanged, and the first failure is the
+    // function's result.
+    llvm::Error failure = llvm::Error::success();
     bool failed = false;
-    DeferredError error;
+    auto record = [&](llvm::Error next) {
+      if (!failed)
+        failure = std::move(next);
+      else
+        llvm::consumeError(std::move(next));
+      failed = true;
+    };
     // Each thread's elements of the tile: thread + k * threads.
     auto forEachElement =
         [&](ValueRange inits,
-            const std::function<SmallVector<Value>(ImplicitLocOpBuilder &, Value, Value,
-                                                   ValueRange)> &body) {
+            const std::function<BodyValues(ImplicitLocOpBuilder &, Value, Value, ValueRange)>
+                &body) {
           auto loop = scf::ForOp::create(
               b, constant(0), constant(perThread), constant(1), inits,
               [&](OpBuilder &builder, Location location, Value k, ValueRange carried) {
@@ -271,12 +281,16 @@ private:
                 Value position = arith::AddIOp::create(inner, tileStart, element);
                 Value inside =
                     arith::CmpIOp::create(inner, arith::CmpIPredicate::ult, position, sizeValue);
-                scf::YieldOp::create(inner, emitIf(inner, inside, carried,
-                                                   [&](ImplicitLocOpBuilder &then) {
-                                                     return body(then, element, position,
-                                                                 carried);
-                                                   },
-                                                   failed));
+                BodyValues values =
+                    emitIf(inner, inside, carried, [&](ImplicitLocOpBuilder &then) {
+                      return body(then, element, position, carried);
+                    });
+                if (!values) {
+                  record(values.takeError());
+                  scf::YieldOp::create(inner, carried);
+                  return;
+                }
+                scf::YieldOp::create(inner, *values);
               });
           return SmallVector<Value>(loop.getResults());
         };
@@ -284,7 +298,7 @@ private:
     // Load the tile: from the operands on the first launch, else from the
     // outputs being sorted.
     tiles = forEachElement(tiles, [&](ImplicitLocOpBuilder &inner, Value element,
-                                      Value position, ValueRange carried) {
+                                      Value position, ValueRange carried) -> BodyValues {
       SmallVector<Value> results(carried);
       SmallVector<Value> index = elementIndex(rowCoordinates, position);
       for (int64_t i = 0; i < n; ++i) {
@@ -292,10 +306,8 @@ private:
         if (first) {
           llvm::Expected<SmallVector<Value>> values =
               context.elemental.emitValue(inner, *sort->operand(i), context.parameters, index);
-          if (!values) {
-            error.set(values.takeError());
-            return SmallVector<Value>();
-          }
+          if (!values)
+            return values.takeError();
           value = (*values)[0];
         } else {
           value = tensor::ExtractOp::create(
@@ -315,7 +327,7 @@ private:
       return results;
     });
     if (failed)
-      return error.take();
+      return failure;
     tiles = SmallVector<Value>(xla_gpu::SyncThreadsOp::create(b, tiles).getResults());
 
     // The network's steps, tile/2 pairs over the threads, a barrier after
@@ -349,9 +361,9 @@ private:
                   Value inside = arith::CmpIOp::create(
                       ib, arith::CmpIPredicate::ult, arith::AddIOp::create(ib, tileStart, high),
                       sizeValue);
-                  current = emitIf(
+                  BodyValues exchangedTiles = emitIf(
                       ib, inside, current,
-                      [&, low = low, high = high](ImplicitLocOpBuilder &inner) {
+                      [&, low = low, high = high](ImplicitLocOpBuilder &inner) -> BodyValues {
                         SmallVector<Value> lowValues, highValues;
                         for (Value t : current) {
                           lowValues.push_back(tensor::ExtractOp::create(inner, t, low));
@@ -359,10 +371,8 @@ private:
                         }
                         auto exchanged =
                             compareExchange(inner, context, lowValues, highValues);
-                        if (!exchanged) {
-                          error.set(exchanged.takeError());
-                          return SmallVector<Value>();
-                        }
+                        if (!exchanged)
+                          return exchanged.takeError();
                         SmallVector<Value> results;
                         for (size_t i = 0; i < current.size(); ++i) {
                           Value updated = tensor::InsertOp::create(inner, exchanged->first[i],
@@ -371,8 +381,11 @@ private:
                               inner, exchanged->second[i], updated, high));
                         }
                         return results;
-                      },
-                      failed);
+                      });
+                  if (!exchangedTiles)
+                    record(exchangedTiles.takeError());
+                  else
+                    current = std::move(*exchangedTiles);
                 }
                 if (failed)
                   current.assign(stepTiles.begin(), stepTiles.end());
@@ -384,7 +397,7 @@ private:
           scf::YieldOp::create(sb, steps.getResults());
         });
     if (failed)
-      return error.take();
+      return failure;
     tiles = SmallVector<Value>(stages.getResults());
 
     // Store the tile into the outputs (and the positions into the scratch
@@ -393,7 +406,8 @@ private:
     buffers.append(context.scratch.begin(), context.scratch.end());
     SmallVector<Value> outputs = forEachElement(
         buffers,
-        [&](ImplicitLocOpBuilder &inner, Value element, Value position, ValueRange carried) {
+        [&](ImplicitLocOpBuilder &inner, Value element, Value position,
+            ValueRange carried) -> BodyValues {
           SmallVector<Value> results(carried);
           SmallVector<Value> index = elementIndex(rowCoordinates, position);
           for (int64_t i = 0; i < n; ++i)
@@ -407,17 +421,15 @@ private:
           return results;
         });
     if (failed)
-      return error.take();
+      return failure;
     func::ReturnOp::create(b, outputs);
-    return llvm::Error::success();
+    return failure; // success: nothing failed
   }
 
   llvm::Error emitGlobalLaunch(EmitterContext &context) {
     ImplicitLocOpBuilder &b = context.b;
     const NetworkStep &step = launches[currentLaunch()].steps.front();
     int64_t n = sort->operandCount();
-    bool failed = false;
-    DeferredError error;
     // The outputs, then the positions of a stable sort (the scratch
     // buffer), exchanged together.
     SmallVector<Value> buffers(context.outputs);
@@ -427,11 +439,11 @@ private:
       shapes.push_back(*fusionOutputs()[i].shape);
     if (!context.scratch.empty())
       shapes.push_back(positionsShape());
-    Operation *loop = emitLoop(
+    llvm::Expected<Operation *> loop = emitLoop(
         b, context.threadAndBlockIds,
         elementIndexing({rows, padded / 2}, kPairsPerGlobalThread, b.getContext()), buffers,
         [&](ImplicitLocOpBuilder &nested, ValueRange, ValueRange rowAndPair,
-            ValueRange outputs) -> SmallVector<Value> {
+            ValueRange outputs) -> BodyValues {
           SmallVector<Value> rowCoordinates = delinearizeIndex(nested, rowAndPair[0], otherDims);
           auto [low, high] = pairPositions(
               nested, rowAndPair[1], arith::ConstantIndexOp::create(nested, step.j),
@@ -440,7 +452,7 @@ private:
                                                arith::ConstantIndexOp::create(nested, size));
           return emitIf(
               nested, inside, outputs,
-              [&, low = low, high = high](ImplicitLocOpBuilder &inner) {
+              [&, low = low, high = high](ImplicitLocOpBuilder &inner) -> BodyValues {
                 SmallVector<Value> lowIndex = elementIndex(rowCoordinates, low);
                 SmallVector<Value> highIndex = elementIndex(rowCoordinates, high);
                 SmallVector<Value> lowValues, highValues;
@@ -451,10 +463,8 @@ private:
                       inner, outputs[i], bufferIndices(shapes[i], highIndex)));
                 }
                 auto exchanged = compareExchange(inner, context, lowValues, highValues);
-                if (!exchanged) {
-                  error.set(exchanged.takeError());
-                  return SmallVector<Value>();
-                }
+                if (!exchanged)
+                  return exchanged.takeError();
                 SmallVector<Value> results;
                 for (size_t i = 0; i < shapes.size(); ++i) {
                   const Shape &shape = shapes[i];
@@ -464,12 +474,11 @@ private:
                                                              bufferIndices(shape, highIndex)));
                 }
                 return results;
-              },
-              failed);
+              });
         });
-    if (failed || !loop)
-      return error.take();
-    func::ReturnOp::create(b, loop->getResults());
+    if (!loop)
+      return loop.takeError();
+    func::ReturnOp::create(b, (*loop)->getResults());
     return llvm::Error::success();
   }
 

@@ -181,13 +181,11 @@ llvm::Error TransposeEmitter::emitEntryFunction(EmitterContext &context) {
 
   // 2. Read in the input's order: heroes' operands into the tiles, side
   // outputs into their buffers.
-  bool failed = false;
-  DeferredError error;
-  Operation *read = emitLoop(
+  llvm::Expected<Operation *> read = emitLoop(
       b, context.threadAndBlockIds, tileWalk(/*input=*/true, /*withShared=*/true, mlirContext),
       inits,
       [&](ImplicitLocOpBuilder &nested, ValueRange, ValueRange indices,
-          ValueRange iterArgs) -> SmallVector<Value> {
+          ValueRange iterArgs) -> BodyValues {
         SmallVector<Value> results(iterArgs.begin(), iterArgs.end());
         ValueRange index = indices.take_front(rank);
         ValueRange sharedIndex = indices.drop_front(rank);
@@ -197,11 +195,8 @@ llvm::Error TransposeEmitter::emitEntryFunction(EmitterContext &context) {
               nested, bitcastIndexingMap(normalInput, operand->shape(), mlirContext), index);
           llvm::Expected<SmallVector<Value>> value = context.elemental.emitValue(
               nested, *operand, context.parameters, operandIndex);
-          if (!value) {
-            error.set(value.takeError());
-            failed = true;
-            return {};
-          }
+          if (!value)
+            return value.takeError();
           size_t slot = outputCount + i;
           results[slot] = tensor::InsertOp::create(nested, (*value)[0], results[slot],
                                                    sharedTileIndex(nested, sharedIndex));
@@ -216,21 +211,18 @@ llvm::Error TransposeEmitter::emitEntryFunction(EmitterContext &context) {
               index);
           llvm::Expected<SmallVector<Value>> values =
               context.elemental.emitValue(nested, *root, context.parameters, rootIndex);
-          if (!values) {
-            error.set(values.takeError());
-            failed = true;
-            return {};
-          }
+          if (!values)
+            return values.takeError();
           insertRootValues(nested, root, *values, rootIndex, results);
         }
         return results;
       });
-  if (failed || !read)
-    return error.take();
+  if (!read)
+    return read.takeError();
 
   // 3. Every tile is complete before anyone reads it.
   auto synced =
-      xla_gpu::SyncThreadsOp::create(b, read->getResults().drop_front(outputCount));
+      xla_gpu::SyncThreadsOp::create(b, (*read)->getResults().drop_front(outputCount));
 
   // 4. Write in the output's order through the epilogues.
   SmallVector<std::optional<IndexingMap>> rootMaps(analysis().roots.size());
@@ -241,12 +233,12 @@ llvm::Error TransposeEmitter::emitEntryFunction(EmitterContext &context) {
     if (!rootMaps[r])
       return epilogueWithoutIndexing(analysis().heroes[r], analysis().roots[r]);
   }
-  Operation *written = emitLoop(
+  llvm::Expected<Operation *> written = emitLoop(
       b, context.threadAndBlockIds,
       tileWalk(/*input=*/false, /*withShared=*/true, mlirContext),
-      read->getResults().take_front(outputCount),
+      (*read)->getResults().take_front(outputCount),
       [&](ImplicitLocOpBuilder &nested, ValueRange, ValueRange indices,
-          ValueRange outputs) -> SmallVector<Value> {
+          ValueRange outputs) -> BodyValues {
         SmallVector<Value> results(outputs.begin(), outputs.end());
         ValueRange index = indices.take_front(rank);
         ValueRange sharedIndex = indices.drop_front(rank);
@@ -269,8 +261,8 @@ llvm::Error TransposeEmitter::emitEntryFunction(EmitterContext &context) {
         return results;
       });
   if (!written)
-    return error.take();
-  func::ReturnOp::create(b, written->getResults());
+    return written.takeError();
+  func::ReturnOp::create(b, (*written)->getResults());
   return llvm::Error::success();
 }
 
