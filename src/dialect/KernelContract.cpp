@@ -93,7 +93,7 @@ LogicalResult LaunchAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "a launch's cluster has more than 16 blocks";
   }
   if (dynamicSharedMemory < 0)
-    return emitError() << "a launch's dynamic shared memory is not negative";
+    return emitError() << "a launch's dynamic shared memory is negative";
   if (maxRegisters < 0 || maxRegisters > 255)
     return emitError() << "a launch's max_registers is 0 (any) or at most 255, not "
                        << maxRegisters;

@@ -93,31 +93,28 @@ Attribute LaunchAttr::parse(AsmParser &parser, Type) {
   if (parser.parseLess() || parseExtents("grid", grid) || parser.parseComma() ||
       parseExtents("block", block))
     return {};
-  StringRef last = "block";
+  // The optional fields, each at most once and in this order.
+  const StringRef optionalFields[] = {"cluster", "dynamic_shared_memory", "max_registers"};
+  size_t next = 0;
   while (succeeded(parser.parseOptionalComma())) {
     StringRef keyword;
     SMLoc location = parser.getCurrentLocation();
     if (parser.parseKeyword(&keyword))
       return {};
-    // Each optional field at most once, in the printed order.
-    auto after = [&](StringRef earlier) { return last == "block" || last == earlier; };
-    if (keyword == "cluster" && last == "block") {
-      if (failed(parseList(cluster)))
-        return {};
-    } else if (keyword == "dynamic_shared_memory" && after("cluster")) {
-      if (parser.parseEqual() || parser.parseInteger(dynamicSharedMemory))
-        return {};
-    } else if (keyword == "max_registers" &&
-               (after("cluster") || last == "dynamic_shared_memory")) {
-      if (parser.parseEqual() || parser.parseInteger(maxRegisters))
-        return {};
-    } else {
+    const StringRef *field = llvm::find(ArrayRef(optionalFields).drop_front(next), keyword);
+    if (field == std::end(optionalFields)) {
       parser.emitError(location, "expected cluster, dynamic_shared_memory or max_registers "
                                  "(each once, in that order), not '")
           << keyword << "'";
       return {};
     }
-    last = keyword;
+    next = field - optionalFields + 1;
+    if (keyword == "cluster" ? failed(parseList(cluster))
+                             : parser.parseEqual() ||
+                                   parser.parseInteger(keyword == "max_registers"
+                                                           ? maxRegisters
+                                                           : dynamicSharedMemory))
+      return {};
   }
   if (parser.parseGreater())
     return {};

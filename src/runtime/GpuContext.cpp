@@ -276,25 +276,35 @@ ErrorOr<CUtensorMap> GpuContext::encodeTensorMap(const KernelParameter &paramete
   return map;
 }
 
-Status GpuContext::enqueue(CUfunction function, const KernelSpec &kernel,
-                           const std::vector<DeviceBuffer> &buffers) {
+ErrorOr<GpuContext::LaunchArguments>
+GpuContext::launchArguments(const KernelSpec &kernel,
+                            const std::vector<DeviceBuffer> &buffers) const {
   // Each parameter is its buffer's address, or a tensor map of the buffer
-  // passed by value (the kernel declares it `.param .align 64 .b8 [128]`).
-  std::vector<CUdeviceptr> addresses(buffers.begin(), buffers.end());
-  std::vector<CUtensorMap> tensorMaps(buffers.size());
-  std::vector<void *> pointers;
-  for (size_t i = 0; i < buffers.size(); ++i) {
-    if (i < kernel.parameters.size() && kernel.parameters[i].tensorMap) {
-      ErrorOr<CUtensorMap> map = encodeTensorMap(kernel.parameters[i], buffers[i]);
-      if (!map)
-        return Status::failure("kernel " + kernel.name + " parameter " + std::to_string(i) +
-                               ": " + map.error());
-      tensorMaps[i] = *map;
-      pointers.push_back(&tensorMaps[i]);
-    } else {
-      pointers.push_back(&addresses[i]);
-    }
+  // passed by value (the kernel declares it `.param .align 64 .b8 [128]`),
+  // encoded once for all the launches on these buffers.
+  LaunchArguments arguments;
+  arguments.addresses.assign(buffers.begin(), buffers.end());
+  arguments.tensorMaps.resize(buffers.size());
+  arguments.byMap.assign(buffers.size(), false);
+  for (size_t i = 0; i < buffers.size() && i < kernel.parameters.size(); ++i) {
+    if (!kernel.parameters[i].tensorMap)
+      continue;
+    ErrorOr<CUtensorMap> map = encodeTensorMap(kernel.parameters[i], buffers[i]);
+    if (!map)
+      return makeError("kernel " + kernel.name + " parameter " + std::to_string(i) + ": " +
+                       map.error());
+    arguments.tensorMaps[i] = *map;
+    arguments.byMap[i] = true;
   }
+  return arguments;
+}
+
+Status GpuContext::enqueue(CUfunction function, const KernelSpec &kernel,
+                           LaunchArguments &arguments) {
+  std::vector<void *> pointers;
+  for (size_t i = 0; i < arguments.addresses.size(); ++i)
+    pointers.push_back(arguments.byMap[i] ? static_cast<void *>(&arguments.tensorMaps[i])
+                                          : static_cast<void *>(&arguments.addresses[i]));
   // The manifest's shared_memory_bytes is the kernel's static shared
   // memory (the .shared variables of its code, which the driver reserves
   // by itself); the launch asks only for the dynamic shared memory on top.
@@ -360,7 +370,10 @@ LaunchResult GpuContext::launch(DeviceKernel handle, const KernelSpec &kernel,
   auto function = static_cast<CUfunction>(handle);
   // checkLaunch passed: a configuration the device still refuses is the
   // kernel's (its registers, its shared memory).
-  if (Status enqueued = enqueue(function, kernel, buffers); !enqueued)
+  ErrorOr<LaunchArguments> arguments = launchArguments(kernel, buffers);
+  if (!arguments)
+    return {LaunchResult::Error, arguments.error()};
+  if (Status enqueued = enqueue(function, kernel, *arguments); !enqueued)
     return {LaunchResult::Fault, "the device refused the launch: " + enqueued.error()};
   CUresult result = driver->ctxSynchronize();
   if (result == CUDA_SUCCESS)
@@ -417,7 +430,11 @@ ErrorOr<double> GpuContext::timeKernel(DeviceKernel handle, const KernelSpec &ke
   if (Status status = usable(); !status)
     return status;
   auto function = static_cast<CUfunction>(handle);
-  return timeRepeated([&] { return enqueue(function, kernel, buffers); }, warmup, iterations);
+  ErrorOr<LaunchArguments> arguments = launchArguments(kernel, buffers);
+  if (!arguments)
+    return makeError(arguments.error());
+  return timeRepeated([&] { return enqueue(function, kernel, *arguments); }, warmup,
+                      iterations);
 }
 
 ErrorOr<double> GpuContext::timeCopy(size_t bytes, int warmup, int iterations) {

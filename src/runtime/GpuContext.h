@@ -74,8 +74,16 @@ private:
   /// A failure once a sticky error has ended the context.
   Status usable() const;
   Status loadImage(const std::string &image);
-  Status enqueue(CUfunction function, const KernelSpec &kernel,
-                 const std::vector<DeviceBuffer> &buffers);
+  /// A launch's kernel arguments: each buffer's address, or the tensor
+  /// map of it the manifest asks for.
+  struct LaunchArguments {
+    std::vector<CUdeviceptr> addresses;
+    std::vector<CUtensorMap> tensorMaps;
+    std::vector<bool> byMap;
+  };
+  ErrorOr<LaunchArguments> launchArguments(const KernelSpec &kernel,
+                                           const std::vector<DeviceBuffer> &buffers) const;
+  Status enqueue(CUfunction function, const KernelSpec &kernel, LaunchArguments &arguments);
   /// The tensor map the manifest asks for of `buffer` (TensorMapLayout.h).
   ErrorOr<CUtensorMap> encodeTensorMap(const KernelParameter &parameter,
                                        DeviceBuffer buffer) const;

@@ -57,17 +57,12 @@ ErrorOr<TensorMapLayout> tensorMapLayout(const abi::KernelParameter &parameter) 
   layout.rank = static_cast<int>(minorToMajor.size());
   if (layout.rank < 1 || layout.rank > 5)
     return makeError("a tensor map has 1 to 5 dimensions, not " + std::to_string(layout.rank));
-  if (spec.box.size() != minorToMajor.size())
-    return makeError("a tensor map's box has one extent per dimension");
   uint64_t stride = static_cast<uint64_t>(layout.elementBytes);
   for (int i = 0; i < layout.rank; ++i) {
     int64_t dim = shape.dimensions()[minorToMajor[i]];
     if (dim < 1 || dim > (int64_t(1) << 32))
       return makeError("a tensor map's dimension " + std::to_string(i) + " of " +
                        std::to_string(dim) + " is not in [1, 2^32]");
-    if (spec.box[i] < 1 || spec.box[i] > 256)
-      return makeError("a tensor map's box extent " + std::to_string(spec.box[i]) +
-                       " is not in [1, 256]");
     layout.dims[i] = static_cast<uint64_t>(dim);
     layout.box[i] = static_cast<uint32_t>(spec.box[i]);
     if (i > 0) {

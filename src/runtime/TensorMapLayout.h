@@ -37,8 +37,8 @@ struct TensorMapLayout {
   int swizzleBytes = 0;
 };
 
-/// The tensor map of `parameter` (which has a tensorMap), or why the
-/// driver would refuse it.
+/// The tensor map of `parameter` (which has a tensorMap, whose box and
+/// swizzle the manifest reader checked), or why the driver would refuse it.
 ErrorOr<TensorMapLayout> tensorMapLayout(const abi::KernelParameter &parameter);
 
 } // namespace hlo::runtime
