@@ -164,7 +164,7 @@ EmitterBase::BodyValues EmitterBase::emitIf(ImplicitLocOpBuilder &b, Value condi
         scf::YieldOp::create(builder, location, values);
       });
   if (failure)
-    return std::move(failure);
+    return failure;
   return SmallVector<Value>(branch.getResults());
 }
 

@@ -353,7 +353,7 @@ private:
     if (lastPartial)
       current = emitGroup(b, constant(b, wholeSteps * stride), /*partial=*/true, current);
     if (failure)
-      return std::move(failure);
+      return failure;
     return current;
   }
 

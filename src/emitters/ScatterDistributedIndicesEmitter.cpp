@@ -144,7 +144,7 @@ protected:
                 scf::YieldOp::create(body, next);
               });
           if (runFailure)
-            return std::move(runFailure);
+            return runFailure;
           // The run's last start.
           return emitIf(nested, run.getResults().back(), run.getResult(0),
                         [&](ImplicitLocOpBuilder &inner) -> BodyValues {

@@ -77,7 +77,7 @@ llvm::Expected<CompiledCode> compileModule(mlir::ModuleOp module, OutputKind kin
   if (llvm::Error failure = start == CompileStart::Emitted
                                 ? lowerToLlvmDialect(module, options, dumper)
                                 : lowerFromSplitPoint(module, options, dumper))
-    return std::move(failure);
+    return failure;
   done("MLIR passes");
   CompiledCode compiled;
   compiled.kind = kind;
