@@ -112,8 +112,7 @@ public:
     }
     if (parameter.number < 0)
       return fail(where, "negative parameter or output number");
-    std::optional<PrimitiveType> type = parsePrimitiveTypeName(elementType);
-    if (!type || !isArrayType(*type))
+    if (!isArrayElementType(elementType))
       return fail(where, "unknown element type \"" + elementType + "\"");
     std::vector<int64_t> dims, layout;
     if (!readInts(json, "shape", dims, where) || !readInts(json, "layout", layout, where) ||
@@ -151,10 +150,7 @@ public:
         return fail(where, "layout is not a permutation of the dimensions");
       seen[d] = true;
     }
-    parameter.shape = Shape(*type, dims);
-    Layout physical;
-    physical.minorToMajor = layout;
-    parameter.shape.setLayout(physical);
+    parameter.shape = ArrayShape{elementType, std::move(dims), std::move(layout)};
     return true;
   }
 
@@ -298,11 +294,11 @@ std::string bindingJson(const KernelParameter &parameter) {
     binding = "\"binds\": \"scratch\", \"buffer\": " + quoteJson(parameter.bufferName);
     break;
   }
-  const Shape &shape = parameter.shape;
+  const ArrayShape &shape = parameter.shape;
   return std::string("{\"direction\": \"") + (parameter.isOutput ? "out" : "in") +
-         "\", " + binding + ", \"shape\": [" + intList(shape.dimensions()) +
-         "], \"element_type\": \"" + std::string(primitiveTypeName(shape.elementType())) +
-         "\", \"layout\": [" + intList(shape.layoutOrDefault().minorToMajor) +
+         "\", " + binding + ", \"shape\": [" + intList(shape.dimensions) +
+         "], \"element_type\": \"" + shape.elementType +
+         "\", \"layout\": [" + intList(shape.minorToMajor) +
          "], \"bytes\": " + std::to_string(parameter.bytes) +
          ", \"alignment\": " + std::to_string(parameter.alignment) +
          (parameter.aliases >= 0 ? ", \"aliases\": " + std::to_string(parameter.aliases) : "") +

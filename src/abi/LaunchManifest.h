@@ -10,13 +10,14 @@
 // parameter, output, a named intermediate buffer, or a scratch buffer of the
 // kernel's own), shape, element type and layout, and whether it is passed
 // as a tensor map; a kernel's cluster shape and register bound; then what runs between kernels that hlo-compile does not
-// generate. Plain C++ on the HLO parser's Shape: hlo-run links no LLVM.
+// generate. Plain C++ on its own small types (ArrayShape, BufferId): hlo-run
+// links no LLVM, and neither tool's types are part of the format.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_ABI_LAUNCHMANIFEST_H
 #define HLO_ABI_LAUNCHMANIFEST_H
 
-#include "hlo_parser/Shape.h"
+#include "abi/ArrayShape.h"
 #include "support/ErrorOr.h"
 
 #include <array>
@@ -52,7 +53,7 @@ struct KernelParameter {
   /// Buffer: the producing instruction ("name#leaf"); Scratch: the
   /// kernel's instruction and the scratch number ("name#scratch0").
   std::string bufferName;
-  Shape shape;            // element type, dims and layout
+  ArrayShape shape;
   int64_t bytes = 0;
   /// The alignment the kernel assumes for the buffer.
   int64_t alignment = 16;
@@ -181,7 +182,9 @@ struct BufferSpec {
   std::string name;
   std::string computation;
   int64_t number = -1;  // parameter or output number
-  Shape shape;
+  /// The value's HLO shape with its layout, as text (descriptive: what a
+  /// reader of the manifest sees; a tuple for a tuple parameter).
+  std::string shape;
   int64_t bytes = 0;
   /// Constant: the literal as HLO text.
   std::string data;

@@ -1,7 +1,6 @@
 //===- ManifestProgram.cpp - The manifest's program and buffers -----------===//
 #include "abi/ManifestProgram.h"
 
-#include "hlo_parser/PrimitiveType.h"
 
 #include <array>
 #include <utility>
@@ -102,7 +101,7 @@ std::string bufferJson(const BufferSpec &buffer) {
     json += ", \"computation\": " + quoteJson(buffer.computation);
   if (buffer.number >= 0)
     json += ", \"number\": " + std::to_string(buffer.number);
-  json += ", \"shape\": " + quoteJson(buffer.shape.toString(/*printLayout=*/true)) +
+  json += ", \"shape\": " + quoteJson(buffer.shape) +
           ", \"bytes\": " + std::to_string(buffer.bytes);
   if (!buffer.data.empty())
     json += ", \"data\": " + quoteJson(buffer.data);

@@ -16,8 +16,8 @@ void arrayLeaves(const Shape &shape, std::vector<const Shape *> &leaves) {
 abi::KernelParameter bufferParameter(bool isOutput, const Shape &shape) {
   abi::KernelParameter result;
   result.isOutput = isOutput;
-  result.shape = shape;
-  result.shape.setLayout(shape.layoutOrDefault());
+  result.shape = abi::ArrayShape{std::string(primitiveTypeName(shape.elementType())),
+                                 shape.dimensions(), shape.layoutOrDefault().minorToMajor};
   result.bytes = shape.bufferBytes();
   return result;
 }

@@ -243,7 +243,7 @@ void describeProgram(const HloModule &module, const KernelPlan &plan,
   for (const ProgramBuffer &buffer : buffers.buffers()) {
     const HloInstruction &value = *buffer.value;
     abi::BufferSpec spec{abi::BufferSpec::Kind::Temporary, value.name(),
-                         buffer.computation->name(), buffer.number, value.shape(),
+                         buffer.computation->name(), buffer.number, value.shape().toString(/*printLayout=*/true),
                          leafBytes(value.shape()), ""};
     switch (buffer.kind) {
     case ProgramBuffer::Kind::Parameter:

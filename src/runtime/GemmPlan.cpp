@@ -162,7 +162,7 @@ std::variant<GemmPlan, std::string> planGemm(const abi::ProgramStep &step) {
   // Operands: a, b, [c], [a_scale, b_scale], [bias], [d_scale].
   if (step.results.empty())
     return "no result buffers";
-  const Shape &dShape = step.results[0].shape;
+  const Shape dShape = shapeOf(step.results[0].shape);
   PrimitiveType dType = dShape.elementType();
   bool fp8Output = plan.fp8 && isFp8(dType);
   size_t expected = 2 + (plan.beta != 0) + (plan.fp8 ? 2 : 0) + bias + fp8Output;
@@ -179,7 +179,7 @@ std::variant<GemmPlan, std::string> planGemm(const abi::ProgramStep &step) {
   }
   if (bias) {
     plan.biasArgument = next++;
-    plan.biasType = step.arguments[*plan.biasArgument].shape.elementType();
+    plan.biasType = shapeOf(step.arguments[*plan.biasArgument].shape).elementType();
   }
   if (fp8Output)
     plan.dScaleArgument = next++;
@@ -188,12 +188,12 @@ std::variant<GemmPlan, std::string> planGemm(const abi::ProgramStep &step) {
       return "damax_output without an amax result";
     plan.amaxResult = 1;
   }
-  if (step.results.size() > 1 && step.results.back().shape.elementType() == PrimitiveType::S8) {
+  if (step.results.size() > 1 && step.results.back().shape.elementType == "s8") {
     plan.workspaceResult = step.results.size() - 1;
     plan.workspaceBytes = step.results.back().bytes;
   }
 
-  const Shape &lhs = step.arguments[0].shape, &rhs = step.arguments[1].shape;
+  const Shape lhs = shapeOf(step.arguments[0].shape), rhs = shapeOf(step.arguments[1].shape);
   PrimitiveType aType = lhs.elementType(), bType = rhs.elementType();
   if (plan.fp8 ? !(isFp8(aType) && isFp8(bType) && (isFp8(dType) || isPlainFloat(dType)))
                : !(isPlainFloat(aType) && aType == bType && isPlainFloat(dType)))
@@ -260,7 +260,7 @@ std::variant<GemmPlan, std::string> planGemm(const abi::ProgramStep &step) {
   if (plan.batch == 1)
     plan.a.batchStride = plan.b.batchStride = plan.d.batchStride = 0;
   if (cArgument) {
-    const Shape &cShape = step.arguments[*cArgument].shape;
+    const Shape cShape = shapeOf(step.arguments[*cArgument].shape);
     if (cShape.dimensions() != dShape.dimensions() ||
         cShape.layoutOrDefault().minorToMajor != dShape.layoutOrDefault().minorToMajor)
       return "c in another shape or layout than the result";

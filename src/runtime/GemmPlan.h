@@ -13,7 +13,7 @@
 #ifndef HLO_RUNTIME_GEMMPLAN_H
 #define HLO_RUNTIME_GEMMPLAN_H
 
-#include "abi/LaunchManifest.h"
+#include "ManifestTypes.h"
 
 #include <cstdint>
 #include <optional>

@@ -496,7 +496,7 @@ private:
           return fail(filled.error());
       } else {
         const Literal &value = check.inputs[input];
-        if (Status uploaded = device.upload(pointer, toBufferBytes(value, parameter.shape));
+        if (Status uploaded = device.upload(pointer, toBufferBytes(value, shapeOf(parameter.shape)));
             !uploaded)
           return fail(uploaded.error());
         // (save reports its own error.)
@@ -515,11 +515,11 @@ private:
       if (Status downloaded = device.download(pointer, bytes); !downloaded)
         return fail(downloaded.error());
       if (options.launchOnly) {
-        reportLaunchedOnly("output " + std::to_string(output), parameter->shape);
+        reportLaunchedOnly("output " + std::to_string(output), shapeOf(parameter->shape));
         ++output;
         continue;
       }
-      Literal actual = fromBufferBytes(bytes.data(), parameter->shape);
+      Literal actual = fromBufferBytes(bytes.data(), shapeOf(parameter->shape));
       passed &= checkOutput("output " + std::to_string(output), check.expected[output],
                             actual, rows[k],
                             output < depths.size() ? depths[output] : ReductionDepth());

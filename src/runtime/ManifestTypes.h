@@ -2,13 +2,15 @@
 //
 // The launch manifest's types (abi/LaunchManifest.h, shared with
 // hlo-compile) under the runtime's namespace, where every command uses
-// them.
+// them, and the one conversion of a manifest's array shape to the
+// interpreter's.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_RUNTIME_MANIFESTTYPES_H
 #define HLO_RUNTIME_MANIFESTTYPES_H
 
 #include "abi/LaunchManifest.h"
+#include "hlo_parser/Shape.h"
 
 namespace hlo::runtime {
 
@@ -20,6 +22,10 @@ using abi::ProgramStep;
 using abi::launchLabel;
 using abi::BufferId;
 using abi::parseLaunchManifest;
+
+/// The interpreter's shape of a manifest's array (element type, dimensions
+/// and layout); the reader accepted only element types HLO names.
+Shape shapeOf(const abi::ArrayShape &shape);
 
 } // namespace hlo::runtime
 

@@ -34,7 +34,7 @@ ErrorOr<DeviceBuffer> ModuleBuffers::get(const KernelParameter &parameter,
       return Status::failure("buffer '" + key + "' is " + std::to_string(size->second) +
                              " bytes; the manifest binds it as " +
                              std::to_string(parameter.bytes) + " elsewhere (" +
-                             parameter.shape.toString(true) + ")");
+                             parameter.shape.str() + ")");
     return found->second;
   }
   if (aliasOf)
@@ -126,7 +126,7 @@ ErrorOr<std::string> ModuleBuffers::runLibraryCall(const ProgramStep &step,
     if (Status downloaded = device.download(*buffer, bytes); !downloaded)
       return downloaded;
     operands.push_back(
-        std::make_shared<const Literal>(fromBufferBytes(bytes.data(), argument.shape)));
+        std::make_shared<const Literal>(fromBufferBytes(bytes.data(), shapeOf(argument.shape))));
   }
   std::vector<Literal> leaves;
   try {
@@ -143,7 +143,7 @@ ErrorOr<std::string> ModuleBuffers::runLibraryCall(const ProgramStep &step,
     if (!buffer)
       return buffer.status();
     if (Status uploaded =
-            device.upload(*buffer, toBufferBytes(leaves[i], step.results[i].shape));
+            device.upload(*buffer, toBufferBytes(leaves[i], shapeOf(step.results[i].shape)));
         !uploaded)
       return uploaded;
   }
@@ -256,7 +256,7 @@ Status ModuleBuffers::allocateBranchParameters(const ProgramStep &step) {
 
 ErrorOr<size_t> ModuleBuffers::readBranchIndex(const ProgramStep &step) {
   const KernelParameter &index = step.arguments.at(0);
-  if (index.shape.elementType() == PrimitiveType::Pred) {
+  if (index.shape.elementType == "pred") {
     ErrorOr<bool> value = readPredicate(index);
     if (!value)
       return value.status();
@@ -269,7 +269,7 @@ ErrorOr<size_t> ModuleBuffers::readBranchIndex(const ProgramStep &step) {
   if (Status downloaded = device.download(*buffer, bytes); !downloaded)
     return downloaded;
   size_t branches = step.computations.size();
-  if (index.shape.elementType() != PrimitiveType::S32 || bytes.size() != 4)
+  if (index.shape.elementType != "s32" || bytes.size() != 4)
     return Status::failure("conditional '" + step.instruction +
                            "': its branch index is neither pred[] nor s32[]");
   int32_t value = 0;

@@ -218,7 +218,8 @@ std::string moduleModeBlocker(const LaunchManifest &manifest, const HloModule &m
   // stale one, must not be run).
   for (const KernelSpec &kernel : manifest.kernels)
     for (const KernelParameter &parameter : kernel.parameters) {
-      Shape logical(parameter.shape.elementType(), parameter.shape.dimensions());
+      Shape logical = shapeOf(parameter.shape);
+      logical.clearLayout();
       const Shape *bound = nullptr;
       if (parameter.binding == BufferBinding::Parameter)
         bound = &entry->parameter(parameter.number)->shape();
@@ -303,10 +304,11 @@ KernelCase buildKernelCase(const KernelSpec &kernel, const HloModule &module,
   std::vector<interp::ValuePtr> values;
   for (size_t i = 0; i < sources.size(); ++i) {
     const KernelParameter &parameter = *inputs[i];
-    Shape logical(parameter.shape.elementType(), parameter.shape.dimensions());
+    Shape logical = shapeOf(parameter.shape);
+      logical.clearLayout();
     if (!sources[i]->shape().isArray() || !sources[i]->shape().compatible(logical))
       throw std::runtime_error("kernel " + kernel.name + " input " + std::to_string(i) +
-                               " is " + shapeText(parameter.shape) + ", its HLO reads " +
+                               " is " + shapeText(shapeOf(parameter.shape)) + ", its HLO reads " +
                                shapeText(sources[i]->shape()));
     evaluator.checkSize(*sources[i], logical);
     if (!withExpected)
@@ -350,9 +352,9 @@ KernelCase buildKernelCase(const KernelSpec &kernel, const HloModule &module,
                              std::to_string(result.expected.size()));
   for (size_t i = 0; i < outputs.size(); ++i)
     if (!result.expected[i].shape().compatible(
-            Shape(outputs[i]->shape.elementType(), outputs[i]->shape.dimensions())))
+            shapeOf(outputs[i]->shape)))
       throw std::runtime_error("kernel " + kernel.name + " output " + std::to_string(i) +
-                               " is " + shapeText(outputs[i]->shape) + ", its HLO computes " +
+                               " is " + shapeText(shapeOf(outputs[i]->shape)) + ", its HLO computes " +
                                shapeText(result.expected[i].shape()));
   return result;
 }

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TensorMapLayout.h"
+#include "ManifestTypes.h"
 
 namespace hlo::runtime {
 namespace {
@@ -45,7 +46,7 @@ std::optional<TensorMapElement> elementOf(PrimitiveType type) {
 
 ErrorOr<TensorMapLayout> tensorMapLayout(const abi::KernelParameter &parameter) {
   const abi::TensorMapSpec &spec = *parameter.tensorMap;
-  const Shape &shape = parameter.shape;
+  const Shape shape = shapeOf(parameter.shape);
   TensorMapLayout layout;
   std::optional<TensorMapElement> element = elementOf(shape.elementType());
   if (!element)

@@ -12,11 +12,8 @@ namespace {
 hlo::abi::KernelParameter buffer(PrimitiveType type, std::vector<int64_t> dims,
                             std::vector<int64_t> minorToMajor) {
   hlo::abi::KernelParameter parameter;
-  parameter.shape = Shape(type, dims);
-  Layout layout;
-  layout.minorToMajor = std::move(minorToMajor);
-  parameter.shape.setLayout(layout);
-  parameter.bytes = parameter.shape.bufferBytes();
+  parameter.shape = {std::string(primitiveTypeName(type)), dims, std::move(minorToMajor)};
+  parameter.bytes = Shape(type, dims).bufferBytes();
   return parameter;
 }
 

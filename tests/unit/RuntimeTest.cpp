@@ -25,6 +25,7 @@
 using namespace hlo;
 using namespace hlo::runtime;
 using hlo::JsonValue;
+using hlo::abi::ArrayShape;
 using hlo::abi::TensorMapSpec;
 
 TEST(BufferBytes, SubByteElementsPackedAsJaxStoresThem) {
@@ -113,7 +114,7 @@ KernelParameter parameter(bool isOutput, BufferBinding binding, int64_t number,
   result.binding = binding;
   result.number = number;
   result.bufferName = std::move(buffer);
-  result.shape = Shape(PrimitiveType::F32, {4});
+  result.shape = ArrayShape::rowMajor("f32", {4});
   result.bytes = 16;
   return result;
 }
@@ -151,7 +152,7 @@ TEST(LaunchManifest, ReadsWhatHloCompileWrites) {
   EXPECT_EQ(kernel.parameters[0].binding, BufferBinding::Parameter);
   EXPECT_TRUE(kernel.parameters[1].isOutput);
   EXPECT_EQ(kernel.parameters[1].binding, BufferBinding::Output);
-  EXPECT_EQ(kernel.parameters[1].shape.toString(), "bf16[6,512,4096]{2,1,0}");
+  EXPECT_EQ(kernel.parameters[1].shape.str(), "bf16[6,512,4096]{2,1,0}");
   EXPECT_EQ(kernel.parameters[1].bytes, 25165824);
 }
 
@@ -232,7 +233,7 @@ TEST(LaunchManifest, ClustersRegisterBoundsAndTensorMapsRoundTrip) {
 TEST(TensorMapLayout, DimensionsAndStridesInLayoutOrder) {
   KernelParameter parameter;
   // bf16[256,64]{1,0}: 64 contiguous elements a row, rows 128 bytes apart.
-  parameter.shape = Shape(PrimitiveType::BF16, {256, 64});
+  parameter.shape = ArrayShape::rowMajor("bf16", {256, 64});
   parameter.tensorMap = TensorMapSpec{{64, 32}, 128};
   ErrorOr<TensorMapLayout> rows = tensorMapLayout(parameter);
   ASSERT_TRUE(rows) << rows.error();
@@ -245,16 +246,14 @@ TEST(TensorMapLayout, DimensionsAndStridesInLayoutOrder) {
   EXPECT_EQ(rows->box[1], 32u);
   EXPECT_EQ(rows->swizzleBytes, 128);
   // Column-major {0,1}: dimension 0 is the contiguous one.
-  Layout columnMajor;
-  columnMajor.minorToMajor = {0, 1};
-  parameter.shape.setLayout(columnMajor);
+  parameter.shape.minorToMajor = {0, 1};
   parameter.tensorMap = TensorMapSpec{{32, 32}, 64};
   ErrorOr<TensorMapLayout> columns = tensorMapLayout(parameter);
   ASSERT_TRUE(columns) << columns.error();
   EXPECT_EQ(columns->dims[0], 256u);
   EXPECT_EQ(columns->strides[0], 512u);
   // 8-bit floats travel as bytes.
-  parameter.shape = Shape(PrimitiveType::F8E4M3FN, {128, 128});
+  parameter.shape = ArrayShape::rowMajor("f8e4m3fn", {128, 128});
   parameter.tensorMap = TensorMapSpec{{128, 16}, 128};
   ErrorOr<TensorMapLayout> fp8 = tensorMapLayout(parameter);
   ASSERT_TRUE(fp8) << fp8.error();
@@ -262,25 +261,25 @@ TEST(TensorMapLayout, DimensionsAndStridesInLayoutOrder) {
 }
 
 TEST(TensorMapLayout, RefusesWhatTheDriverWouldByRule) {
-  auto error = [](PrimitiveType type, std::vector<int64_t> dims, std::vector<int64_t> box,
+  auto error = [](std::string type, std::vector<int64_t> dims, std::vector<int64_t> box,
                   int64_t swizzle) {
     KernelParameter parameter;
-    parameter.shape = Shape(type, std::move(dims));
+    parameter.shape = ArrayShape::rowMajor(type, std::move(dims));
     parameter.tensorMap = TensorMapSpec{std::move(box), swizzle};
     ErrorOr<TensorMapLayout> layout = tensorMapLayout(parameter);
     EXPECT_FALSE(layout);
     return layout ? std::string() : layout.error();
   };
   // Rows of 7 f32 (28 bytes) are not 16-byte strides.
-  EXPECT_EQ(error(PrimitiveType::F32, {16, 7}, {4, 4}, 0),
+  EXPECT_EQ(error("f32", {16, 7}, {4, 4}, 0),
             "a tensor map's stride of dimension 1 (28 bytes) is not a multiple of 16 below 2^40");
-  EXPECT_EQ(error(PrimitiveType::F32, {16, 8}, {2, 4}, 0),
+  EXPECT_EQ(error("f32", {16, 8}, {2, 4}, 0),
             "a tensor map's innermost box extent (8 bytes) is not a multiple of 16 bytes");
-  EXPECT_EQ(error(PrimitiveType::F32, {16, 64}, {64, 4}, 128),
+  EXPECT_EQ(error("f32", {16, 64}, {64, 4}, 128),
             "a tensor map's innermost box extent (256 bytes) exceeds its 128-byte swizzle");
-  EXPECT_EQ(error(PrimitiveType::S4, {16, 64}, {64, 4}, 0),
+  EXPECT_EQ(error("s4", {16, 64}, {64, 4}, 0),
             "a tensor map cannot hold s4 elements");
-  EXPECT_EQ(error(PrimitiveType::F32, {2, 2, 2, 2, 2, 4}, {1, 1, 1, 1, 1, 4}, 0),
+  EXPECT_EQ(error("f32", {2, 2, 2, 2, 2, 4}, {1, 1, 1, 1, 1, 4}, 0),
             "a tensor map has 1 to 5 dimensions, not 6");
 }
 
@@ -392,7 +391,7 @@ ENTRY e {
   EXPECT_EQ(moduleModeBlocker(partial, *module),
             "output 0 is not written by a kernel, copy or library call");
   LaunchManifest stale = manifest;
-  stale.kernels[0].parameters[0].shape = Shape(PrimitiveType::F32, {8});
+  stale.kernels[0].parameters[0].shape = ArrayShape::rowMajor("f32", {8});
   EXPECT_EQ(moduleModeBlocker(stale, *module),
             "kernel x binds f32[8] to parameter 0, which is f32[4]");
   LaunchManifest library = manifest;
