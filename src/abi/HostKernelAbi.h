@@ -78,6 +78,40 @@ uint64_t __hlo_host_shuffle(HloHostThread *thread, uint64_t value, uint32_t mode
                             uint32_t laneOffset, uint32_t clampAndSegmentMask,
                             uint32_t memberMask, uint8_t *inRange);
 
+/* Warp-level matrix multiply-accumulate, PTX's mma.sync.aligned with the
+ * A operand row-major and B column-major: D = A * B + C over one
+ * M x N x K tile, the operands spread over the warp's 32 lanes as the PTX
+ * ISA's "matrix fragments for mma" lay them out. Named by shape, then
+ * the accumulator's type and the inputs' type. */
+enum HloHostMmaKind {
+  HLO_HOST_MMA_M16N8K16_F32_BF16 = 0,
+  HLO_HOST_MMA_M16N8K16_F32_F16 = 1,
+  HLO_HOST_MMA_M16N8K8_F32_TF32 = 2, /* an f32 register's low 13 bits ignored */
+  HLO_HOST_MMA_M8N8K4_F64_F64 = 3,
+  HLO_HOST_MMA_M16N8K32_S32_S8 = 4,
+  HLO_HOST_MMA_M16N8K32_F32_E4M3 = 5,
+  HLO_HOST_MMA_M16N8K32_F32_E5M2 = 6
+};
+
+/* One lane's part of an mma.sync of `kind`: `a`, `b` and `c` point at its
+ * fragment registers in PTX's order (32-bit registers, elements packed from
+ * the low bits; f64 operands 64-bit), `d` receives its part of the result
+ * (it may be `c`). Returns once all 32 lanes of the warp have run the same
+ * operation; a lane that has exited, runs another operation, or a warp of
+ * fewer than 32 threads is a fault. */
+void __hlo_host_mma_sync(HloHostThread *thread, uint32_t kind, const void *a,
+                         const void *b, const void *c, void *d);
+
+/* PTX's ldmatrix.sync.aligned.m8n8.xMATRICES[.trans].shared.b16: lanes
+ * 8i..8i+7 give the addresses of the 8 rows (16 bytes each) of matrix i;
+ * each lane receives one 32-bit register per matrix, `result[i]`: row
+ * lane/4, elements 2*(lane%4) and 2*(lane%4)+1 of matrix i (of its
+ * transpose with `transpose`). `matrices` is 1, 2 or 4; the addresses of
+ * lanes beyond 8*matrices are not read. Collective like
+ * __hlo_host_mma_sync. */
+void __hlo_host_ldmatrix(HloHostThread *thread, uint32_t matrices, uint32_t transpose,
+                         const void *rowAddress, uint32_t *result);
+
 /* What an out-of-bounds access was. */
 enum HloHostAccessKind {
   HLO_HOST_ACCESS_LOAD = 0,

@@ -122,9 +122,12 @@ void BlockRunner::fiberEntry(void *argument) {
   size_t index = runner.indexOf(&state.record);
   size_t warpBase = index - index % kWarpSize;
   size_t warpEnd = std::min(warpBase + kWarpSize, runner.threads.size());
-  for (size_t i = warpBase; i < warpEnd && !runner.faulted; ++i)
+  for (size_t i = warpBase; i < warpEnd && !runner.faulted; ++i) {
     if (runner.threads[i].status == Status::AtShuffle)
       runner.tryCompleteShuffle(runner.threads[i]);
+    else if (runner.threads[i].status == Status::AtCollective)
+      runner.tryCompleteCollective(runner.threads[i]);
+  }
   switchFiber(state.context, runner.scheduler); // never resumed
   __builtin_trap();
 }
@@ -184,7 +187,7 @@ bool BlockRunner::runConcurrent() {
 
 std::string BlockRunner::deadlockReport() const {
   size_t count = size_t(launch->block[0]) * launch->block[1] * launch->block[2];
-  size_t atBarrier = 0, atShuffle = 0, exited = 0;
+  size_t atBarrier = 0, atShuffle = 0, atCollective = 0, exited = 0;
   const ThreadState *firstExited = nullptr, *firstBarrier = nullptr, *firstShuffle = nullptr;
   for (size_t i = 0; i < count; ++i) {
     const ThreadState &state = threads[i];
@@ -194,16 +197,22 @@ std::string BlockRunner::deadlockReport() const {
     } else if (state.status == Status::AtShuffle) {
       ++atShuffle;
       firstShuffle = firstShuffle ? firstShuffle : &state;
+    } else if (state.status == Status::AtCollective) {
+      ++atCollective;
     } else if (state.status == Status::Exited) {
       ++exited;
       firstExited = firstExited ? firstExited : &state;
     }
   }
-  char text[160];
+  char collectives[64] = "";
+  if (atCollective > 0)
+    std::snprintf(collectives, sizeof collectives, ", %zu in an mma.sync or ldmatrix",
+                  atCollective);
+  char text[200];
   std::snprintf(text, sizeof text, "of %zu threads, %zu wait at a barrier, %zu in a warp "
-                "shuffle, %zu exited", count, atBarrier, atShuffle, exited);
+                "shuffle%s, %zu exited", count, atBarrier, atShuffle, collectives, exited);
   std::string report;
-  if (atBarrier > 0 && atShuffle == 0)
+  if (atBarrier > 0 && atShuffle == 0 && atCollective == 0)
     report = "a barrier not all threads of the block reach (" + std::string(text) +
              "; e.g. " + describeThread(firstExited->record) + " exited, " +
              describeThread(firstBarrier->record) + " waits)";
@@ -349,6 +358,93 @@ void BlockRunner::tryCompleteShuffle(ThreadState &requester) {
   }
 }
 
+void BlockRunner::mmaSync(HloHostThread *thread, uint32_t kind, const void *a,
+                          const void *b, const void *c, void *d) {
+  CollectiveRequest request;
+  request.op = CollectiveRequest::Op::Mma;
+  request.kind = kind;
+  request.mma = {a, b, c, d};
+  arriveAtCollective(thread, request);
+}
+
+void BlockRunner::ldmatrix(HloHostThread *thread, uint32_t matrices, uint32_t transpose,
+                           const void *rowAddress, uint32_t *result) {
+  if (matrices != 1 && matrices != 2 && matrices != 4)
+    fault(thread, "ran ldmatrix of " + std::to_string(matrices) +
+                      " matrices (PTX has .x1, .x2 and .x4)");
+  size_t lane = indexOf(thread) % kWarpSize;
+  if (lane < 8 * matrices) {
+    // The row is 16 bytes of the block's shared memory, 16-byte aligned.
+    auto address = reinterpret_cast<uintptr_t>(rowAddress);
+    auto base = reinterpret_cast<uintptr_t>(sharedMemory.data());
+    if (address < base || address + 16 > base + launch->sharedMemoryBytes || address % 16)
+      fault(thread, "ran ldmatrix with row address " +
+                        std::to_string(static_cast<int64_t>(address - base)) +
+                        " bytes from the start of shared memory, which is not a 16-byte "
+                        "aligned row inside its " +
+                        std::to_string(launch->sharedMemoryBytes) + " bytes");
+  }
+  CollectiveRequest request;
+  request.op = CollectiveRequest::Op::Ldmatrix;
+  request.kind = matrices | (transpose ? 1u : 0u) << 8;
+  request.ldmatrix = {rowAddress, result};
+  arriveAtCollective(thread, request);
+}
+
+void BlockRunner::arriveAtCollective(HloHostThread *thread, const CollectiveRequest &request) {
+  const char *name = request.op == CollectiveRequest::Op::Mma ? "mma.sync" : "ldmatrix";
+  if (sequential)
+    fault(thread, "ran " + std::string(name) +
+                      ", but the manifest says the kernel's threads need not run "
+                      "concurrently (\"concurrent_threads\": false)");
+  size_t index = indexOf(thread);
+  size_t count = size_t(launch->block[0]) * launch->block[1] * launch->block[2];
+  if (index - index % kWarpSize + kWarpSize > count)
+    fault(thread, "ran " + std::string(name) + " in a warp of fewer than 32 threads (the " +
+                      "block has " + std::to_string(count) + ")");
+  ThreadState &state = threads[index];
+  state.collective = request;
+  state.status = Status::AtCollective;
+  tryCompleteCollective(state);
+  if (state.status == Status::AtCollective)
+    switchFiber(state.context, scheduler);
+}
+
+void BlockRunner::tryCompleteCollective(ThreadState &requester) {
+  size_t index = indexOf(&requester.record);
+  size_t warpBase = index - index % kWarpSize;
+  const CollectiveRequest &request = requester.collective;
+  const char *name = request.op == CollectiveRequest::Op::Mma ? "mma.sync" : "ldmatrix";
+  for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+    const ThreadState &other = threads[warpBase + lane];
+    if (other.status == Status::Exited)
+      fault(&requester.record, "waits in " + std::string(name) + ", which lane " +
+                                   std::to_string(lane) +
+                                   " of its warp exited without running (all 32 must)");
+    if (other.status != Status::AtCollective)
+      return; // still on its way
+    if (other.collective.op != request.op || other.collective.kind != request.kind)
+      fault(&requester.record, "runs " + std::string(name) + " " +
+                                   std::to_string(request.kind) + " while lane " +
+                                   std::to_string(lane) + " of its warp runs another (" +
+                                   std::to_string(other.collective.kind) + ")");
+  }
+  if (request.op == CollectiveRequest::Op::Mma) {
+    std::array<MmaLane, kLanesPerWarp> lanes;
+    for (unsigned lane = 0; lane < kWarpSize; ++lane)
+      lanes[lane] = threads[warpBase + lane].collective.mma;
+    if (hlo::Status done = warpMma(request.kind, lanes); !done)
+      fault(&requester.record, done.error());
+  } else {
+    std::array<LdmatrixLane, kLanesPerWarp> lanes;
+    for (unsigned lane = 0; lane < kWarpSize; ++lane)
+      lanes[lane] = threads[warpBase + lane].collective.ldmatrix;
+    warpLdmatrix(request.kind & 0xff, request.kind >> 8, lanes);
+  }
+  for (unsigned lane = 0; lane < kWarpSize; ++lane)
+    threads[warpBase + lane].status = Status::Ready;
+}
+
 void BlockRunner::outOfBounds(HloHostThread *thread, uint32_t access, int32_t buffer,
                               uint32_t dimension, int64_t index, int64_t extent) {
   std::string where = buffer >= 0 ? "kernel parameter " + std::to_string(buffer)
@@ -373,6 +469,16 @@ uint64_t __hlo_host_shuffle(HloHostThread *thread, uint64_t value, uint32_t mode
                             uint32_t memberMask, uint8_t *inRange) {
   return hlo::runtime::runnerOf(thread).shuffle(thread, value, mode, laneOffset,
                                                 clampAndSegmentMask, memberMask, inRange);
+}
+
+void __hlo_host_mma_sync(HloHostThread *thread, uint32_t kind, const void *a, const void *b,
+                         const void *c, void *d) {
+  hlo::runtime::runnerOf(thread).mmaSync(thread, kind, a, b, c, d);
+}
+
+void __hlo_host_ldmatrix(HloHostThread *thread, uint32_t matrices, uint32_t transpose,
+                         const void *rowAddress, uint32_t *result) {
+  hlo::runtime::runnerOf(thread).ldmatrix(thread, matrices, transpose, rowAddress, result);
 }
 
 void __hlo_host_out_of_bounds(HloHostThread *thread, uint32_t access, int32_t buffer,

@@ -2,15 +2,17 @@
 //
 // Owns running the threads of one block of a host-compiled kernel on the
 // calling host thread, and the kernel-facing side of the runtime interface
-// (abi/HostKernelAbi.h: barrier, shuffle, out-of-bounds report), which
-// calls back into the runner of the block the calling thread belongs to.
+// (abi/HostKernelAbi.h: barrier, shuffle, the warp-collective matrix
+// operations, out-of-bounds report), which calls back into the runner of
+// the block the calling thread belongs to.
 //
 // Threads of a kernel without barriers or shuffles run one after another
 // on the host thread's own stack. Otherwise each thread runs on a fiber;
 // the scheduler resumes every ready thread in order until it blocks or
 // exits, releases a barrier once every thread of the block waits at one,
-// and completes a shuffle as soon as every lane of its member mask has
-// arrived or exited. When nothing can run and not everything has exited,
+// completes a shuffle as soon as every lane of its member mask has
+// arrived or exited, and a warp-collective operation (mma.sync, ldmatrix:
+// WarpMatrixOps.h computes them) once all 32 lanes of the warp have. When nothing can run and not everything has exited,
 // the block is deadlocked: that is a fault, with each thread's state.
 //
 //===----------------------------------------------------------------------===//
@@ -18,6 +20,7 @@
 #define HLO_RUNTIME_HOST_BLOCKRUNNER_H
 
 #include "host/Fiber.h"
+#include "host/WarpMatrixOps.h"
 
 #include "abi/HostKernelAbi.h"
 
@@ -57,11 +60,15 @@ public:
   void barrier(HloHostThread *thread);
   uint64_t shuffle(HloHostThread *thread, uint64_t value, uint32_t mode, uint32_t laneOffset,
                    uint32_t clampAndSegmentMask, uint32_t memberMask, uint8_t *inRange);
+  void mmaSync(HloHostThread *thread, uint32_t kind, const void *a, const void *b,
+               const void *c, void *d);
+  void ldmatrix(HloHostThread *thread, uint32_t matrices, uint32_t transpose,
+                const void *rowAddress, uint32_t *result);
   [[noreturn]] void outOfBounds(HloHostThread *thread, uint32_t access, int32_t buffer,
                                 uint32_t dimension, int64_t index, int64_t extent);
 
 private:
-  enum class Status : uint8_t { Ready, AtBarrier, AtShuffle, Exited, Faulted };
+  enum class Status : uint8_t { Ready, AtBarrier, AtShuffle, AtCollective, Exited, Faulted };
 
   struct ShuffleRequest {
     uint64_t value = 0;
@@ -70,11 +77,22 @@ private:
     bool inRange = false;
   };
 
+  /// A lane's part of a warp-collective operation.
+  struct CollectiveRequest {
+    enum class Op : uint8_t { Mma, Ldmatrix };
+    Op op = Op::Mma;
+    /// Mma: the HloHostMmaKind; Ldmatrix: matrices | transpose << 8.
+    uint32_t kind = 0;
+    MmaLane mma;
+    LdmatrixLane ldmatrix;
+  };
+
   struct ThreadState {
     HloHostThread record{};
     FiberContext context;
     Status status = Status::Ready;
     ShuffleRequest shuffle;
+    CollectiveRequest collective;
   };
 
   bool runSequential();
@@ -88,6 +106,11 @@ private:
   /// Completes the shuffle that `requester` waits in, if every lane of its
   /// member mask has arrived or exited.
   void tryCompleteShuffle(ThreadState &requester);
+  /// Waits in a warp-collective operation until its warp completes it.
+  void arriveAtCollective(HloHostThread *thread, const CollectiveRequest &request);
+  /// Completes the collective operation `requester` waits in, if every lane
+  /// of its warp has arrived.
+  void tryCompleteCollective(ThreadState &requester);
   /// Records a fault of `thread` and leaves it for good (never returns).
   [[noreturn]] void fault(HloHostThread *thread, std::string what);
   /// Records a fault the scheduler found (no thread to leave).

@@ -1,0 +1,178 @@
+//===- WarpMatrixOps.cpp - mma.sync and ldmatrix over a warp's lanes ------===//
+#include "host/WarpMatrixOps.h"
+
+#include "abi/HostKernelAbi.h"
+#include "hlo_parser/FloatFormat.h"
+
+#include <cstring>
+#include <optional>
+#include <vector>
+
+namespace hlo::runtime {
+namespace {
+
+/// An mma.sync kind: its tile and its operands' element types.
+struct MmaKind {
+  int m, n, k;
+  PrimitiveType input;       // A and B
+  PrimitiveType accumulator; // C and D
+  /// TF32 inputs: f32 registers of which only the top 19 bits count.
+  bool tf32 = false;
+};
+
+std::optional<MmaKind> mmaKind(uint32_t kind) {
+  switch (kind) {
+  case HLO_HOST_MMA_M16N8K16_F32_BF16:
+    return MmaKind{16, 8, 16, PrimitiveType::BF16, PrimitiveType::F32};
+  case HLO_HOST_MMA_M16N8K16_F32_F16:
+    return MmaKind{16, 8, 16, PrimitiveType::F16, PrimitiveType::F32};
+  case HLO_HOST_MMA_M16N8K8_F32_TF32:
+    return MmaKind{16, 8, 8, PrimitiveType::F32, PrimitiveType::F32, /*tf32=*/true};
+  case HLO_HOST_MMA_M8N8K4_F64_F64:
+    return MmaKind{8, 8, 4, PrimitiveType::F64, PrimitiveType::F64};
+  case HLO_HOST_MMA_M16N8K32_S32_S8:
+    return MmaKind{16, 8, 32, PrimitiveType::S8, PrimitiveType::S32};
+  case HLO_HOST_MMA_M16N8K32_F32_E4M3:
+    return MmaKind{16, 8, 32, PrimitiveType::F8E4M3FN, PrimitiveType::F32};
+  case HLO_HOST_MMA_M16N8K32_F32_E5M2:
+    return MmaKind{16, 8, 32, PrimitiveType::F8E5M2, PrimitiveType::F32};
+  default:
+    return std::nullopt;
+  }
+}
+
+/// How one operand's fragments tile it. The operand (A: M x K, B: N x K,
+/// C: M x N) is cut into 8-row tiles a line wide; a lane holds, per
+/// register, `perRegister` consecutive elements of row lane/4 of one
+/// tile, at element (lane%4)*perRegister of the line. Registers walk the
+/// tiles down the rows first. (A line is 128 bits of A or B, 256 of f64
+/// A or B, 8 elements of C.)
+struct FragmentTiling {
+  int rows, columns, bits, perRegister, lineElements;
+  int values() const { return rows * columns / static_cast<int>(kLanesPerWarp); }
+};
+
+FragmentTiling tilingOf(const MmaKind &kind, MmaOperand operand) {
+  if (operand == MmaOperand::C) {
+    int bits = primitiveBitWidth(kind.accumulator);
+    return {kind.m, kind.n, bits, 2, 8};
+  }
+  int bits = primitiveBitWidth(kind.input);
+  int rows = operand == MmaOperand::A ? kind.m : kind.n;
+  if (bits == 64)
+    return {rows, kind.k, bits, 1, 4};
+  return {rows, kind.k, bits, 32 / bits, 128 / bits};
+}
+
+FragmentPosition positionIn(const FragmentTiling &tiling, int lane, int value) {
+  int reg = value / tiling.perRegister;
+  int rowTiles = tiling.rows / 8;
+  return {(reg % rowTiles) * 8 + lane / 4,
+          (reg / rowTiles) * tiling.lineElements + (lane % 4) * tiling.perRegister +
+              value % tiling.perRegister};
+}
+
+uint64_t loadBits(const void *base, int value, int bits) {
+  uint64_t word = 0;
+  std::memcpy(&word, static_cast<const uint8_t *>(base) + value * bits / 8, bits / 8);
+  return word;
+}
+
+double inputValue(const MmaKind &kind, uint64_t bits) {
+  if (kind.input == PrimitiveType::S8)
+    return static_cast<int8_t>(bits);
+  if (kind.tf32)
+    bits &= ~uint64_t(0x1fff);
+  return decodeFloatBits(bits, kind.input);
+}
+
+/// Every lane's values of one operand, gathered into a row-major matrix.
+std::vector<double> gather(const MmaKind &kind, MmaOperand operand,
+                           const std::array<MmaLane, kLanesPerWarp> &lanes) {
+  FragmentTiling tiling = tilingOf(kind, operand);
+  std::vector<double> matrix(static_cast<size_t>(tiling.rows * tiling.columns));
+  for (int lane = 0; lane < static_cast<int>(kLanesPerWarp); ++lane) {
+    const void *base = operand == MmaOperand::A   ? lanes[lane].a
+                       : operand == MmaOperand::B ? lanes[lane].b
+                                                  : lanes[lane].c;
+    for (int value = 0; value < tiling.values(); ++value) {
+      FragmentPosition at = positionIn(tiling, lane, value);
+      uint64_t bits = loadBits(base, value, tiling.bits);
+      double element;
+      if (operand != MmaOperand::C)
+        element = inputValue(kind, bits);
+      else if (kind.accumulator == PrimitiveType::S32)
+        element = static_cast<int32_t>(bits);
+      else
+        element = decodeFloatBits(bits, kind.accumulator);
+      matrix[at.row * tiling.columns + at.column] = element;
+    }
+  }
+  return matrix;
+}
+
+} // namespace
+
+ErrorOr<FragmentPosition> mmaFragmentPosition(uint32_t kind, MmaOperand operand, int lane,
+                                              int value) {
+  std::optional<MmaKind> info = mmaKind(kind);
+  if (!info)
+    return makeError("unknown mma.sync kind " + std::to_string(kind));
+  FragmentTiling tiling = tilingOf(*info, operand);
+  if (lane < 0 || lane >= static_cast<int>(kLanesPerWarp) || value < 0 ||
+      value >= tiling.values())
+    return makeError("no value " + std::to_string(value) + " of lane " + std::to_string(lane));
+  return positionIn(tiling, lane, value);
+}
+
+Status warpMma(uint32_t kind, const std::array<MmaLane, kLanesPerWarp> &lanes) {
+  std::optional<MmaKind> info = mmaKind(kind);
+  if (!info)
+    return Status::failure("ran mma.sync of unknown kind " + std::to_string(kind));
+  std::vector<double> a = gather(*info, MmaOperand::A, lanes);
+  std::vector<double> b = gather(*info, MmaOperand::B, lanes);
+  std::vector<double> c = gather(*info, MmaOperand::C, lanes);
+  const int m = info->m, n = info->n, k = info->k;
+  // Exact products summed in double (integers: exactly), then rounded once
+  // to the accumulator's type; s32 wraps as the hardware's does.
+  std::vector<uint64_t> d(static_cast<size_t>(m * n));
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      if (info->accumulator == PrimitiveType::S32) {
+        int64_t sum = static_cast<int64_t>(c[i * n + j]);
+        for (int l = 0; l < k; ++l)
+          sum += static_cast<int64_t>(a[i * k + l]) * static_cast<int64_t>(b[j * k + l]);
+        d[i * n + j] = static_cast<uint32_t>(sum);
+        continue;
+      }
+      double sum = c[i * n + j];
+      for (int l = 0; l < k; ++l)
+        sum += a[i * k + l] * b[j * k + l];
+      d[i * n + j] = encodeFloatBits(sum, info->accumulator);
+    }
+  FragmentTiling tiling = tilingOf(*info, MmaOperand::C);
+  for (int lane = 0; lane < static_cast<int>(kLanesPerWarp); ++lane)
+    for (int value = 0; value < tiling.values(); ++value) {
+      FragmentPosition at = positionIn(tiling, lane, value);
+      std::memcpy(static_cast<uint8_t *>(lanes[lane].d) + value * tiling.bits / 8,
+                  &d[at.row * n + at.column], tiling.bits / 8);
+    }
+  return Status::success();
+}
+
+void warpLdmatrix(uint32_t matrices, bool transpose,
+                  const std::array<LdmatrixLane, kLanesPerWarp> &lanes) {
+  for (uint32_t matrix = 0; matrix < matrices; ++matrix) {
+    uint16_t elements[8][8];
+    for (int row = 0; row < 8; ++row)
+      std::memcpy(elements[row], lanes[matrix * 8 + row].rowAddress, sizeof elements[row]);
+    for (int lane = 0; lane < static_cast<int>(kLanesPerWarp); ++lane) {
+      int row = lane / 4, column = 2 * (lane % 4);
+      uint16_t low = transpose ? elements[column][row] : elements[row][column];
+      uint16_t high = transpose ? elements[column + 1][row] : elements[row][column + 1];
+      lanes[lane].result[matrix] = uint32_t(low) | uint32_t(high) << 16;
+    }
+  }
+}
+
+} // namespace hlo::runtime
