@@ -162,6 +162,39 @@ def XlaGpu_ShuffleReduceOp : XlaGpu_Op<"shuffle_reduce",
   }]>];
 }
 
+def XlaGpu_MmaSyncOp : XlaGpu_Op<"mma_sync", [MemoryEffects<[MemRead]>]> {
+  let summary = "One warp's tensor-core multiply-accumulate of a tile (mma.sync)";
+  let description = [{
+    D = A * B + C over one M x N x K tile, computed by all 32 lanes of the
+    warp together (PTX's `mma.sync.aligned`, A row-major, B column-major).
+    Each lane holds its fragment of every operand as a vector, its values
+    in the order the PTX ISA numbers them (a0, a1, ...): A has M*K/32
+    values, B N*K/32, C and D M*N/32. The shapes and types:
+
+      shape [16, 8, 16]  A, B: bf16 or f16       C, D: f32
+      shape [16, 8, 8]   A, B: f32 with `tf32`   C, D: f32
+      shape [8, 8, 4]    A, B: f64               C, D: f64
+      shape [16, 8, 32]  A, B: i8 (signed)       C, D: i32 (wrapping)
+      shape [16, 8, 32]  A, B: f8E4M3FN, f8E5M2  C, D: f32
+
+    With `tf32`, only each f32 input's top 19 bits count. Every lane of the
+    warp must run it, with the same shape and types. It is convergent:
+    modelled as reading memory, so that no pass sinks it into or hoists
+    it out of control flow that lanes may take differently.
+
+      %d = xla_gpu.mma_sync %a, %b, %c {shape = array<i64: 16, 8, 16>}
+          : vector<8xbf16>, vector<4xbf16>, vector<4xf32> -> vector<4xf32>
+  }];
+  let arguments = (ins AnyVectorOfNonZeroRank:$a, AnyVectorOfNonZeroRank:$b,
+                       AnyVectorOfNonZeroRank:$c, DenseI64ArrayAttr:$shape,
+                       UnitAttr:$tf32);
+  let results = (outs AnyVectorOfNonZeroRank:$d);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c attr-dict `:` type($a) `,` type($b) `,` type($c) `->` type($d)
+  }];
+  let hasVerifier = 1;
+}
+
 def XlaGpu_PredicatedInsertOp : XlaGpu_Op<"predicated_insert",
     [Pure, TypesMatchWith<"the result is the destination's type", "dest", "result", "$_self">,
      TypesMatchWith<"the value is an element of the destination", "dest", "value",

@@ -6,12 +6,16 @@
 // barriers ordering shared-memory traffic, every gpu.shuffle mode with
 // widths below 32 and out-of-range lanes (against the semantics
 // convert-gpu-to-nvvm gives the same op on a GPU), atomics contending
-// across blocks on several host threads, and the faults a GPU would hit:
-// an out-of-bounds store and a barrier that not all threads reach.
+// across blocks on several host threads, xla_gpu.mma_sync of every kind
+// the host runs (against a plain matrix product), and the faults a GPU
+// would hit: an out-of-bounds store and a barrier that not all threads
+// reach.
 //
 //===----------------------------------------------------------------------===//
 #include "dialect/XlaGpuDialect.h"
 #include "host/HostLauncher.h"
+#include "host/WarpMatrixOps.h"
+#include "hlo_parser/FloatFormat.h"
 #include "pipeline/Compile.h"
 #include "pipeline/SharedMemoryLayout.h"
 #include "pipeline/host/HostPasses.h"
@@ -424,6 +428,121 @@ TEST(HostKernel, IdsLanesAndWarps) {
           ASSERT_EQ(ids[2], 3);
           ASSERT_EQ(ids[3], bx * 16 + tx);
         }
+}
+
+// xla_gpu.mma_sync on the host: each lane loads its fragments (laid out
+// per lane in memory by the test, as the PTX ISA says) and stores D; two
+// warps, each with its own C. The product is checked against a plain
+// matrix product.
+struct MmaCase {
+  const char *name;
+  int m, n, k;
+  const char *input, *accumulator, *attributes;
+  hlo::PrimitiveType inputType, accumulatorType;
+  uint32_t kind;
+};
+const MmaCase kMmaCases[] = {
+    {"bf16", 16, 8, 16, "bf16", "f32", "", hlo::PrimitiveType::BF16, hlo::PrimitiveType::F32,
+     HLO_HOST_MMA_M16N8K16_F32_BF16},
+    {"f16", 16, 8, 16, "f16", "f32", "", hlo::PrimitiveType::F16, hlo::PrimitiveType::F32,
+     HLO_HOST_MMA_M16N8K16_F32_F16},
+    {"tf32", 16, 8, 8, "f32", "f32", ", tf32", hlo::PrimitiveType::F32, hlo::PrimitiveType::F32,
+     HLO_HOST_MMA_M16N8K8_F32_TF32},
+    {"f64", 8, 8, 4, "f64", "f64", "", hlo::PrimitiveType::F64, hlo::PrimitiveType::F64,
+     HLO_HOST_MMA_M8N8K4_F64_F64},
+    {"s8", 16, 8, 32, "i8", "i32", "", hlo::PrimitiveType::S8, hlo::PrimitiveType::S32,
+     HLO_HOST_MMA_M16N8K32_S32_S8},
+};
+
+std::string mmaKernel(const MmaCase &c) {
+  int a = c.m * c.k / 32, b = c.n * c.k / 32, acc = c.m * c.n / 32;
+  return llvm::formatv(R"mlir(
+func.func @mma(%a: memref<32x{0}x{3}>, %b: memref<32x{1}x{3}>, %c: memref<64x{2}x{4}>,
+               %d: memref<64x{2}x{4}>)
+    attributes {{xla_gpu.launch = #xla_gpu.launch<grid = [1, 1, 1], block = [64, 1, 1]>} {{
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %t = gpu.thread_id x
+  %lane = arith.remui %t, %c32 : index
+  %fa = vector.load %a[%lane, %c0] : memref<32x{0}x{3}>, vector<{0}x{3}>
+  %fb = vector.load %b[%lane, %c0] : memref<32x{1}x{3}>, vector<{1}x{3}>
+  %fc = vector.load %c[%t, %c0] : memref<64x{2}x{4}>, vector<{2}x{4}>
+  %fd = xla_gpu.mma_sync %fa, %fb, %fc {{shape = array<i64: {5}, {6}, {7}>{8}}
+      : vector<{0}x{3}>, vector<{1}x{3}>, vector<{2}x{4}> -> vector<{2}x{4}>
+  vector.store %fd, %d[%t, %c0] : memref<64x{2}x{4}>, vector<{2}x{4}>
+  return
+}
+)mlir",
+                       a, b, acc, c.input, c.accumulator, c.m, c.n, c.k, c.attributes)
+      .str();
+}
+
+TEST(HostKernel, MmaSyncIsAPlainMatrixProductPerWarp) {
+  for (const MmaCase &c : kMmaCases) {
+    SCOPED_TRACE(c.name);
+    auto kernels = compileOrFail(mmaKernel(c));
+    ASSERT_TRUE(kernels);
+    EXPECT_TRUE(kernels->specs.at("mma").concurrentThreads);
+    bool integer = c.inputType == hlo::PrimitiveType::S8;
+    int inBytes = hlo::primitiveBitWidth(c.inputType) / 8;
+    int accBytes = hlo::primitiveBitWidth(c.accumulatorType) / 8;
+    // Row-major A (M x K), B (K x N), C per warp (M x N): small exact values.
+    auto value = [&](int i, int range) {
+      double x = static_cast<int>((i * 7919u + 13u) % (2 * range + 1)) - range;
+      return integer ? x : x / 4;
+    };
+    std::vector<double> a(c.m * c.k), b(c.k * c.n), acc(2 * c.m * c.n);
+    for (size_t i = 0; i < a.size(); ++i)
+      a[i] = value(static_cast<int>(i), integer ? 100 : 6);
+    for (size_t i = 0; i < b.size(); ++i)
+      b[i] = value(static_cast<int>(i) + 500, integer ? 100 : 6);
+    for (size_t i = 0; i < acc.size(); ++i)
+      acc[i] = value(static_cast<int>(i) + 900, integer ? 1000 : 20);
+    auto bitsOf = [&](double x, hlo::PrimitiveType type) -> uint64_t {
+      if (type == hlo::PrimitiveType::S8 || type == hlo::PrimitiveType::S32)
+        return static_cast<uint64_t>(static_cast<int64_t>(x));
+      return hlo::encodeFloatBits(x, type);
+    };
+    auto put = [](std::vector<uint8_t> &memory, size_t index, int bytes, uint64_t bits) {
+      std::memcpy(memory.data() + index * bytes, &bits, bytes);
+    };
+    int aValues = c.m * c.k / 32, bValues = c.n * c.k / 32, cValues = c.m * c.n / 32;
+    std::vector<uint8_t> aLanes(32 * aValues * inBytes), bLanes(32 * bValues * inBytes),
+        cLanes(64 * cValues * accBytes), dLanes(64 * cValues * accBytes, 0xee);
+    for (int lane = 0; lane < 64; ++lane) {
+      int warp = lane / 32, l = lane % 32;
+      for (int i = 0; i < aValues && warp == 0; ++i) {
+        auto at = *mmaFragmentPosition(c.kind, MmaOperand::A, l, i);
+        put(aLanes, l * aValues + i, inBytes, bitsOf(a[at.row * c.k + at.column], c.inputType));
+      }
+      for (int i = 0; i < bValues && warp == 0; ++i) {
+        auto at = *mmaFragmentPosition(c.kind, MmaOperand::B, l, i); // (n, k)
+        put(bLanes, l * bValues + i, inBytes, bitsOf(b[at.column * c.n + at.row], c.inputType));
+      }
+      for (int i = 0; i < cValues; ++i) {
+        auto at = *mmaFragmentPosition(c.kind, MmaOperand::C, l, i);
+        put(cLanes, lane * cValues + i, accBytes,
+            bitsOf(acc[warp * c.m * c.n + at.row * c.n + at.column], c.accumulatorType));
+      }
+    }
+    LaunchResult result = kernels->launch(
+        "mma", {aLanes.data(), bLanes.data(), cLanes.data(), dLanes.data()});
+    ASSERT_TRUE(result.ok()) << result.message;
+    for (int lane = 0; lane < 64; ++lane)
+      for (int i = 0; i < cValues; ++i) {
+        int warp = lane / 32;
+        auto at = *mmaFragmentPosition(c.kind, MmaOperand::C, lane % 32, i);
+        double expected = acc[warp * c.m * c.n + at.row * c.n + at.column];
+        for (int l = 0; l < c.k; ++l)
+          expected += a[at.row * c.k + l] * b[l * c.n + at.column];
+        uint64_t bits = 0;
+        std::memcpy(&bits, dLanes.data() + (lane * cValues + i) * accBytes, accBytes);
+        double got = c.accumulatorType == hlo::PrimitiveType::S32
+                         ? static_cast<int32_t>(bits)
+                         : hlo::decodeFloatBits(bits, c.accumulatorType);
+        ASSERT_EQ(got, expected) << "lane " << lane << " d" << i;
+      }
+  }
 }
 
 } // namespace

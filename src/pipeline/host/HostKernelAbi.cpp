@@ -28,8 +28,8 @@ using namespace mlir;
 namespace hlo::pipeline {
 namespace {
 
-/// Whether `function` calls, directly or through its callees, a barrier or
-/// a shuffle.
+/// Whether `function` calls, directly or through its callees, a barrier, a
+/// shuffle or another warp-collective operation.
 bool reachesBlockSynchronization(LLVM::LLVMFuncOp function, ModuleOp module) {
   llvm::SetVector<Operation *> seen;
   SmallVector<LLVM::LLVMFuncOp> work = {function};
@@ -41,7 +41,8 @@ bool reachesBlockSynchronization(LLVM::LLVMFuncOp function, ModuleOp module) {
       std::optional<StringRef> callee = call.getCallee();
       if (!callee)
         return;
-      if (*callee == kBarrierFunction || *callee == kShuffleFunction) {
+      if (*callee == kBarrierFunction || *callee == kShuffleFunction ||
+          *callee == kMmaSyncFunction) {
         found = true;
         return;
       }

@@ -25,7 +25,9 @@ def LowerGpuToHostRuntimePass
     on them; `gpu.barrier` a call to `__hlo_host_barrier`; `gpu.shuffle` a
     call to `__hlo_host_shuffle` with the member mask and clamp that
     convert-gpu-to-nvvm gives `shfl.sync` for the same op, so both targets
-    agree. Other gpu ops are reported by name.
+    agree; `xla_gpu.mma_sync` a call to `__hlo_host_mma_sync` with the
+    lane's fragments in stack slots (the launcher waits for the whole warp,
+    as for a shuffle). Other gpu ops are reported by name.
   }];
   let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::arith::ArithDialect",
                            "mlir::func::FuncDialect"];
@@ -111,8 +113,8 @@ def HostKernelAbiPass : Pass<"xla-gpu-host-kernel-abi", "mlir::ModuleOp"> {
     the offsets of SharedMemoryLayout.h; every other function becomes
     internal. The exported function carries the manifest's facts:
     `xla_gpu.shared_memory_bytes`, and `xla_gpu.concurrent_threads` when
-    the kernel reaches a barrier or shuffle (its block's threads must then
-    run concurrently).
+    the kernel reaches a barrier, shuffle or mma.sync (its block's threads
+    must then run concurrently).
   }];
 }
 

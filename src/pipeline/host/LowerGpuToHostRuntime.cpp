@@ -2,10 +2,14 @@
 //
 // Owns xla-gpu-lower-gpu-to-host: the thread record argument threaded
 // through every function, and each gpu dialect op as a read of that record
-// (abi/HostKernelAbi.h) or a call into hlo-run's launcher.
+// (abi/HostKernelAbi.h) or a call into hlo-run's launcher, as are the
+// dialect's warp-collective operations (xla_gpu.mma_sync). An op the host
+// cannot run is an error naming it.
 //
 //===----------------------------------------------------------------------===//
 #include "abi/HostKernelAbi.h"
+#include "dialect/MmaSyncKind.h"
+#include "dialect/XlaGpuDialect.h"
 #include "pipeline/host/HostPasses.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -123,7 +127,7 @@ struct LowerGpuToHostRuntimePass
     addThreadRecordArguments(module);
     SmallVector<Operation *> gpuOps;
     module.walk([&](Operation *op) {
-      if (isa_and_nonnull<gpu::GPUDialect>(op->getDialect()))
+      if (isa_and_nonnull<gpu::GPUDialect>(op->getDialect()) || isa<xla_gpu::MmaSyncOp>(op))
         gpuOps.push_back(op);
     });
     for (Operation *op : gpuOps)
@@ -193,6 +197,8 @@ struct LowerGpuToHostRuntimePass
       return success();
     } else if (auto shuffle = dyn_cast<gpu::ShuffleOp>(op)) {
       return lowerShuffle(module, b, shuffle, record);
+    } else if (auto mma = dyn_cast<xla_gpu::MmaSyncOp>(op)) {
+      return lowerMmaSync(module, b, mma, record);
     } else {
       return op->emitError() << "the host target cannot run '"
                              << op->getName().getStringRef() << "'";
@@ -259,6 +265,61 @@ struct LowerGpuToHostRuntimePass
     shuffle.getValid().replaceAllUsesWith(inRange);
     shuffle.erase();
     return success();
+  }
+
+  /// `xla_gpu.mma_sync` as the launcher's warp-collective mma.sync: the
+  /// lane's fragments go through stack slots (D over C's).
+  LogicalResult lowerMmaSync(ModuleOp module, OpBuilder &b, xla_gpu::MmaSyncOp mma,
+                             Value record) {
+    llvm::Expected<xla_gpu::MmaSyncKind> kind = xla_gpu::mmaSyncKindOf(mma);
+    if (!kind)
+      return mma.emitOpError() << llvm::toString(kind.takeError());
+    std::optional<uint32_t> code = hostMmaKind(kind->input);
+    if (!code)
+      return mma.emitError() << "the host target cannot run this mma.sync (its 8-bit float "
+                                "inputs are lowered to integers before it)";
+    Location loc = mma.getLoc();
+    MLIRContext *context = b.getContext();
+    auto pointer = LLVM::LLVMPointerType::get(context);
+    Type i32 = b.getI32Type();
+    auto type = FunctionType::get(context, {pointer, i32, pointer, pointer, pointer, pointer}, {});
+    declareRuntimeFunction(module, kMmaSyncFunction, type);
+    auto function = mma->getParentOfType<func::FuncOp>();
+    OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
+    Value one = LLVM::ConstantOp::create(entry, loc, i32, entry.getI32IntegerAttr(1));
+    auto slotFor = [&](Value fragment) {
+      Value slot = LLVM::AllocaOp::create(entry, loc, pointer, fragment.getType(), one,
+                                          /*alignment=*/16);
+      LLVM::StoreOp::create(b, loc, fragment, slot);
+      return slot;
+    };
+    Value a = slotFor(mma.getA()), bSlot = slotFor(mma.getB()), c = slotFor(mma.getC());
+    func::CallOp::create(b, loc, kMmaSyncFunction, TypeRange(),
+                         ValueRange{record, constantI32(b, loc, static_cast<int32_t>(*code)), a,
+                                    bSlot, c, c});
+    mma.getD().replaceAllUsesWith(
+        LLVM::LoadOp::create(b, loc, mma.getD().getType(), c).getResult());
+    mma.erase();
+    return success();
+  }
+
+  /// The runtime's HloHostMmaKind for these inputs; none for 8-bit
+  /// floats, which the small-float lowering turns into integers first.
+  static std::optional<uint32_t> hostMmaKind(xla_gpu::MmaInput input) {
+    switch (input) {
+    case xla_gpu::MmaInput::BF16:
+      return HLO_HOST_MMA_M16N8K16_F32_BF16;
+    case xla_gpu::MmaInput::F16:
+      return HLO_HOST_MMA_M16N8K16_F32_F16;
+    case xla_gpu::MmaInput::TF32:
+      return HLO_HOST_MMA_M16N8K8_F32_TF32;
+    case xla_gpu::MmaInput::F64:
+      return HLO_HOST_MMA_M8N8K4_F64_F64;
+    case xla_gpu::MmaInput::S8:
+      return HLO_HOST_MMA_M16N8K32_S32_S8;
+    default:
+      return std::nullopt;
+    }
   }
 };
 

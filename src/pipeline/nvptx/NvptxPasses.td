@@ -22,6 +22,26 @@ def AnnotateNvvmKernelsPass
   let dependentDialects = ["mlir::NVVM::NVVMDialect"];
 }
 
+def LowerMmaSyncToNvvmPass : Pass<"xla-gpu-lower-mma-sync-to-nvvm", "mlir::ModuleOp"> {
+  let summary = "xla_gpu.mma_sync as nvvm.mma.sync";
+  let description = [{
+    Each lane's fragments become the registers NVVM's mma.sync takes:
+    bf16, tf32, s8 and 8-bit float values packed into i32 registers (two,
+    one or four a register, in the PTX ISA's order), f16 pairs as
+    vector<2xf16>, f64 values one a register; the accumulators one
+    scalar each, gathered back into a vector from the result struct.
+    A is row-major and B column-major; s8 products wrap on overflow, as
+    the dialect's op promises. 8-bit float inputs (sm_89 and later) are
+    inline PTX: MLIR 22's nvvm.mma.sync has no such variant.
+  }];
+  let options = [
+    Option<"computeCapability", "compute-capability", "int", "90",
+           "The target's compute capability (80 for sm_80)">
+  ];
+  let dependentDialects = ["mlir::NVVM::NVVMDialect", "mlir::LLVM::LLVMDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
 def PackAtomicsPass : Pass<"xla-gpu-pack-atomics", "mlir::ModuleOp"> {
   let summary = "Pairs of f16/bf16 atomic adds as one packed PTX atomic";
   let description = [{

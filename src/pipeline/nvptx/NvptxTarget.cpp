@@ -247,6 +247,8 @@ public:
 
   void addConversionPasses(mlir::PassManager &pm, mlir::ModuleOp module) const override {
     unsigned indexBitwidth = indexBitwidthFor(module);
+    pm.addPass(createLowerMmaSyncToNvvmPass(
+        LowerMmaSyncToNvvmPassOptions{capabilityOf(options.gpuArch)}));
     if (capabilityOf(options.gpuArch) >= 89)
       pm.addPass(createHardwareFp8ConversionsPass());
     addSmallFloatLowering(pm);

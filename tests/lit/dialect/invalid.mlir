@@ -112,3 +112,59 @@ func.func @atomic_rmw_yield(%t: tensor<8xf32>, %i: index, %x: f64) -> tensor<8xf
   }
   return %r : tensor<8xf32>
 }
+
+// -----
+
+func.func @shape(%a: vector<8xbf16>, %b: vector<4xbf16>, %c: vector<4xf32>) {
+  // expected-error @+1 {{these inputs multiply in tiles of shape [16, 8, 16]}}
+  %d = xla_gpu.mma_sync %a, %b, %c {shape = array<i64: 16, 8, 8>} : vector<8xbf16>, vector<4xbf16>, vector<4xf32> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @fragment_sizes(%a: vector<4xbf16>, %b: vector<4xbf16>, %c: vector<4xf32>) {
+  // expected-error @+1 {{a lane holds 8, 4 and 4 values of A, B and C}}
+  %d = xla_gpu.mma_sync %a, %b, %c {shape = array<i64: 16, 8, 16>} : vector<4xbf16>, vector<4xbf16>, vector<4xf32> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @accumulator(%a: vector<8xbf16>, %b: vector<4xbf16>, %c: vector<4xf16>) {
+  // expected-error @+1 {{these inputs accumulate in f32}}
+  %d = xla_gpu.mma_sync %a, %b, %c {shape = array<i64: 16, 8, 16>} : vector<8xbf16>, vector<4xbf16>, vector<4xf16> -> vector<4xf16>
+  return
+}
+
+// -----
+
+func.func @mixed_inputs(%a: vector<8xbf16>, %b: vector<4xf16>, %c: vector<4xf32>) {
+  // expected-error @+1 {{A and B hold different element types}}
+  %d = xla_gpu.mma_sync %a, %b, %c {shape = array<i64: 16, 8, 16>} : vector<8xbf16>, vector<4xf16>, vector<4xf32> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @f32_without_tf32(%a: vector<4xf32>, %b: vector<2xf32>, %c: vector<4xf32>) {
+  // expected-error @+1 {{no mma.sync multiplies these element types}}
+  %d = xla_gpu.mma_sync %a, %b, %c {shape = array<i64: 16, 8, 8>} : vector<4xf32>, vector<2xf32>, vector<4xf32> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @tf32_on_bf16(%a: vector<8xbf16>, %b: vector<4xbf16>, %c: vector<4xf32>) {
+  // expected-error @+1 {{`tf32` multiplies f32 inputs}}
+  %d = xla_gpu.mma_sync %a, %b, %c {shape = array<i64: 16, 8, 16>, tf32} : vector<8xbf16>, vector<4xbf16>, vector<4xf32> -> vector<4xf32>
+  return
+}
+
+// -----
+
+func.func @result(%a: vector<8xbf16>, %b: vector<4xbf16>, %c: vector<4xf32>) {
+  // expected-error @+1 {{C and D differ in type}}
+  %d = xla_gpu.mma_sync %a, %b, %c {shape = array<i64: 16, 8, 16>} : vector<8xbf16>, vector<4xbf16>, vector<4xf32> -> vector<8xf32>
+  return
+}

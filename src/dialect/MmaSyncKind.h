@@ -1,0 +1,39 @@
+//===- MmaSyncKind.h - The tiles and types of xla_gpu.mma_sync --*- C++ -*-===//
+//
+// Owns the one table of the warp-level multiply-accumulates the dialect
+// can express (xla_gpu.mma_sync's shapes and element types, as its ODS
+// description lists them): the verifier checks an op against it and each
+// target's lowering reads the op's kind from it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HLO_DIALECT_MMASYNCKIND_H
+#define HLO_DIALECT_MMASYNCKIND_H
+
+#include "mlir/IR/Types.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+
+namespace hlo::xla_gpu {
+
+class MmaSyncOp;
+
+/// The element types of an mma.sync's operands.
+enum class MmaInput { BF16, F16, TF32, F64, S8, F8E4M3FN, F8E5M2 };
+
+/// One warp-level multiply-accumulate: its tile and operand types.
+struct MmaSyncKind {
+  int64_t m, n, k;
+  MmaInput input;
+  /// Values per lane of each operand's fragment.
+  int64_t aValues() const { return m * k / 32; }
+  int64_t bValues() const { return n * k / 32; }
+  int64_t cValues() const { return m * n / 32; }
+};
+
+/// The kind of `op`, or why it is none (for the verifier's message).
+llvm::Expected<MmaSyncKind> mmaSyncKindOf(MmaSyncOp op);
+
+} // namespace hlo::xla_gpu
+
+#endif // HLO_DIALECT_MMASYNCKIND_H
