@@ -1,5 +1,6 @@
 //===- FusionAnalysis.cpp - Which emitter handles a fusion ----------------===//
 #include "analysis/FusionAnalysis.h"
+#include "analysis/GemmAnalysis.h"
 
 #include "analysis/HeroAnalysis.h"
 #include "analysis/ScatterAnalysis.h"
@@ -118,15 +119,25 @@ bool hasNormalizationReduce(const HloComputation &computation) {
   return false;
 }
 
-/// A library kind named by the fusion instruction, if any.
+/// XLA's Triton GEMM fusion kinds.
+bool isTritonGemmKind(llvm::StringRef kind) {
+  return kind == "__triton_gemm" || kind == "__triton_nested_gemm_fusion";
+}
+
+/// A library kind named by the fusion instruction, if any. Triton GEMM
+/// fusions whose dot the tensor-core emitter takes (GemmAnalysis.h) are
+/// none: they are ours.
 std::optional<FusionVariant> libraryKind(const FusionBackendConfig &config,
-                                         const std::vector<const HloInstruction *> &roots) {
+                                         const std::vector<const HloInstruction *> &roots,
+                                         const HloComputation *computation) {
   // As in XLA, the fusion backend config's kind (not the HLO fusion kind)
   // names the library kinds. A dot inside a loop fusion is emitted
   // elementally.
   llvm::StringRef kind = config.kind;
   if (kind == "__custom_fusion" || memberOf(config.backend, "custom_fusion_config"))
     return FusionVariant::CustomFusion;
+  if (isTritonGemmKind(kind) && computation && describeGemm(*computation))
+    return std::nullopt;
   // `__triton` alone is a block-level fusion, which is ours.
   if (kind.starts_with("__triton") && kind != "__triton")
     return FusionVariant::Triton;
@@ -156,7 +167,8 @@ bool runsAsLibraryCall(const HloInstruction &fusion) {
     else if (root)
       roots.push_back(root);
   }
-  return libraryKind(readFusionBackendConfig(&fusion), roots).has_value();
+  return libraryKind(readFusionBackendConfig(&fusion), roots, fusion.fusedComputation())
+      .has_value();
 }
 
 namespace {
@@ -388,8 +400,14 @@ FusionAnalysis classifyFusion(const HloComputation &computation,
     analysis.heroes.push_back(&findNonTrivialHero(*root));
   analysis.elementBits = fusionElementBits(computation, analysis);
   FusionBackendConfig config = readFusionBackendConfig(fusion);
-  if (std::optional<FusionVariant> library = libraryKind(config, analysis.roots)) {
+  if (std::optional<FusionVariant> library = libraryKind(config, analysis.roots, &computation)) {
     setVariant(analysis, *library);
+    return analysis;
+  }
+  // A Triton GEMM fusion the tensor-core emitter takes.
+  if (isTritonGemmKind(config.kind)) {
+    setVariant(analysis, FusionVariant::MmaSyncGemm);
+    readBlockLevelConfig(config, analysis);
     return analysis;
   }
   // XLA's block-level Triton fusion (kind `__triton`, not a GEMM kind).

@@ -69,8 +69,8 @@ struct FusionAnalysis {
   /// The narrowest types read and written (vector sizes depend on them).
   FusionElementBits elementBits;
   bool inPlaceDynamicUpdateSlice = false;
-  /// Block-level (normalization) fusions: the warps per block XLA's
-  /// `block_level_fusion_config` asks for, if it names them.
+  /// Block-level (normalization) and Triton GEMM fusions: the warps per
+  /// block XLA's `block_level_fusion_config` asks for, if it names them.
   std::optional<int64_t> blockLevelWarps;
   /// ... and the output tile one block computes (one size per output
   /// dimension), empty if it names none.

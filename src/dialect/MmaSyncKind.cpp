@@ -49,6 +49,41 @@ llvm::Error fail(const Twine &message) {
 
 } // namespace
 
+int64_t mmaInputBits(MmaInput input) {
+  switch (input) {
+  case MmaInput::BF16:
+  case MmaInput::F16:
+    return 16;
+  case MmaInput::TF32:
+    return 32;
+  case MmaInput::F64:
+    return 64;
+  default:
+    return 8;
+  }
+}
+
+MmaFragmentOffset mmaFragmentOffset(const MmaSyncKind &kind, MmaOperand operand,
+                                    int64_t value) {
+  // Each operand is cut into tiles of 8 rows and a line (128 bits of A or
+  // B, 256 of f64 A or B, 8 elements of C); a lane's register holds
+  // `perRegister` consecutive elements of row lane/4 of a tile, and the
+  // registers walk the tiles down the rows first.
+  int64_t rows = operand == MmaOperand::A ? kind.m : kind.n;
+  int64_t perRegister = 2, line = 8;
+  if (operand == MmaOperand::C) {
+    rows = kind.m;
+  } else if (int64_t bits = mmaInputBits(kind.input); bits == 64) {
+    perRegister = 1;
+    line = 4;
+  } else {
+    perRegister = 32 / bits;
+    line = 128 / bits;
+  }
+  int64_t reg = value / perRegister, rowTiles = rows / 8;
+  return {(reg % rowTiles) * 8, (reg / rowTiles) * line + value % perRegister, perRegister};
+}
+
 llvm::Expected<MmaSyncKind> mmaSyncKindOf(MmaSyncOp op) {
   auto a = cast<VectorType>(op.getA().getType()), b = cast<VectorType>(op.getB().getType()),
        c = cast<VectorType>(op.getC().getType()), d = cast<VectorType>(op.getD().getType());

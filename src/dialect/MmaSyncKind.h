@@ -31,6 +31,22 @@ struct MmaSyncKind {
   int64_t cValues() const { return m * n / 32; }
 };
 
+/// The operands of an mma.sync, as fragments see them: A is M x K, B is
+/// N x K (column-major K x N), C and D are M x N.
+enum class MmaOperand { A, B, C };
+
+/// Where value `value` of a lane's fragment lies in its operand, per the
+/// PTX ISA's layouts: row lane/4 + rowOffset, column
+/// (lane%4) * perRegister + columnOffset.
+struct MmaFragmentOffset {
+  int64_t rowOffset, columnOffset, perRegister;
+};
+MmaFragmentOffset mmaFragmentOffset(const MmaSyncKind &kind, MmaOperand operand,
+                                    int64_t value);
+
+/// The bits of one A or B element.
+int64_t mmaInputBits(MmaInput input);
+
 /// The kind of `op`, or why it is none (for the verifier's message).
 llvm::Expected<MmaSyncKind> mmaSyncKindOf(MmaSyncOp op);
 

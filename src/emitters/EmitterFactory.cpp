@@ -3,6 +3,7 @@
 
 #include "emitters/ConcatenateEmitter.h"
 #include "emitters/DynamicUpdateSliceEmitter.h"
+#include "emitters/GemmEmitter.h"
 #include "emitters/LoopFusionEmitter.h"
 #include "emitters/NormalizationEmitter.h"
 #include "emitters/ReductionEmitter.h"
@@ -35,6 +36,8 @@ createEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
     return createSortEmitter(analysis, fused, device);
   case EmitterKind::BlockLevel:
     return createNormalizationEmitter(analysis, fused, device);
+  case EmitterKind::Gemm:
+    return createGemmEmitter(analysis, fused, device);
   default:
     break;
   }

@@ -7,6 +7,8 @@
 #include "OpAttributes.h"
 #include "HloInstruction.h"
 
+#include <cctype>
+
 namespace hlo {
 
 Comparison comparisonOf(const HloInstruction &compare) {
@@ -44,6 +46,16 @@ std::string_view toString(ComparisonDirection direction) {
 DotDimensionNumbers dotDimensionNumbers(const HloInstruction &dot) {
   return {dot.intListAttr("lhs_batch_dims"), dot.intListAttr("rhs_batch_dims"),
           dot.intListAttr("lhs_contracting_dims"), dot.intListAttr("rhs_contracting_dims")};
+}
+
+bool hasDefaultDotPrecision(const HloInstruction &dot) {
+  if (dot.findAttribute("algorithm"))
+    return false;
+  // operand_precision={default,high,highest,...}, verbatim (any case).
+  std::string precision(dot.textAttr("operand_precision"));
+  for (char &c : precision)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return precision.find("high") == std::string::npos;
 }
 
 GatherDimensionNumbers gatherDimensionNumbers(const HloInstruction &gather) {

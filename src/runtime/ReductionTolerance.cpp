@@ -13,6 +13,9 @@
 namespace hlo::runtime {
 namespace {
 
+/// TF32's unit roundoff: 10 fraction bits, rounded to nearest.
+constexpr double kTf32UnitRoundoff = 1.0 / 2048;
+
 /// The products each element of a cuBLAS GEMM custom-call sums (its lhs's
 /// contracting extent); 0 for other instructions.
 int64_t cublasGemmTerms(const HloInstruction &inst) {
@@ -277,6 +280,11 @@ public:
     } else { // dot: the contracted elements
       for (int64_t d : dotDimensionNumbers(inst).lhsContracting)
         count *= input.dimension(d);
+      // At default precision XLA multiplies f32 on tensor cores as TF32
+      // (inputs rounded to 10 fraction bits), and so does our GEMM emitter:
+      // each product then errs by up to 2^-11 of itself.
+      if (input.elementType() == PrimitiveType::F32 && hasDefaultDotPrecision(inst))
+        roundoff = std::max(roundoff, kTf32UnitRoundoff);
     }
     depth.elements *= std::max(count, 1.0);
     depth.unitRoundoff = std::max(depth.unitRoundoff, roundoff);

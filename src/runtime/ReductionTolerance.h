@@ -26,7 +26,9 @@
 // reduce-window, dot, and scatters whose indices may repeat: the slices
 // that may land on one element, plus the operand, since atomics combine
 // them in no fixed order) along the deepest path to the output and u is the
-// coarsest of their types' unit roundoffs. Terms a broadcast replicates
+// coarsest of their types' unit roundoffs (an f32 dot at default
+// precision counts as TF32, 2^-11, as XLA computes it on tensor cores).
+// Terms a broadcast replicates
 // along the reduced dimensions are equal, and their rounding errors do not
 // cancel: such a reduce counts as n^2 terms, for the deterministic 4 n u.
 // Integer, pred and exact

@@ -320,12 +320,15 @@ ENTRY e {
     EXPECT_NE(module, nullptr) << errors;
     return module ? analyze(*module).variant : FusionVariant::Loop;
   };
+  // Triton GEMM kinds, read in either form: the tensor-core GEMM emitter
+  // takes this dot (GemmAnalysis.h).
   EXPECT_EQ(kindOf(R"({"fusion_backend_config":{"kind":"__triton_gemm"}})"),
-            FusionVariant::Triton);
+            FusionVariant::MmaSyncGemm);
   EXPECT_EQ(kindOf(R"({fusion_backend_config:{kind:"__triton_nested_gemm_fusion"}})"),
-            FusionVariant::Triton);
+            FusionVariant::MmaSyncGemm);
   EXPECT_EQ(kindOf(R"({fusion_backend_config:{kind:"__custom_fusion"}})"),
             FusionVariant::CustomFusion);
   // A kind named only inside a string is not the fusion's kind.
   EXPECT_NE(kindOf(R"({"note":"not __triton_gemm"})"), FusionVariant::Triton);
+  EXPECT_NE(kindOf(R"({"note":"not __triton_gemm"})"), FusionVariant::MmaSyncGemm);
 }

@@ -60,9 +60,8 @@ SmallVector<Value> multiplicandRegisters(ImplicitLocOpBuilder &b, Value fragment
   if (input == MmaInput::F16) {
     SmallVector<Value> pairs;
     for (int64_t i = 0; i < type.getNumElements(); i += 2)
-      pairs.push_back(vector::ExtractStridedSliceOp::create(b, fragment, ArrayRef<int64_t>{i},
-                                                            ArrayRef<int64_t>{2},
-                                                            ArrayRef<int64_t>{1}));
+      pairs.push_back(
+          vector::ShuffleOp::create(b, fragment, fragment, ArrayRef<int64_t>{i, i + 1}));
     return pairs;
   }
   // Packed into 32-bit registers, the first value in the low bits.

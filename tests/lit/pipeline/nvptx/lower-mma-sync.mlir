@@ -26,7 +26,7 @@ func.func @bf16(%a: vector<8xbf16>, %b: vector<4xbf16>, %c: vector<4xf32>) -> ve
 
 // f16 pairs stay vector<2xf16>.
 // CHECK-LABEL: func.func @f16
-// CHECK:      vector.extract_strided_slice %arg0 {offsets = [0], sizes = [2], strides = [1]} : vector<8xf16> to vector<2xf16>
+// CHECK:      vector.shuffle %arg0, %arg0 [0, 1] : vector<8xf16>, vector<8xf16>
 // CHECK:      nvvm.mma.sync {{.*}} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
 // PTX-LABEL: f16(
 // PTX: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32

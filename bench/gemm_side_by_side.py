@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""Our tensor-core GEMM kernels against XLA's Triton kernels for the same
+fusions, statically (no GPU needed): for every GEMM fusion of the corpus's
+XLA dumps (`../shared/corpus/dumps/*/module.hlo`, each with XLA's kernels in
+`xla_kernels.tsv` and `xla_ptx/`), grid, block, registers, spills, shared
+memory, and the tensor-core instruction mix (mma.sync / wgmma / ldmatrix /
+cp.async counts in the PTX) of ours beside XLA's. One row per distinct
+kernel of ours.
+
+  bench/gemm_side_by_side.py [HLO_COMPILE] [CORPUS] > bench/results/gemm_side_by_side.tsv
+"""
+import csv, json, os, re, subprocess, sys, tempfile
+
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+hlo_compile = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "build/bin/hlo-compile")
+corpus = sys.argv[2] if len(sys.argv) > 2 else os.path.join(root, "../shared/corpus")
+
+MIX = [("mma", r"\bmma\.sync\."), ("wgmma", r"\bwgmma\.mma_async"), ("ldmatrix", r"\bldmatrix\."),
+       ("cp_async", r"\bcp\.async\.")]
+
+
+def mix(ptx):
+    return ",".join(f"{name}={len(re.findall(pattern, ptx))}" for name, pattern in MIX)
+
+
+def entries(ptx):
+    """Each .entry's name and body."""
+    parts = re.split(r"(?m)^\.visible \.entry (\w+)\(", ptx)
+    return {parts[i]: parts[i + 1] for i in range(1, len(parts), 2)}
+
+
+print("\t".join(["dump", "kernel", "grid", "block", "regs", "spills", "smem", "mix",
+                 "xla_grid", "xla_block", "xla_regs", "xla_spills", "xla_smem", "xla_mix"]))
+dumps_dir = os.path.join(corpus, "dumps")
+for dump in sorted(os.listdir(dumps_dir)):
+    module = os.path.join(dumps_dir, dump, "module.hlo")
+    if not os.path.exists(module):
+        continue
+    with tempfile.TemporaryDirectory() as tmp:
+        ptx_path, manifest_path = os.path.join(tmp, "m.ptx"), os.path.join(tmp, "m.json")
+        run = subprocess.run([hlo_compile, "-w", "--resource-usage", module, "-o", ptx_path,
+                              "--manifest", manifest_path], capture_output=True, text=True)
+        if run.returncode != 0:
+            print(f"{dump}: hlo-compile failed: {run.stderr[:200]}", file=sys.stderr)
+            continue
+        usage = {}
+        for line in run.stderr.splitlines():
+            fields = line.split()
+            if len(fields) == 7 and fields[1].isdigit():
+                usage[fields[0]] = fields[1:]
+        manifest = json.load(open(manifest_path))
+        ours = entries(open(ptx_path).read())
+    xla = {}
+    with open(os.path.join(dumps_dir, dump, "xla_kernels.tsv")) as f:
+        for row in csv.DictReader(f, delimiter="\t"):
+            xla[row["hlo"]] = row
+    seen = set()
+    for kernel in manifest["kernels"]:
+        if "Gemm" not in kernel["emitter"] or kernel["name"] in seen:
+            continue
+        seen.add(kernel["name"])
+        regs, spill_stores, spill_loads, _, smem, _ = usage.get(kernel["name"], ["-"] * 6)
+        row = [dump, kernel["name"], ",".join(map(str, kernel["grid"])),
+               ",".join(map(str, kernel["block"])), regs,
+               str(int(spill_stores) + int(spill_loads)) if spill_stores != "-" else "-", smem,
+               mix(ours.get(kernel["name"], ""))]
+        x = xla.get(kernel["hlo_instruction"])
+        if x:
+            xptx_path = os.path.join(dumps_dir, dump, x["ptx_file"])
+            xptx = open(xptx_path).read() if os.path.exists(xptx_path) else ""
+            row += [x["grid"], x["block"], x["registers"],
+                    str(int(x["spill_stores"]) + int(x["spill_loads"])),
+                    str(int(x["smem"]) + int(x["dyn_smem"] or 0)), mix(xptx)]
+        else:
+            row += ["-"] * 6
+        print("\t".join(row))

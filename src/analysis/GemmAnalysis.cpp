@@ -1,0 +1,145 @@
+//===- GemmAnalysis.cpp - The dots the tensor-core emitter computes -------===//
+#include "analysis/GemmAnalysis.h"
+
+#include "analysis/HeroAnalysis.h"
+#include "hlo_parser/OpAttributes.h"
+
+#include <algorithm>
+
+namespace hlo {
+namespace {
+
+/// The one dimension of an operand of `rank` that is neither batch nor
+/// contracting, if exactly one is.
+std::optional<int64_t> singleFreeDimension(int64_t rank, const std::vector<int64_t> &batch,
+                                           const std::vector<int64_t> &contracting) {
+  std::optional<int64_t> free;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (std::count(batch.begin(), batch.end(), d) || std::count(contracting.begin(), contracting.end(), d))
+      continue;
+    if (free)
+      return std::nullopt;
+    free = d;
+  }
+  return free;
+}
+
+/// Whether `value` is computed from `dot`.
+bool dependsOn(const HloInstruction *value, const HloInstruction *dot) {
+  if (value == dot)
+    return true;
+  for (const HloInstruction *operand : value->operands())
+    if (dependsOn(operand, dot))
+      return true;
+  return false;
+}
+
+/// Whether `value` reaches `dot` through ops of one operand each.
+bool isOneOperandChain(const HloInstruction *value, const HloInstruction *dot) {
+  for (; value != dot; value = value->operand(0))
+    if (value->operandCount() != 1)
+      return false;
+  return true;
+}
+
+/// How `root` is computed from `dot`: a chain of one-operand ops (bitcasts,
+/// copies, converts: `top` is its last op, the dot itself for none), then
+/// elementwise ops of `top`'s dimensions whose other operands do not read
+/// the dot. The top, or none for another form.
+const HloInstruction *epilogueChainTop(const HloInstruction *dot, const HloInstruction *root) {
+  if (isOneOperandChain(root, dot))
+    return root;
+  if (!isElementwiseOpcode(root->opcode()))
+    return nullptr;
+  const HloInstruction *top = nullptr;
+  for (const HloInstruction *operand : root->operands()) {
+    if (!dependsOn(operand, dot))
+      continue;
+    const HloInstruction *operandTop = epilogueChainTop(dot, operand);
+    if (!operandTop || (top && operandTop != top) ||
+        operandTop->shape().dimensions() != root->shape().dimensions())
+      return nullptr;
+    top = operandTop;
+  }
+  return top;
+}
+
+} // namespace
+
+int64_t GemmDescription::batchCount() const {
+  int64_t count = 1;
+  for (int64_t size : batchSizes)
+    count *= size;
+  return count;
+}
+
+ErrorOr<GemmDescription> describeGemm(const HloComputation &computation) {
+  const HloInstruction *dot = nullptr;
+  for (const auto &instruction : computation.instructions())
+    if (instruction->opcode() == HloOpcode::Dot) {
+      if (dot)
+        return makeError("more than one dot");
+      dot = instruction.get();
+    }
+  if (!dot)
+    return makeError("no dot");
+  const HloInstruction *root = computation.root();
+  if (root->shape().isTuple())
+    return makeError("several outputs");
+  const HloInstruction *chainTop = epilogueChainTop(dot, root);
+  if (!chainTop)
+    return makeError("an epilogue other than one-operand ops then elementwise ones");
+  GemmDescription gemm;
+  gemm.epilogueChainTop = chainTop;
+  gemm.dot = dot;
+  PrimitiveType lhsType = dot->operand(0)->shape().elementType(),
+                rhsType = dot->operand(1)->shape().elementType();
+  if (lhsType != rhsType)
+    return makeError("operands of different types");
+  if (!isFloatingPoint(dot->shape().elementType()))
+    return makeError("a non-float result");
+  switch (lhsType) {
+  case PrimitiveType::BF16:
+    gemm.input = GemmInput::BF16;
+    break;
+  case PrimitiveType::F16:
+    gemm.input = GemmInput::F16;
+    break;
+  case PrimitiveType::F32:
+    if (!hasDefaultDotPrecision(*dot))
+      return makeError("f32 at a precision above TF32");
+    gemm.input = GemmInput::TF32;
+    break;
+  case PrimitiveType::F64:
+    gemm.input = GemmInput::F64;
+    break;
+  default:
+    return makeError(std::string(primitiveTypeName(lhsType)) + " operands");
+  }
+  DotDimensionNumbers numbers = dotDimensionNumbers(*dot);
+  if (numbers.lhsContracting.size() != 1 || numbers.rhsContracting.size() != 1)
+    return makeError("not exactly one contracting dimension");
+  const Shape &lhs = dot->operand(0)->shape(), &rhs = dot->operand(1)->shape();
+  std::optional<int64_t> lhsFree =
+      singleFreeDimension(lhs.rank(), numbers.lhsBatch, numbers.lhsContracting);
+  std::optional<int64_t> rhsFree =
+      singleFreeDimension(rhs.rank(), numbers.rhsBatch, numbers.rhsContracting);
+  if (!lhsFree || !rhsFree)
+    return makeError("not exactly one free dimension per operand");
+  gemm.lhsBatch = numbers.lhsBatch;
+  gemm.rhsBatch = numbers.rhsBatch;
+  for (int64_t d : numbers.lhsBatch)
+    gemm.batchSizes.push_back(lhs.dimension(d));
+  gemm.lhsFree = *lhsFree;
+  gemm.rhsFree = *rhsFree;
+  gemm.lhsContracting = numbers.lhsContracting[0];
+  gemm.rhsContracting = numbers.rhsContracting[0];
+  gemm.m = lhs.dimension(gemm.lhsFree);
+  gemm.n = rhs.dimension(gemm.rhsFree);
+  gemm.k = lhs.dimension(gemm.lhsContracting);
+  if (gemm.m == 0 || gemm.n == 0 || gemm.k == 0 || gemm.batchCount() == 0)
+    return makeError("an empty dot");
+  return gemm;
+}
+
+} // namespace hlo

@@ -1,0 +1,34 @@
+//===- GemmEmitter.h - Tensor-core GEMMs (XLA's Triton GEMM fusions) -*- C++ -*-===//
+//
+// The emitter of kGemm fusions: XLA's Triton GEMM fusions whose dot
+// GemmAnalysis.h accepts, computed on tensor cores with xla_gpu.mma_sync
+// (bf16/f16 m16n8k16, f32 as TF32 m16n8k8, f64 m8n8k4), no Triton
+// involved. The operands' producers in the fusion (converts, scales,
+// broadcasts) are evaluated where a fragment is loaded, and the ops after
+// the dot (bias, residual, activation, convert, bitcast) on the
+// accumulator before it is stored.
+//
+// A block computes XLA's output tile with XLA's warps where the fusion's
+// block_level_fusion_config names them (so grid and block are XLA's), else
+// a 32 x 16 tile with 2 x 2 warps; the tile's mma tiles are dealt to the
+// warps in turn. This first version reads each lane's fragments straight
+// from the operands (no shared-memory staging, ldmatrix or cp.async yet).
+//
+//===----------------------------------------------------------------------===//
+#ifndef HLO_EMITTERS_GEMMEMITTER_H
+#define HLO_EMITTERS_GEMMEMITTER_H
+
+#include "emitters/EmitterBase.h"
+
+#include <memory>
+
+namespace hlo {
+
+/// The emitter for a kGemm fusion, or why its dot is not one it takes.
+[[nodiscard]] llvm::Expected<std::unique_ptr<EmitterBase>>
+createGemmEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
+                  const GpuDeviceInfo &device);
+
+} // namespace hlo
+
+#endif // HLO_EMITTERS_GEMMEMITTER_H
