@@ -246,35 +246,37 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   auto accumulatorType = VectorType::get({mma.cValues()}, accumulatorElement);
   Value zeros = arith::ConstantOp::create(b, b.getZeroAttr(accumulatorType));
   Type inputElement = elementType(gemm.dot->operand(0)->shape().elementType(), mlirContext);
-  auto aType = VectorType::get({mma.aValues()}, inputElement);
-  auto bType = VectorType::get({mma.bValues()}, inputElement);
 
+  // A lane's fragment of operand 0 (A) or 1 (B) of the mma tile whose
+  // free index starts at `freeBase`, at contraction step `k0`.
+  auto loadFragment = [&](int operand, Value freeBase, Value k0) -> llvm::Expected<Value> {
+    auto role = operand == 0 ? xla_gpu::MmaOperand::A : xla_gpu::MmaOperand::B;
+    int64_t values = operand == 0 ? mma.aValues() : mma.bValues();
+    int64_t freeSize = operand == 0 ? gemm.m : gemm.n;
+    SmallVector<Value> elements;
+    for (int64_t v = 0; v < values; ++v) {
+      auto offset = xla_gpu::mmaFragmentOffset(mma, role, v);
+      Value free = rowOf(freeBase, offset), k = columnOf(k0, offset);
+      Value inBounds = arith::AndIOp::create(b, less(free, freeSize), less(k, gemm.k));
+      llvm::Expected<Value> element = operandElement(context, operand, batch, free, k, inBounds);
+      if (!element)
+        return element.takeError();
+      elements.push_back(*element);
+    }
+    return vector::FromElementsOp::create(b, VectorType::get({values}, inputElement), elements)
+        .getResult();
+  };
   // One mma tile's step along K: its fragments loaded, multiplied into
   // `accumulator`.
   auto mmaStep = [&](const WarpTile &warpTile, Value k0, Value accumulator) -> BodyValues {
-    SmallVector<Value> a, bValues;
-    for (int64_t v = 0; v < mma.aValues(); ++v) {
-      auto offset = xla_gpu::mmaFragmentOffset(mma, xla_gpu::MmaOperand::A, v);
-      Value row = rowOf(warpTile.rowBase, offset), k = columnOf(k0, offset);
-      Value inBounds = arith::AndIOp::create(b, less(row, gemm.m), less(k, gemm.k));
-      llvm::Expected<Value> element = operandElement(context, 0, batch, row, k, inBounds);
-      if (!element)
-        return element.takeError();
-      a.push_back(*element);
-    }
-    for (int64_t v = 0; v < mma.bValues(); ++v) {
-      auto offset = xla_gpu::mmaFragmentOffset(mma, xla_gpu::MmaOperand::B, v);
-      Value column = rowOf(warpTile.columnBase, offset), k = columnOf(k0, offset);
-      Value inBounds = arith::AndIOp::create(b, less(column, gemm.n), less(k, gemm.k));
-      llvm::Expected<Value> element = operandElement(context, 1, batch, column, k, inBounds);
-      if (!element)
-        return element.takeError();
-      bValues.push_back(*element);
-    }
-    Value aFragment = vector::FromElementsOp::create(b, aType, a);
-    Value bFragment = vector::FromElementsOp::create(b, bType, bValues);
+    llvm::Expected<Value> aFragment = loadFragment(0, warpTile.rowBase, k0);
+    if (!aFragment)
+      return aFragment.takeError();
+    llvm::Expected<Value> bFragment = loadFragment(1, warpTile.columnBase, k0);
+    if (!bFragment)
+      return bFragment.takeError();
     auto op = xla_gpu::MmaSyncOp::create(
-        b, accumulatorType, aFragment, bFragment, accumulator,
+        b, accumulatorType, *aFragment, *bFragment, accumulator,
         b.getDenseI64ArrayAttr({mma.m, mma.n, mma.k}),
         mma.input == xla_gpu::MmaInput::TF32 ? b.getUnitAttr() : UnitAttr());
     return SmallVector<Value>{op.getD()};
@@ -319,38 +321,39 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   Type dotElement = elementType(gemm.dot->shape().elementType(), mlirContext);
   const Shape &outputShape = *fusionOutputs().front().shape;
   Value output = context.outputs.front();
-  for (int64_t j = 0; j < tilesPerWarp; ++j)
-  for (int64_t v = 0; v < mma.cValues(); ++v) {
-    auto offset = xla_gpu::mmaFragmentOffset(mma, xla_gpu::MmaOperand::C, v);
-    Value row = rowOf(warpTiles[j].rowBase, offset);
-    Value column = columnOf(warpTiles[j].columnBase, offset);
-    // Inside the dot and inside this block's tile (an mma tile may reach
-    // past a tile smaller than itself, into the next block's).
-    Value inBounds = arith::AndIOp::create(b, less(row, gemm.m), less(column, gemm.n));
-    inBounds = arith::AndIOp::create(b, inBounds, warpTiles[j].valid);
-    inBounds = arith::AndIOp::create(
-        b, inBounds, less(arith::SubIOp::create(b, row, blockRow), blockM));
-    inBounds = arith::AndIOp::create(
-        b, inBounds, less(arith::SubIOp::create(b, column, blockColumn), blockN));
-    BodyValues written = emitIf(b, inBounds, {output}, [&](ImplicitLocOpBuilder &nested) -> BodyValues {
-      Value value = vector::ExtractOp::create(nested, loop.getResult(j), v);
-      if (dotElement != accumulatorElement)
-        value = dotElement.getIntOrFloatBitWidth() < accumulatorElement.getIntOrFloatBitWidth()
-                    ? Value(arith::TruncFOp::create(nested, dotElement, value))
-                    : Value(arith::ExtFOp::create(nested, dotElement, value));
-      SmallVector<Value> heroIndex(batch.begin(), batch.end());
-      heroIndex.push_back(row);
-      heroIndex.push_back(column);
-      SmallVector<Value> rootIndex =
-          toRoot ? applyIndexing(nested, *toRoot, heroIndex) : heroIndex;
-      SmallVector<Value> values = context.elemental.callEpilogue(
-          nested, *epilogue, context.parameters, rootIndex, value);
-      return SmallVector<Value>{tensor::InsertOp::create(nested, values.front(), output,
-                                                         bufferIndices(outputShape, rootIndex))};
-    });
-    if (!written)
-      return written.takeError();
-    output = written->front();
+  for (int64_t j = 0; j < tilesPerWarp; ++j) {
+    for (int64_t v = 0; v < mma.cValues(); ++v) {
+      auto offset = xla_gpu::mmaFragmentOffset(mma, xla_gpu::MmaOperand::C, v);
+      Value row = rowOf(warpTiles[j].rowBase, offset);
+      Value column = columnOf(warpTiles[j].columnBase, offset);
+      // Inside the dot and inside this block's tile (an mma tile may reach
+      // past a tile smaller than itself, into the next block's).
+      Value inBounds = arith::AndIOp::create(b, less(row, gemm.m), less(column, gemm.n));
+      inBounds = arith::AndIOp::create(b, inBounds, warpTiles[j].valid);
+      inBounds = arith::AndIOp::create(
+          b, inBounds, less(arith::SubIOp::create(b, row, blockRow), blockM));
+      inBounds = arith::AndIOp::create(
+          b, inBounds, less(arith::SubIOp::create(b, column, blockColumn), blockN));
+      BodyValues written = emitIf(b, inBounds, {output}, [&](ImplicitLocOpBuilder &nested) -> BodyValues {
+        Value value = vector::ExtractOp::create(nested, loop.getResult(j), v);
+        if (dotElement != accumulatorElement)
+          value = dotElement.getIntOrFloatBitWidth() < accumulatorElement.getIntOrFloatBitWidth()
+                      ? Value(arith::TruncFOp::create(nested, dotElement, value))
+                      : Value(arith::ExtFOp::create(nested, dotElement, value));
+        SmallVector<Value> heroIndex(batch.begin(), batch.end());
+        heroIndex.push_back(row);
+        heroIndex.push_back(column);
+        SmallVector<Value> rootIndex =
+            toRoot ? applyIndexing(nested, *toRoot, heroIndex) : heroIndex;
+        SmallVector<Value> values = context.elemental.callEpilogue(
+            nested, *epilogue, context.parameters, rootIndex, value);
+        return SmallVector<Value>{tensor::InsertOp::create(nested, values.front(), output,
+                                                           bufferIndices(outputShape, rootIndex))};
+      });
+      if (!written)
+        return written.takeError();
+      output = written->front();
+    }
   }
   func::ReturnOp::create(b, ValueRange{output});
   return llvm::Error::success();
