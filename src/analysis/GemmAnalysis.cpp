@@ -96,9 +96,18 @@ ErrorOr<GemmDescription> describeGemm(const HloComputation &computation) {
                 rhsType = dot->operand(1)->shape().elementType();
   if (lhsType != rhsType)
     return makeError("operands of different types");
-  if (!isFloatingPoint(dot->shape().elementType()))
+  PrimitiveType resultType = dot->shape().elementType();
+  if (lhsType == PrimitiveType::S8) {
+    // IMMA: s8 x s8 summed in s32 (wrapping, as XLA's s32 dot does).
+    if (resultType != PrimitiveType::S32)
+      return makeError("s8 operands with a result other than s32");
+  } else if (!isFloatingPoint(resultType)) {
     return makeError("a non-float result");
+  }
   switch (lhsType) {
+  case PrimitiveType::S8:
+    gemm.input = GemmInput::S8;
+    break;
   case PrimitiveType::BF16:
     gemm.input = GemmInput::BF16;
     break;

@@ -20,8 +20,9 @@
 namespace hlo {
 
 /// What the tensor cores multiply: bf16/f16 (m16n8k16), f32 as TF32
-/// (m16n8k8, XLA's default precision), f64 (m8n8k4).
-enum class GemmInput { BF16, F16, TF32, F64 };
+/// (m16n8k8, XLA's default precision), f64 (m8n8k4), s8 into s32
+/// (m16n8k32).
+enum class GemmInput { BF16, F16, TF32, F64, S8 };
 
 struct GemmDescription {
   const HloInstruction *dot = nullptr;
@@ -45,7 +46,7 @@ struct GemmDescription {
 /// The GEMM of `computation` (a fusion's), or why the emitter does not
 /// take it: one dot, the single root computed from it as epilogueChainTop
 /// says, one free and one contracting dimension per operand, bf16/f16/f64
-/// operands or f32 at default precision.
+/// operands, f32 at default precision, or s8 into s32.
 ErrorOr<GemmDescription> describeGemm(const HloComputation &computation);
 
 } // namespace hlo

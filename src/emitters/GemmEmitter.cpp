@@ -34,6 +34,8 @@ xla_gpu::MmaSyncKind mmaKindFor(GemmInput input) {
     return {16, 8, 8, xla_gpu::MmaInput::TF32};
   case GemmInput::F64:
     return {8, 8, 4, xla_gpu::MmaInput::F64};
+  case GemmInput::S8:
+    return {16, 8, 32, xla_gpu::MmaInput::S8};
   }
   llvm_unreachable("a GEMM input type");
 }
@@ -242,7 +244,9 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
     return add(base, add(mul(inGroup, offset.perRegister), constant(offset.columnOffset)));
   };
 
-  Type accumulatorElement = mma.input == xla_gpu::MmaInput::F64 ? b.getF64Type() : b.getF32Type();
+  Type accumulatorElement = mma.input == xla_gpu::MmaInput::F64  ? b.getF64Type()
+                            : mma.input == xla_gpu::MmaInput::S8 ? Type(b.getI32Type())
+                                                                 : Type(b.getF32Type());
   auto accumulatorType = VectorType::get({mma.cValues()}, accumulatorElement);
   Value zeros = arith::ConstantOp::create(b, b.getZeroAttr(accumulatorType));
   Type inputElement = elementType(gemm.dot->operand(0)->shape().elementType(), mlirContext);
