@@ -1,10 +1,11 @@
 //===- GemmAnalysis.cpp - The dots the tensor-core emitter computes -------===//
 #include "analysis/GemmAnalysis.h"
 
-#include "analysis/HeroAnalysis.h"
+#include "hlo_parser/HloOpcode.h"
 #include "hlo_parser/OpAttributes.h"
 
 #include <algorithm>
+#include <map>
 
 namespace hlo {
 namespace {
@@ -24,15 +25,24 @@ std::optional<int64_t> singleFreeDimension(int64_t rank, const std::vector<int64
   return free;
 }
 
-/// Whether `value` is computed from `dot`.
-bool dependsOn(const HloInstruction *value, const HloInstruction *dot) {
-  if (value == dot)
-    return true;
-  for (const HloInstruction *operand : value->operands())
-    if (dependsOn(operand, dot))
+/// Which values are computed from `dot`, each answered once.
+class DotReaders {
+public:
+  explicit DotReaders(const HloInstruction *dot) : dot(dot) {}
+  bool reads(const HloInstruction *value) {
+    if (value == dot)
       return true;
-  return false;
-}
+    auto [it, inserted] = known.try_emplace(value, false);
+    if (inserted)
+      it->second = std::any_of(value->operands().begin(), value->operands().end(),
+                               [&](const HloInstruction *operand) { return reads(operand); });
+    return known.at(value);
+  }
+
+private:
+  const HloInstruction *dot;
+  std::map<const HloInstruction *, bool> known;
+};
 
 /// Whether `value` reaches `dot` through ops of one operand each.
 bool isOneOperandChain(const HloInstruction *value, const HloInstruction *dot) {
@@ -46,16 +56,17 @@ bool isOneOperandChain(const HloInstruction *value, const HloInstruction *dot) {
 /// copies, converts: `top` is its last op, the dot itself for none), then
 /// elementwise ops of `top`'s dimensions whose other operands do not read
 /// the dot. The top, or none for another form.
-const HloInstruction *epilogueChainTop(const HloInstruction *dot, const HloInstruction *root) {
+const HloInstruction *epilogueChainTop(const HloInstruction *dot, const HloInstruction *root,
+                                       DotReaders &readers) {
   if (isOneOperandChain(root, dot))
     return root;
   if (!isElementwiseOpcode(root->opcode()))
     return nullptr;
   const HloInstruction *top = nullptr;
   for (const HloInstruction *operand : root->operands()) {
-    if (!dependsOn(operand, dot))
+    if (!readers.reads(operand))
       continue;
-    const HloInstruction *operandTop = epilogueChainTop(dot, operand);
+    const HloInstruction *operandTop = epilogueChainTop(dot, operand, readers);
     if (!operandTop || (top && operandTop != top) ||
         operandTop->shape().dimensions() != root->shape().dimensions())
       return nullptr;
@@ -86,7 +97,8 @@ ErrorOr<GemmDescription> describeGemm(const HloComputation &computation) {
   const HloInstruction *root = computation.root();
   if (root->shape().isTuple())
     return makeError("several outputs");
-  const HloInstruction *chainTop = epilogueChainTop(dot, root);
+  DotReaders readers(dot);
+  const HloInstruction *chainTop = epilogueChainTop(dot, root, readers);
   if (!chainTop)
     return makeError("an epilogue other than one-operand ops then elementwise ones");
   GemmDescription gemm;

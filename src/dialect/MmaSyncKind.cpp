@@ -3,6 +3,8 @@
 
 #include "dialect/XlaGpuDialect.h"
 
+#include "abi/MmaFragmentLayout.h"
+
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -65,23 +67,10 @@ int64_t mmaInputBits(MmaInput input) {
 
 MmaFragmentOffset mmaFragmentOffset(const MmaSyncKind &kind, MmaOperand operand,
                                     int64_t value) {
-  // Each operand is cut into tiles of 8 rows and a line (128 bits of A or
-  // B, 256 of f64 A or B, 8 elements of C); a lane's register holds
-  // `perRegister` consecutive elements of row lane/4 of a tile, and the
-  // registers walk the tiles down the rows first.
-  int64_t rows = operand == MmaOperand::A ? kind.m : kind.n;
-  int64_t perRegister = 2, line = 8;
-  if (operand == MmaOperand::C) {
-    rows = kind.m;
-  } else if (int64_t bits = mmaInputBits(kind.input); bits == 64) {
-    perRegister = 1;
-    line = 4;
-  } else {
-    perRegister = 32 / bits;
-    line = 128 / bits;
-  }
-  int64_t reg = value / perRegister, rowTiles = rows / 8;
-  return {(reg % rowTiles) * 8, (reg / rowTiles) * line + value % perRegister, perRegister};
+  bool accumulator = operand == MmaOperand::C;
+  int64_t rows = operand == MmaOperand::B ? kind.n : kind.m;
+  return abi::mmaFragmentOffset(rows, accumulator ? 32 : mmaInputBits(kind.input), accumulator,
+                                value);
 }
 
 llvm::Expected<MmaSyncKind> mmaSyncKindOf(MmaSyncOp op) {

@@ -9,12 +9,16 @@
 #ifndef HLO_DIALECT_MMASYNCKIND_H
 #define HLO_DIALECT_MMASYNCKIND_H
 
+#include "abi/MmaFragmentLayout.h"
+
 #include "mlir/IR/Types.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
 
 namespace hlo::xla_gpu {
+
+using abi::MmaFragmentOffset;
 
 class MmaSyncOp;
 
@@ -35,12 +39,9 @@ struct MmaSyncKind {
 /// N x K (column-major K x N), C and D are M x N.
 enum class MmaOperand { A, B, C };
 
-/// Where value `value` of a lane's fragment lies in its operand, per the
-/// PTX ISA's layouts: row lane/4 + rowOffset, column
-/// (lane%4) * perRegister + columnOffset.
-struct MmaFragmentOffset {
-  int64_t rowOffset, columnOffset, perRegister;
-};
+/// Where value `value` of a lane's fragment lies in its operand: the PTX
+/// ISA's layout (abi/MmaFragmentLayout.h, which the host runtime follows
+/// too).
 MmaFragmentOffset mmaFragmentOffset(const MmaSyncKind &kind, MmaOperand operand,
                                     int64_t value);
 

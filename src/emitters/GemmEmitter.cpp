@@ -137,7 +137,7 @@ GemmEmitter::configuredTile(const FusionAnalysis &analysis) const {
   std::vector<int64_t> dotDimension(rank);
   std::iota(dotDimension.begin(), dotDimension.end(), 0);
   if (gemm.epilogueChainTop != gemm.dot) {
-    MLIRContext context;
+    MLIRContext context(MLIRContext::Threading::DISABLED);
     std::optional<IndexingMap> toTop =
         heroToRootIndexing(gemm.dot, gemm.epilogueChainTop, &context);
     if (!toTop || toTop->getAffineMap().getNumResults() != rank)

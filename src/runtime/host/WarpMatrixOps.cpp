@@ -2,6 +2,7 @@
 #include "host/WarpMatrixOps.h"
 
 #include "abi/HostKernelAbi.h"
+#include "abi/MmaFragmentLayout.h"
 #include "hlo_parser/FloatFormat.h"
 
 #include <cstring>
@@ -41,35 +42,27 @@ std::optional<MmaKind> mmaKind(uint32_t kind) {
   }
 }
 
-/// How one operand's fragments tile it. The operand (A: M x K, B: N x K,
-/// C: M x N) is cut into 8-row tiles a line wide; a lane holds, per
-/// register, `perRegister` consecutive elements of row lane/4 of one
-/// tile, at element (lane%4)*perRegister of the line. Registers walk the
-/// tiles down the rows first. (A line is 128 bits of A or B, 256 of f64
-/// A or B, 8 elements of C.)
+/// One operand's fragments: A is M x K, B is N x K, C is M x N; their
+/// elements' bits, and where each value lies (abi/MmaFragmentLayout.h).
 struct FragmentTiling {
-  int rows, columns, bits, perRegister, lineElements;
+  int rows, columns, bits;
+  bool accumulator;
   int values() const { return rows * columns / static_cast<int>(kLanesPerWarp); }
 };
 
 FragmentTiling tilingOf(const MmaKind &kind, MmaOperand operand) {
-  if (operand == MmaOperand::C) {
-    int bits = primitiveBitWidth(kind.accumulator);
-    return {kind.m, kind.n, bits, 2, 8};
-  }
-  int bits = primitiveBitWidth(kind.input);
-  int rows = operand == MmaOperand::A ? kind.m : kind.n;
-  if (bits == 64)
-    return {rows, kind.k, bits, 1, 4};
-  return {rows, kind.k, bits, 32 / bits, 128 / bits};
+  if (operand == MmaOperand::C)
+    return {kind.m, kind.n, primitiveBitWidth(kind.accumulator), true};
+  return {operand == MmaOperand::A ? kind.m : kind.n, kind.k, primitiveBitWidth(kind.input),
+          false};
 }
 
 FragmentPosition positionIn(const FragmentTiling &tiling, int lane, int value) {
-  int reg = value / tiling.perRegister;
-  int rowTiles = tiling.rows / 8;
-  return {(reg % rowTiles) * 8 + lane / 4,
-          (reg / rowTiles) * tiling.lineElements + (lane % 4) * tiling.perRegister +
-              value % tiling.perRegister};
+  abi::MmaFragmentOffset offset =
+      abi::mmaFragmentOffset(tiling.rows, tiling.bits, tiling.accumulator, value);
+  return {lane / 4 + static_cast<int>(offset.rowOffset),
+          (lane % 4) * static_cast<int>(offset.perRegister) +
+              static_cast<int>(offset.columnOffset)};
 }
 
 uint64_t loadBits(const void *base, int value, int bits) {

@@ -4,8 +4,9 @@
 // once every lane of a warp has arrived (BlockRunner gathers the lanes):
 // PTX's mma.sync (HloHostMmaKind in abi/HostKernelAbi.h) and ldmatrix,
 // with the operands spread over the 32 lanes as the PTX ISA's matrix
-// fragment layouts say. Plain functions of the lanes' operand pointers,
-// so that the layouts are tested without a kernel (HostLauncherTest).
+// fragment layouts say (abi/MmaFragmentLayout.h, the rule the compiler
+// follows too). Plain functions of the lanes' operand pointers,
+// so that the layouts are tested without a kernel (WarpMatrixOpsTest).
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_RUNTIME_HOST_WARPMATRIXOPS_H
