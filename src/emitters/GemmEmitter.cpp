@@ -217,6 +217,9 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   SmallVector<int64_t> tileDims(gemm.batchSizes.begin(), gemm.batchSizes.end());
   tileDims.push_back(tilesM);
   tileDims.push_back(tilesN);
+  // splitGrid may launch a few blocks past the tiles (a grid split over y
+  // and z): they compute nothing.
+  Value blockHasTile = less(block, gemm.batchCount() * tilesM * tilesN);
   SmallVector<Value> tile = delinearizeIndex(b, block, tileDims);
   SmallVector<Value> batch(tile.begin(), tile.end() - 2);
   SmallVector<Value> warpAndLane = delinearizeIndex(b, thread, {warps, 8, 4});
@@ -232,7 +235,8 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   for (int64_t j = 0; j < tilesPerWarp; ++j) {
     Value index = add(warp, constant(j * warps));
     SmallVector<Value> position = delinearizeIndex(b, index, {mmaTilesM, mmaTilesN});
-    warpTiles.push_back({less(index, mmaTilesM * mmaTilesN),
+    Value valid = arith::AndIOp::create(b, blockHasTile, less(index, mmaTilesM * mmaTilesN));
+    warpTiles.push_back({valid,
                          add(blockRow, mul(position[0], mma.m)),
                          add(blockColumn, mul(position[1], mma.n))});
   }
