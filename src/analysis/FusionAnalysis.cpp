@@ -410,6 +410,19 @@ FusionAnalysis classifyFusion(const HloComputation &computation,
     readBlockLevelConfig(config, analysis);
     return analysis;
   }
+  // Any other fusion or unfused instruction whose hero is a dot the
+  // tensor-core emitter takes, on GPUs with bf16/tf32 tensor cores (before
+  // sm_80 a dot stays elemental, in a loop fusion).
+  bool dotHero = std::any_of(analysis.heroes.begin(), analysis.heroes.end(),
+                             [](const HloInstruction *hero) {
+                               return hero->opcode() == HloOpcode::Dot;
+                             });
+  if (dotHero && device.computeCapability >= 80 && describeGemm(computation)) {
+    setVariant(analysis, FusionVariant::MmaSyncGemm);
+    if (config.kind == "__triton")
+      readBlockLevelConfig(config, analysis);
+    return analysis;
+  }
   // XLA's block-level Triton fusion (kind `__triton`, not a GEMM kind).
   if (config.kind == "__triton" && hasNormalizationReduce(computation)) {
     setVariant(analysis, FusionVariant::Normalization);

@@ -10,19 +10,24 @@
 namespace hlo {
 namespace {
 
-/// The one dimension of an operand of `rank` that is neither batch nor
-/// contracting, if exactly one is.
-std::optional<int64_t> singleFreeDimension(int64_t rank, const std::vector<int64_t> &batch,
-                                           const std::vector<int64_t> &contracting) {
-  std::optional<int64_t> free;
-  for (int64_t d = 0; d < rank; ++d) {
-    if (std::count(batch.begin(), batch.end(), d) || std::count(contracting.begin(), contracting.end(), d))
-      continue;
-    if (free)
-      return std::nullopt;
-    free = d;
-  }
+/// The dimensions of an operand of `rank` that are neither batch nor
+/// contracting, in order.
+std::vector<int64_t> freeDimensions(int64_t rank, const std::vector<int64_t> &batch,
+                                    const std::vector<int64_t> &contracting) {
+  std::vector<int64_t> free;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!std::count(batch.begin(), batch.end(), d) &&
+        !std::count(contracting.begin(), contracting.end(), d))
+      free.push_back(d);
   return free;
+}
+
+/// The elements of `shape`'s `dimensions`.
+int64_t elementsOf(const Shape &shape, const std::vector<int64_t> &dimensions) {
+  int64_t count = 1;
+  for (int64_t d : dimensions)
+    count *= shape.dimension(d);
+  return count;
 }
 
 /// Which values are computed from `dot`, each answered once.
@@ -127,9 +132,7 @@ ErrorOr<GemmDescription> describeGemm(const HloComputation &computation) {
     gemm.input = GemmInput::F16;
     break;
   case PrimitiveType::F32:
-    if (!hasDefaultDotPrecision(*dot))
-      return makeError("f32 at a precision above TF32");
-    gemm.input = GemmInput::TF32;
+    gemm.input = allowsTf32DotProducts(*dot) ? GemmInput::TF32 : GemmInput::TF32x3;
     break;
   case PrimitiveType::F64:
     gemm.input = GemmInput::F64;
@@ -138,26 +141,20 @@ ErrorOr<GemmDescription> describeGemm(const HloComputation &computation) {
     return makeError(std::string(primitiveTypeName(lhsType)) + " operands");
   }
   DotDimensionNumbers numbers = dotDimensionNumbers(*dot);
-  if (numbers.lhsContracting.size() != 1 || numbers.rhsContracting.size() != 1)
-    return makeError("not exactly one contracting dimension");
+  if (numbers.lhsContracting.empty())
+    return makeError("no contracting dimension (an outer product)");
   const Shape &lhs = dot->operand(0)->shape(), &rhs = dot->operand(1)->shape();
-  std::optional<int64_t> lhsFree =
-      singleFreeDimension(lhs.rank(), numbers.lhsBatch, numbers.lhsContracting);
-  std::optional<int64_t> rhsFree =
-      singleFreeDimension(rhs.rank(), numbers.rhsBatch, numbers.rhsContracting);
-  if (!lhsFree || !rhsFree)
-    return makeError("not exactly one free dimension per operand");
   gemm.lhsBatch = numbers.lhsBatch;
   gemm.rhsBatch = numbers.rhsBatch;
   for (int64_t d : numbers.lhsBatch)
     gemm.batchSizes.push_back(lhs.dimension(d));
-  gemm.lhsFree = *lhsFree;
-  gemm.rhsFree = *rhsFree;
-  gemm.lhsContracting = numbers.lhsContracting[0];
-  gemm.rhsContracting = numbers.rhsContracting[0];
-  gemm.m = lhs.dimension(gemm.lhsFree);
-  gemm.n = rhs.dimension(gemm.rhsFree);
-  gemm.k = lhs.dimension(gemm.lhsContracting);
+  gemm.lhsContracting = numbers.lhsContracting;
+  gemm.rhsContracting = numbers.rhsContracting;
+  gemm.lhsFree = freeDimensions(lhs.rank(), numbers.lhsBatch, numbers.lhsContracting);
+  gemm.rhsFree = freeDimensions(rhs.rank(), numbers.rhsBatch, numbers.rhsContracting);
+  gemm.m = elementsOf(lhs, gemm.lhsFree);
+  gemm.n = elementsOf(rhs, gemm.rhsFree);
+  gemm.k = elementsOf(lhs, gemm.lhsContracting);
   if (gemm.m == 0 || gemm.n == 0 || gemm.k == 0 || gemm.batchCount() == 0)
     return makeError("an empty dot");
   return gemm;

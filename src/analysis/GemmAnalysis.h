@@ -20,9 +20,11 @@
 namespace hlo {
 
 /// What the tensor cores multiply: bf16/f16 (m16n8k16), f32 as TF32
-/// (m16n8k8, XLA's default precision), f64 (m8n8k4), s8 into s32
-/// (m16n8k32).
-enum class GemmInput { BF16, F16, TF32, F64, S8 };
+/// (m16n8k8, XLA's default precision), f32 as three TF32 products (each
+/// operand split into a TF32 part and the TF32 remainder; the product of
+/// the remainders dropped: about 2^-21 of each product, for HIGH/HIGHEST
+/// and the f32 algorithms), f64 (m8n8k4), s8 into s32 (m16n8k32).
+enum class GemmInput { BF16, F16, TF32, TF32x3, F64, S8 };
 
 struct GemmDescription {
   const HloInstruction *dot = nullptr;
@@ -32,21 +34,29 @@ struct GemmDescription {
   /// ops of this one's dimensions.
   const HloInstruction *epilogueChainTop = nullptr;
   GemmInput input = GemmInput::BF16;
-  /// The dot's result is [batch dims..., m, n] (batch dims in order).
+  /// The dot's result is [batch dims..., lhs free dims..., rhs free
+  /// dims...]: a batch of m x n matrices, m the lhs free dimensions'
+  /// elements (row-major over them, 1 for none), n the rhs's, k the
+  /// contracting dimensions' (row-major in the order the dot lists them).
   std::vector<int64_t> batchSizes;
   int64_t m = 1, n = 1, k = 1;
   /// Per operand: its batch dimensions (in the result's order), its free
-  /// (row of A, column of B) and its contracting dimension.
+  /// dimensions (in order: the rows of A, the columns of B) and its
+  /// contracting dimensions (in the dot's order).
   std::vector<int64_t> lhsBatch, rhsBatch;
-  int64_t lhsFree = 0, lhsContracting = 0, rhsFree = 0, rhsContracting = 0;
+  std::vector<int64_t> lhsFree, rhsFree, lhsContracting, rhsContracting;
 
   int64_t batchCount() const;
+  /// Whether each operand has exactly one free dimension (the result is
+  /// [batch..., m, n]).
+  bool hasMatrixResult() const { return lhsFree.size() == 1 && rhsFree.size() == 1; }
 };
 
-/// The GEMM of `computation` (a fusion's), or why the emitter does not
-/// take it: one dot, the single root computed from it as epilogueChainTop
-/// says, one free and one contracting dimension per operand, bf16/f16/f64
-/// operands, f32 at default precision, or s8 into s32.
+/// The GEMM of `computation` (a fusion's, or an unfused dot's), or why the
+/// emitter does not take it: one dot, the single root computed from it as
+/// epilogueChainTop says, at least one contracting dimension (a dot
+/// without is an outer product: elementwise), operands of one type:
+/// bf16/f16/f32/f64, or s8 into s32.
 ErrorOr<GemmDescription> describeGemm(const HloComputation &computation);
 
 } // namespace hlo

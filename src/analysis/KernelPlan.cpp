@@ -38,6 +38,8 @@ LaunchRole launchRole(HloOpcode opcode) {
   case HloOpcode::Broadcast:
   case HloOpcode::Concatenate:
   case HloOpcode::Copy:
+  // A dot is a GEMM kernel of ours (before sm_80, a loop fusion).
+  case HloOpcode::Dot:
   case HloOpcode::DynamicSlice:
   case HloOpcode::DynamicUpdateSlice:
   case HloOpcode::Gather:
@@ -56,7 +58,6 @@ LaunchRole launchRole(HloOpcode opcode) {
     return LaunchRole::Wrapped;
   // Library calls (cuBLAS, cuDNN, cuFFT, cuSOLVER, custom calls) and
   // runtime operations (collectives, transfers, host/device copies).
-  case HloOpcode::Dot:
   case HloOpcode::RaggedDot:
   case HloOpcode::ScaledDot:
   case HloOpcode::Convolution:
@@ -122,12 +123,14 @@ bool hasControlFlow(const HloComputation &computation) {
   return false;
 }
 
-/// A scatter or sort is the root of its kernel (XLA fuses neither into a
-/// consumer): an entry with one elsewhere is not a kernel of its own.
-bool hasInnerScatterOrSort(const HloComputation &computation) {
+/// A scatter, sort or dot is the root of its kernel (XLA fuses none into
+/// a consumer as a hero; a dot's consumers are a GEMM's epilogue only
+/// when one chain of them leads to the root): an entry with one elsewhere
+/// is not a kernel of its own.
+bool hasInnerScatterSortOrDot(const HloComputation &computation) {
   for (const auto &instruction : computation.instructions())
     if ((instruction->opcode() == HloOpcode::Scatter ||
-         instruction->opcode() == HloOpcode::Sort) &&
+         instruction->opcode() == HloOpcode::Sort || instruction->opcode() == HloOpcode::Dot) &&
         instruction.get() != computation.root())
       return true;
   return false;
@@ -161,7 +164,7 @@ KernelPlan::KernelPlan(const HloModule &module) : entry(module.entry()) {
   if (!module.entry())
     return;
   if (!hasFusion(module) && !hasControlFlow(*module.entry()) &&
-      !hasInnerScatterOrSort(*module.entry())) {
+      !hasInnerScatterSortOrDot(*module.entry())) {
     kernelList.push_back({module.entry()->name(), module.entry(), nullptr,
                           module.entry()->root()});
     hostComputationList.push_back(module.entry());

@@ -38,20 +38,23 @@ void printAnalysis(const std::string &name, const FusionAnalysis &analysis,
 bool emitFusionAnalysis(const HloModule &module, const GpuDeviceInfo &device,
                         const std::vector<std::string> &kernels, std::string &out,
                         DiagnosticEngine &diagnostics) {
-  bool any = false;
   std::vector<bool> found(kernels.size(), false);
+  // With --kernel, only the kernels it names.
+  auto requested = [&](const std::string &name) {
+    if (kernels.empty())
+      return true;
+    bool named = false;
+    for (size_t i = 0; i < kernels.size(); ++i)
+      if (namesKernel(name, kernels[i]))
+        named = found[i] = true;
+    return named;
+  };
+  // Every fusion (library calls included), then the kernels the compile
+  // makes of unfused instructions (or of a whole entry without fusions).
   for (const auto &computation : module.computations())
     for (const auto &instruction : computation->instructions()) {
-      if (instruction->opcode() != HloOpcode::Fusion)
+      if (instruction->opcode() != HloOpcode::Fusion || !requested(instruction->name()))
         continue;
-      if (!kernels.empty()) { // --kernel: only the fusions it names
-        bool named = false;
-        for (size_t i = 0; i < kernels.size(); ++i)
-          if (namesKernel(instruction->name(), kernels[i]))
-            named = found[i] = true;
-        if (!named)
-          continue;
-      }
       const HloComputation *fused = instruction->fusedComputation();
       if (!fused || fused->isDeclaration()) {
         diagnostics.error(instruction->sourceOffset(),
@@ -59,18 +62,18 @@ bool emitFusionAnalysis(const HloModule &module, const GpuDeviceInfo &device,
                               "' calls a computation that is not defined");
         return false;
       }
-      any = true;
       printAnalysis(instruction->name(),
                     analyzeFusion(*fused, instruction.get(), device), out);
     }
+  KernelPlan plan(module);
+  for (const KernelSource &kernel : plan.kernels())
+    if (!kernel.fusion && requested(kernel.name))
+      printAnalysis(kernel.name, analyzeFusion(*kernel.computation, nullptr, device), out);
   for (size_t i = 0; i < kernels.size(); ++i)
     if (!found[i]) {
-      diagnostics.error(kNoOffset, "no fusion named '" + kernels[i] + "' in the module");
+      diagnostics.error(kNoOffset, "no kernel named '" + kernels[i] + "' in the module");
       return false;
     }
-  if (!any)
-    printAnalysis(module.entry()->name(),
-                  analyzeFusion(*module.entry(), nullptr, device), out);
   return true;
 }
 

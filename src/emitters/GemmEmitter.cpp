@@ -21,8 +21,9 @@ namespace hlo {
 namespace {
 
 constexpr int64_t kWarpSize = 32;
-/// Without XLA's config: 2 x 2 warps of one mma tile each.
-constexpr int64_t kWarpsM = 2, kWarpsN = 2;
+/// Without XLA's config, a block's tile is at most this many rows and
+/// columns, computed by at most this many warps.
+constexpr int64_t kMaxBlockRows = 64, kMaxBlockColumns = 64, kMaxWarps = 4;
 
 xla_gpu::MmaSyncKind mmaKindFor(GemmInput input) {
   switch (input) {
@@ -31,6 +32,7 @@ xla_gpu::MmaSyncKind mmaKindFor(GemmInput input) {
   case GemmInput::F16:
     return {16, 8, 16, xla_gpu::MmaInput::F16};
   case GemmInput::TF32:
+  case GemmInput::TF32x3:
     return {16, 8, 8, xla_gpu::MmaInput::TF32};
   case GemmInput::F64:
     return {8, 8, 4, xla_gpu::MmaInput::F64};
@@ -44,9 +46,15 @@ xla_gpu::MmaSyncKind mmaKindFor(GemmInput input) {
 /// to nearest, ties away from zero, in the top 19 bits; NaN and infinity
 /// kept.
 Value roundToTf32(ImplicitLocOpBuilder &b, Value value) {
+  // Scalars or vectors (a fragment) alike.
   Type i32 = b.getI32Type();
-  auto constant = [&](uint32_t bits) {
-    return arith::ConstantOp::create(b, b.getI32IntegerAttr(static_cast<int32_t>(bits)));
+  if (auto vector = dyn_cast<VectorType>(value.getType()))
+    i32 = VectorType::get(vector.getShape(), i32);
+  auto constant = [&](uint32_t bits) -> Value {
+    TypedAttr attribute = b.getI32IntegerAttr(static_cast<int32_t>(bits));
+    if (auto vector = dyn_cast<VectorType>(i32))
+      attribute = SplatElementsAttr::get(vector, attribute);
+    return arith::ConstantOp::create(b, attribute);
   };
   Value bits = arith::BitcastOp::create(b, i32, value);
   Value rounded = arith::AndIOp::create(b, arith::AddIOp::create(b, bits, constant(0x1000)),
@@ -58,6 +66,16 @@ Value roundToTf32(ImplicitLocOpBuilder &b, Value value) {
                                   arith::SelectOp::create(b, special, bits, rounded));
 }
 
+/// `value` as TF32 (its rounding) plus the TF32 rounding of the rest (zero
+/// where the rounding is the value: infinities included).
+std::pair<Value, Value> splitTf32(ImplicitLocOpBuilder &b, Value value) {
+  Value big = roundToTf32(b, value);
+  Value rest = roundToTf32(b, arith::SubFOp::create(b, value, big));
+  Value exact = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, big, value);
+  Value zero = arith::ConstantOp::create(b, b.getZeroAttr(value.getType()));
+  return {big, arith::SelectOp::create(b, exact, zero, rest)};
+}
+
 class GemmEmitter : public EmitterBase {
 public:
   GemmEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
@@ -66,16 +84,20 @@ public:
         mma(mmaKindFor(this->gemm.input)) {
     // XLA's tile and warps where its config names them (a tile of the
     // root's dimensions, which the epilogue's bitcasts may permute), else
-    // 2 x 2 warps of one mma tile each.
-    warps = kWarpsM * kWarpsN;
-    blockM = kWarpsM * mma.m;
-    blockN = kWarpsN * mma.n;
+    // the dot's rows and columns rounded up to mma tiles, at most 64 x 64,
+    // with a warp per two mma tiles, at most 4.
     if (std::optional<std::pair<int64_t, int64_t>> tile = configuredTile(analysis)) {
       std::tie(blockM, blockN) = *tile;
       warps = std::clamp<int64_t>(*analysis.blockLevelWarps, 1, 32);
+      mmaTilesM = llvm::divideCeil(blockM, mma.m);
+      mmaTilesN = llvm::divideCeil(blockN, mma.n);
+    } else {
+      mmaTilesM = llvm::divideCeil(std::min(this->gemm.m, kMaxBlockRows), mma.m);
+      mmaTilesN = llvm::divideCeil(std::min(this->gemm.n, kMaxBlockColumns), mma.n);
+      blockM = mmaTilesM * mma.m;
+      blockN = mmaTilesN * mma.n;
+      warps = std::clamp<int64_t>(mmaTilesM * mmaTilesN / 2, 1, kMaxWarps);
     }
-    mmaTilesM = llvm::divideCeil(blockM, mma.m);
-    mmaTilesN = llvm::divideCeil(blockN, mma.n);
     tilesPerWarp = llvm::divideCeil(mmaTilesM * mmaTilesN, warps);
     tilesM = llvm::divideCeil(this->gemm.m, blockM);
     tilesN = llvm::divideCeil(this->gemm.n, blockN);
@@ -100,7 +122,9 @@ protected:
 
 private:
   /// One operand's element at (batch indices, free index, contracting
-  /// index), or zero outside the operand (the tile's ragged edges).
+  /// index) (the free and contracting indices row-major over the
+  /// operand's free and contracting dimensions), or zero outside the
+  /// operand (the tile's ragged edges).
   llvm::Expected<Value> operandElement(EmitterContext &context, int operand,
                                        ValueRange batch, Value free, Value contracting,
                                        Value inBounds) const;
@@ -126,7 +150,8 @@ std::optional<std::pair<int64_t, int64_t>>
 GemmEmitter::configuredTile(const FusionAnalysis &analysis) const {
   const std::vector<int64_t> &sizes = analysis.blockLevelTile;
   const HloInstruction *root = fused.root();
-  if (!analysis.blockLevelWarps || sizes.size() != static_cast<size_t>(root->shape().rank()))
+  if (!analysis.blockLevelWarps || sizes.size() != static_cast<size_t>(root->shape().rank()) ||
+      !gemm.hasMatrixResult())
     return std::nullopt;
   // Root dimension i is dot dimension dotDimension[i].
   int64_t rank = gemm.dot->shape().rank();
@@ -174,12 +199,22 @@ llvm::Expected<Value> GemmEmitter::operandElement(EmitterContext &context, int o
                                                   Value contracting, Value inBounds) const {
   ImplicitLocOpBuilder &b = context.b;
   const HloInstruction *value = gemm.dot->operand(operand);
-  const std::vector<int64_t> &batchDims = operand == 0 ? gemm.lhsBatch : gemm.rhsBatch;
-  SmallVector<Value> index(value->shape().rank());
-  for (size_t i = 0; i < batchDims.size(); ++i)
-    index[batchDims[i]] = batch[i];
-  index[operand == 0 ? gemm.lhsFree : gemm.rhsFree] = free;
-  index[operand == 0 ? gemm.lhsContracting : gemm.rhsContracting] = contracting;
+  const Shape &shape = value->shape();
+  SmallVector<Value> index(shape.rank());
+  // Dimensions `dims` of the operand's index from `linear`, row-major.
+  auto place = [&](const std::vector<int64_t> &dims, ValueRange values) {
+    for (size_t i = 0; i < dims.size(); ++i)
+      index[dims[i]] = values[i];
+  };
+  auto split = [&](const std::vector<int64_t> &dims, Value linear) {
+    SmallVector<int64_t> sizes;
+    for (int64_t d : dims)
+      sizes.push_back(shape.dimension(d));
+    place(dims, delinearizeIndex(b, linear, sizes));
+  };
+  place(operand == 0 ? gemm.lhsBatch : gemm.rhsBatch, batch);
+  split(operand == 0 ? gemm.lhsFree : gemm.rhsFree, free);
+  split(operand == 0 ? gemm.lhsContracting : gemm.rhsContracting, contracting);
   Type type = elementType(value->shape().elementType(), b.getContext());
   Value zero = arith::ConstantOp::create(b, b.getZeroAttr(type));
   BodyValues loaded = emitIf(b, inBounds, {zero}, [&](ImplicitLocOpBuilder &nested) -> BodyValues {
@@ -191,8 +226,7 @@ llvm::Expected<Value> GemmEmitter::operandElement(EmitterContext &context, int o
   });
   if (!loaded)
     return loaded.takeError();
-  Value element = loaded->front();
-  return gemm.input == GemmInput::TF32 ? roundToTf32(b, element) : element;
+  return loaded->front();
 }
 
 llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
@@ -283,11 +317,25 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
     llvm::Expected<Value> bFragment = loadFragment(1, warpTile.columnBase, k0);
     if (!bFragment)
       return bFragment.takeError();
-    auto op = xla_gpu::MmaSyncOp::create(
-        b, accumulatorType, *aFragment, *bFragment, accumulator,
-        b.getDenseI64ArrayAttr({mma.m, mma.n, mma.k}),
-        mma.input == xla_gpu::MmaInput::TF32 ? b.getUnitAttr() : UnitAttr());
-    return SmallVector<Value>{op.getD()};
+    auto multiply = [&](Value a, Value bValue, Value c) {
+      return xla_gpu::MmaSyncOp::create(
+                 b, accumulatorType, a, bValue, c, b.getDenseI64ArrayAttr({mma.m, mma.n, mma.k}),
+                 mma.input == xla_gpu::MmaInput::TF32 ? b.getUnitAttr() : UnitAttr())
+          .getD();
+    };
+    if (gemm.input == GemmInput::TF32)
+      return SmallVector<Value>{
+          multiply(roundToTf32(b, *aFragment), roundToTf32(b, *bFragment), accumulator)};
+    if (gemm.input == GemmInput::TF32x3) {
+      // a * b ~ aBig * bBig + aBig * bSmall + aSmall * bBig, the small
+      // products first.
+      auto [aBig, aSmall] = splitTf32(b, *aFragment);
+      auto [bBig, bSmall] = splitTf32(b, *bFragment);
+      Value sum = multiply(aSmall, bBig, accumulator);
+      sum = multiply(aBig, bSmall, sum);
+      return SmallVector<Value>{multiply(aBig, bBig, sum)};
+    }
+    return SmallVector<Value>{multiply(*aFragment, *bFragment, accumulator)};
   };
 
   llvm::Error failure = llvm::Error::success();
@@ -327,6 +375,11 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
       return epilogueWithoutIndexing(gemm.dot, root);
   }
   Type dotElement = elementType(gemm.dot->shape().elementType(), mlirContext);
+  SmallVector<int64_t> lhsFreeSizes, rhsFreeSizes;
+  for (int64_t d : gemm.lhsFree)
+    lhsFreeSizes.push_back(gemm.dot->operand(0)->shape().dimension(d));
+  for (int64_t d : gemm.rhsFree)
+    rhsFreeSizes.push_back(gemm.dot->operand(1)->shape().dimension(d));
   const Shape &outputShape = *fusionOutputs().front().shape;
   Value output = context.outputs.front();
   for (int64_t j = 0; j < tilesPerWarp; ++j) {
@@ -348,9 +401,10 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
           value = dotElement.getIntOrFloatBitWidth() < accumulatorElement.getIntOrFloatBitWidth()
                       ? Value(arith::TruncFOp::create(nested, dotElement, value))
                       : Value(arith::ExtFOp::create(nested, dotElement, value));
+        // [batch..., lhs free..., rhs free...].
         SmallVector<Value> heroIndex(batch.begin(), batch.end());
-        heroIndex.push_back(row);
-        heroIndex.push_back(column);
+        llvm::append_range(heroIndex, delinearizeIndex(nested, row, lhsFreeSizes));
+        llvm::append_range(heroIndex, delinearizeIndex(nested, column, rhsFreeSizes));
         SmallVector<Value> rootIndex =
             toRoot ? applyIndexing(nested, *toRoot, heroIndex) : heroIndex;
         SmallVector<Value> values = context.elemental.callEpilogue(

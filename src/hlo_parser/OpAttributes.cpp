@@ -48,9 +48,9 @@ DotDimensionNumbers dotDimensionNumbers(const HloInstruction &dot) {
           dot.intListAttr("lhs_contracting_dims"), dot.intListAttr("rhs_contracting_dims")};
 }
 
-bool hasDefaultDotPrecision(const HloInstruction &dot) {
+bool allowsTf32DotProducts(const HloInstruction &dot) {
   if (dot.findAttribute("algorithm"))
-    return false;
+    return dot.textAttr("algorithm") == "dot_tf32_tf32_f32";
   // operand_precision={default,high,highest,...}, verbatim (any case).
   std::string precision(dot.textAttr("operand_precision"));
   for (char &c : precision)

@@ -42,10 +42,10 @@ struct DotDimensionNumbers {
   std::vector<int64_t> lhsBatch, rhsBatch, lhsContracting, rhsContracting;
 };
 DotDimensionNumbers dotDimensionNumbers(const HloInstruction &dot);
-/// Whether a dot asks for no particular precision (neither
-/// `operand_precision=` beyond DEFAULT nor an `algorithm=`): XLA then
-/// multiplies f32 on tensor cores as TF32.
-bool hasDefaultDotPrecision(const HloInstruction &dot);
+/// Whether a dot lets f32 products be TF32 products, as XLA multiplies f32
+/// on tensor cores: at default precision (no `operand_precision=` beyond
+/// DEFAULT, no `algorithm=`), or with `algorithm=dot_tf32_tf32_f32`.
+bool allowsTf32DotProducts(const HloInstruction &dot);
 
 /// gather's dimension numbers (with the batching dims of the StableHLO
 /// RFC), its slice sizes and its promise of sorted indices.

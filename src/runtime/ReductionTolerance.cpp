@@ -15,6 +15,10 @@ namespace {
 
 /// TF32's unit roundoff: 10 fraction bits, rounded to nearest.
 constexpr double kTf32UnitRoundoff = 1.0 / 2048;
+/// Three TF32 products for one f32 product (the operands' TF32 parts and
+/// remainders, the remainders' product dropped): three errors of up to
+/// 2^-22 of the product each, under 2^-20.
+constexpr double kTf32x3UnitRoundoff = 1.0 / (1 << 20);
 
 /// The products each element of a cuBLAS GEMM custom-call sums (its lhs's
 /// contracting extent); 0 for other instructions.
@@ -282,9 +286,11 @@ public:
         count *= input.dimension(d);
       // At default precision XLA multiplies f32 on tensor cores as TF32
       // (inputs rounded to 10 fraction bits), and so does our GEMM emitter:
-      // each product then errs by up to 2^-11 of itself.
-      if (input.elementType() == PrimitiveType::F32 && hasDefaultDotPrecision(inst))
-        roundoff = std::max(roundoff, kTf32UnitRoundoff);
+      // each product then errs by up to 2^-11 of itself. Above it, our
+      // emitter sums three TF32 products per f32 product.
+      if (input.elementType() == PrimitiveType::F32)
+        roundoff = std::max(roundoff, allowsTf32DotProducts(inst) ? kTf32UnitRoundoff
+                                                                  : kTf32x3UnitRoundoff);
     }
     depth.elements *= std::max(count, 1.0);
     depth.unitRoundoff = std::max(depth.unitRoundoff, roundoff);

@@ -328,7 +328,9 @@ ENTRY e {
             FusionVariant::MmaSyncGemm);
   EXPECT_EQ(kindOf(R"({fusion_backend_config:{kind:"__custom_fusion"}})"),
             FusionVariant::CustomFusion);
-  // A kind named only inside a string is not the fusion's kind.
+  // A kind named only inside a string is not the fusion's kind (and a
+  // fusion whose hero is a dot is a GEMM of ours whatever its kind).
   EXPECT_NE(kindOf(R"({"note":"not __triton_gemm"})"), FusionVariant::Triton);
-  EXPECT_NE(kindOf(R"({"note":"not __triton_gemm"})"), FusionVariant::MmaSyncGemm);
+  EXPECT_NE(kindOf(R"({"note":"__custom_fusion"})"), FusionVariant::CustomFusion);
+  EXPECT_EQ(kindOf(R"({"note":"not __triton_gemm"})"), FusionVariant::MmaSyncGemm);
 }
