@@ -4,7 +4,10 @@
 #include "analysis/GemmAnalysis.h"
 #include "dialect/MmaSyncKind.h"
 #include "dialect/XlaGpuDialect.h"
+#include "emitters/GemmTiling.h"
 #include "emitters/TypeConversion.h"
+#include "hlo_parser/OpAttributes.h"
+#include "support/BackendConfig.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -21,9 +24,6 @@ namespace hlo {
 namespace {
 
 constexpr int64_t kWarpSize = 32;
-/// Without XLA's config, a block's tile is at most this many rows and
-/// columns, computed by at most this many warps.
-constexpr int64_t kMaxBlockRows = 64, kMaxBlockColumns = 64, kMaxWarps = 4;
 
 xla_gpu::MmaSyncKind mmaKindFor(GemmInput input) {
   switch (input) {
@@ -76,6 +76,28 @@ std::pair<Value, Value> splitTf32(ImplicitLocOpBuilder &b, Value value) {
   return {big, arith::SelectOp::create(b, exact, zero, rest)};
 }
 
+/// One TF32 mma.sync (m16n8k8) of fragments `a` and `bValue` into `c`.
+Value tf32MmaSync(ImplicitLocOpBuilder &b, Value a, Value bValue, Value c, Type accumulator) {
+  return xla_gpu::MmaSyncOp::create(b, accumulator, a, bValue, c,
+                                    b.getDenseI64ArrayAttr({16, 8, 8}), b.getUnitAttr())
+      .getD();
+}
+
+/// The step along K XLA's Triton GEMM gives its dot: the dot's
+/// backend_config {"sizes":["32"]}.
+std::optional<int64_t> configuredBlockK(const HloInstruction &dot) {
+  std::optional<JsonValue> config = parseBackendConfig(backendConfigText(dot));
+  const JsonValue *sizes = config ? config->find("sizes") : nullptr;
+  if (!sizes || !sizes->isArray() || sizes->array().size() != 1)
+    return std::nullopt;
+  const JsonValue &size = sizes->array().front();
+  double value = size.kind() == JsonValue::Kind::String ? std::atof(size.string().c_str())
+                                                        : size.number();
+  if (value < 1 || value > (1 << 16) || value != static_cast<int64_t>(value))
+    return std::nullopt;
+  return static_cast<int64_t>(value);
+}
+
 class GemmEmitter : public EmitterBase {
 public:
   GemmEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
@@ -83,30 +105,23 @@ public:
       : EmitterBase(analysis, fused, device), gemm(std::move(gemm)),
         mma(mmaKindFor(this->gemm.input)) {
     // XLA's tile and warps where its config names them (a tile of the
-    // root's dimensions, which the epilogue's bitcasts may permute), else
-    // the dot's rows and columns rounded up to mma tiles, at most 64 x 64,
-    // with a warp per two mma tiles, at most 4.
-    if (std::optional<std::pair<int64_t, int64_t>> tile = configuredTile(analysis)) {
-      std::tie(blockM, blockN) = *tile;
-      warps = std::clamp<int64_t>(*analysis.blockLevelWarps, 1, 32);
-      mmaTilesM = llvm::divideCeil(blockM, mma.m);
-      mmaTilesN = llvm::divideCeil(blockN, mma.n);
-    } else {
-      mmaTilesM = llvm::divideCeil(std::min(this->gemm.m, kMaxBlockRows), mma.m);
-      mmaTilesN = llvm::divideCeil(std::min(this->gemm.n, kMaxBlockColumns), mma.n);
-      blockM = mmaTilesM * mma.m;
-      blockN = mmaTilesN * mma.n;
-      warps = std::clamp<int64_t>(mmaTilesM * mmaTilesN / 2, 1, kMaxWarps);
-    }
-    tilesPerWarp = llvm::divideCeil(mmaTilesM * mmaTilesN, warps);
-    tilesM = llvm::divideCeil(this->gemm.m, blockM);
-    tilesN = llvm::divideCeil(this->gemm.n, blockN);
-    launch.threads[0] = warps * kWarpSize;
-    launch.blocks = splitGrid(this->gemm.batchCount() * tilesM * tilesN, device);
+    // root's dimensions, which the epilogue's bitcasts may permute).
+    GemmConfig config;
+    config.tile = configuredTile(analysis);
+    if (config.tile)
+      config.warps = analysis.blockLevelWarps;
+    config.blockK = configuredBlockK(*this->gemm.dot);
+    elementBytes =
+        primitiveBitWidth(this->gemm.dot->operand(0)->shape().elementType()) / 8;
+    tiling = chooseGemmTiling(this->gemm, mma, config, elementBytes,
+                              device.sharedMemoryPerBlock);
+    launch.threads[0] = tiling.warps * kWarpSize;
+    launch.blocks = splitGrid(this->gemm.batchCount() * tiling.tilesM * tiling.tilesN, device);
   }
 
   LaunchDimensions launchDimensions() const override { return launch; }
-  bool synchronizesThreads() const override { return true; } // warp-collective mma
+  int64_t sharedMemoryBytes() const override { return tiling.sharedMemoryBytes(elementBytes); }
+  bool synchronizesThreads() const override { return true; } // barriers, warp-collective mma
   std::optional<IndexingMap> threadIdToOutputIndexing(int64_t, MLIRContext *) const override {
     return std::nullopt;
   }
@@ -129,6 +144,10 @@ private:
                                        ValueRange batch, Value free, Value contracting,
                                        Value inBounds) const;
 
+  /// Whether operand `operand` is stored with a contracting dimension
+  /// minor-most (K contiguous), so that the block's threads read along K.
+  bool isKMinor(int operand) const;
+
   /// XLA's output tile as (rows, columns) of the dot, if its config names
   /// one with its warps, one per batch dimension, and the root's
   /// dimensions are the dot's (permuted by bitcasts at most).
@@ -136,13 +155,8 @@ private:
 
   GemmDescription gemm;
   xla_gpu::MmaSyncKind mma;
-  /// The block's tile of the dot (rows, columns), its warps, the mma tiles
-  /// that cover it, and how many each warp computes (warp w: w, w + warps,
-  /// ...).
-  int64_t blockM = 0, blockN = 0, warps = 0;
-  int64_t mmaTilesM = 0, mmaTilesN = 0, tilesPerWarp = 0;
-  /// The blocks' tiles along M and N.
-  int64_t tilesM = 0, tilesN = 0;
+  GemmTiling tiling;
+  int64_t elementBytes = 0;
   LaunchDimensions launch;
 };
 
@@ -153,7 +167,6 @@ GemmEmitter::configuredTile(const FusionAnalysis &analysis) const {
   if (!analysis.blockLevelWarps || sizes.size() != static_cast<size_t>(root->shape().rank()) ||
       !gemm.hasMatrixResult())
     return std::nullopt;
-  // Root dimension i is dot dimension dotDimension[i].
   int64_t rank = gemm.dot->shape().rank();
   if (root->shape().rank() != rank)
     return std::nullopt;
@@ -194,6 +207,18 @@ GemmEmitter::configuredTile(const FusionAnalysis &analysis) const {
   return std::make_pair(dotTile[rank - 2], dotTile[rank - 1]);
 }
 
+bool GemmEmitter::isKMinor(int operand) const {
+  const Shape &shape = gemm.dot->operand(operand)->shape();
+  std::vector<int64_t> layout = shape.layoutOrDefault().minorToMajor;
+  const std::vector<int64_t> &contracting =
+      operand == 0 ? gemm.lhsContracting : gemm.rhsContracting;
+  // The minor-most dimension of more than one element.
+  for (int64_t d : layout)
+    if (shape.dimension(d) != 1)
+      return std::count(contracting.begin(), contracting.end(), d) > 0;
+  return true;
+}
+
 llvm::Expected<Value> GemmEmitter::operandElement(EmitterContext &context, int operand,
                                                   ValueRange batch, Value free,
                                                   Value contracting, Value inBounds) const {
@@ -201,7 +226,8 @@ llvm::Expected<Value> GemmEmitter::operandElement(EmitterContext &context, int o
   const HloInstruction *value = gemm.dot->operand(operand);
   const Shape &shape = value->shape();
   SmallVector<Value> index(shape.rank());
-  // Dimensions `dims` of the operand's index from `linear`, row-major.
+  // Dimensions `dims` of the operand's index from `values`, or from
+  // `linear` row-major.
   auto place = [&](const std::vector<int64_t> &dims, ValueRange values) {
     for (size_t i = 0; i < dims.size(); ++i)
       index[dims[i]] = values[i];
@@ -215,7 +241,7 @@ llvm::Expected<Value> GemmEmitter::operandElement(EmitterContext &context, int o
   place(operand == 0 ? gemm.lhsBatch : gemm.rhsBatch, batch);
   split(operand == 0 ? gemm.lhsFree : gemm.rhsFree, free);
   split(operand == 0 ? gemm.lhsContracting : gemm.rhsContracting, contracting);
-  Type type = elementType(value->shape().elementType(), b.getContext());
+  Type type = elementType(shape.elementType(), b.getContext());
   Value zero = arith::ConstantOp::create(b, b.getZeroAttr(type));
   BodyValues loaded = emitIf(b, inBounds, {zero}, [&](ImplicitLocOpBuilder &nested) -> BodyValues {
     llvm::Expected<SmallVector<Value>> element =
@@ -232,12 +258,14 @@ llvm::Expected<Value> GemmEmitter::operandElement(EmitterContext &context, int o
 llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   ImplicitLocOpBuilder &b = context.b;
   MLIRContext *mlirContext = b.getContext();
+  const GemmTiling &t = tiling;
   auto constant = [&](int64_t value) { return arith::ConstantIndexOp::create(b, value); };
   auto add = [&](Value x, Value y) { return arith::AddIOp::create(b, x, y).getResult(); };
   auto mul = [&](Value x, int64_t y) { return arith::MulIOp::create(b, x, constant(y)).getResult(); };
   auto less = [&](Value x, int64_t bound) {
     return arith::CmpIOp::create(b, arith::CmpIPredicate::ult, x, constant(bound)).getResult();
   };
+  auto both = [&](Value x, Value y) { return arith::AndIOp::create(b, x, y).getResult(); };
 
   // The block's tile: (batch, tile row, tile column), the blocks in
   // row-major order over them however splitGrid spread them.
@@ -249,38 +277,45 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
     stride *= launch.blocks[axis - 1];
   }
   SmallVector<int64_t> tileDims(gemm.batchSizes.begin(), gemm.batchSizes.end());
-  tileDims.push_back(tilesM);
-  tileDims.push_back(tilesN);
+  tileDims.push_back(t.tilesM);
+  tileDims.push_back(t.tilesN);
   // splitGrid may launch a few blocks past the tiles (a grid split over y
-  // and z): they compute nothing.
-  Value blockHasTile = less(block, gemm.batchCount() * tilesM * tilesN);
+  // and z): they read and write nothing (but reach the barriers).
+  Value blockHasTile = less(block, gemm.batchCount() * t.tilesM * t.tilesN);
   SmallVector<Value> tile = delinearizeIndex(b, block, tileDims);
   SmallVector<Value> batch(tile.begin(), tile.end() - 2);
-  SmallVector<Value> warpAndLane = delinearizeIndex(b, thread, {warps, 8, 4});
+  SmallVector<Value> warpAndLane = delinearizeIndex(b, thread, {t.warps, 8, 4});
   Value warp = warpAndLane[0], group = warpAndLane[1], inGroup = warpAndLane[2];
-  Value blockRow = mul(tile[tile.size() - 2], blockM);
-  Value blockColumn = mul(tile.back(), blockN);
-  // The warp's mma tiles: tile `warp + j * warps` of the block's
-  // mmaTilesM x mmaTilesN, while there is one (a warp-uniform condition).
+  Value blockRow = mul(tile[tile.size() - 2], t.blockM);
+  Value blockColumn = mul(tile.back(), t.blockN);
+
+  // The warp's mma tiles, as rows and columns of the block's tile: row
+  // slots (each an A fragment) and column slots (each a B fragment), and
+  // tile j's slots and whether it exists (warp-uniform).
+  SmallVector<Value> rowSlots, columnSlots;
   struct WarpTile {
-    Value valid, rowBase, columnBase;
+    Value valid;
+    int64_t rowSlot, columnSlot;
   };
   SmallVector<WarpTile> warpTiles;
-  for (int64_t j = 0; j < tilesPerWarp; ++j) {
-    Value index = add(warp, constant(j * warps));
-    SmallVector<Value> position = delinearizeIndex(b, index, {mmaTilesM, mmaTilesN});
-    Value valid = arith::AndIOp::create(b, blockHasTile, less(index, mmaTilesM * mmaTilesN));
-    warpTiles.push_back({valid,
-                         add(blockRow, mul(position[0], mma.m)),
-                         add(blockColumn, mul(position[1], mma.n))});
+  Value yes = arith::ConstantIntOp::create(b, 1, 1);
+  if (t.warpGrid) {
+    SmallVector<Value> position = delinearizeIndex(b, warp, {t.warpsM, t.warpsN});
+    for (int64_t r = 0; r < t.warpTilesM; ++r)
+      rowSlots.push_back(mul(add(mul(position[0], t.warpTilesM), constant(r)), mma.m));
+    for (int64_t c = 0; c < t.warpTilesN; ++c)
+      columnSlots.push_back(mul(add(mul(position[1], t.warpTilesN), constant(c)), mma.n));
+    for (int64_t j = 0; j < t.tilesPerWarp; ++j)
+      warpTiles.push_back({yes, j / t.warpTilesN, j % t.warpTilesN});
+  } else {
+    for (int64_t j = 0; j < t.tilesPerWarp; ++j) {
+      Value index = add(warp, constant(j * t.warps));
+      SmallVector<Value> position = delinearizeIndex(b, index, {t.mmaTilesM, t.mmaTilesN});
+      rowSlots.push_back(mul(position[0], mma.m));
+      columnSlots.push_back(mul(position[1], mma.n));
+      warpTiles.push_back({less(index, t.mmaTilesM * t.mmaTilesN), j, j});
+    }
   }
-  // Fragment value -> its row and column in the operand (the PTX layout).
-  auto rowOf = [&](Value base, const xla_gpu::MmaFragmentOffset &offset) {
-    return add(base, add(group, constant(offset.rowOffset)));
-  };
-  auto columnOf = [&](Value base, const xla_gpu::MmaFragmentOffset &offset) {
-    return add(base, add(mul(inGroup, offset.perRegister), constant(offset.columnOffset)));
-  };
 
   Type accumulatorElement = mma.input == xla_gpu::MmaInput::F64  ? b.getF64Type()
                             : mma.input == xla_gpu::MmaInput::S8 ? Type(b.getI32Type())
@@ -288,77 +323,147 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   auto accumulatorType = VectorType::get({mma.cValues()}, accumulatorElement);
   Value zeros = arith::ConstantOp::create(b, b.getZeroAttr(accumulatorType));
   Type inputElement = elementType(gemm.dot->operand(0)->shape().elementType(), mlirContext);
+  auto sharedType = [&](int64_t rows) {
+    return RankedTensorType::get({rows, t.sharedColumns}, inputElement);
+  };
 
-  // A lane's fragment of operand 0 (A) or 1 (B) of the mma tile whose
-  // free index starts at `freeBase`, at contraction step `k0`.
-  auto loadFragment = [&](int operand, Value freeBase, Value k0) -> llvm::Expected<Value> {
+  // The block's threads copy rows x blockK elements of an operand, from
+  // contraction index k0 on, into its shared tile (zeros past the
+  // operand), reading along the operand's minor dimension.
+  int64_t threads = t.warps * kWarpSize;
+  auto fill = [&](int operand, Value shared, Value k0) -> llvm::Expected<Value> {
+    int64_t rows = operand == 0 ? t.sharedRowsA : t.sharedRowsB;
+    int64_t freeSize = operand == 0 ? gemm.m : gemm.n;
+    Value freeBase = operand == 0 ? blockRow : blockColumn;
+    int64_t count = rows * t.blockK;
+    bool kMinor = isKMinor(operand);
+    llvm::Error failure = llvm::Error::success();
+    auto loop = scf::ForOp::create(
+        b, constant(0), constant(llvm::divideCeil(count, threads)), constant(1),
+        ValueRange{shared},
+        [&](OpBuilder &builder, Location, Value i, ValueRange iterArgs) {
+          b.setInsertionPoint(builder.getInsertionBlock(), builder.getInsertionPoint());
+          Value linear = add(mul(i, threads), thread);
+          BodyValues stored = emitIf(
+              b, less(linear, count), {iterArgs[0]},
+              [&](ImplicitLocOpBuilder &nested) -> BodyValues {
+                SmallVector<Value> position =
+                    kMinor ? delinearizeIndex(nested, linear, {rows, t.blockK})
+                           : SmallVector<Value>(llvm::reverse(
+                                 delinearizeIndex(nested, linear, {t.blockK, rows})));
+                Value free = add(freeBase, position[0]);
+                Value k = add(k0, position[1]);
+                Value inBounds = both(blockHasTile, both(less(free, freeSize), less(k, gemm.k)));
+                llvm::Expected<Value> element =
+                    operandElement(context, operand, batch, free, k, inBounds);
+                if (!element)
+                  return element.takeError();
+                Value value = gemm.input == GemmInput::TF32 ? roundToTf32(nested, *element)
+                                                            : *element;
+                return SmallVector<Value>{
+                    tensor::InsertOp::create(nested, value, iterArgs[0], position)};
+              });
+          if (!stored) {
+            failure = stored.takeError();
+            scf::YieldOp::create(b, iterArgs);
+            return;
+          }
+          scf::YieldOp::create(b, *stored);
+        });
+    if (failure)
+      return std::move(failure);
+    b.setInsertionPointAfter(loop);
+    return loop.getResult(0);
+  };
+
+  // A lane's fragment of operand 0 (A) or 1 (B) from its shared tile: the
+  // mma tile whose rows start at `rowBase`, at step `k0` of the K tile.
+  auto loadFragment = [&](int operand, Value shared, Value rowBase, int64_t k0) {
     auto role = operand == 0 ? xla_gpu::MmaOperand::A : xla_gpu::MmaOperand::B;
     int64_t values = operand == 0 ? mma.aValues() : mma.bValues();
-    int64_t freeSize = operand == 0 ? gemm.m : gemm.n;
     SmallVector<Value> elements;
     for (int64_t v = 0; v < values; ++v) {
       auto offset = xla_gpu::mmaFragmentOffset(mma, role, v);
-      Value free = rowOf(freeBase, offset), k = columnOf(k0, offset);
-      Value inBounds = arith::AndIOp::create(b, less(free, freeSize), less(k, gemm.k));
-      llvm::Expected<Value> element = operandElement(context, operand, batch, free, k, inBounds);
-      if (!element)
-        return element.takeError();
-      elements.push_back(*element);
+      Value row = add(rowBase, add(group, constant(offset.rowOffset)));
+      Value column =
+          add(mul(inGroup, offset.perRegister), constant(k0 + offset.columnOffset));
+      elements.push_back(tensor::ExtractOp::create(b, shared, ValueRange{row, column}));
     }
     return vector::FromElementsOp::create(b, VectorType::get({values}, inputElement), elements)
         .getResult();
   };
-  // One mma tile's step along K: its fragments loaded, multiplied into
-  // `accumulator`.
-  auto mmaStep = [&](const WarpTile &warpTile, Value k0, Value accumulator) -> BodyValues {
-    llvm::Expected<Value> aFragment = loadFragment(0, warpTile.rowBase, k0);
-    if (!aFragment)
-      return aFragment.takeError();
-    llvm::Expected<Value> bFragment = loadFragment(1, warpTile.columnBase, k0);
-    if (!bFragment)
-      return bFragment.takeError();
-    auto multiply = [&](Value a, Value bValue, Value c) {
-      return xla_gpu::MmaSyncOp::create(
-                 b, accumulatorType, a, bValue, c, b.getDenseI64ArrayAttr({mma.m, mma.n, mma.k}),
-                 mma.input == xla_gpu::MmaInput::TF32 ? b.getUnitAttr() : UnitAttr())
-          .getD();
-    };
-    if (gemm.input == GemmInput::TF32)
-      return SmallVector<Value>{
-          multiply(roundToTf32(b, *aFragment), roundToTf32(b, *bFragment), accumulator)};
+  auto multiply = [&](Value a, Value bValue, Value c) -> Value {
     if (gemm.input == GemmInput::TF32x3) {
       // a * b ~ aBig * bBig + aBig * bSmall + aSmall * bBig, the small
       // products first.
-      auto [aBig, aSmall] = splitTf32(b, *aFragment);
-      auto [bBig, bSmall] = splitTf32(b, *bFragment);
-      Value sum = multiply(aSmall, bBig, accumulator);
-      sum = multiply(aBig, bSmall, sum);
-      return SmallVector<Value>{multiply(aBig, bBig, sum)};
+      auto [aBig, aSmall] = splitTf32(b, a);
+      auto [bBig, bSmall] = splitTf32(b, bValue);
+      Value sum = tf32MmaSync(b, aSmall, bBig, c, accumulatorType);
+      sum = tf32MmaSync(b, aBig, bSmall, sum, accumulatorType);
+      return tf32MmaSync(b, aBig, bBig, sum, accumulatorType);
     }
-    return SmallVector<Value>{multiply(*aFragment, *bFragment, accumulator)};
+    return xla_gpu::MmaSyncOp::create(
+               b, accumulatorType, a, bValue, c, b.getDenseI64ArrayAttr({mma.m, mma.n, mma.k}),
+               mma.input == xla_gpu::MmaInput::TF32 ? b.getUnitAttr() : UnitAttr())
+        .getD();
   };
 
+  // The K loop: stage a K tile of each operand, wait, multiply out of
+  // shared memory, wait again before the next tile overwrites it.
   llvm::Error failure = llvm::Error::success();
-  int64_t kSteps = llvm::divideCeil(gemm.k, mma.k);
-  SmallVector<Value> inits(tilesPerWarp, zeros);
+  int64_t kTiles = llvm::divideCeil(gemm.k, t.blockK);
+  SmallVector<Value> inits(t.tilesPerWarp, zeros);
+  inits.push_back(xla_gpu::AllocateSharedOp::create(b, sharedType(t.sharedRowsA)));
+  inits.push_back(xla_gpu::AllocateSharedOp::create(b, sharedType(t.sharedRowsB)));
   auto loop = scf::ForOp::create(
-      b, constant(0), constant(kSteps * mma.k), constant(mma.k), inits,
-      [&](OpBuilder &builder, Location location, Value k0, ValueRange iterArgs) {
+      b, constant(0), constant(kTiles), constant(1), inits,
+      [&](OpBuilder &builder, Location, Value kTile, ValueRange iterArgs) {
         // The body is built with `b`, moved into the loop.
         b.setInsertionPoint(builder.getInsertionBlock(), builder.getInsertionPoint());
-        SmallVector<Value> accumulators(iterArgs.begin(), iterArgs.end());
-        for (int64_t j = 0; j < tilesPerWarp && !failure; ++j) {
-          BodyValues stepped = emitIf(b, warpTiles[j].valid, {accumulators[j]},
-                                      [&](ImplicitLocOpBuilder &) {
-                                        return mmaStep(warpTiles[j], k0, accumulators[j]);
-                                      });
-          if (!stepped) {
-            failure = stepped.takeError();
-            break;
+        SmallVector<Value> results(iterArgs.begin(), iterArgs.end());
+        auto body = [&]() -> llvm::Error {
+          Value k0 = mul(kTile, t.blockK);
+          llvm::Expected<Value> sharedA = fill(0, iterArgs[t.tilesPerWarp], k0);
+          if (!sharedA)
+            return sharedA.takeError();
+          llvm::Expected<Value> sharedB = fill(1, iterArgs[t.tilesPerWarp + 1], k0);
+          if (!sharedB)
+            return sharedB.takeError();
+          auto staged = xla_gpu::SyncThreadsOp::create(b, ValueRange{*sharedA, *sharedB});
+          Value tileA = staged.getResult(0), tileB = staged.getResult(1);
+          for (int64_t kk = 0; kk < t.blockK; kk += mma.k) {
+            if (t.warpGrid) {
+              // Each fragment once, for every tile of its row or column.
+              SmallVector<Value> aFragments, bFragments;
+              for (Value rowBase : rowSlots)
+                aFragments.push_back(loadFragment(0, tileA, rowBase, kk));
+              for (Value columnBase : columnSlots)
+                bFragments.push_back(loadFragment(1, tileB, columnBase, kk));
+              for (auto [j, warpTile] : llvm::enumerate(warpTiles))
+                results[j] = multiply(aFragments[warpTile.rowSlot],
+                                      bFragments[warpTile.columnSlot], results[j]);
+              continue;
+            }
+            for (auto [j, warpTile] : llvm::enumerate(warpTiles)) {
+              BodyValues stepped = emitIf(
+                  b, warpTile.valid, {results[j]}, [&](ImplicitLocOpBuilder &) -> BodyValues {
+                    Value a = loadFragment(0, tileA, rowSlots[warpTile.rowSlot], kk);
+                    Value bFragment =
+                        loadFragment(1, tileB, columnSlots[warpTile.columnSlot], kk);
+                    return SmallVector<Value>{multiply(a, bFragment, results[j])};
+                  });
+              if (!stepped)
+                return stepped.takeError();
+              results[j] = stepped->front();
+            }
           }
-          accumulators[j] = stepped->front();
-        }
-        scf::YieldOp::create(b, accumulators);
+          auto done = xla_gpu::SyncThreadsOp::create(b, ValueRange{tileA, tileB});
+          results[t.tilesPerWarp] = done.getResult(0);
+          results[t.tilesPerWarp + 1] = done.getResult(1);
+          return llvm::Error::success();
+        };
+        failure = body();
+        scf::YieldOp::create(b, results);
       });
   if (failure)
     return failure;
@@ -382,19 +487,18 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
     rhsFreeSizes.push_back(gemm.dot->operand(1)->shape().dimension(d));
   const Shape &outputShape = *fusionOutputs().front().shape;
   Value output = context.outputs.front();
-  for (int64_t j = 0; j < tilesPerWarp; ++j) {
+  for (auto [j, warpTile] : llvm::enumerate(warpTiles)) {
     for (int64_t v = 0; v < mma.cValues(); ++v) {
       auto offset = xla_gpu::mmaFragmentOffset(mma, xla_gpu::MmaOperand::C, v);
-      Value row = rowOf(warpTiles[j].rowBase, offset);
-      Value column = columnOf(warpTiles[j].columnBase, offset);
-      // Inside the dot and inside this block's tile (an mma tile may reach
-      // past a tile smaller than itself, into the next block's).
-      Value inBounds = arith::AndIOp::create(b, less(row, gemm.m), less(column, gemm.n));
-      inBounds = arith::AndIOp::create(b, inBounds, warpTiles[j].valid);
-      inBounds = arith::AndIOp::create(
-          b, inBounds, less(arith::SubIOp::create(b, row, blockRow), blockM));
-      inBounds = arith::AndIOp::create(
-          b, inBounds, less(arith::SubIOp::create(b, column, blockColumn), blockN));
+      // Inside this block's tile (an mma tile may reach past a tile
+      // smaller than itself, into the next block's) and inside the dot.
+      Value localRow = add(rowSlots[warpTile.rowSlot], add(group, constant(offset.rowOffset)));
+      Value localColumn = add(columnSlots[warpTile.columnSlot],
+                              add(mul(inGroup, offset.perRegister), constant(offset.columnOffset)));
+      Value row = add(blockRow, localRow), column = add(blockColumn, localColumn);
+      Value inBounds = both(both(warpTile.valid, blockHasTile),
+                            both(less(localRow, t.blockM), less(localColumn, t.blockN)));
+      inBounds = both(inBounds, both(less(row, gemm.m), less(column, gemm.n)));
       BodyValues written = emitIf(b, inBounds, {output}, [&](ImplicitLocOpBuilder &nested) -> BodyValues {
         Value value = vector::ExtractOp::create(nested, loop.getResult(j), v);
         if (dotElement != accumulatorElement)

@@ -8,11 +8,12 @@
 // the dot (bias, residual, activation, convert, bitcast) on the
 // accumulator before it is stored.
 //
-// A block computes XLA's output tile with XLA's warps where the fusion's
-// block_level_fusion_config names them (so grid and block are XLA's), else
-// a 32 x 16 tile with 2 x 2 warps; the tile's mma tiles are dealt to the
-// warps in turn. This first version reads each lane's fragments straight
-// from the operands (no shared-memory staging, ldmatrix or cp.async yet).
+// A block computes an output tile (GemmTiling.h: XLA's tile and warps
+// where its config names them, so that grid and block are XLA's), stepping
+// along K: its threads stage each K tile of both operands in shared
+// memory (prologue applied, read along each operand's minor dimension,
+// zeros past its edges), then each warp loads its fragments from there
+// and multiplies (no ldmatrix or cp.async yet).
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_EMITTERS_GEMMEMITTER_H

@@ -1,0 +1,89 @@
+//===- GemmTiling.cpp - How a GEMM kernel splits its dot ------------------===//
+#include "emitters/GemmTiling.h"
+
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace hlo {
+namespace {
+
+/// Without XLA's config, a block's tile is at most this many rows and
+/// columns, computed by at most this many warps.
+constexpr int64_t kMaxBlockRows = 64, kMaxBlockColumns = 64, kMaxWarps = 4;
+/// Without XLA's config, a block steps along K by this many bytes of each
+/// operand row (32 bf16, 16 f32, 8 f64, 64 s8 elements).
+constexpr int64_t kBlockKBytes = 64;
+/// Each shared row's pad: 16 bytes.
+constexpr int64_t kPadBytes = 16;
+
+/// The warps as a grid over the mma tiles, each warp's part as square as
+/// can be (in elements), if some grid divides them evenly.
+void arrangeWarps(GemmTiling &t, const xla_gpu::MmaSyncKind &mma) {
+  int64_t best = -1;
+  for (int64_t warpsM = 1; warpsM <= t.warps; ++warpsM) {
+    if (t.warps % warpsM)
+      continue;
+    int64_t warpsN = t.warps / warpsM;
+    if (t.mmaTilesM % warpsM || t.mmaTilesN % warpsN)
+      continue;
+    int64_t rows = t.mmaTilesM / warpsM * mma.m, columns = t.mmaTilesN / warpsN * mma.n;
+    int64_t imbalance = std::abs(rows - columns);
+    if (best >= 0 && imbalance >= best)
+      continue;
+    best = imbalance;
+    t.warpGrid = true;
+    t.warpsM = warpsM;
+    t.warpsN = warpsN;
+    t.warpTilesM = t.mmaTilesM / warpsM;
+    t.warpTilesN = t.mmaTilesN / warpsN;
+  }
+  t.tilesPerWarp = t.warpGrid ? t.warpTilesM * t.warpTilesN
+                              : llvm::divideCeil(t.mmaTilesM * t.mmaTilesN, t.warps);
+}
+
+} // namespace
+
+GemmTiling chooseGemmTiling(const GemmDescription &gemm, const xla_gpu::MmaSyncKind &mma,
+                            const GemmConfig &config, int64_t elementBytes,
+                            int64_t sharedMemoryLimit) {
+  GemmTiling t;
+  if (config.tile && config.warps) {
+    std::tie(t.blockM, t.blockN) = *config.tile;
+    t.warps = std::clamp<int64_t>(*config.warps, 1, 32);
+    t.mmaTilesM = llvm::divideCeil(t.blockM, mma.m);
+    t.mmaTilesN = llvm::divideCeil(t.blockN, mma.n);
+  } else {
+    // The dot's rows and columns rounded up to mma tiles, at most 64 x 64,
+    // a warp per two mma tiles, at most 4.
+    t.mmaTilesM = llvm::divideCeil(std::min(gemm.m, kMaxBlockRows), mma.m);
+    t.mmaTilesN = llvm::divideCeil(std::min(gemm.n, kMaxBlockColumns), mma.n);
+    t.blockM = t.mmaTilesM * mma.m;
+    t.blockN = t.mmaTilesN * mma.n;
+    t.warps = std::clamp<int64_t>(t.mmaTilesM * t.mmaTilesN / 2, 1, kMaxWarps);
+  }
+  arrangeWarps(t, mma);
+  t.tilesM = llvm::divideCeil(gemm.m, t.blockM);
+  t.tilesN = llvm::divideCeil(gemm.n, t.blockN);
+
+  // The step along K: XLA's where it is a whole number of mma steps, else
+  // 64 bytes of a row; never past K (rounded up to an mma step), and
+  // halved while the shared tiles do not fit.
+  int64_t kLimit = llvm::divideCeil(gemm.k, mma.k) * mma.k;
+  t.blockK = config.blockK && *config.blockK % mma.k == 0
+                 ? *config.blockK
+                 : std::max(mma.k, kBlockKBytes / elementBytes);
+  t.blockK = std::min(t.blockK, kLimit);
+  t.sharedRowsA = t.mmaTilesM * mma.m;
+  t.sharedRowsB = t.mmaTilesN * mma.n;
+  int64_t pad = std::max<int64_t>(1, kPadBytes / elementBytes);
+  t.sharedColumns = t.blockK + pad;
+  while (t.blockK > mma.k && t.sharedMemoryBytes(elementBytes) > sharedMemoryLimit) {
+    t.blockK = std::max(mma.k, t.blockK / 2 / mma.k * mma.k);
+    t.sharedColumns = t.blockK + pad;
+  }
+  return t;
+}
+
+} // namespace hlo

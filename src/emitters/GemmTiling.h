@@ -1,0 +1,67 @@
+//===- GemmTiling.h - How a GEMM kernel splits its dot -----------*- C++ -*-===//
+//
+// Owns the tiling of the tensor-core GEMM emitter (GemmEmitter.cpp): the
+// output tile each block computes and its step along K, the warps and
+// which mma tiles each computes, and the shared-memory tiles the block
+// stages its operands in. XLA's tile and warps are taken where its config
+// names them; otherwise the tile follows the dot's shape. Pure arithmetic,
+// so that the choices can be tested without emitting.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HLO_EMITTERS_GEMMTILING_H
+#define HLO_EMITTERS_GEMMTILING_H
+
+#include "analysis/GemmAnalysis.h"
+#include "dialect/MmaSyncKind.h"
+
+#include <cstdint>
+#include <optional>
+#include <utility>
+
+namespace hlo {
+
+/// What XLA's config asks of a GEMM kernel, where it says.
+struct GemmConfig {
+  /// The block's output tile (rows, columns of the dot) and its warps.
+  std::optional<std::pair<int64_t, int64_t>> tile;
+  std::optional<int64_t> warps;
+  /// The step along K (the dot's backend_config "sizes").
+  std::optional<int64_t> blockK;
+};
+
+struct GemmTiling {
+  /// The block's output tile, its step along K and its warps.
+  int64_t blockM = 0, blockN = 0, blockK = 0, warps = 0;
+  /// The mma tiles that cover the block's tile (it may be smaller than
+  /// one: XLA's 8 x 16 tiles on m16 mmas).
+  int64_t mmaTilesM = 0, mmaTilesN = 0;
+  /// How the warps share the mma tiles: as a warpsM x warpsN grid of
+  /// warpTilesM x warpTilesN mma tiles each (a warp reuses each A fragment
+  /// along its row and each B fragment along its column), or, where the
+  /// tiles do not divide so, tile `warp + j * warps` for j < tilesPerWarp
+  /// (round robin: a warp may have fewer).
+  bool warpGrid = false;
+  int64_t warpsM = 1, warpsN = 1, warpTilesM = 1, warpTilesN = 1;
+  int64_t tilesPerWarp = 1;
+  /// The blocks' tiles along M and N (times the batch: the grid).
+  int64_t tilesM = 0, tilesN = 0;
+  /// The shared tiles of A (mmaTilesM * m rows) and B (mmaTilesN * n
+  /// rows), each row blockK elements and a 16-byte pad (so that the eight
+  /// rows one fragment load reads fall in different banks).
+  int64_t sharedRowsA = 0, sharedRowsB = 0, sharedColumns = 0;
+
+  int64_t sharedMemoryBytes(int64_t elementBytes) const {
+    return (sharedRowsA + sharedRowsB) * sharedColumns * elementBytes;
+  }
+};
+
+/// The tiling of `gemm` computed with `mma`s, honouring `config` where it
+/// fits and staying within `sharedMemoryLimit` bytes of static shared
+/// memory.
+GemmTiling chooseGemmTiling(const GemmDescription &gemm, const xla_gpu::MmaSyncKind &mma,
+                            const GemmConfig &config, int64_t elementBytes,
+                            int64_t sharedMemoryLimit);
+
+} // namespace hlo
+
+#endif // HLO_EMITTERS_GEMMTILING_H
