@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "dialect/KernelContract.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
@@ -122,6 +124,8 @@ LogicalResult XlaGpuDialect::verifyOperationAttribute(Operation *op, NamedAttrib
                       "a non-negative integer");
   if (name == kConcurrentThreadsAttr)
     return onFunction(isa<UnitAttr>(value), "a unit attribute");
+  if (name == kKeepLoopAttr && (!isa<scf::ForOp>(op) || !isa<UnitAttr>(value)))
+    return op->emitOpError() << "'" << name << "' is a unit attribute of an scf.for";
   return success();
 }
 

@@ -26,6 +26,10 @@ inline constexpr llvm::StringLiteral kEmitterAttr = "xla_gpu.emitter";
 inline constexpr llvm::StringLiteral kKernelIndexAttr = "xla_gpu.kernel_index";
 inline constexpr llvm::StringLiteral kSharedMemoryBytesAttr = "xla_gpu.shared_memory_bytes";
 inline constexpr llvm::StringLiteral kConcurrentThreadsAttr = "xla_gpu.concurrent_threads";
+/// On an scf.for an emitter keeps as a loop whatever its trip count (a
+/// GEMM's K loop, whose body copies tiles between barriers): the
+/// pipeline's full unrolling of small loops leaves it.
+inline constexpr llvm::StringLiteral kKeepLoopAttr = "xla_gpu.keep_loop";
 
 /// The launch of a kernel's entry function (func.func or, after lowering,
 /// llvm.func); null on any other operation.

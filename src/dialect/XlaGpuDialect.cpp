@@ -434,6 +434,25 @@ LogicalResult ElementPointerOp::verify() {
   return success();
 }
 
+LogicalResult LdmatrixOp::verify() {
+  auto tile = cast<ShapedType>(getTile().getType());
+  if (tile.getRank() != 2 || getIndices().size() != 2)
+    return emitOpError("expects a 2-D tile and 2 indices");
+  int64_t count = getCount();
+  if (count != 1 && count != 2 && count != 4)
+    return emitOpError("expects 1, 2 or 4 matrices, not ") << count;
+  Type element = tile.getElementType();
+  unsigned bits = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 0;
+  if (bits != 8 && bits != 16 && bits != 32)
+    return emitOpError("expects a tile of 8-, 16- or 32-bit elements, not ") << element;
+  if (tile.getDimSize(1) * bits % 128 != 0)
+    return emitOpError("expects rows of a multiple of 16 bytes (aligned row addresses)");
+  auto expected = VectorType::get({count * 32 / bits}, element);
+  if (getResult().getType() != expected)
+    return emitOpError("expects the result type ") << expected;
+  return success();
+}
+
 LogicalResult AtomicRMWOp::verify() {
   auto type = getInput().getType();
   if (static_cast<int64_t>(getIndices().size()) != type.getRank())

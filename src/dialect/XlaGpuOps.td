@@ -195,6 +195,36 @@ def XlaGpu_MmaSyncOp : XlaGpu_Op<"mma_sync", [MemoryEffects<[MemRead]>]> {
   let hasVerifier = 1;
 }
 
+def XlaGpu_LdmatrixOp : XlaGpu_Op<"ldmatrix", [MemoryEffects<[MemRead]>]> {
+  let summary = "One warp's load of 8 x 8 matrices of a shared tile (ldmatrix)";
+  let description = [{
+    PTX's `ldmatrix.sync.aligned.m8n8.x{count}.shared.b16`: lanes 8i to
+    8i+7 each name the start of one row (16 bytes) of matrix i, as an index
+    into a 2-D shared tile (`count` is 1, 2 or 4; the indices of the lanes
+    past 8 * count are not read, but must lie in the tile). Each lane
+    receives one 32-bit word of every matrix: word lane % 4 of row
+    lane / 4, matrix 0's first. The result holds those words as elements
+    of the tile's type (8-, 16- or 32-bit, low bits first): the mma.sync
+    fragments of A and B (row-major A, column-major B) in the PTX ISA's
+    order, for elements of 8 to 32 bits. Rows must be 16-byte aligned.
+
+    On a tensor (before bufferization) or the tile's buffer. Every lane of
+    the warp must run it; like mma_sync it is modelled as reading memory,
+    so that it stays where the lanes converge and after the barrier that
+    completes the tile.
+
+      %a = xla_gpu.ldmatrix %tile[%row, %column] {count = 4 : i64}
+          : tensor<64x40xbf16> -> vector<8xbf16>
+  }];
+  let arguments = (ins AnyTypeOf<[AnyStaticShapeTensor, AnyStaticShapeMemRef]>:$tile,
+                       Variadic<Index>:$indices, I64Attr:$count);
+  let results = (outs AnyVectorOfNonZeroRank:$result);
+  let assemblyFormat = [{
+    $tile `[` $indices `]` attr-dict `:` type($tile) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def XlaGpu_PredicatedInsertOp : XlaGpu_Op<"predicated_insert",
     [Pure, TypesMatchWith<"the result is the destination's type", "dest", "result", "$_self">,
      TypesMatchWith<"the value is an element of the destination", "dest", "value",

@@ -2,6 +2,7 @@
 #include "emitters/GemmEmitter.h"
 
 #include "analysis/GemmAnalysis.h"
+#include "dialect/KernelContract.h"
 #include "dialect/MmaSyncKind.h"
 #include "dialect/XlaGpuDialect.h"
 #include "emitters/GemmTiling.h"
@@ -144,6 +145,15 @@ private:
                                        ValueRange batch, Value free, Value contracting,
                                        Value inBounds) const;
 
+  /// Where each 32-bit register of a lane's A or B fragment (`values`
+  /// values) starts in lane 0's view (row and column offsets in the mma
+  /// tile), if every register is one lane's word of an 8 x 8 (16-bit)
+  /// matrix row as ldmatrix delivers it: the registers' matrices, in
+  /// order; none where ldmatrix does not apply (64-bit elements, rows not
+  /// 16-byte aligned).
+  std::optional<SmallVector<xla_gpu::MmaFragmentOffset>>
+  ldmatrixRows(xla_gpu::MmaOperand role, int64_t values) const;
+
   /// Whether operand `operand` is stored with a contracting dimension
   /// minor-most (K contiguous), so that the block's threads read along K.
   bool isKMinor(int operand) const;
@@ -205,6 +215,31 @@ GemmEmitter::configuredTile(const FusionAnalysis &analysis) const {
     if (dotTile[d] != 1)
       return std::nullopt;
   return std::make_pair(dotTile[rank - 2], dotTile[rank - 1]);
+}
+
+std::optional<SmallVector<xla_gpu::MmaFragmentOffset>>
+GemmEmitter::ldmatrixRows(xla_gpu::MmaOperand role, int64_t values) const {
+  int64_t bits = elementBytes * 8;
+  if (bits > 32 || (tiling.sharedColumns * elementBytes) % 16 != 0)
+    return std::nullopt;
+  int64_t perWord = 32 / bits;
+  SmallVector<xla_gpu::MmaFragmentOffset> starts;
+  for (int64_t v = 0; v < values; v += perWord) {
+    xla_gpu::MmaFragmentOffset first = xla_gpu::mmaFragmentOffset(mma, role, v);
+    // The word holds consecutive columns of one row; lane t of a group
+    // reads word t of the row.
+    if (first.perRegister != perWord || first.columnOffset % perWord != 0)
+      return std::nullopt;
+    for (int64_t w = 1; w < perWord; ++w) {
+      xla_gpu::MmaFragmentOffset next = xla_gpu::mmaFragmentOffset(mma, role, v + w);
+      if (next.rowOffset != first.rowOffset || next.columnOffset != first.columnOffset + w)
+        return std::nullopt;
+    }
+    starts.push_back(first);
+  }
+  if (starts.size() != 1 && starts.size() != 2 && starts.size() != 4)
+    return std::nullopt;
+  return starts;
 }
 
 bool GemmEmitter::isKMinor(int operand) const {
@@ -378,9 +413,36 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
 
   // A lane's fragment of operand 0 (A) or 1 (B) from its shared tile: the
   // mma tile whose rows start at `rowBase`, at step `k0` of the K tile.
+  // With ldmatrix where each 32-bit register of the fragment is one row
+  // segment of an 8 x 8 (16-bit) matrix, else element by element.
+  Value lane = add(mul(group, 4), inGroup);
   auto loadFragment = [&](int operand, Value shared, Value rowBase, int64_t k0) {
     auto role = operand == 0 ? xla_gpu::MmaOperand::A : xla_gpu::MmaOperand::B;
     int64_t values = operand == 0 ? mma.aValues() : mma.bValues();
+    auto fragmentType = VectorType::get({values}, inputElement);
+    if (std::optional<SmallVector<xla_gpu::MmaFragmentOffset>> matrices =
+            ldmatrixRows(role, values)) {
+      // Lanes 8i..8i+7 name the rows of matrix i (the lanes past the last
+      // matrix repeat the first ones').
+      int64_t count = matrices->size();
+      Value matrix = arith::RemUIOp::create(
+          b, arith::DivUIOp::create(b, lane, constant(8)), constant(count));
+      Value rowOffset = constant(matrices->front().rowOffset);
+      Value columnOffset = constant(matrices->front().columnOffset);
+      for (int64_t i = 1; i < count; ++i) {
+        Value isMatrix =
+            arith::CmpIOp::create(b, arith::CmpIPredicate::eq, matrix, constant(i));
+        rowOffset = arith::SelectOp::create(b, isMatrix, constant((*matrices)[i].rowOffset),
+                                            rowOffset);
+        columnOffset = arith::SelectOp::create(
+            b, isMatrix, constant((*matrices)[i].columnOffset), columnOffset);
+      }
+      Value row = add(rowBase, add(arith::RemUIOp::create(b, lane, constant(8)), rowOffset));
+      Value column = add(constant(k0), columnOffset);
+      return xla_gpu::LdmatrixOp::create(b, fragmentType, shared, ValueRange{row, column},
+                                         count)
+          .getResult();
+    }
     SmallVector<Value> elements;
     for (int64_t v = 0; v < values; ++v) {
       auto offset = xla_gpu::mmaFragmentOffset(mma, role, v);
@@ -389,8 +451,7 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
           add(mul(inGroup, offset.perRegister), constant(k0 + offset.columnOffset));
       elements.push_back(tensor::ExtractOp::create(b, shared, ValueRange{row, column}));
     }
-    return vector::FromElementsOp::create(b, VectorType::get({values}, inputElement), elements)
-        .getResult();
+    return vector::FromElementsOp::create(b, fragmentType, elements).getResult();
   };
   auto multiply = [&](Value a, Value bValue, Value c) -> Value {
     if (gemm.input == GemmInput::TF32x3) {
@@ -467,6 +528,9 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
       });
   if (failure)
     return failure;
+  // A loop whatever its trip count: unrolled, its tile copies and barriers
+  // would only lengthen the code and the registers' lives.
+  loop->setAttr(xla_gpu::kKeepLoopAttr, b.getUnitAttr());
   b.setInsertionPointAfter(loop);
 
   // The epilogue: each accumulator value inside the dot, converted to its

@@ -10,9 +10,12 @@
 
 #include "dialect/XlaGpuDialect.h"
 #include "pipeline/Passes.h"
+#include "pipeline/SharedMemoryLayout.h"
 
+#include "mlir/Conversion/GPUCommon/GPUCommonPass.h"
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -51,6 +54,19 @@ struct LowerElementPointersPass
     LowerToLLVMOptions options(context);
     options.overrideIndexBitwidth(indexBitwidth);
     LLVMTypeConverter converter(context, options);
+    // Shared buffers (xla_gpu.ldmatrix's) in NVVM's numbering, as
+    // gpu-to-nvvm converts them.
+    populateGpuMemorySpaceAttributeConversions(converter, [](gpu::AddressSpace space) -> unsigned {
+      switch (space) {
+      case gpu::AddressSpace::Global:
+        return 1;
+      case gpu::AddressSpace::Workgroup:
+        return kSharedMemoryAddressSpace;
+      case gpu::AddressSpace::Private:
+        return 5;
+      }
+      return 0;
+    });
     RewritePatternSet patterns(context);
     populateElementPointerToLlvmPatterns(converter, patterns);
     ConversionTarget target(*context);

@@ -18,6 +18,10 @@ using namespace mlir;
 namespace hlo::pipeline {
 namespace {
 
+/// Every tile starts at a 16-byte boundary, as the shared memory layout
+/// places it (SharedMemoryLayout.h) and ldmatrix's row addresses need.
+constexpr int64_t kSharedTileAlignment = 16;
+
 struct LowerAllocateSharedPass
     : impl::LowerAllocateSharedPassBase<LowerAllocateSharedPass> {
   void runOnOperation() override {
@@ -38,7 +42,7 @@ struct LowerAllocateSharedPass
       auto tile = memref::GlobalOp::create(
           global, op.getLoc(), (function.getName() + "_shared").str(),
           global.getStringAttr("private"), type, Attribute(), /*constant=*/false,
-          /*alignment=*/IntegerAttr());
+          /*alignment=*/global.getI64IntegerAttr(kSharedTileAlignment));
       symbols.insert(tile);
       OpBuilder b(op);
       Value buffer = memref::GetGlobalOp::create(b, op.getLoc(), type, tile.getSymName());

@@ -241,7 +241,8 @@ def UnrollSmallLoopsPass : Pass<"xla-gpu-unroll-small-loops", "mlir::ModuleOp"> 
     Unrolls every `scf.for` with a constant trip count of at most
     `max-trip-count` and a body of at most `max-body-ops` operations (the
     vector-index loops), so that vector element positions become constants
-    and the per-element code is scheduled together.
+    and the per-element code is scheduled together. Loops marked
+    `xla_gpu.keep_loop` (a GEMM's K loop) stay loops.
   }];
   let options = [
     Option<"maxTripCount", "max-trip-count", "int64_t", "8",

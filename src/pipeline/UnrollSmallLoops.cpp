@@ -4,6 +4,7 @@
 // scf::loopUnrollFull.
 //
 //===----------------------------------------------------------------------===//
+#include "dialect/KernelContract.h"
 #include "pipeline/Passes.h"
 
 #include "mlir/Dialect/SCF/Utils/Utils.h"
@@ -27,6 +28,8 @@ struct UnrollSmallLoopsPass
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) { loops.push_back(loop); });
     for (scf::ForOp loop : loops) {
+      if (loop->hasAttr(xla_gpu::kKeepLoopAttr))
+        continue;
       std::optional<llvm::APInt> trips = loop.getStaticTripCount();
       if (!trips || trips->getSExtValue() > maxTripCount)
         continue;

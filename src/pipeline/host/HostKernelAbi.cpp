@@ -42,7 +42,7 @@ bool reachesBlockSynchronization(LLVM::LLVMFuncOp function, ModuleOp module) {
       if (!callee)
         return;
       if (*callee == kBarrierFunction || *callee == kShuffleFunction ||
-          *callee == kMmaSyncFunction) {
+          *callee == kMmaSyncFunction || *callee == kLdmatrixFunction) {
         found = true;
         return;
       }

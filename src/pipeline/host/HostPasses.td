@@ -27,10 +27,12 @@ def LowerGpuToHostRuntimePass
     convert-gpu-to-nvvm gives `shfl.sync` for the same op, so both targets
     agree; `xla_gpu.mma_sync` a call to `__hlo_host_mma_sync` with the
     lane's fragments in stack slots (the launcher waits for the whole warp,
-    as for a shuffle). Other gpu ops are reported by name.
+    as for a shuffle), and `xla_gpu.ldmatrix` on a shared buffer a call to
+    `__hlo_host_ldmatrix` with the lane's row address. Other gpu ops are
+    reported by name.
   }];
   let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::arith::ArithDialect",
-                           "mlir::func::FuncDialect"];
+                           "mlir::func::FuncDialect", "mlir::vector::VectorDialect"];
 }
 
 def CheckHostAccessesPass

@@ -13,6 +13,7 @@
 #include "pipeline/host/HostPasses.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/SymbolTable.h"
 
 namespace hlo::pipeline {
@@ -127,7 +128,8 @@ struct LowerGpuToHostRuntimePass
     addThreadRecordArguments(module);
     SmallVector<Operation *> gpuOps;
     module.walk([&](Operation *op) {
-      if (isa_and_nonnull<gpu::GPUDialect>(op->getDialect()) || isa<xla_gpu::MmaSyncOp>(op))
+      if (isa_and_nonnull<gpu::GPUDialect>(op->getDialect()) ||
+          isa<xla_gpu::MmaSyncOp, xla_gpu::LdmatrixOp>(op))
         gpuOps.push_back(op);
     });
     for (Operation *op : gpuOps)
@@ -199,6 +201,8 @@ struct LowerGpuToHostRuntimePass
       return lowerShuffle(module, b, shuffle, record);
     } else if (auto mma = dyn_cast<xla_gpu::MmaSyncOp>(op)) {
       return lowerMmaSync(module, b, mma, record);
+    } else if (auto load = dyn_cast<xla_gpu::LdmatrixOp>(op)) {
+      return lowerLdmatrix(module, b, load, record);
     } else {
       return op->emitError() << "the host target cannot run '"
                              << op->getName().getStringRef() << "'";
@@ -300,6 +304,37 @@ struct LowerGpuToHostRuntimePass
     mma.getD().replaceAllUsesWith(
         LLVM::LoadOp::create(b, loc, mma.getD().getType(), c).getResult());
     mma.erase();
+    return success();
+  }
+
+  /// `xla_gpu.ldmatrix` on a shared buffer as the launcher's
+  /// warp-collective ldmatrix: the lane's row address in, its registers
+  /// back through a stack slot.
+  LogicalResult lowerLdmatrix(ModuleOp module, OpBuilder &b, xla_gpu::LdmatrixOp load,
+                              Value record) {
+    if (!isa<MemRefType>(load.getTile().getType()))
+      return load.emitOpError("expects its tile's buffer (bufferize first)");
+    Location loc = load.getLoc();
+    MLIRContext *context = b.getContext();
+    auto pointer = LLVM::LLVMPointerType::get(context);
+    Type i32 = b.getI32Type();
+    auto type = FunctionType::get(context, {pointer, i32, i32, pointer, pointer}, {});
+    declareRuntimeFunction(module, kLdmatrixFunction, type);
+    auto function = load->getParentOfType<func::FuncOp>();
+    OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
+    int64_t count = load.getCount();
+    auto words = VectorType::get({count}, i32);
+    Value one = LLVM::ConstantOp::create(entry, loc, i32, entry.getI32IntegerAttr(1));
+    Value slot = LLVM::AllocaOp::create(entry, loc, pointer, words, one, /*alignment=*/16);
+    Value row = xla_gpu::ElementPointerOp::create(b, loc, pointer, load.getTile(),
+                                                  load.getIndices());
+    func::CallOp::create(b, loc, kLdmatrixFunction, TypeRange(),
+                         ValueRange{record, constantI32(b, loc, count),
+                                    constantI32(b, loc, /*transpose=*/0), row, slot});
+    Value loaded = LLVM::LoadOp::create(b, loc, words, slot);
+    load.getResult().replaceAllUsesWith(
+        vector::BitCastOp::create(b, loc, load.getType(), loaded).getResult());
+    load.erase();
     return success();
   }
 

@@ -42,6 +42,19 @@ def LowerMmaSyncToNvvmPass : Pass<"xla-gpu-lower-mma-sync-to-nvvm", "mlir::Modul
                            "mlir::vector::VectorDialect"];
 }
 
+def LowerLdmatrixToNvvmPass : Pass<"xla-gpu-lower-ldmatrix-to-nvvm", "mlir::ModuleOp"> {
+  let summary = "xla_gpu.ldmatrix on a shared buffer as nvvm.ldmatrix";
+  let description = [{
+    The lane's row address (xla_gpu.element_pointer to the element its
+    indices name, in the shared address space) goes to NVVM's ldmatrix
+    (x1, x2 or x4, not transposed); its 32-bit registers, in order, are
+    the result's elements bitcast to the tile's type. Runs before
+    xla-gpu-lower-element-pointers.
+  }];
+  let dependentDialects = ["mlir::NVVM::NVVMDialect", "mlir::LLVM::LLVMDialect",
+                           "mlir::vector::VectorDialect"];
+}
+
 def PackAtomicsPass : Pass<"xla-gpu-pack-atomics", "mlir::ModuleOp"> {
   let summary = "Pairs of f16/bf16 atomic adds as one packed PTX atomic";
   let description = [{

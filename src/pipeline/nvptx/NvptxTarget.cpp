@@ -249,6 +249,7 @@ public:
     unsigned indexBitwidth = indexBitwidthFor(module);
     pm.addPass(createLowerMmaSyncToNvvmPass(
         LowerMmaSyncToNvvmPassOptions{capabilityOf(options.gpuArch)}));
+    pm.addPass(createLowerLdmatrixToNvvmPass());
     if (capabilityOf(options.gpuArch) >= 89)
       pm.addPass(createHardwareFp8ConversionsPass());
     addSmallFloatLowering(pm);

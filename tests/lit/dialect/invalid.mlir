@@ -168,3 +168,35 @@ func.func @result(%a: vector<8xbf16>, %b: vector<4xbf16>, %c: vector<4xf32>) {
   %d = xla_gpu.mma_sync %a, %b, %c {shape = array<i64: 16, 8, 16>} : vector<8xbf16>, vector<4xbf16>, vector<4xf32> -> vector<8xf32>
   return
 }
+
+// -----
+
+func.func @ldmatrix_count(%t: tensor<16x40xbf16>, %i: index) {
+  // expected-error @+1 {{expects 1, 2 or 4 matrices, not 3}}
+  %v = xla_gpu.ldmatrix %t[%i, %i] {count = 3 : i64} : tensor<16x40xbf16> -> vector<6xbf16>
+  return
+}
+
+// -----
+
+func.func @ldmatrix_f64(%t: tensor<16x10xf64>, %i: index) {
+  // expected-error @+1 {{expects a tile of 8-, 16- or 32-bit elements, not 'f64'}}
+  %v = xla_gpu.ldmatrix %t[%i, %i] {count = 1 : i64} : tensor<16x10xf64> -> vector<1xf64>
+  return
+}
+
+// -----
+
+func.func @ldmatrix_unaligned_rows(%t: tensor<16x36xbf16>, %i: index) {
+  // expected-error @+1 {{expects rows of a multiple of 16 bytes}}
+  %v = xla_gpu.ldmatrix %t[%i, %i] {count = 4 : i64} : tensor<16x36xbf16> -> vector<8xbf16>
+  return
+}
+
+// -----
+
+func.func @ldmatrix_result(%t: tensor<16x40xbf16>, %i: index) {
+  // expected-error @+1 {{expects the result type 'vector<4xbf16>'}}
+  %v = xla_gpu.ldmatrix %t[%i, %i] {count = 2 : i64} : tensor<16x40xbf16> -> vector<8xbf16>
+  return
+}
