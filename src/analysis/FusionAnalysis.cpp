@@ -411,13 +411,16 @@ FusionAnalysis classifyFusion(const HloComputation &computation,
     return analysis;
   }
   // Any other fusion or unfused instruction whose hero is a dot the
-  // tensor-core emitter takes, on GPUs with bf16/tf32 tensor cores (before
-  // sm_80 a dot stays elemental, in a loop fusion).
+  // tensor-core emitter takes, on GPUs whose tensor cores multiply its
+  // type (before sm_80, or 8-bit floats before sm_89, a dot stays
+  // elemental, in a loop fusion).
   bool dotHero = std::any_of(analysis.heroes.begin(), analysis.heroes.end(),
                              [](const HloInstruction *hero) {
                                return hero->opcode() == HloOpcode::Dot;
                              });
-  if (dotHero && device.computeCapability >= 80 && describeGemm(computation)) {
+  ErrorOr<GemmDescription> gemm =
+      dotHero ? describeGemm(computation) : ErrorOr<GemmDescription>(makeError("no dot"));
+  if (gemm && tensorCoresTake(gemm->input, device.computeCapability)) {
     setVariant(analysis, FusionVariant::MmaSyncGemm);
     if (config.kind == "__triton")
       readBlockLevelConfig(config, analysis);

@@ -82,6 +82,12 @@ const HloInstruction *epilogueChainTop(const HloInstruction *dot, const HloInstr
 
 } // namespace
 
+bool tensorCoresTake(GemmInput input, int computeCapability) {
+  if (input == GemmInput::F8E4M3FN || input == GemmInput::F8E5M2)
+    return computeCapability >= 89;
+  return computeCapability >= 80;
+}
+
 int64_t GemmDescription::batchCount() const {
   int64_t count = 1;
   for (int64_t size : batchSizes)
@@ -136,6 +142,12 @@ ErrorOr<GemmDescription> describeGemm(const HloComputation &computation) {
     break;
   case PrimitiveType::F64:
     gemm.input = GemmInput::F64;
+    break;
+  case PrimitiveType::F8E4M3FN:
+    gemm.input = GemmInput::F8E4M3FN;
+    break;
+  case PrimitiveType::F8E5M2:
+    gemm.input = GemmInput::F8E5M2;
     break;
   default:
     return makeError(std::string(primitiveTypeName(lhsType)) + " operands");

@@ -23,8 +23,13 @@ namespace hlo {
 /// (m16n8k8, XLA's default precision), f32 as three TF32 products (each
 /// operand split into a TF32 part and the TF32 remainder; the product of
 /// the remainders dropped: about 2^-21 of each product, for HIGH/HIGHEST
-/// and the f32 algorithms), f64 (m8n8k4), s8 into s32 (m16n8k32).
-enum class GemmInput { BF16, F16, TF32, TF32x3, F64, S8 };
+/// and the f32 algorithms), f64 (m8n8k4), s8 into s32 (m16n8k32), 8-bit
+/// floats f8e4m3fn and f8e5m2 (m16n8k32 into f32, sm_89 on).
+enum class GemmInput { BF16, F16, TF32, TF32x3, F64, S8, F8E4M3FN, F8E5M2 };
+
+/// Whether the tensor cores of sm_`computeCapability` multiply `input`
+/// (8-bit floats from sm_89, the others from sm_80).
+bool tensorCoresTake(GemmInput input, int computeCapability);
 
 struct GemmDescription {
   const HloInstruction *dot = nullptr;
@@ -56,7 +61,7 @@ struct GemmDescription {
 /// emitter does not take it: one dot, the single root computed from it as
 /// epilogueChainTop says, at least one contracting dimension (a dot
 /// without is an outer product: elementwise), operands of one type:
-/// bf16/f16/f32/f64, or s8 into s32.
+/// bf16/f16/f32/f64/f8e4m3fn/f8e5m2, or s8 into s32.
 ErrorOr<GemmDescription> describeGemm(const HloComputation &computation);
 
 } // namespace hlo

@@ -39,6 +39,10 @@ xla_gpu::MmaSyncKind mmaKindFor(GemmInput input) {
     return {8, 8, 4, xla_gpu::MmaInput::F64};
   case GemmInput::S8:
     return {16, 8, 32, xla_gpu::MmaInput::S8};
+  case GemmInput::F8E4M3FN:
+    return {16, 8, 32, xla_gpu::MmaInput::F8E4M3FN};
+  case GemmInput::F8E5M2:
+    return {16, 8, 32, xla_gpu::MmaInput::F8E5M2};
   }
   llvm_unreachable("a GEMM input type");
 }
@@ -602,6 +606,10 @@ createGemmEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
   if (!gemm)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "unsupported: this GEMM fusion (" + gemm.error() + ")");
+  if (!tensorCoresTake(gemm->input, device.computeCapability))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "unsupported: tensor cores multiply 8-bit floats from sm_89 "
+                                   "on, not on " + device.arch);
   return std::make_unique<GemmEmitter>(analysis, fused, device, std::move(*gemm));
 }
 

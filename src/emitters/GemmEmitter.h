@@ -1,19 +1,22 @@
 //===- GemmEmitter.h - Tensor-core GEMMs (XLA's Triton GEMM fusions) -*- C++ -*-===//
 //
-// The emitter of kGemm fusions: XLA's Triton GEMM fusions whose dot
-// GemmAnalysis.h accepts, computed on tensor cores with xla_gpu.mma_sync
-// (bf16/f16 m16n8k16, f32 as TF32 m16n8k8, f64 m8n8k4), no Triton
-// involved. The operands' producers in the fusion (converts, scales,
-// broadcasts) are evaluated where a fragment is loaded, and the ops after
-// the dot (bias, residual, activation, convert, bitcast) on the
-// accumulator before it is stored.
+// The emitter of kGemm fusions: XLA's Triton GEMM fusions, and any other
+// fusion or unfused instruction whose hero is a dot that GemmAnalysis.h
+// accepts, computed on tensor cores with xla_gpu.mma_sync (bf16/f16
+// m16n8k16, f32 as TF32 m16n8k8 or three of them at HIGH/HIGHEST, f64
+// m8n8k4, s8 and 8-bit floats m16n8k32), no Triton involved. The
+// operands' producers in the fusion (converts, scales, broadcasts) are
+// evaluated where a tile is staged, and the ops after the dot (bias,
+// residual, activation, convert, bitcast) on the accumulator before it is
+// stored.
 //
 // A block computes an output tile (GemmTiling.h: XLA's tile and warps
 // where its config names them, so that grid and block are XLA's), stepping
 // along K: its threads stage each K tile of both operands in shared
 // memory (prologue applied, read along each operand's minor dimension,
 // zeros past its edges), then each warp loads its fragments from there
-// and multiplies (no ldmatrix or cp.async yet).
+// (ldmatrix for 8- to 32-bit types) and multiplies. Not yet: cp.async
+// stages, wgmma, split-k.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_EMITTERS_GEMMEMITTER_H

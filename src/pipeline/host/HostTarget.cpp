@@ -38,8 +38,11 @@ public:
   explicit HostTarget(const PipelineOptions &options) : options(options) {}
 
   void addConversionPasses(mlir::PassManager &pm, mlir::ModuleOp module) const override {
-    addSmallFloatLowering(pm);
+    // The warp collectives first: an mma.sync's 8-bit float fragments
+    // still say which format they are (the runtime call gets them as
+    // bytes).
     pm.addPass(createLowerGpuToHostRuntimePass());
+    addSmallFloatLowering(pm);
     if (options.hostBoundsChecks)
       pm.addPass(createCheckHostAccessesPass());
     pm.addPass(createLegalizeHostFloatsPass());

@@ -278,10 +278,7 @@ struct LowerGpuToHostRuntimePass
     llvm::Expected<xla_gpu::MmaSyncKind> kind = xla_gpu::mmaSyncKindOf(mma);
     if (!kind)
       return mma.emitOpError() << llvm::toString(kind.takeError());
-    std::optional<uint32_t> code = hostMmaKind(kind->input);
-    if (!code)
-      return mma.emitError() << "the host target cannot run this mma.sync (its 8-bit float "
-                                "inputs are lowered to integers before it)";
+    uint32_t code = hostMmaKind(kind->input);
     Location loc = mma.getLoc();
     MLIRContext *context = b.getContext();
     auto pointer = LLVM::LLVMPointerType::get(context);
@@ -292,6 +289,11 @@ struct LowerGpuToHostRuntimePass
     OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
     Value one = LLVM::ConstantOp::create(entry, loc, i32, entry.getI32IntegerAttr(1));
     auto slotFor = [&](Value fragment) {
+      // 8-bit floats as their bytes (the small-float lowering comes next).
+      auto type = cast<VectorType>(fragment.getType());
+      if (isa<FloatType>(type.getElementType()) && type.getElementTypeBitWidth() == 8)
+        fragment = arith::BitcastOp::create(
+            b, loc, VectorType::get(type.getShape(), b.getI8Type()), fragment);
       Value slot = LLVM::AllocaOp::create(entry, loc, pointer, fragment.getType(), one,
                                           /*alignment=*/16);
       LLVM::StoreOp::create(b, loc, fragment, slot);
@@ -299,7 +301,7 @@ struct LowerGpuToHostRuntimePass
     };
     Value a = slotFor(mma.getA()), bSlot = slotFor(mma.getB()), c = slotFor(mma.getC());
     func::CallOp::create(b, loc, kMmaSyncFunction, TypeRange(),
-                         ValueRange{record, constantI32(b, loc, static_cast<int32_t>(*code)), a,
+                         ValueRange{record, constantI32(b, loc, static_cast<int32_t>(code)), a,
                                     bSlot, c, c});
     mma.getD().replaceAllUsesWith(
         LLVM::LoadOp::create(b, loc, mma.getD().getType(), c).getResult());
@@ -338,9 +340,8 @@ struct LowerGpuToHostRuntimePass
     return success();
   }
 
-  /// The runtime's HloHostMmaKind for these inputs; none for 8-bit
-  /// floats, which the small-float lowering turns into integers first.
-  static std::optional<uint32_t> hostMmaKind(xla_gpu::MmaInput input) {
+  /// The runtime's HloHostMmaKind for these inputs.
+  static uint32_t hostMmaKind(xla_gpu::MmaInput input) {
     switch (input) {
     case xla_gpu::MmaInput::BF16:
       return HLO_HOST_MMA_M16N8K16_F32_BF16;
@@ -352,9 +353,12 @@ struct LowerGpuToHostRuntimePass
       return HLO_HOST_MMA_M8N8K4_F64_F64;
     case xla_gpu::MmaInput::S8:
       return HLO_HOST_MMA_M16N8K32_S32_S8;
-    default:
-      return std::nullopt;
+    case xla_gpu::MmaInput::F8E4M3FN:
+      return HLO_HOST_MMA_M16N8K32_F32_E4M3;
+    case xla_gpu::MmaInput::F8E5M2:
+      return HLO_HOST_MMA_M16N8K32_F32_E5M2;
     }
+    llvm_unreachable("an mma.sync input type");
   }
 };
 

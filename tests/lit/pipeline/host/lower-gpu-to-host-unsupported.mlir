@@ -16,14 +16,3 @@ func.func @k(%x: vector<4xf32>) attributes {xla_gpu.launch = #xla_gpu.launch<gri
   %s, %v = gpu.shuffle xor %x, %c1, %c32 : vector<4xf32>
   return
 }
-
-// -----
-
-// 8-bit floats are integers by the time the host lowers gpu ops (the
-// small-float lowering runs first): refused by name.
-func.func @k(%a: vector<16xf8E4M3FN>, %b: vector<8xf8E4M3FN>, %c: vector<4xf32>)
-    attributes {xla_gpu.launch = #xla_gpu.launch<grid = [1, 1, 1], block = [32, 1, 1]>} {
-  // expected-error @+1 {{the host target cannot run this mma.sync (its 8-bit float inputs are lowered to integers before it)}}
-  %d = xla_gpu.mma_sync %a, %b, %c {shape = array<i64: 16, 8, 32>} : vector<16xf8E4M3FN>, vector<8xf8E4M3FN>, vector<4xf32> -> vector<4xf32>
-  return
-}

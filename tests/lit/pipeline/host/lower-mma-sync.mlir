@@ -1,4 +1,4 @@
-// RUN: xla-gpu-opt %s --xla-gpu-lower-gpu-to-host | FileCheck %s
+// RUN: xla-gpu-opt %s --xla-gpu-lower-gpu-to-host --split-input-file | FileCheck %s
 
 // xla_gpu.mma_sync calls the launcher's warp-collective mma.sync
 // (abi/HostKernelAbi.h) with its HloHostMmaKind (0: m16n8k16 bf16) and the
@@ -19,6 +19,25 @@
 func.func @k(%a: vector<8xbf16>, %b: vector<4xbf16>, %c: vector<4xf32>, %out: memref<4xf32>)
     attributes {xla_gpu.launch = #xla_gpu.launch<grid = [1, 1, 1], block = [32, 1, 1]>} {
   %d = xla_gpu.mma_sync %a, %b, %c {shape = array<i64: 16, 8, 16>} : vector<8xbf16>, vector<4xbf16>, vector<4xf32> -> vector<4xf32>
+  %c0 = arith.constant 0 : index
+  vector.store %d, %out[%c0] : memref<4xf32>, vector<4xf32>
+  return
+}
+
+// -----
+
+// 8-bit floats go as their bytes (the small-float lowering runs after
+// this pass), the format in the kind (5: m16n8k32 e4m3).
+// CHECK-LABEL: func.func @fp8(
+// CHECK:       %[[AI:.*]] = arith.bitcast %arg0 : vector<16xf8E4M3FN> to vector<16xi8>
+// CHECK:       llvm.store %[[AI]]
+// CHECK:       %[[BI:.*]] = arith.bitcast %arg1 : vector<8xf8E4M3FN> to vector<8xi8>
+// CHECK:       llvm.store %[[BI]]
+// CHECK:       %[[KIND:.*]] = arith.constant 5 : i32
+// CHECK:       call @__hlo_host_mma_sync(%{{.*}}, %[[KIND]],
+func.func @fp8(%a: vector<16xf8E4M3FN>, %b: vector<8xf8E4M3FN>, %c: vector<4xf32>, %out: memref<4xf32>)
+    attributes {xla_gpu.launch = #xla_gpu.launch<grid = [1, 1, 1], block = [32, 1, 1]>} {
+  %d = xla_gpu.mma_sync %a, %b, %c {shape = array<i64: 16, 8, 32>} : vector<16xf8E4M3FN>, vector<8xf8E4M3FN>, vector<4xf32> -> vector<4xf32>
   %c0 = arith.constant 0 : index
   vector.store %d, %out[%c0] : memref<4xf32>, vector<4xf32>
   return
