@@ -445,6 +445,8 @@ LogicalResult LdmatrixOp::verify() {
   unsigned bits = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 0;
   if (bits != 8 && bits != 16 && bits != 32)
     return emitOpError("expects a tile of 8-, 16- or 32-bit elements, not ") << element;
+  if (getTranspose() && bits != 16)
+    return emitOpError("transposes 16-bit elements only, not ") << element;
   if (tile.getDimSize(1) * bits % 128 != 0)
     return emitOpError("expects rows of a multiple of 16 bytes (aligned row addresses)");
   auto expected = VectorType::get({count * 32 / bits}, element);

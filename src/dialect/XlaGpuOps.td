@@ -207,6 +207,10 @@ def XlaGpu_LdmatrixOp : XlaGpu_Op<"ldmatrix", [MemoryEffects<[MemRead]>]> {
     of the tile's type (8-, 16- or 32-bit, low bits first): the mma.sync
     fragments of A and B (row-major A, column-major B) in the PTX ISA's
     order, for elements of 8 to 32 bits. Rows must be 16-byte aligned.
+    With `transpose` (16-bit elements only, `.trans`), each matrix is read
+    transposed: a lane receives elements (2 * (lane % 4), lane / 4) and
+    (2 * (lane % 4) + 1, lane / 4), so that fragments come out of a tile
+    stored K by rows.
 
     On a tensor (before bufferization) or the tile's buffer. Every lane of
     the warp must run it; like mma_sync it is modelled as reading memory,
@@ -217,7 +221,7 @@ def XlaGpu_LdmatrixOp : XlaGpu_Op<"ldmatrix", [MemoryEffects<[MemRead]>]> {
           : tensor<64x40xbf16> -> vector<8xbf16>
   }];
   let arguments = (ins AnyTypeOf<[AnyStaticShapeTensor, AnyStaticShapeMemRef]>:$tile,
-                       Variadic<Index>:$indices, I64Attr:$count);
+                       Variadic<Index>:$indices, I64Attr:$count, UnitAttr:$transpose);
   let results = (outs AnyVectorOfNonZeroRank:$result);
   let assemblyFormat = [{
     $tile `[` $indices `]` attr-dict `:` type($tile) `->` type($result)

@@ -25,6 +25,8 @@ namespace hlo {
 namespace {
 
 constexpr int64_t kWarpSize = 32;
+/// The register file of an SM (sm_80 to sm_90: 64K 32-bit registers).
+constexpr int64_t kRegistersPerSm = 65536;
 
 xla_gpu::MmaSyncKind mmaKindFor(GemmInput input) {
   switch (input) {
@@ -120,12 +122,25 @@ public:
         primitiveBitWidth(this->gemm.dot->operand(0)->shape().elementType()) / 8;
     tiling = chooseGemmTiling(this->gemm, mma, config, elementBytes,
                               device.sharedMemoryPerBlock);
+    staging[0] = stagingOf(0);
+    staging[1] = stagingOf(1);
     launch.threads[0] = tiling.warps * kWarpSize;
     launch.blocks = splitGrid(this->gemm.batchCount() * tiling.tilesM * tiling.tilesN, device);
+    // Registers for two blocks an SM: without a bound ptxas aims at more
+    // blocks and spills the accumulators and addresses (64 registers and
+    // 12 bytes of spills where 104 fit, on a TF32 [4096,32000] x
+    // [32000,2048] dot for sm_80).
+    launch.maxRegisters = std::clamp<int64_t>(
+        kRegistersPerSm / (2 * launch.threads[0]) / 8 * 8, 32, device.maxRegistersPerThread);
   }
 
   LaunchDimensions launchDimensions() const override { return launch; }
-  int64_t sharedMemoryBytes() const override { return tiling.sharedMemoryBytes(elementBytes); }
+  int64_t sharedMemoryBytes() const override {
+    int64_t elements = 0;
+    for (const Staging &operand : staging)
+      elements += operand.tileShape[0] * operand.tileShape[1];
+    return elements * elementBytes;
+  }
   bool synchronizesThreads() const override { return true; } // barriers, warp-collective mma
   std::optional<IndexingMap> threadIdToOutputIndexing(int64_t, MLIRContext *) const override {
     return std::nullopt;
@@ -141,6 +156,18 @@ protected:
   llvm::Error emitEntryFunction(EmitterContext &context) override;
 
 private:
+  /// How an operand is staged: its shared tile is [free rows][K tile]
+  /// (padded), or, `transposed`, [K tile][free rows] (padded) for 16-bit
+  /// operands stored free-dimension minor (then copied along their free
+  /// dimension and read by ldmatrix.trans); a thread copies `width`
+  /// consecutive elements at a time along the direction it copies.
+  struct Staging {
+    bool transposed = false;
+    int64_t rows = 0, width = 1;
+    SmallVector<int64_t, 2> tileShape;
+  };
+  Staging stagingOf(int operand) const;
+
   /// One operand's element at (batch indices, free index, contracting
   /// index) (the free and contracting indices row-major over the
   /// operand's free and contracting dimensions), or zero outside the
@@ -156,7 +183,7 @@ private:
   /// order; none where ldmatrix does not apply (64-bit elements, rows not
   /// 16-byte aligned).
   std::optional<SmallVector<xla_gpu::MmaFragmentOffset>>
-  ldmatrixRows(xla_gpu::MmaOperand role, int64_t values) const;
+  ldmatrixRows(xla_gpu::MmaOperand role, int64_t values, const Staging &tile) const;
 
   /// Whether operand `operand` is stored with a contracting dimension
   /// minor-most (K contiguous), so that the block's threads read along K.
@@ -167,10 +194,12 @@ private:
   /// dimensions are the dot's (permuted by bitcasts at most).
   std::optional<std::pair<int64_t, int64_t>> configuredTile(const FusionAnalysis &analysis) const;
 
+
   GemmDescription gemm;
   xla_gpu::MmaSyncKind mma;
   GemmTiling tiling;
   int64_t elementBytes = 0;
+  Staging staging[2];
   LaunchDimensions launch;
 };
 
@@ -222,9 +251,11 @@ GemmEmitter::configuredTile(const FusionAnalysis &analysis) const {
 }
 
 std::optional<SmallVector<xla_gpu::MmaFragmentOffset>>
-GemmEmitter::ldmatrixRows(xla_gpu::MmaOperand role, int64_t values) const {
+GemmEmitter::ldmatrixRows(xla_gpu::MmaOperand role, int64_t values,
+                          const Staging &tile) const {
   int64_t bits = elementBytes * 8;
-  if (bits > 32 || (tiling.sharedColumns * elementBytes) % 16 != 0)
+  if (bits > 32 || (tile.tileShape[1] * elementBytes) % 16 != 0 ||
+      (tile.transposed && bits != 16))
     return std::nullopt;
   int64_t perWord = 32 / bits;
   SmallVector<xla_gpu::MmaFragmentOffset> starts;
@@ -244,6 +275,33 @@ GemmEmitter::ldmatrixRows(xla_gpu::MmaOperand role, int64_t values) const {
   if (starts.size() != 1 && starts.size() != 2 && starts.size() != 4)
     return std::nullopt;
   return starts;
+}
+
+GemmEmitter::Staging GemmEmitter::stagingOf(int operand) const {
+  Staging result;
+  result.rows = operand == 0 ? tiling.sharedRowsA : tiling.sharedRowsB;
+  int64_t pad = tiling.sharedColumns - tiling.blockK;
+  result.transposed = !isKMinor(operand) && elementBytes == 2;
+  result.tileShape = result.transposed ? SmallVector<int64_t, 2>{tiling.blockK, result.rows + pad}
+                                       : SmallVector<int64_t, 2>{result.rows, tiling.sharedColumns};
+  // 16 bytes at a time where the copy runs along the operand's minor-most
+  // dimension in whole vectors: that dimension is the last of the
+  // contracting (or, transposed, free) dimensions, and it, the extent
+  // copied (K or the free rows) and the tile are whole vectors.
+  int64_t width = std::max<int64_t>(1, 16 / elementBytes);
+  const Shape &shape = gemm.dot->operand(operand)->shape();
+  const std::vector<int64_t> &run =
+      result.transposed ? (operand == 0 ? gemm.lhsFree : gemm.rhsFree)
+                        : (operand == 0 ? gemm.lhsContracting : gemm.rhsContracting);
+  int64_t extent = result.transposed ? (operand == 0 ? gemm.m : gemm.n) : gemm.k;
+  int64_t tileExtent = result.transposed ? result.rows : tiling.blockK;
+  std::vector<int64_t> layout = shape.layoutOrDefault().minorToMajor;
+  bool kMinorRun = isKMinor(operand) || result.transposed;
+  if (kMinorRun && !run.empty() && !layout.empty() && layout.front() == run.back() &&
+      shape.dimension(run.back()) % width == 0 && extent % width == 0 &&
+      tileExtent % width == 0)
+    result.width = width;
+  return result;
 }
 
 bool GemmEmitter::isKMinor(int operand) const {
@@ -362,8 +420,8 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   auto accumulatorType = VectorType::get({mma.cValues()}, accumulatorElement);
   Value zeros = arith::ConstantOp::create(b, b.getZeroAttr(accumulatorType));
   Type inputElement = elementType(gemm.dot->operand(0)->shape().elementType(), mlirContext);
-  auto sharedType = [&](int64_t rows) {
-    return RankedTensorType::get({rows, t.sharedColumns}, inputElement);
+  auto sharedType = [&](const Staging &operand) {
+    return RankedTensorType::get(operand.tileShape, inputElement);
   };
 
   // The block's threads copy rows x blockK elements of an operand, from
@@ -371,11 +429,79 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   // operand), reading along the operand's minor dimension.
   int64_t threads = t.warps * kWarpSize;
   auto fill = [&](int operand, Value shared, Value k0) -> llvm::Expected<Value> {
-    int64_t rows = operand == 0 ? t.sharedRowsA : t.sharedRowsB;
+    const Staging &staged = staging[operand];
+    int64_t rows = staged.rows;
     int64_t freeSize = operand == 0 ? gemm.m : gemm.n;
     Value freeBase = operand == 0 ? blockRow : blockColumn;
-    int64_t count = rows * t.blockK;
     bool kMinor = isKMinor(operand);
+    // A thread copies `width` consecutive elements at a time (16 bytes
+    // along the operand's minor dimension where it runs in whole vectors:
+    // one load and one shared store each once vectorized), else one.
+    int64_t width = staged.width;
+    int64_t count = rows * t.blockK / width;
+    // Copies `width` elements from (free, k) on (along the free dimension
+    // for a transposed tile, else along K) to the tile from (row, column)
+    // on along its row: the operand's values, or zeros where `inBounds` is
+    // false.
+    auto copy = [&](ImplicitLocOpBuilder &nested, Value tile, Value row, Value column,
+                    Value free, Value k, Value inBounds) -> BodyValues {
+      Value zero = arith::ConstantOp::create(nested, nested.getZeroAttr(inputElement));
+      auto body = [&](bool read) {
+        return [&, read](ImplicitLocOpBuilder &inner) -> BodyValues {
+          // `b` (and the helpers that use it) builds here too.
+          b.setInsertionPoint(inner.getInsertionBlock(), inner.getInsertionPoint());
+          llvm::Error failure = llvm::Error::success();
+          auto elements = scf::ForOp::create(
+              inner, constant(0), constant(width), constant(1), ValueRange{tile},
+              [&](OpBuilder &builder, Location, Value e, ValueRange iterArgs) {
+                b.setInsertionPoint(builder.getInsertionBlock(), builder.getInsertionPoint());
+                Value value = zero;
+                if (read) {
+                  Value yes = arith::ConstantIntOp::create(b, 1, 1);
+                  llvm::Expected<Value> element =
+                      staged.transposed
+                          ? operandElement(context, operand, batch, add(free, e), k, yes)
+                          : operandElement(context, operand, batch, free, add(k, e), yes);
+                  if (!element) {
+                    failure = element.takeError();
+                    scf::YieldOp::create(b, iterArgs);
+                    return;
+                  }
+                  value = gemm.input == GemmInput::TF32 ? roundToTf32(b, *element) : *element;
+                }
+                scf::YieldOp::create(b, ValueRange{tensor::InsertOp::create(
+                                            b, value, iterArgs[0],
+                                            ValueRange{row, add(column, e)})});
+              });
+          if (failure)
+            return std::move(failure);
+          return SmallVector<Value>{elements.getResult(0)};
+        };
+      };
+      // Past the operand: zeros (the tile still holds the last K tile's).
+      llvm::Error failure = llvm::Error::success();
+      auto branch = scf::IfOp::create(
+          nested, inBounds,
+          [&](OpBuilder &builder, Location location) {
+            ImplicitLocOpBuilder inner(location, builder);
+            BodyValues values = body(true)(inner);
+            if (!values) {
+              failure = values.takeError();
+              scf::YieldOp::create(inner, ValueRange{tile});
+              return;
+            }
+            scf::YieldOp::create(inner, *values);
+          },
+          [&](OpBuilder &builder, Location location) {
+            ImplicitLocOpBuilder inner(location, builder);
+            BodyValues values = body(false)(inner);
+            scf::YieldOp::create(inner, values ? *values : SmallVector<Value>{tile});
+            llvm::consumeError(values.takeError());
+          });
+      if (failure)
+        return std::move(failure);
+      return SmallVector<Value>{branch.getResult(0)};
+    };
     llvm::Error failure = llvm::Error::success();
     auto loop = scf::ForOp::create(
         b, constant(0), constant(llvm::divideCeil(count, threads)), constant(1),
@@ -386,21 +512,32 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
           BodyValues stored = emitIf(
               b, less(linear, count), {iterArgs[0]},
               [&](ImplicitLocOpBuilder &nested) -> BodyValues {
-                SmallVector<Value> position =
-                    kMinor ? delinearizeIndex(nested, linear, {rows, t.blockK})
-                           : SmallVector<Value>(llvm::reverse(
-                                 delinearizeIndex(nested, linear, {t.blockK, rows})));
-                Value free = add(freeBase, position[0]);
-                Value k = add(k0, position[1]);
+                // (free row, K index) in the block's tile, the threads
+                // running along the operand's minor dimension.
+                Value freeLocal, kLocal;
+                if (staged.transposed) {
+                  SmallVector<Value> position =
+                      delinearizeIndex(nested, linear, {t.blockK, rows / width});
+                  kLocal = position[0];
+                  freeLocal = mul(position[1], width);
+                } else if (kMinor) {
+                  SmallVector<Value> position =
+                      delinearizeIndex(nested, linear, {rows, t.blockK / width});
+                  freeLocal = position[0];
+                  kLocal = mul(position[1], width);
+                } else {
+                  SmallVector<Value> position = delinearizeIndex(nested, linear, {t.blockK, rows});
+                  kLocal = position[0];
+                  freeLocal = position[1];
+                }
+                Value free = add(freeBase, freeLocal);
+                Value k = add(k0, kLocal);
+                // A vector is inside the operand or outside it as a whole
+                // (the extent it runs along is whole vectors).
                 Value inBounds = both(blockHasTile, both(less(free, freeSize), less(k, gemm.k)));
-                llvm::Expected<Value> element =
-                    operandElement(context, operand, batch, free, k, inBounds);
-                if (!element)
-                  return element.takeError();
-                Value value = gemm.input == GemmInput::TF32 ? roundToTf32(nested, *element)
-                                                            : *element;
-                return SmallVector<Value>{
-                    tensor::InsertOp::create(nested, value, iterArgs[0], position)};
+                return staged.transposed
+                           ? copy(nested, iterArgs[0], kLocal, freeLocal, free, k, inBounds)
+                           : copy(nested, iterArgs[0], freeLocal, kLocal, free, k, inBounds);
               });
           if (!stored) {
             failure = stored.takeError();
@@ -424,8 +561,9 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
     auto role = operand == 0 ? xla_gpu::MmaOperand::A : xla_gpu::MmaOperand::B;
     int64_t values = operand == 0 ? mma.aValues() : mma.bValues();
     auto fragmentType = VectorType::get({values}, inputElement);
+    const Staging &tile = staging[operand];
     if (std::optional<SmallVector<xla_gpu::MmaFragmentOffset>> matrices =
-            ldmatrixRows(role, values)) {
+            ldmatrixRows(role, values, tile)) {
       // Lanes 8i..8i+7 name the rows of matrix i (the lanes past the last
       // matrix repeat the first ones').
       int64_t count = matrices->size();
@@ -441,10 +579,17 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
         columnOffset = arith::SelectOp::create(
             b, isMatrix, constant((*matrices)[i].columnOffset), columnOffset);
       }
-      Value row = add(rowBase, add(arith::RemUIOp::create(b, lane, constant(8)), rowOffset));
+      // The lane's row of its matrix: a free row (or, transposed, a K
+      // row) of the tile.
+      Value laneRow = arith::RemUIOp::create(b, lane, constant(8));
+      Value row = add(rowBase, add(laneRow, rowOffset));
       Value column = add(constant(k0), columnOffset);
+      if (tile.transposed) {
+        row = add(constant(k0), add(laneRow, columnOffset));
+        column = add(rowBase, rowOffset);
+      }
       return xla_gpu::LdmatrixOp::create(b, fragmentType, shared, ValueRange{row, column},
-                                         count)
+                                         count, tile.transposed)
           .getResult();
     }
     SmallVector<Value> elements;
@@ -453,7 +598,8 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
       Value row = add(rowBase, add(group, constant(offset.rowOffset)));
       Value column =
           add(mul(inGroup, offset.perRegister), constant(k0 + offset.columnOffset));
-      elements.push_back(tensor::ExtractOp::create(b, shared, ValueRange{row, column}));
+      elements.push_back(tensor::ExtractOp::create(
+          b, shared, tile.transposed ? ValueRange{column, row} : ValueRange{row, column}));
     }
     return vector::FromElementsOp::create(b, fragmentType, elements).getResult();
   };
@@ -478,8 +624,8 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   llvm::Error failure = llvm::Error::success();
   int64_t kTiles = llvm::divideCeil(gemm.k, t.blockK);
   SmallVector<Value> inits(t.tilesPerWarp, zeros);
-  inits.push_back(xla_gpu::AllocateSharedOp::create(b, sharedType(t.sharedRowsA)));
-  inits.push_back(xla_gpu::AllocateSharedOp::create(b, sharedType(t.sharedRowsB)));
+  inits.push_back(xla_gpu::AllocateSharedOp::create(b, sharedType(staging[0])));
+  inits.push_back(xla_gpu::AllocateSharedOp::create(b, sharedType(staging[1])));
   auto loop = scf::ForOp::create(
       b, constant(0), constant(kTiles), constant(1), inits,
       [&](OpBuilder &builder, Location, Value kTile, ValueRange iterArgs) {

@@ -12,11 +12,13 @@
 //
 // A block computes an output tile (GemmTiling.h: XLA's tile and warps
 // where its config names them, so that grid and block are XLA's), stepping
-// along K: its threads stage each K tile of both operands in shared
-// memory (prologue applied, read along each operand's minor dimension,
-// zeros past its edges), then each warp loads its fragments from there
-// (ldmatrix for 8- to 32-bit types) and multiplies. Not yet: cp.async
-// stages, wgmma, split-k.
+// along K: its threads stage each K tile of both operands in shared memory
+// (prologue applied, copied along each operand's minor dimension, 16 bytes
+// at a time where it runs in whole vectors, zeros past its edges; a 16-bit
+// operand stored free-dimension minor is staged K by rows), then each warp
+// loads its fragments from there (ldmatrix, .trans for the K-by-rows
+// tiles, for 8- to 32-bit types) and multiplies. Registers are bounded for
+// two blocks an SM. Not yet: cp.async stages, wgmma, split-k.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_EMITTERS_GEMMEMITTER_H

@@ -47,7 +47,8 @@ struct GemmTiling {
   int64_t tilesM = 0, tilesN = 0;
   /// The shared tiles of A (mmaTilesM * m rows) and B (mmaTilesN * n
   /// rows), each row blockK elements and a 16-byte pad (so that the eight
-  /// rows one fragment load reads fall in different banks).
+  /// rows one fragment load reads fall in different banks); the emitter
+  /// may store a tile K by rows instead (the same elements and pad).
   int64_t sharedRowsA = 0, sharedRowsB = 0, sharedColumns = 0;
 
   int64_t sharedMemoryBytes(int64_t elementBytes) const {

@@ -30,8 +30,9 @@ struct LdmatrixBufferization
     FailureOr<Value> buffer = getBuffer(rewriter, load.getTile(), options, state);
     if (failed(buffer))
       return failure();
-    auto replacement = xla_gpu::LdmatrixOp::create(rewriter, op->getLoc(), load.getType(),
-                                                   *buffer, load.getIndices(), load.getCount());
+    auto replacement =
+        xla_gpu::LdmatrixOp::create(rewriter, op->getLoc(), load.getType(), *buffer,
+                                    load.getIndices(), load.getCount(), load.getTranspose());
     replaceOpWithBufferizedValues(rewriter, op, replacement.getResult());
     return success();
   }

@@ -310,7 +310,7 @@ struct LowerGpuToHostRuntimePass
   }
 
   /// `xla_gpu.ldmatrix` on a shared buffer as the launcher's
-  /// warp-collective ldmatrix: the lane's row address in, its registers
+  /// warp-collective ldmatrix (transposed or not): the lane's row address in, its registers
   /// back through a stack slot.
   LogicalResult lowerLdmatrix(ModuleOp module, OpBuilder &b, xla_gpu::LdmatrixOp load,
                               Value record) {
@@ -332,7 +332,8 @@ struct LowerGpuToHostRuntimePass
                                                   load.getIndices());
     func::CallOp::create(b, loc, kLdmatrixFunction, TypeRange(),
                          ValueRange{record, constantI32(b, loc, count),
-                                    constantI32(b, loc, /*transpose=*/0), row, slot});
+                                    constantI32(b, loc, load.getTranspose() ? 1 : 0), row,
+                                    slot});
     Value loaded = LLVM::LoadOp::create(b, loc, words, slot);
     load.getResult().replaceAllUsesWith(
         vector::BitCastOp::create(b, loc, load.getType(), loaded).getResult());

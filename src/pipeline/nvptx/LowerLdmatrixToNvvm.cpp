@@ -36,7 +36,8 @@ LogicalResult lower(xla_gpu::LdmatrixOp op) {
                                : Type(LLVM::LLVMStructType::getLiteral(
                                      context, SmallVector<Type>(count, i32)));
   Value loaded = NVVM::LdMatrixOp::create(b, resultType, row, static_cast<uint32_t>(count),
-                                          NVVM::MMALayout::row,
+                                          op.getTranspose() ? NVVM::MMALayout::col
+                                                            : NVVM::MMALayout::row,
                                           NVVM::LdStMatrixShapeAttr::get(context, 8, 8),
                                           NVVM::LdStMatrixEltType::B16);
   SmallVector<Value> words;

@@ -47,7 +47,7 @@ def LowerLdmatrixToNvvmPass : Pass<"xla-gpu-lower-ldmatrix-to-nvvm", "mlir::Modu
   let description = [{
     The lane's row address (xla_gpu.element_pointer to the element its
     indices name, in the shared address space) goes to NVVM's ldmatrix
-    (x1, x2 or x4, not transposed); its 32-bit registers, in order, are
+    (x1, x2 or x4; `.trans` with `transpose`); its 32-bit registers, in order, are
     the result's elements bitcast to the tile's type. Runs before
     xla-gpu-lower-element-pointers.
   }];

@@ -200,3 +200,11 @@ func.func @ldmatrix_result(%t: tensor<16x40xbf16>, %i: index) {
   %v = xla_gpu.ldmatrix %t[%i, %i] {count = 2 : i64} : tensor<16x40xbf16> -> vector<8xbf16>
   return
 }
+
+// -----
+
+func.func @ldmatrix_transpose_f32(%t: tensor<16x20xf32>, %i: index) {
+  // expected-error @+1 {{transposes 16-bit elements only, not 'f32'}}
+  %v = xla_gpu.ldmatrix %t[%i, %i] {count = 2 : i64, transpose} : tensor<16x20xf32> -> vector<2xf32>
+  return
+}

@@ -1,4 +1,4 @@
-// RUN: xla-gpu-opt %s --xla-gpu-lower-gpu-to-host | FileCheck %s
+// RUN: xla-gpu-opt %s --xla-gpu-lower-gpu-to-host --split-input-file | FileCheck %s
 
 // xla_gpu.ldmatrix on a shared buffer calls the launcher's warp-collective
 // ldmatrix (abi/HostKernelAbi.h) with the count, no transpose, the lane's
@@ -19,5 +19,20 @@ func.func @k(%tile: memref<32x40xbf16, #gpu.address_space<workgroup>>, %r: index
   %v = xla_gpu.ldmatrix %tile[%r, %c] {count = 4 : i64} : memref<32x40xbf16, #gpu.address_space<workgroup>> -> vector<8xbf16>
   %c0 = arith.constant 0 : index
   vector.store %v, %out[%c0] : memref<8xbf16>, vector<8xbf16>
+  return
+}
+
+// -----
+
+// Transposed: the launcher's transpose flag is 1.
+// CHECK-LABEL: func.func @trans(
+// CHECK:       %[[COUNT:.*]] = arith.constant 2 : i32
+// CHECK:       %[[YES:.*]] = arith.constant 1 : i32
+// CHECK:       call @__hlo_host_ldmatrix(%{{.*}}, %[[COUNT]], %[[YES]],
+func.func @trans(%tile: memref<16x72xbf16, #gpu.address_space<workgroup>>, %r: index, %c: index, %out: memref<4xbf16>)
+    attributes {xla_gpu.launch = #xla_gpu.launch<grid = [1, 1, 1], block = [32, 1, 1]>} {
+  %v = xla_gpu.ldmatrix %tile[%r, %c] {count = 2 : i64, transpose} : memref<16x72xbf16, #gpu.address_space<workgroup>> -> vector<4xbf16>
+  %c0 = arith.constant 0 : index
+  vector.store %v, %out[%c0] : memref<4xbf16>, vector<4xbf16>
   return
 }

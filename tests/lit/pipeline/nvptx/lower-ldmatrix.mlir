@@ -29,3 +29,11 @@ func.func @x1(%tile: memref<16x20xf32, #gpu.address_space<workgroup>>, %r: index
   %v = xla_gpu.ldmatrix %tile[%r, %c] {count = 1 : i64} : memref<16x20xf32, #gpu.address_space<workgroup>> -> vector<1xf32>
   return %v : vector<1xf32>
 }
+
+// Transposed: NVVM's column layout (`.trans`).
+// CHECK-LABEL: func.func @trans
+// CHECK:      nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<col>, num = 2 : i32
+func.func @trans(%tile: memref<16x72xbf16, #gpu.address_space<workgroup>>, %r: index, %c: index) -> vector<4xbf16> {
+  %v = xla_gpu.ldmatrix %tile[%r, %c] {count = 2 : i64, transpose} : memref<16x72xbf16, #gpu.address_space<workgroup>> -> vector<4xbf16>
+  return %v : vector<4xbf16>
+}
