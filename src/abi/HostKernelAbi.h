@@ -90,7 +90,10 @@ enum HloHostMmaKind {
   HLO_HOST_MMA_M8N8K4_F64_F64 = 3,
   HLO_HOST_MMA_M16N8K32_S32_S8 = 4,
   HLO_HOST_MMA_M16N8K32_F32_E4M3 = 5,
-  HLO_HOST_MMA_M16N8K32_F32_E5M2 = 6
+  HLO_HOST_MMA_M16N8K32_F32_E5M2 = 6,
+  /* Mixed 8-bit floats: A's type, then B's. */
+  HLO_HOST_MMA_M16N8K32_F32_E4M3_E5M2 = 7,
+  HLO_HOST_MMA_M16N8K32_F32_E5M2_E4M3 = 8
 };
 
 /* One lane's part of an mma.sync of `kind`: `a`, `b` and `c` point at its

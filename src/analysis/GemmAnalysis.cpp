@@ -117,8 +117,14 @@ ErrorOr<GemmDescription> describeGemm(const HloComputation &computation) {
   gemm.dot = dot;
   PrimitiveType lhsType = dot->operand(0)->shape().elementType(),
                 rhsType = dot->operand(1)->shape().elementType();
-  if (lhsType != rhsType)
+  auto isFp8 = [](PrimitiveType type) {
+    return type == PrimitiveType::F8E4M3FN || type == PrimitiveType::F8E5M2;
+  };
+  bool mixedFp8 = lhsType != rhsType && isFp8(lhsType) && isFp8(rhsType);
+  if (lhsType != rhsType && !mixedFp8)
     return makeError("operands of different types");
+  if (mixedFp8)
+    gemm.inputB = rhsType == PrimitiveType::F8E4M3FN ? GemmInput::F8E4M3FN : GemmInput::F8E5M2;
   PrimitiveType resultType = dot->shape().elementType();
   if (lhsType == PrimitiveType::S8) {
     // IMMA: s8 x s8 summed in s32 (wrapping, as XLA's s32 dot does).

@@ -15,6 +15,7 @@
 #include "support/ErrorOr.h"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace hlo {
@@ -39,6 +40,9 @@ struct GemmDescription {
   /// ops of this one's dimensions.
   const HloInstruction *epilogueChainTop = nullptr;
   GemmInput input = GemmInput::BF16;
+  /// B's type where it is not A's: mixed 8-bit floats (an FP8 backward
+  /// pass's e5m2 gradients times e4m3 weights).
+  std::optional<GemmInput> inputB;
   /// The dot's result is [batch dims..., lhs free dims..., rhs free
   /// dims...]: a batch of m x n matrices, m the lhs free dimensions'
   /// elements (row-major over them, 1 for none), n the rhs's, k the
@@ -61,7 +65,8 @@ struct GemmDescription {
 /// emitter does not take it: one dot, the single root computed from it as
 /// epilogueChainTop says, at least one contracting dimension (a dot
 /// without is an outer product: elementwise), operands of one type:
-/// bf16/f16/f32/f64/f8e4m3fn/f8e5m2, or s8 into s32.
+/// bf16/f16/f32/f64/f8e4m3fn/f8e5m2 (or one of each 8-bit float), or s8
+/// into s32.
 ErrorOr<GemmDescription> describeGemm(const HloComputation &computation);
 
 } // namespace hlo

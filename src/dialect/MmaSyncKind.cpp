@@ -76,8 +76,11 @@ MmaFragmentOffset mmaFragmentOffset(const MmaSyncKind &kind, MmaOperand operand,
 llvm::Expected<MmaSyncKind> mmaSyncKindOf(MmaSyncOp op) {
   auto a = cast<VectorType>(op.getA().getType()), b = cast<VectorType>(op.getB().getType()),
        c = cast<VectorType>(op.getC().getType()), d = cast<VectorType>(op.getD().getType());
-  if (a.getElementType() != b.getElementType())
-    return fail("A and B hold different element types");
+  auto isFp8 = [](Type type) { return isa<Float8E4M3FNType, Float8E5M2Type>(type); };
+  bool mixedFp8 = a.getElementType() != b.getElementType() && isFp8(a.getElementType()) &&
+                  isFp8(b.getElementType());
+  if (a.getElementType() != b.getElementType() && !mixedFp8)
+    return fail("A and B hold different element types (other than e4m3 and e5m2)");
   if (c != d)
     return fail("C and D differ in type");
   std::optional<MmaInput> input = inputOf(a.getElementType(), op.getTf32());
@@ -99,6 +102,8 @@ llvm::Expected<MmaSyncKind> mmaSyncKindOf(MmaSyncOp op) {
                               : row->accumulatorIsI32 ? "i32"
                                                       : "f32"));
   MmaSyncKind kind{row->m, row->n, row->k, *input};
+  if (mixedFp8)
+    kind.inputB = inputOf(b.getElementType(), false);
   if (a.getRank() != 1 || a.getNumElements() != kind.aValues() || b.getRank() != 1 ||
       b.getNumElements() != kind.bValues() || c.getRank() != 1 ||
       c.getNumElements() != kind.cValues())

@@ -15,6 +15,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <optional>
 
 namespace hlo::xla_gpu {
 
@@ -29,6 +30,9 @@ enum class MmaInput { BF16, F16, TF32, F64, S8, F8E4M3FN, F8E5M2 };
 struct MmaSyncKind {
   int64_t m, n, k;
   MmaInput input;
+  /// B's type where it is not A's (mixed 8-bit floats: e4m3 x e5m2).
+  std::optional<MmaInput> inputB = std::nullopt;
+  MmaInput bInput() const { return inputB ? *inputB : input; }
   /// Values per lane of each operand's fragment.
   int64_t aValues() const { return m * k / 32; }
   int64_t bValues() const { return n * k / 32; }

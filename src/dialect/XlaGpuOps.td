@@ -175,7 +175,7 @@ def XlaGpu_MmaSyncOp : XlaGpu_Op<"mma_sync", [MemoryEffects<[MemRead]>]> {
       shape [16, 8, 8]   A, B: f32 with `tf32`   C, D: f32
       shape [8, 8, 4]    A, B: f64               C, D: f64
       shape [16, 8, 32]  A, B: i8 (signed)       C, D: i32 (wrapping)
-      shape [16, 8, 32]  A, B: f8E4M3FN, f8E5M2  C, D: f32
+      shape [16, 8, 32]  A, B: f8E4M3FN, f8E5M2  C, D: f32 (A's and B's may differ)
 
     With `tf32`, only each f32 input's top 19 bits count. Every lane of the
     warp must run it, with the same shape and types. It is convergent:

@@ -28,7 +28,7 @@ constexpr int64_t kWarpSize = 32;
 /// The register file of an SM (sm_80 to sm_90: 64K 32-bit registers).
 constexpr int64_t kRegistersPerSm = 65536;
 
-xla_gpu::MmaSyncKind mmaKindFor(GemmInput input) {
+xla_gpu::MmaSyncKind mmaKindOf(GemmInput input) {
   switch (input) {
   case GemmInput::BF16:
     return {16, 8, 16, xla_gpu::MmaInput::BF16};
@@ -47,6 +47,14 @@ xla_gpu::MmaSyncKind mmaKindFor(GemmInput input) {
     return {16, 8, 32, xla_gpu::MmaInput::F8E5M2};
   }
   llvm_unreachable("a GEMM input type");
+}
+
+/// The mma.sync of a GEMM's A and B types.
+xla_gpu::MmaSyncKind mmaKindFor(const GemmDescription &gemm) {
+  xla_gpu::MmaSyncKind kind = mmaKindOf(gemm.input);
+  if (gemm.inputB)
+    kind.inputB = mmaKindOf(*gemm.inputB).input;
+  return kind;
 }
 
 /// `value` rounded to TF32 as the tensor cores' conversion (cvt.rna) does:
@@ -110,7 +118,7 @@ public:
   GemmEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
               const GpuDeviceInfo &device, GemmDescription gemm)
       : EmitterBase(analysis, fused, device), gemm(std::move(gemm)),
-        mma(mmaKindFor(this->gemm.input)) {
+        mma(mmaKindFor(this->gemm)) {
     // XLA's tile and warps where its config names them (a tile of the
     // root's dimensions, which the epilogue's bitcasts may permute).
     GemmConfig config;
@@ -419,9 +427,12 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
                                                                  : Type(b.getF32Type());
   auto accumulatorType = VectorType::get({mma.cValues()}, accumulatorElement);
   Value zeros = arith::ConstantOp::create(b, b.getZeroAttr(accumulatorType));
-  Type inputElement = elementType(gemm.dot->operand(0)->shape().elementType(), mlirContext);
-  auto sharedType = [&](const Staging &operand) {
-    return RankedTensorType::get(operand.tileShape, inputElement);
+  // A's and B's element types (e4m3 and e5m2 may meet).
+  Type inputElements[2] = {
+      elementType(gemm.dot->operand(0)->shape().elementType(), mlirContext),
+      elementType(gemm.dot->operand(1)->shape().elementType(), mlirContext)};
+  auto sharedType = [&](int operand) {
+    return RankedTensorType::get(staging[operand].tileShape, inputElements[operand]);
   };
 
   // The block's threads copy rows x blockK elements of an operand, from
@@ -445,7 +456,8 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
     // false.
     auto copy = [&](ImplicitLocOpBuilder &nested, Value tile, Value row, Value column,
                     Value free, Value k, Value inBounds) -> BodyValues {
-      Value zero = arith::ConstantOp::create(nested, nested.getZeroAttr(inputElement));
+      Value zero =
+          arith::ConstantOp::create(nested, nested.getZeroAttr(inputElements[operand]));
       auto body = [&](bool read) {
         return [&, read](ImplicitLocOpBuilder &inner) -> BodyValues {
           // `b` (and the helpers that use it) builds here too.
@@ -560,7 +572,7 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   auto loadFragment = [&](int operand, Value shared, Value rowBase, int64_t k0) {
     auto role = operand == 0 ? xla_gpu::MmaOperand::A : xla_gpu::MmaOperand::B;
     int64_t values = operand == 0 ? mma.aValues() : mma.bValues();
-    auto fragmentType = VectorType::get({values}, inputElement);
+    auto fragmentType = VectorType::get({values}, inputElements[operand]);
     const Staging &tile = staging[operand];
     if (std::optional<SmallVector<xla_gpu::MmaFragmentOffset>> matrices =
             ldmatrixRows(role, values, tile)) {
@@ -624,8 +636,8 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   llvm::Error failure = llvm::Error::success();
   int64_t kTiles = llvm::divideCeil(gemm.k, t.blockK);
   SmallVector<Value> inits(t.tilesPerWarp, zeros);
-  inits.push_back(xla_gpu::AllocateSharedOp::create(b, sharedType(staging[0])));
-  inits.push_back(xla_gpu::AllocateSharedOp::create(b, sharedType(staging[1])));
+  inits.push_back(xla_gpu::AllocateSharedOp::create(b, sharedType(0)));
+  inits.push_back(xla_gpu::AllocateSharedOp::create(b, sharedType(1)));
   auto loop = scf::ForOp::create(
       b, constant(0), constant(kTiles), constant(1), inits,
       [&](OpBuilder &builder, Location, Value kTile, ValueRange iterArgs) {

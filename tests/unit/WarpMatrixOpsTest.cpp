@@ -31,6 +31,9 @@ struct Kind {
   const char *name;
   int m, n, k;
   PrimitiveType input, accumulator;
+  /// B's type where it is not A's (mixed 8-bit floats).
+  std::optional<PrimitiveType> inputB = std::nullopt;
+  PrimitiveType bType() const { return inputB ? *inputB : input; }
 };
 
 const Kind kKinds[] = {
@@ -48,6 +51,10 @@ const Kind kKinds[] = {
      PrimitiveType::F32},
     {HLO_HOST_MMA_M16N8K32_F32_E5M2, "m16n8k32.f32.e5m2", 16, 8, 32, PrimitiveType::F8E5M2,
      PrimitiveType::F32},
+    {HLO_HOST_MMA_M16N8K32_F32_E4M3_E5M2, "m16n8k32.f32.e4m3.e5m2", 16, 8, 32,
+     PrimitiveType::F8E4M3FN, PrimitiveType::F32, PrimitiveType::F8E5M2},
+    {HLO_HOST_MMA_M16N8K32_F32_E5M2_E4M3, "m16n8k32.f32.e5m2.e4m3", 16, 8, 32,
+     PrimitiveType::F8E5M2, PrimitiveType::F32, PrimitiveType::F8E4M3FN},
 };
 
 struct Position {
@@ -149,14 +156,14 @@ Problem makeProblem(const Kind &kind, unsigned seed) {
     double value = static_cast<int>(x % (2 * range + 1)) - range;
     return integer ? value : value / 8;
   };
-  auto input = [&](unsigned i, int range) {
+  auto input = [&](unsigned i, int range, PrimitiveType type) {
     double value = element(i, range);
-    return integer ? value : roundToFloatType(value, kind.input); // e5m2: 2 mantissa bits
+    return integer ? value : roundToFloatType(value, type); // e5m2: 2 mantissa bits
   };
   for (int i = 0; i < kind.m * kind.k; ++i)
-    problem.a.push_back(input(i, integer ? 127 : 12));
+    problem.a.push_back(input(i, integer ? 127 : 12, kind.input));
   for (int i = 0; i < kind.k * kind.n; ++i)
-    problem.b.push_back(input(i + 1000, integer ? 127 : 12));
+    problem.b.push_back(input(i + 1000, integer ? 127 : 12, kind.bType()));
   for (int i = 0; i < kind.m * kind.n; ++i)
     problem.c.push_back(element(i + 2000, integer ? 1000 : 40));
   return problem;
@@ -200,7 +207,7 @@ TEST(WarpMatrixOps, EveryMmaKindIsAPlainMatrixProduct) {
         }
         for (int i = 0; i < kind.n * kind.k / 32; ++i) {
           Position at = isaB(kind, lane, i);
-          store(b[lane], i, in, bitsOfValue(problem.b[at.row * kind.n + at.column], kind.input));
+          store(b[lane], i, in, bitsOfValue(problem.b[at.row * kind.n + at.column], kind.bType()));
         }
         for (int i = 0; i < kind.m * kind.n / 32; ++i) {
           Position at = isaC(kind, lane, i);

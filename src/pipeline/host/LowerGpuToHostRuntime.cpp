@@ -278,7 +278,7 @@ struct LowerGpuToHostRuntimePass
     llvm::Expected<xla_gpu::MmaSyncKind> kind = xla_gpu::mmaSyncKindOf(mma);
     if (!kind)
       return mma.emitOpError() << llvm::toString(kind.takeError());
-    uint32_t code = hostMmaKind(kind->input);
+    uint32_t code = hostMmaKind(kind->input, kind->bInput());
     Location loc = mma.getLoc();
     MLIRContext *context = b.getContext();
     auto pointer = LLVM::LLVMPointerType::get(context);
@@ -341,8 +341,11 @@ struct LowerGpuToHostRuntimePass
     return success();
   }
 
-  /// The runtime's HloHostMmaKind for these inputs.
-  static uint32_t hostMmaKind(xla_gpu::MmaInput input) {
+  /// The runtime's HloHostMmaKind for these inputs (A's, B's).
+  static uint32_t hostMmaKind(xla_gpu::MmaInput input, xla_gpu::MmaInput inputB) {
+    if (input != inputB)
+      return input == xla_gpu::MmaInput::F8E4M3FN ? HLO_HOST_MMA_M16N8K32_F32_E4M3_E5M2
+                                                  : HLO_HOST_MMA_M16N8K32_F32_E5M2_E4M3;
     switch (input) {
     case xla_gpu::MmaInput::BF16:
       return HLO_HOST_MMA_M16N8K16_F32_BF16;

@@ -73,13 +73,13 @@ SmallVector<Value> multiplicandRegisters(ImplicitLocOpBuilder &b, Value fragment
 /// The m16n8k32 mma.sync on 8-bit floats in inline PTX (nvvm.mma.sync in
 /// MLIR 22 has no 8-bit float variant): D's four f32 from A's four and B's
 /// two packed registers and C's four f32.
-Value fp8Mma(ImplicitLocOpBuilder &b, Type resultType, MmaInput input, ValueRange a,
-             ValueRange bRegisters, ValueRange c) {
-  const char *type = input == MmaInput::F8E4M3FN ? "e4m3" : "e5m2";
-  std::string text = llvm::formatv("mma.sync.aligned.m16n8k32.row.col.f32.{0}.{0}.f32 "
+Value fp8Mma(ImplicitLocOpBuilder &b, Type resultType, MmaInput input, MmaInput inputB,
+             ValueRange a, ValueRange bRegisters, ValueRange c) {
+  auto name = [](MmaInput type) { return type == MmaInput::F8E4M3FN ? "e4m3" : "e5m2"; };
+  std::string text = llvm::formatv("mma.sync.aligned.m16n8k32.row.col.f32.{0}.{1}.f32 "
                                    "{{$0, $1, $2, $3}, {{$4, $5, $6, $7}, {{$8, $9}, "
                                    "{{$10, $11, $12, $13};",
-                                   type)
+                                   name(input), name(inputB))
                          .str();
   SmallVector<Value> operands(a.begin(), a.end());
   operands.append(bRegisters.begin(), bRegisters.end());
@@ -114,7 +114,7 @@ LogicalResult lower(xla_gpu::MmaSyncOp op, int computeCapability) {
     if (computeCapability < 89)
       return op.emitError() << "mma.sync on 8-bit floats needs sm_89 or later, not sm_"
                             << computeCapability;
-    mma = fp8Mma(b, resultType, kind->input, a, bRegisters, c);
+    mma = fp8Mma(b, resultType, kind->input, kind->bInput(), a, bRegisters, c);
   } else {
     NVVM::MMATypes ptxType = ptxTypeOf(kind->input);
     mma = NVVM::MmaOp::create(

@@ -15,10 +15,15 @@ namespace {
 /// An mma.sync kind: its tile and its operands' element types.
 struct MmaKind {
   int m, n, k;
-  PrimitiveType input;       // A and B
+  PrimitiveType input;       // A (and B, unless inputB says otherwise)
   PrimitiveType accumulator; // C and D
   /// TF32 inputs: f32 registers of which only the top 19 bits count.
   bool tf32 = false;
+  /// B's type where it differs from A's (mixed 8-bit floats).
+  std::optional<PrimitiveType> inputB;
+  PrimitiveType inputOf(MmaOperand operand) const {
+    return operand == MmaOperand::B && inputB ? *inputB : input;
+  }
 };
 
 std::optional<MmaKind> mmaKind(uint32_t kind) {
@@ -37,6 +42,12 @@ std::optional<MmaKind> mmaKind(uint32_t kind) {
     return MmaKind{16, 8, 32, PrimitiveType::F8E4M3FN, PrimitiveType::F32};
   case HLO_HOST_MMA_M16N8K32_F32_E5M2:
     return MmaKind{16, 8, 32, PrimitiveType::F8E5M2, PrimitiveType::F32};
+  case HLO_HOST_MMA_M16N8K32_F32_E4M3_E5M2:
+    return MmaKind{16, 8, 32, PrimitiveType::F8E4M3FN, PrimitiveType::F32, false,
+                   PrimitiveType::F8E5M2};
+  case HLO_HOST_MMA_M16N8K32_F32_E5M2_E4M3:
+    return MmaKind{16, 8, 32, PrimitiveType::F8E5M2, PrimitiveType::F32, false,
+                   PrimitiveType::F8E4M3FN};
   default:
     return std::nullopt;
   }
@@ -53,8 +64,8 @@ struct FragmentTiling {
 FragmentTiling tilingOf(const MmaKind &kind, MmaOperand operand) {
   if (operand == MmaOperand::C)
     return {kind.m, kind.n, primitiveBitWidth(kind.accumulator), true};
-  return {operand == MmaOperand::A ? kind.m : kind.n, kind.k, primitiveBitWidth(kind.input),
-          false};
+  return {operand == MmaOperand::A ? kind.m : kind.n, kind.k,
+          primitiveBitWidth(kind.inputOf(operand)), false};
 }
 
 FragmentPosition positionIn(const FragmentTiling &tiling, int lane, int value) {
@@ -71,12 +82,12 @@ uint64_t loadBits(const void *base, int value, int bits) {
   return word;
 }
 
-double inputValue(const MmaKind &kind, uint64_t bits) {
+double inputValue(const MmaKind &kind, MmaOperand operand, uint64_t bits) {
   if (kind.input == PrimitiveType::S8)
     return static_cast<int8_t>(bits);
   if (kind.tf32)
     bits &= ~uint64_t(0x1fff);
-  return decodeFloatBits(bits, kind.input);
+  return decodeFloatBits(bits, kind.inputOf(operand));
 }
 
 /// Every lane's values of one operand, gathered into a row-major matrix.
@@ -93,7 +104,7 @@ std::vector<double> gather(const MmaKind &kind, MmaOperand operand,
       uint64_t bits = loadBits(base, value, tiling.bits);
       double element;
       if (operand != MmaOperand::C)
-        element = inputValue(kind, bits);
+        element = inputValue(kind, operand, bits);
       else if (kind.accumulator == PrimitiveType::S32)
         element = static_cast<int32_t>(bits);
       else
