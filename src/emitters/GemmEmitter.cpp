@@ -25,8 +25,9 @@ namespace hlo {
 namespace {
 
 constexpr int64_t kWarpSize = 32;
-/// The register file of an SM (sm_80 to sm_90: 64K 32-bit registers).
-constexpr int64_t kRegistersPerSm = 65536;
+/// The register file of an SM (sm_80 to sm_90: 64K 32-bit registers),
+/// and the blocks a GEMM kernel's register bound leaves room for.
+constexpr int64_t kRegistersPerSm = 65536, kBlocksPerSm = 4;
 
 xla_gpu::MmaSyncKind mmaKindOf(GemmInput input) {
   switch (input) {
@@ -134,12 +135,14 @@ public:
     staging[1] = stagingOf(1);
     launch.threads[0] = tiling.warps * kWarpSize;
     launch.blocks = splitGrid(this->gemm.batchCount() * tiling.tilesM * tiling.tilesN, device);
-    // Registers for two blocks an SM: without a bound ptxas aims at more
+    // Registers for four blocks an SM: without a bound ptxas aims at more
     // blocks and spills the accumulators and addresses (64 registers and
     // 12 bytes of spills where 104 fit, on a TF32 [4096,32000] x
-    // [32000,2048] dot for sm_80).
+    // [32000,2048] dot for sm_80); with room for fewer, it spends
+    // registers freely.
     launch.maxRegisters = std::clamp<int64_t>(
-        kRegistersPerSm / (2 * launch.threads[0]) / 8 * 8, 32, device.maxRegistersPerThread);
+        kRegistersPerSm / (kBlocksPerSm * launch.threads[0]) / 8 * 8, 32,
+        device.maxRegistersPerThread);
   }
 
   LaunchDimensions launchDimensions() const override { return launch; }
