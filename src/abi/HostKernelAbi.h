@@ -115,6 +115,30 @@ void __hlo_host_mma_sync(HloHostThread *thread, uint32_t kind, const void *a,
 void __hlo_host_ldmatrix(HloHostThread *thread, uint32_t matrices, uint32_t transpose,
                          const void *rowAddress, uint32_t *result);
 
+/* Warpgroup-level matrix multiply-accumulate, PTX's
+ * wgmma.mma_async.sync.aligned.m64nNk16 with both operands in shared
+ * memory, K-major and not swizzled, issued, committed and waited for as
+ * one step: D = A * B + D, A 64 x 16, B N x 16 (N a multiple of 8 up to
+ * 256), D 64 x N in f32. Named by the accumulator's and the inputs' type. */
+enum HloHostWgmmaKind {
+  HLO_HOST_WGMMA_M64K16_F32_BF16 = 0,
+  HLO_HOST_WGMMA_M64K16_F32_F16 = 1
+};
+
+/* One thread's part of a wgmma of `kind` and width `n`: every thread of the
+ * warpgroup (threads 128g to 128g + 127 of the block) gives the same
+ * operands, its accumulator `d` (n / 2 f32 registers in the PTX ISA's
+ * order: value 4j + i of thread 32w + 4r + c is D's row 16w + r + 8(i / 2),
+ * column 8j + 2c + i % 2) updated in place. Each operand is 8 x 8 core
+ * matrices of 8 rows of 16 contiguous bytes: element (row, k) lies at
+ * row / 8 * stride + k / 8 * leading + row % 8 * 16 + k % 8 * 2 bytes from
+ * its start (`leading`: between core matrices adjacent in K, `stride`:
+ * between those adjacent in rows), all of it in the block's shared memory.
+ * Returns once all 128 threads have run the same operation. */
+void __hlo_host_wgmma(HloHostThread *thread, uint32_t kind, uint32_t n, const void *a,
+                      uint32_t aLeading, uint32_t aStride, const void *b, uint32_t bLeading,
+                      uint32_t bStride, float *d);
+
 /* What an out-of-bounds access was. */
 enum HloHostAccessKind {
   HLO_HOST_ACCESS_LOAD = 0,

@@ -206,7 +206,7 @@ std::string BlockRunner::deadlockReport() const {
   }
   char collectives[64] = "";
   if (atCollective > 0)
-    std::snprintf(collectives, sizeof collectives, ", %zu in an mma.sync or ldmatrix",
+    std::snprintf(collectives, sizeof collectives, ", %zu in an mma.sync, ldmatrix or wgmma",
                   atCollective);
   char text[200];
   std::snprintf(text, sizeof text, "of %zu threads, %zu wait at a barrier, %zu in a warp "
@@ -391,17 +391,43 @@ void BlockRunner::ldmatrix(HloHostThread *thread, uint32_t matrices, uint32_t tr
   arriveAtCollective(thread, request);
 }
 
+void BlockRunner::wgmma(HloHostThread *thread, uint32_t kind, uint32_t n,
+                        const WgmmaOperands &operands, float *d) {
+  // Both operands lie in the block's shared memory.
+  auto base = reinterpret_cast<uintptr_t>(sharedMemory.data());
+  auto inside = [&](const void *start, int64_t rows, uint32_t leading, uint32_t stride) {
+    auto address = reinterpret_cast<uintptr_t>(start);
+    return address >= base && address % 16 == 0 && leading % 16 == 0 && stride % 16 == 0 &&
+           rows % 8 == 0 &&
+           address + wgmmaOperandBytes(rows, leading, stride) <=
+               base + launch->sharedMemoryBytes;
+  };
+  if (!inside(operands.a, 64, operands.aLeading, operands.aStride) ||
+      !inside(operands.b, n, operands.bLeading, operands.bStride))
+    fault(thread, "ran wgmma with an operand that is not 16-byte aligned core matrices inside "
+                  "its " + std::to_string(launch->sharedMemoryBytes) +
+                  " bytes of shared memory");
+  CollectiveRequest request;
+  request.op = CollectiveRequest::Op::Wgmma;
+  request.kind = kind | n << 8;
+  request.wgmma = operands;
+  request.accumulator = d;
+  arriveAtCollective(thread, request);
+}
+
 void BlockRunner::arriveAtCollective(HloHostThread *thread, const CollectiveRequest &request) {
-  const char *name = request.op == CollectiveRequest::Op::Mma ? "mma.sync" : "ldmatrix";
+  const char *name = request.name();
+  unsigned group = request.groupSize();
   if (sequential)
     fault(thread, "ran " + std::string(name) +
                       ", but the manifest says the kernel's threads need not run "
                       "concurrently (\"concurrent_threads\": false)");
   size_t index = indexOf(thread);
   size_t count = size_t(launch->block[0]) * launch->block[1] * launch->block[2];
-  if (index - index % kWarpSize + kWarpSize > count)
-    fault(thread, "ran " + std::string(name) + " in a warp of fewer than 32 threads (the " +
-                      "block has " + std::to_string(count) + ")");
+  if (index - index % group + group > count)
+    fault(thread, "ran " + std::string(name) + " in a " +
+                      (group == kWarpSize ? "warp of fewer than 32" : "warpgroup of fewer than 128") +
+                      " threads (the block has " + std::to_string(count) + ")");
   ThreadState &state = threads[index];
   state.collective = request;
   state.status = Status::AtCollective;
@@ -412,22 +438,28 @@ void BlockRunner::arriveAtCollective(HloHostThread *thread, const CollectiveRequ
 
 void BlockRunner::tryCompleteCollective(ThreadState &requester) {
   size_t index = indexOf(&requester.record);
-  size_t warpBase = index - index % kWarpSize;
   const CollectiveRequest &request = requester.collective;
-  const char *name = request.op == CollectiveRequest::Op::Mma ? "mma.sync" : "ldmatrix";
-  for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+  unsigned group = request.groupSize();
+  size_t warpBase = index - index % group;
+  const char *name = request.name();
+  const char *unit = group == kWarpSize ? "warp" : "warpgroup";
+  for (unsigned lane = 0; lane < group; ++lane) {
     const ThreadState &other = threads[warpBase + lane];
     if (other.status == Status::Exited)
       fault(&requester.record, "waits in " + std::string(name) + ", which lane " +
-                                   std::to_string(lane) +
-                                   " of its warp exited without running (all 32 must)");
+                                   std::to_string(lane) + " of its " + unit +
+                                   " exited without running (all " + std::to_string(group) +
+                                   " must)");
     if (other.status != Status::AtCollective)
       return; // still on its way
-    if (other.collective.op != request.op || other.collective.kind != request.kind)
+    if (other.collective.op != request.op || other.collective.kind != request.kind ||
+        (request.op == CollectiveRequest::Op::Wgmma &&
+         !(other.collective.wgmma == request.wgmma)))
       fault(&requester.record, "runs " + std::string(name) + " " +
                                    std::to_string(request.kind) + " while lane " +
-                                   std::to_string(lane) + " of its warp runs another (" +
-                                   std::to_string(other.collective.kind) + ")");
+                                   std::to_string(lane) + " of its " + unit +
+                                   " runs another (" + std::to_string(other.collective.kind) +
+                                   ")");
   }
   if (request.op == CollectiveRequest::Op::Mma) {
     std::array<MmaLane, kLanesPerWarp> lanes;
@@ -435,13 +467,21 @@ void BlockRunner::tryCompleteCollective(ThreadState &requester) {
       lanes[lane] = threads[warpBase + lane].collective.mma;
     if (hlo::Status done = warpMma(request.kind, lanes); !done)
       fault(&requester.record, done.error());
-  } else {
+  } else if (request.op == CollectiveRequest::Op::Ldmatrix) {
     std::array<LdmatrixLane, kLanesPerWarp> lanes;
     for (unsigned lane = 0; lane < kWarpSize; ++lane)
       lanes[lane] = threads[warpBase + lane].collective.ldmatrix;
     warpLdmatrix(request.kind & 0xff, request.kind >> 8, lanes);
+  } else {
+    std::array<float *, kThreadsPerWarpgroup> accumulators;
+    for (unsigned thread = 0; thread < kThreadsPerWarpgroup; ++thread)
+      accumulators[thread] = threads[warpBase + thread].collective.accumulator;
+    if (hlo::Status done =
+            warpgroupMma(request.kind & 0xff, request.kind >> 8, request.wgmma, accumulators);
+        !done)
+      fault(&requester.record, done.error());
   }
-  for (unsigned lane = 0; lane < kWarpSize; ++lane)
+  for (unsigned lane = 0; lane < group; ++lane)
     threads[warpBase + lane].status = Status::Ready;
 }
 
@@ -479,6 +519,13 @@ void __hlo_host_mma_sync(HloHostThread *thread, uint32_t kind, const void *a, co
 void __hlo_host_ldmatrix(HloHostThread *thread, uint32_t matrices, uint32_t transpose,
                          const void *rowAddress, uint32_t *result) {
   hlo::runtime::runnerOf(thread).ldmatrix(thread, matrices, transpose, rowAddress, result);
+}
+
+void __hlo_host_wgmma(HloHostThread *thread, uint32_t kind, uint32_t n, const void *a,
+                      uint32_t aLeading, uint32_t aStride, const void *b, uint32_t bLeading,
+                      uint32_t bStride, float *d) {
+  hlo::runtime::runnerOf(thread).wgmma(thread, kind, n,
+                                       {a, aLeading, aStride, b, bLeading, bStride}, d);
 }
 
 void __hlo_host_out_of_bounds(HloHostThread *thread, uint32_t access, int32_t buffer,

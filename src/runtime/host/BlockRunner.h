@@ -21,6 +21,7 @@
 
 #include "host/Fiber.h"
 #include "host/WarpMatrixOps.h"
+#include "host/WarpgroupMma.h"
 
 #include "abi/HostKernelAbi.h"
 
@@ -64,6 +65,8 @@ public:
                const void *c, void *d);
   void ldmatrix(HloHostThread *thread, uint32_t matrices, uint32_t transpose,
                 const void *rowAddress, uint32_t *result);
+  void wgmma(HloHostThread *thread, uint32_t kind, uint32_t n, const WgmmaOperands &operands,
+             float *d);
   [[noreturn]] void outOfBounds(HloHostThread *thread, uint32_t access, int32_t buffer,
                                 uint32_t dimension, int64_t index, int64_t extent);
 
@@ -77,14 +80,23 @@ private:
     bool inRange = false;
   };
 
-  /// A lane's part of a warp-collective operation.
+  /// A thread's part of a warp- (or, wgmma, warpgroup-) collective
+  /// operation.
   struct CollectiveRequest {
-    enum class Op : uint8_t { Mma, Ldmatrix };
+    enum class Op : uint8_t { Mma, Ldmatrix, Wgmma };
     Op op = Op::Mma;
-    /// Mma: the HloHostMmaKind; Ldmatrix: matrices | transpose << 8.
+    /// Mma: the HloHostMmaKind; Ldmatrix: matrices | transpose << 8;
+    /// Wgmma: the HloHostWgmmaKind | N << 8.
     uint32_t kind = 0;
     MmaLane mma;
     LdmatrixLane ldmatrix;
+    WgmmaOperands wgmma;
+    float *accumulator = nullptr;
+    const char *name() const {
+      return op == Op::Mma ? "mma.sync" : op == Op::Ldmatrix ? "ldmatrix" : "wgmma";
+    }
+    /// The threads that run it together: a warp, or a warpgroup.
+    unsigned groupSize() const { return op == Op::Wgmma ? kThreadsPerWarpgroup : 32; }
   };
 
   struct ThreadState {

@@ -29,19 +29,20 @@ struct MmaKind {
 std::optional<MmaKind> mmaKind(uint32_t kind) {
   switch (kind) {
   case HLO_HOST_MMA_M16N8K16_F32_BF16:
-    return MmaKind{16, 8, 16, PrimitiveType::BF16, PrimitiveType::F32};
+    return MmaKind{16, 8, 16, PrimitiveType::BF16, PrimitiveType::F32, false, std::nullopt};
   case HLO_HOST_MMA_M16N8K16_F32_F16:
-    return MmaKind{16, 8, 16, PrimitiveType::F16, PrimitiveType::F32};
+    return MmaKind{16, 8, 16, PrimitiveType::F16, PrimitiveType::F32, false, std::nullopt};
   case HLO_HOST_MMA_M16N8K8_F32_TF32:
-    return MmaKind{16, 8, 8, PrimitiveType::F32, PrimitiveType::F32, /*tf32=*/true};
+    return MmaKind{16, 8, 8, PrimitiveType::F32, PrimitiveType::F32, /*tf32=*/true,
+                   std::nullopt};
   case HLO_HOST_MMA_M8N8K4_F64_F64:
-    return MmaKind{8, 8, 4, PrimitiveType::F64, PrimitiveType::F64};
+    return MmaKind{8, 8, 4, PrimitiveType::F64, PrimitiveType::F64, false, std::nullopt};
   case HLO_HOST_MMA_M16N8K32_S32_S8:
-    return MmaKind{16, 8, 32, PrimitiveType::S8, PrimitiveType::S32};
+    return MmaKind{16, 8, 32, PrimitiveType::S8, PrimitiveType::S32, false, std::nullopt};
   case HLO_HOST_MMA_M16N8K32_F32_E4M3:
-    return MmaKind{16, 8, 32, PrimitiveType::F8E4M3FN, PrimitiveType::F32};
+    return MmaKind{16, 8, 32, PrimitiveType::F8E4M3FN, PrimitiveType::F32, false, std::nullopt};
   case HLO_HOST_MMA_M16N8K32_F32_E5M2:
-    return MmaKind{16, 8, 32, PrimitiveType::F8E5M2, PrimitiveType::F32};
+    return MmaKind{16, 8, 32, PrimitiveType::F8E5M2, PrimitiveType::F32, false, std::nullopt};
   case HLO_HOST_MMA_M16N8K32_F32_E4M3_E5M2:
     return MmaKind{16, 8, 32, PrimitiveType::F8E4M3FN, PrimitiveType::F32, false,
                    PrimitiveType::F8E5M2};

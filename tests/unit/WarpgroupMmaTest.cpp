@@ -1,0 +1,203 @@
+//===- WarpgroupMmaTest.cpp - wgmma on the host ----------------------------===//
+//
+// The host runtime's warpgroup-collective wgmma (m64nNk16, operands in
+// shared memory in the canonical K-major unswizzled layout) against the
+// PTX ISA: the accumulator layout as the ISA's wgmma D fragment figure
+// states it (written out here, independently of the runtime), a plain
+// matrix product as the oracle for both kinds and several widths and core
+// matrix strides, through the launcher with two warpgroups, and the
+// faults: a partial warpgroup, threads that disagree, an operand outside
+// shared memory.
+//
+//===----------------------------------------------------------------------===//
+#include "host/HostLauncher.h"
+#include "host/WarpgroupMma.h"
+
+#include "hlo_parser/FloatFormat.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+using namespace hlo;
+using namespace hlo::runtime;
+
+namespace {
+
+// The ISA's figure for wgmma .m64nNk16 D (f32): warp w of the warpgroup
+// holds rows 16w to 16w + 15; in each 8-column block j, lane l holds
+// d[4j], d[4j+1] at row 16w + l/4, columns 8j + 2(l%4) and + 1, and
+// d[4j+2], d[4j+3] eight rows below.
+struct Position {
+  int row, column;
+};
+Position isaD(int thread, int value) {
+  int w = thread >> 5, l = thread & 31;
+  int block = value >> 2, pair = value & 3;
+  return {16 * w + (l >> 2) + (pair >= 2 ? 8 : 0), 8 * block + 2 * (l & 3) + (pair & 1)};
+}
+
+TEST(WarpgroupMma, AccumulatorPositionsFollowThePtxFigure) {
+  for (int thread = 0; thread < 128; ++thread)
+    for (int value = 0; value < 128; ++value) {
+      FragmentPosition at = wgmmaAccumulatorPosition(thread, value);
+      Position isa = isaD(thread, value);
+      EXPECT_EQ(at.row, isa.row) << "thread " << thread << " d" << value;
+      EXPECT_EQ(at.column, isa.column) << "thread " << thread << " d" << value;
+    }
+}
+
+/// An operand of `rows` x 16 in the canonical layout: element (r, k) at
+/// r/8 * stride + k/8 * leading + r%8 * 16 + k%8 * 2 bytes.
+void place(std::vector<uint8_t> &bytes, size_t start, const std::vector<double> &matrix,
+           int rows, uint32_t leading, uint32_t stride, PrimitiveType type) {
+  for (int r = 0; r < rows; ++r)
+    for (int k = 0; k < 16; ++k) {
+      auto bits = static_cast<uint16_t>(encodeFloatBits(matrix[r * 16 + k], type));
+      size_t at = start + r / 8 * stride + k / 8 * leading + r % 8 * 16 + k % 8 * 2;
+      std::memcpy(&bytes[at], &bits, 2);
+    }
+}
+
+/// Small multiples of 1/8, exact in bf16 and f16.
+std::vector<double> values(int count, unsigned seed) {
+  std::vector<double> result;
+  for (int i = 0; i < count; ++i)
+    result.push_back(static_cast<int>(((i + 1) * 2654435761u + seed * 40503u) >> 9) % 25 / 8.0 -
+                     1.5);
+  return result;
+}
+
+struct Layout {
+  uint32_t aLeading, aStride, bLeading, bStride;
+};
+
+TEST(WarpgroupMma, IsAPlainMatrixProductInTheCanonicalLayout) {
+  // Core matrices packed (K neighbours 128 B apart), and spread with pads
+  // (K neighbours after all row groups, as a [K/8][rows/8] tile stores
+  // them).
+  const Layout layouts[] = {{128, 256, 128, 256}, {8 * 144 + 16, 144, 0, 0}};
+  for (uint32_t kind : {HLO_HOST_WGMMA_M64K16_F32_BF16, HLO_HOST_WGMMA_M64K16_F32_F16})
+    for (uint32_t n : {8u, 24u, 256u})
+      for (Layout layout : layouts) {
+        if (layout.bStride == 0) { // B spread like A
+          layout.bStride = 144;
+          layout.bLeading = n / 8 * 144 + 16;
+        }
+        PrimitiveType type = kind == HLO_HOST_WGMMA_M64K16_F32_BF16 ? PrimitiveType::BF16
+                                                                     : PrimitiveType::F16;
+        std::vector<double> a = values(64 * 16, kind + 1), b = values(int(n) * 16, n);
+        std::vector<uint8_t> shared(65536, 0xee);
+        size_t bStart = 32768;
+        place(shared, 0, a, 64, layout.aLeading, layout.aStride, type);
+        place(shared, bStart, b, int(n), layout.bLeading, layout.bStride, type);
+        std::vector<std::vector<float>> d(128, std::vector<float>(n / 2));
+        std::array<float *, kThreadsPerWarpgroup> accumulators;
+        for (int thread = 0; thread < 128; ++thread) {
+          for (uint32_t v = 0; v < n / 2; ++v)
+            d[thread][v] = static_cast<float>(thread % 7) - 3.0f;
+          accumulators[thread] = d[thread].data();
+        }
+        WgmmaOperands operands{shared.data(), layout.aLeading, layout.aStride,
+                               shared.data() + bStart, layout.bLeading, layout.bStride};
+        Status done = warpgroupMma(kind, n, operands, accumulators);
+        ASSERT_TRUE(done) << done.error();
+        for (int thread = 0; thread < 128; ++thread)
+          for (uint32_t v = 0; v < n / 2; ++v) {
+            Position at = isaD(thread, int(v));
+            double sum = static_cast<float>(thread % 7) - 3.0;
+            for (int k = 0; k < 16; ++k)
+              sum += a[at.row * 16 + k] * b[at.column * 16 + k];
+            EXPECT_EQ(d[thread][v], static_cast<float>(sum))
+                << "kind " << kind << " n " << n << " thread " << thread << " d" << v;
+          }
+      }
+  std::array<float *, kThreadsPerWarpgroup> none{};
+  EXPECT_FALSE(warpgroupMma(7, 8, {}, none));
+  EXPECT_FALSE(warpgroupMma(HLO_HOST_WGMMA_M64K16_F32_BF16, 12, {}, none));
+}
+
+// --- Through the launcher ---------------------------------------------------
+
+KernelSpec spec(unsigned threads, unsigned shared) {
+  KernelSpec kernel;
+  kernel.name = "test";
+  kernel.block = {threads, 1, 1};
+  kernel.concurrentThreads = true;
+  kernel.sharedMemoryBytes = shared;
+  return kernel;
+}
+
+unsigned threadOf(const HloHostThread *t) { return t->threadId[0]; }
+
+// Two warpgroups multiply the same A (64 x 16) and B (16 x 16, as N x K)
+// from shared memory, packed; warpgroup g starts from accumulators g.
+void wgmmaKernel(void *const *buffers, HloHostThread *t) {
+  auto *operands = static_cast<const uint8_t *>(buffers[0]); // A then B, canonical bytes
+  auto *out = static_cast<float *>(buffers[1]);             // 256 threads x 8
+  auto *shared = static_cast<uint8_t *>(t->sharedMemory);
+  unsigned thread = threadOf(t);
+  for (unsigned i = thread; i < 64 * 32 + 16 * 32; i += 256)
+    shared[i] = operands[i];
+  __hlo_host_barrier(t);
+  float d[8];
+  for (float &x : d)
+    x = static_cast<float>(thread / 128);
+  __hlo_host_wgmma(t, HLO_HOST_WGMMA_M64K16_F32_BF16, 16, shared, 128, 256, shared + 64 * 32,
+                   128, 256, d);
+  std::memcpy(out + 8 * thread, d, sizeof d);
+}
+
+TEST(WarpgroupMma, KernelsRunItPerWarpgroup) {
+  std::vector<double> a = values(64 * 16, 3), b = values(16 * 16, 4);
+  std::vector<uint8_t> operands(64 * 32 + 16 * 32);
+  place(operands, 0, a, 64, 128, 256, PrimitiveType::BF16);
+  place(operands, 64 * 32, b, 16, 128, 256, PrimitiveType::BF16);
+  std::vector<float> out(256 * 8, -1);
+  HostLauncher launcher(1);
+  LaunchResult result =
+      launcher.launch(wgmmaKernel, spec(256, 4096), {operands.data(), out.data()}, "sm_90");
+  ASSERT_TRUE(result.ok()) << result.message;
+  for (unsigned thread = 0; thread < 256; ++thread)
+    for (int v = 0; v < 8; ++v) {
+      Position at = isaD(int(thread % 128), v);
+      double sum = thread / 128;
+      for (int k = 0; k < 16; ++k)
+        sum += a[at.row * 16 + k] * b[at.column * 16 + k];
+      EXPECT_EQ(out[8 * thread + v], static_cast<float>(sum)) << "thread " << thread;
+    }
+}
+
+void wgmmaDisagreeing(void *const *, HloHostThread *t) {
+  auto *shared = static_cast<uint8_t *>(t->sharedMemory);
+  float d[4] = {};
+  uint32_t stride = threadOf(t) == 70 ? 512 : 256;
+  __hlo_host_wgmma(t, HLO_HOST_WGMMA_M64K16_F32_BF16, 8, shared, 128, stride, shared + 2048, 128,
+                   256, d);
+}
+
+void wgmmaOutsideShared(void *const *, HloHostThread *t) {
+  auto *shared = static_cast<uint8_t *>(t->sharedMemory);
+  float d[4] = {};
+  __hlo_host_wgmma(t, HLO_HOST_WGMMA_M64K16_F32_BF16, 8, shared, 128, 256, shared + 3968, 128,
+                   256, d);
+}
+
+TEST(WarpgroupMma, WhatAGpuWouldGetWrongIsAFault) {
+  HostLauncher launcher(1);
+  LaunchResult partial = launcher.launch(wgmmaDisagreeing, spec(64, 4096), {}, "sm_90");
+  EXPECT_FALSE(partial.ok());
+  EXPECT_NE(partial.message.find("in a warpgroup of fewer than 128 threads"), std::string::npos)
+      << partial.message;
+  LaunchResult disagreeing = launcher.launch(wgmmaDisagreeing, spec(128, 4096), {}, "sm_90");
+  EXPECT_FALSE(disagreeing.ok());
+  EXPECT_NE(disagreeing.message.find("of its warpgroup runs another"), std::string::npos)
+      << disagreeing.message;
+  LaunchResult outside = launcher.launch(wgmmaOutsideShared, spec(128, 4096), {}, "sm_90");
+  EXPECT_FALSE(outside.ok());
+  EXPECT_NE(outside.message.find("inside its 4096 bytes of shared memory"), std::string::npos)
+      << outside.message;
+}
+
+} // namespace
