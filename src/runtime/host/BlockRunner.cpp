@@ -426,7 +426,8 @@ void BlockRunner::arriveAtCollective(HloHostThread *thread, const CollectiveRequ
   size_t count = size_t(launch->block[0]) * launch->block[1] * launch->block[2];
   if (index - index % group + group > count)
     fault(thread, "ran " + std::string(name) + " in a " +
-                      (group == kWarpSize ? "warp of fewer than 32" : "warpgroup of fewer than 128") +
+                      (group == kWarpSize ? "warp of fewer than 32"
+                                          : "warpgroup of fewer than 128") +
                       " threads (the block has " + std::to_string(count) + ")");
   ThreadState &state = threads[index];
   state.collective = request;

@@ -11,9 +11,12 @@
 // the scheduler resumes every ready thread in order until it blocks or
 // exits, releases a barrier once every thread of the block waits at one,
 // completes a shuffle as soon as every lane of its member mask has
-// arrived or exited, and a warp-collective operation (mma.sync, ldmatrix:
-// WarpMatrixOps.h computes them) once all 32 lanes of the warp have. When nothing can run and not everything has exited,
-// the block is deadlocked: that is a fault, with each thread's state.
+// arrived or exited, a warp-collective operation (mma.sync, ldmatrix:
+// WarpMatrixOps.h computes them) once all 32 lanes of the warp have, and
+// a warpgroup-collective one (wgmma: WarpgroupMma.h) once all 128 threads
+// of the warpgroup have. When nothing can run and not everything has
+// exited, the block is deadlocked: that is a fault, with each thread's
+// state.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_RUNTIME_HOST_BLOCKRUNNER_H
