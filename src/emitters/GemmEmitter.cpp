@@ -489,7 +489,7 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
                                             ValueRange{row, add(column, e)})});
               });
           if (failure)
-            return std::move(failure);
+            return BodyValues(std::move(failure));
           return SmallVector<Value>{elements.getResult(0)};
         };
       };
@@ -514,7 +514,7 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
             llvm::consumeError(values.takeError());
           });
       if (failure)
-        return std::move(failure);
+        return BodyValues(std::move(failure));
       return SmallVector<Value>{branch.getResult(0)};
     };
     llvm::Error failure = llvm::Error::success();
@@ -562,7 +562,7 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
           scf::YieldOp::create(b, *stored);
         });
     if (failure)
-      return std::move(failure);
+      return llvm::Expected<Value>(std::move(failure));
     b.setInsertionPointAfter(loop);
     return loop.getResult(0);
   };
