@@ -3,8 +3,9 @@
 fusions, statically (no GPU needed): for every GEMM fusion of the corpus's
 XLA dumps (`../shared/corpus/dumps/*/module.hlo`, each with XLA's kernels in
 `xla_kernels.tsv` and `xla_ptx/`), grid, block, registers, spills, shared
-memory, and the tensor-core instruction mix (mma.sync / wgmma / ldmatrix /
-cp.async counts in the PTX) of ours beside XLA's. One row per distinct
+memory, the tensor-core instruction mix (mma.sync / wgmma / ldmatrix /
+cp.async counts in the PTX) and the widest global load (bits) of ours beside
+XLA's. One row per distinct
 kernel of ours.
 
   bench/gemm_side_by_side.py [HLO_COMPILE] [CORPUS] > bench/results/gemm_side_by_side.tsv
@@ -23,14 +24,23 @@ def mix(ptx):
     return ",".join(f"{name}={len(re.findall(pattern, ptx))}" for name, pattern in MIX)
 
 
+def widest_load(ptx):
+    """The widest global load, in bits (vector width times element bits)."""
+    widest = 0
+    for vector, bits in re.findall(r"\bld\.global(?:\.nc)?(?:\.L[12]::\w+)*(?:\.v(\d))?\.[bfsu](\d+)", ptx):
+        widest = max(widest, int(vector or 1) * int(bits))
+    return str(widest)
+
+
 def entries(ptx):
     """Each .entry's name and body."""
     parts = re.split(r"(?m)^\.visible \.entry (\w+)\(", ptx)
     return {parts[i]: parts[i + 1] for i in range(1, len(parts), 2)}
 
 
-print("\t".join(["dump", "kernel", "grid", "block", "regs", "spills", "smem", "mix",
-                 "xla_grid", "xla_block", "xla_regs", "xla_spills", "xla_smem", "xla_mix"]))
+print("\t".join(["dump", "kernel", "grid", "block", "regs", "spills", "smem", "mix", "load_bits",
+                 "xla_grid", "xla_block", "xla_regs", "xla_spills", "xla_smem", "xla_mix",
+                 "xla_load_bits"]))
 dumps_dir = os.path.join(corpus, "dumps")
 for dump in sorted(os.listdir(dumps_dir)):
     module = os.path.join(dumps_dir, dump, "module.hlo")
@@ -63,14 +73,14 @@ for dump in sorted(os.listdir(dumps_dir)):
         row = [dump, kernel["name"], ",".join(map(str, kernel["grid"])),
                ",".join(map(str, kernel["block"])), regs,
                str(int(spill_stores) + int(spill_loads)) if spill_stores != "-" else "-", smem,
-               mix(ours.get(kernel["name"], ""))]
+               mix(ours.get(kernel["name"], "")), widest_load(ours.get(kernel["name"], ""))]
         x = xla.get(kernel["hlo_instruction"])
         if x:
             xptx_path = os.path.join(dumps_dir, dump, x["ptx_file"])
             xptx = open(xptx_path).read() if os.path.exists(xptx_path) else ""
             row += [x["grid"], x["block"], x["registers"],
                     str(int(x["spill_stores"]) + int(x["spill_loads"])),
-                    str(int(x["smem"]) + int(x["dyn_smem"] or 0)), mix(xptx)]
+                    str(int(x["smem"]) + int(x["dyn_smem"] or 0)), mix(xptx), widest_load(xptx)]
         else:
-            row += ["-"] * 6
+            row += ["-"] * 7
         print("\t".join(row))
