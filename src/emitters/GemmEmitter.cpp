@@ -92,13 +92,6 @@ std::pair<Value, Value> splitTf32(ImplicitLocOpBuilder &b, Value value) {
   return {big, arith::SelectOp::create(b, exact, zero, rest)};
 }
 
-/// One TF32 mma.sync (m16n8k8) of fragments `a` and `bValue` into `c`.
-Value tf32MmaSync(ImplicitLocOpBuilder &b, Value a, Value bValue, Value c, Type accumulator) {
-  return xla_gpu::MmaSyncOp::create(b, accumulator, a, bValue, c,
-                                    b.getDenseI64ArrayAttr({16, 8, 8}), b.getUnitAttr())
-      .getD();
-}
-
 /// The step along K XLA's Triton GEMM gives its dot: the dot's
 /// backend_config {"sizes":["32"]}.
 std::optional<int64_t> configuredBlockK(const HloInstruction &dot) {
@@ -292,7 +285,8 @@ GemmEmitter::Staging GemmEmitter::stagingOf(int operand) const {
   Staging result;
   result.rows = operand == 0 ? tiling.sharedRowsA : tiling.sharedRowsB;
   int64_t pad = tiling.sharedColumns - tiling.blockK;
-  result.transposed = !isKMinor(operand) && elementBytes == 2;
+  bool kMinor = isKMinor(operand);
+  result.transposed = !kMinor && elementBytes == 2;
   result.tileShape = result.transposed ? SmallVector<int64_t, 2>{tiling.blockK, result.rows + pad}
                                        : SmallVector<int64_t, 2>{result.rows, tiling.sharedColumns};
   // 16 bytes at a time where the copy runs along the operand's minor-most
@@ -307,8 +301,8 @@ GemmEmitter::Staging GemmEmitter::stagingOf(int operand) const {
   int64_t extent = result.transposed ? (operand == 0 ? gemm.m : gemm.n) : gemm.k;
   int64_t tileExtent = result.transposed ? result.rows : tiling.blockK;
   std::vector<int64_t> layout = shape.layoutOrDefault().minorToMajor;
-  bool kMinorRun = isKMinor(operand) || result.transposed;
-  if (kMinorRun && !run.empty() && !layout.empty() && layout.front() == run.back() &&
+  // (A free-minor operand of other widths is copied element by element.)
+  if ((kMinor || result.transposed) && !run.empty() && !layout.empty() && layout.front() == run.back() &&
       shape.dimension(run.back()) % width == 0 && extent % width == 0 &&
       tileExtent % width == 0)
     result.width = width;
@@ -618,20 +612,22 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
     }
     return vector::FromElementsOp::create(b, fragmentType, elements).getResult();
   };
-  auto multiply = [&](Value a, Value bValue, Value c) -> Value {
-    if (gemm.input == GemmInput::TF32x3) {
-      // a * b ~ aBig * bBig + aBig * bSmall + aSmall * bBig, the small
-      // products first.
-      auto [aBig, aSmall] = splitTf32(b, a);
-      auto [bBig, bSmall] = splitTf32(b, bValue);
-      Value sum = tf32MmaSync(b, aSmall, bBig, c, accumulatorType);
-      sum = tf32MmaSync(b, aBig, bSmall, sum, accumulatorType);
-      return tf32MmaSync(b, aBig, bBig, sum, accumulatorType);
-    }
+  auto mmaSync = [&](Value a, Value bValue, Value c) -> Value {
     return xla_gpu::MmaSyncOp::create(
                b, accumulatorType, a, bValue, c, b.getDenseI64ArrayAttr({mma.m, mma.n, mma.k}),
                mma.input == xla_gpu::MmaInput::TF32 ? b.getUnitAttr() : UnitAttr())
         .getD();
+  };
+  auto multiply = [&](Value a, Value bValue, Value c) -> Value {
+    if (gemm.input != GemmInput::TF32x3)
+      return mmaSync(a, bValue, c);
+    // a * b ~ aBig * bBig + aBig * bSmall + aSmall * bBig, the small
+    // products first.
+    auto [aBig, aSmall] = splitTf32(b, a);
+    auto [bBig, bSmall] = splitTf32(b, bValue);
+    Value sum = mmaSync(aSmall, bBig, c);
+    sum = mmaSync(aBig, bSmall, sum);
+    return mmaSync(aBig, bBig, sum);
   };
 
   // The K loop: stage a K tile of each operand, wait, multiply out of

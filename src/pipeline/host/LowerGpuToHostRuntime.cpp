@@ -106,6 +106,17 @@ Value constantI32(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIntOp::create(b, loc, b.getI32Type(), value);
 }
 
+/// A stack slot of `type` at the start of the function around `user` (out
+/// of any loop), for what a runtime call reads or writes through memory.
+Value entryStackSlot(Operation *user, Type type, unsigned alignment) {
+  auto function = user->getParentOfType<func::FuncOp>();
+  OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
+  Location loc = user->getLoc();
+  Value one = LLVM::ConstantOp::create(entry, loc, entry.getI32Type(), entry.getI32IntegerAttr(1));
+  return LLVM::AllocaOp::create(entry, loc, LLVM::LLVMPointerType::get(user->getContext()), type,
+                                one, alignment);
+}
+
 int32_t shuffleModeCode(gpu::ShuffleMode mode) {
   switch (mode) {
   case gpu::ShuffleMode::UP:
@@ -248,10 +259,7 @@ struct LowerGpuToHostRuntimePass
                       : Value(arith::SubIOp::create(b, loc, width, constantI32(b, loc, 1)));
 
     // The in-range predicate comes back through a byte on the stack.
-    auto function = shuffle->getParentOfType<func::FuncOp>();
-    OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
-    Value one = LLVM::ConstantOp::create(entry, loc, i32, entry.getI32IntegerAttr(1));
-    Value slot = LLVM::AllocaOp::create(entry, loc, pointer, i8, one, /*alignment=*/1);
+    Value slot = entryStackSlot(shuffle, i8, /*alignment=*/1);
 
     Value result =
         func::CallOp::create(b, loc, kShuffleFunction, TypeRange{i64},
@@ -285,17 +293,13 @@ struct LowerGpuToHostRuntimePass
     Type i32 = b.getI32Type();
     auto type = FunctionType::get(context, {pointer, i32, pointer, pointer, pointer, pointer}, {});
     declareRuntimeFunction(module, kMmaSyncFunction, type);
-    auto function = mma->getParentOfType<func::FuncOp>();
-    OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
-    Value one = LLVM::ConstantOp::create(entry, loc, i32, entry.getI32IntegerAttr(1));
     auto slotFor = [&](Value fragment) {
       // 8-bit floats as their bytes (the small-float lowering comes next).
       auto type = cast<VectorType>(fragment.getType());
       if (isa<FloatType>(type.getElementType()) && type.getElementTypeBitWidth() == 8)
         fragment = arith::BitcastOp::create(
             b, loc, VectorType::get(type.getShape(), b.getI8Type()), fragment);
-      Value slot = LLVM::AllocaOp::create(entry, loc, pointer, fragment.getType(), one,
-                                          /*alignment=*/16);
+      Value slot = entryStackSlot(mma, fragment.getType(), /*alignment=*/16);
       LLVM::StoreOp::create(b, loc, fragment, slot);
       return slot;
     };
@@ -322,12 +326,9 @@ struct LowerGpuToHostRuntimePass
     Type i32 = b.getI32Type();
     auto type = FunctionType::get(context, {pointer, i32, i32, pointer, pointer}, {});
     declareRuntimeFunction(module, kLdmatrixFunction, type);
-    auto function = load->getParentOfType<func::FuncOp>();
-    OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
     int64_t count = load.getCount();
     auto words = VectorType::get({count}, i32);
-    Value one = LLVM::ConstantOp::create(entry, loc, i32, entry.getI32IntegerAttr(1));
-    Value slot = LLVM::AllocaOp::create(entry, loc, pointer, words, one, /*alignment=*/16);
+    Value slot = entryStackSlot(load, words, /*alignment=*/16);
     Value row = xla_gpu::ElementPointerOp::create(b, loc, pointer, load.getTile(),
                                                   load.getIndices());
     func::CallOp::create(b, loc, kLdmatrixFunction, TypeRange(),
