@@ -132,9 +132,12 @@ public:
     // blocks and spills the accumulators and addresses (64 registers and
     // 12 bytes of spills where 104 fit, on a TF32 [4096,32000] x
     // [32000,2048] dot for sm_80); with room for fewer, it spends
-    // registers freely.
+    // registers freely. Three TF32 products hold each fragment twice (its
+    // TF32 part and remainder): room for two blocks (a HIGHEST f32 dot on
+    // 4 warps spilled 28 bytes at 128 registers on sm_80).
+    int64_t blocksPerSm = this->gemm.input == GemmInput::TF32x3 ? kBlocksPerSm / 2 : kBlocksPerSm;
     launch.maxRegisters = std::clamp<int64_t>(
-        kRegistersPerSm / (kBlocksPerSm * launch.threads[0]) / 8 * 8, 32,
+        kRegistersPerSm / (blocksPerSm * launch.threads[0]) / 8 * 8, 32,
         device.maxRegistersPerThread);
   }
 
