@@ -1,0 +1,48 @@
+#!/bin/bash
+# Random dots (tests/gemm/random_dots.py, fixed seeds) against the
+# interpreter on the host, and for sm_80 and sm_90 through ptxas with no
+# kernel spilling: the shapes, layouts and types no hand-written test
+# lists. Every dot must be a GEMM kernel.
+#
+#   tests/gemm/random-dots.sh BUILD_DIR WORK_DIR
+set -euo pipefail
+build=$1
+work=$2
+here=$(cd "$(dirname "$0")" && pwd)
+ptxas=${CUDA_HOME:-/usr/local/cuda}/bin/ptxas
+rm -rf "$work" && mkdir -p "$work"
+failures=0
+for seed in 960003 960004; do
+  module=$work/dots$seed.hlo
+  python3 "$here/random_dots.py" $seed > "$module"
+  "$build/bin/hlo-compile" -w --target=host "$module" -o "$work/$seed.so" \
+    --manifest "$work/$seed.host.json"
+  if ! "$build/bin/hlo-run" "$module" --manifest "$work/$seed.host.json" --mode module \
+      > "$work/$seed.run" 2>&1; then
+    grep -v ' PASS$' "$work/$seed.run" | tail -20
+    echo "FAIL: seed $seed on the host"
+    failures=$((failures + 1))
+  fi
+  gemms=$(grep -c 'kGemm/MmaSyncGemmFusion' "$work/$seed.run" || true)
+  passed=$(grep -c ' PASS$' "$work/$seed.run" || true)
+  echo "seed $seed: $gemms GEMM kernels, $passed outputs match the interpreter"
+  if [ "$gemms" != 40 ]; then
+    echo "FAIL: seed $seed: $gemms of 40 dots are GEMM kernels"
+    failures=$((failures + 1))
+  fi
+  for arch in sm_80 sm_90; do
+    "$build/bin/hlo-compile" -w --gpu-arch=$arch "$module" -o "$work/$seed.$arch.ptx"
+    [ -x "$ptxas" ] || continue
+    "$ptxas" -arch=$arch -v "$work/$seed.$arch.ptx" -o /dev/null 2> "$work/$seed.$arch.ptxas"
+    spilling=$(awk '/Function properties for/ {name = $NF}
+                    /bytes spill/ && !/ 0 bytes spill stores, 0 bytes spill loads/ {print "  " name ": " $0}' \
+               "$work/$seed.$arch.ptxas")
+    if [ -n "$spilling" ]; then
+      echo "FAIL: seed $seed $arch: kernels that spill:"
+      echo "$spilling"
+      failures=$((failures + 1))
+    fi
+  done
+done
+[ "$failures" = 0 ] && echo PASS
+exit $failures
