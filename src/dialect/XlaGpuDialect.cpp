@@ -455,6 +455,33 @@ LogicalResult LdmatrixOp::verify() {
   return success();
 }
 
+LogicalResult WgmmaOp::verify() {
+  auto a = cast<ShapedType>(getA().getType());
+  auto b = cast<ShapedType>(getB().getType());
+  for (ShapedType tile : {a, b})
+    if (tile.getRank() != 4 || tile.getDimSize(2) != 8 || tile.getDimSize(3) != 8)
+      return emitOpError("expects tiles of 8 x 8 core matrices ([R/8][K/8][8][8]), not ")
+             << tile;
+  Type element = a.getElementType();
+  if (!element.isBF16() && !element.isF16())
+    return emitOpError("expects bf16 or f16 tiles, not ") << element;
+  if (b.getElementType() != element)
+    return emitOpError("expects tiles of one element type");
+  if (a.getDimSize(1) != b.getDimSize(1) || a.getDimSize(1) % 2 != 0)
+    return emitOpError("expects tiles of the same K extent, a multiple of 16");
+  if (a.getDimSize(0) < 8)
+    return emitOpError("expects A of at least 64 rows");
+  int64_t width = getWidth();
+  if (width < 8 || width > 256 || width % 8 != 0)
+    return emitOpError("expects N a multiple of 8 up to 256 (N / 2 accumulators), not ")
+           << width;
+  if (b.getDimSize(0) * 8 < width)
+    return emitOpError("expects B of at least N = ") << width << " rows";
+  if (getC().getType() != getD().getType())
+    return emitOpError("expects C and D of one type");
+  return success();
+}
+
 LogicalResult AtomicRMWOp::verify() {
   auto type = getInput().getType();
   if (static_cast<int64_t>(getIndices().size()) != type.getRank())

@@ -229,6 +229,48 @@ def XlaGpu_LdmatrixOp : XlaGpu_Op<"ldmatrix", [MemoryEffects<[MemRead]>]> {
   let hasVerifier = 1;
 }
 
+def XlaGpu_WgmmaOp : XlaGpu_Op<"wgmma", [MemoryEffects<[MemRead]>]> {
+  let summary = "One warpgroup's tensor-core product of shared tiles (wgmma)";
+  let description = [{
+    D = A * B^T + C for one warpgroup (128 threads, all of which must run
+    it): A is 64 rows of `a` from core-matrix row `a_row` on, B is N rows
+    of `b` from core-matrix row `b_row` on, both over the tiles' whole K
+    extent; D is 64 x N in f32. PTX's `wgmma.mma_async` m64nNk16, one per
+    16 columns of K, issued, committed and waited for within the op, so
+    that it is synchronous to its users.
+
+    Both tiles hold 16-bit floats (bf16 or f16, the same) as 8 x 8 core
+    matrices, K-major and unswizzled: element (row, k) of a [R/8][K/8][8][8]
+    tile is at [row / 8][k / 8][row % 8][k % 8], so that each core matrix
+    is 128 contiguous bytes. N is a multiple of 8 up to 256; the
+    accumulators are N / 2 values per thread in the PTX ISA's order: value
+    4j + i of thread 32w + 4r + c is D's row 16w + r + 8(i / 2), column
+    8j + 2c + i % 2.
+
+    On tensors (before bufferization) or the tiles' buffers. The writes
+    that made the tiles must be complete in the block (a barrier) before
+    it runs; like mma_sync it is modelled as reading memory.
+
+      %d = xla_gpu.wgmma %a[%ar], %b[%br], %c
+          : tensor<8x4x8x8xbf16>, tensor<4x4x8x8xbf16>, vector<16xf32> -> vector<16xf32>
+  }];
+  let arguments = (ins AnyTypeOf<[AnyStaticShapeTensor, AnyStaticShapeMemRef]>:$a, Index:$a_row,
+                       AnyTypeOf<[AnyStaticShapeTensor, AnyStaticShapeMemRef]>:$b, Index:$b_row,
+                       VectorOfRankAndType<[1], [F32]>:$c);
+  let results = (outs VectorOfRankAndType<[1], [F32]>:$d);
+  let assemblyFormat = [{
+    $a `[` $a_row `]` `,` $b `[` $b_row `]` `,` $c attr-dict `:` type($a) `,` type($b) `,`
+    type($c) `->` type($d)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// N: the columns of D.
+    int64_t getWidth() { return 2 * getD().getType().getNumElements(); }
+    /// The K extent of the tiles.
+    int64_t getDepth() { return ::llvm::cast<::mlir::ShapedType>(getA().getType()).getDimSize(1) * 8; }
+  }];
+}
+
 def XlaGpu_PredicatedInsertOp : XlaGpu_Op<"predicated_insert",
     [Pure, TypesMatchWith<"the result is the destination's type", "dest", "result", "$_self">,
      TypesMatchWith<"the value is an element of the destination", "dest", "value",

@@ -1,6 +1,8 @@
 //===- GemmEmitter.cpp - Tensor-core GEMMs (XLA's Triton GEMM fusions) ----===//
 #include "emitters/GemmEmitter.h"
 
+#include "emitters/GemmEmitterImpl.h"
+
 #include "analysis/GemmAnalysis.h"
 #include "dialect/KernelContract.h"
 #include "dialect/MmaSyncKind.h"
@@ -58,30 +60,6 @@ xla_gpu::MmaSyncKind mmaKindFor(const GemmDescription &gemm) {
   return kind;
 }
 
-/// `value` rounded to TF32 as the tensor cores' conversion (cvt.rna) does:
-/// to nearest, ties away from zero, in the top 19 bits; NaN and infinity
-/// kept.
-Value roundToTf32(ImplicitLocOpBuilder &b, Value value) {
-  // Scalars or vectors (a fragment) alike.
-  Type i32 = b.getI32Type();
-  if (auto vector = dyn_cast<VectorType>(value.getType()))
-    i32 = VectorType::get(vector.getShape(), i32);
-  auto constant = [&](uint32_t bits) -> Value {
-    TypedAttr attribute = b.getI32IntegerAttr(static_cast<int32_t>(bits));
-    if (auto vector = dyn_cast<VectorType>(i32))
-      attribute = SplatElementsAttr::get(vector, attribute);
-    return arith::ConstantOp::create(b, attribute);
-  };
-  Value bits = arith::BitcastOp::create(b, i32, value);
-  Value rounded = arith::AndIOp::create(b, arith::AddIOp::create(b, bits, constant(0x1000)),
-                                        constant(0xffffe000u));
-  Value exponent = arith::AndIOp::create(b, bits, constant(0x7f800000u));
-  Value special =
-      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, exponent, constant(0x7f800000u));
-  return arith::BitcastOp::create(b, value.getType(),
-                                  arith::SelectOp::create(b, special, bits, rounded));
-}
-
 /// `value` as TF32 (its rounding) plus the TF32 rounding of the rest (zero
 /// where the rounding is the value: infinities included).
 std::pair<Value, Value> splitTf32(ImplicitLocOpBuilder &b, Value value) {
@@ -107,108 +85,106 @@ std::optional<int64_t> configuredBlockK(const HloInstruction &dot) {
   return static_cast<int64_t>(value);
 }
 
-class GemmEmitter : public EmitterBase {
-public:
-  GemmEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
-              const GpuDeviceInfo &device, GemmDescription gemm)
-      : EmitterBase(analysis, fused, device), gemm(std::move(gemm)),
-        mma(mmaKindFor(this->gemm)) {
-    // XLA's tile and warps where its config names them (a tile of the
-    // root's dimensions, which the epilogue's bitcasts may permute).
-    GemmConfig config;
-    config.tile = configuredTile(analysis);
-    if (config.tile)
-      config.warps = analysis.blockLevelWarps;
-    config.blockK = configuredBlockK(*this->gemm.dot);
-    elementBytes =
-        primitiveBitWidth(this->gemm.dot->operand(0)->shape().elementType()) / 8;
-    tiling = chooseGemmTiling(this->gemm, mma, config, elementBytes,
-                              device.sharedMemoryPerBlock);
-    staging[0] = stagingOf(0);
-    staging[1] = stagingOf(1);
-    launch.threads[0] = tiling.warps * kWarpSize;
-    launch.blocks = splitGrid(this->gemm.batchCount() * tiling.tilesM * tiling.tilesN, device);
-    // Registers for four blocks an SM: without a bound ptxas aims at more
-    // blocks and spills the accumulators and addresses (64 registers and
-    // 12 bytes of spills where 104 fit, on a TF32 [4096,32000] x
-    // [32000,2048] dot for sm_80); with room for fewer, it spends
-    // registers freely. Three TF32 products hold each fragment twice (its
-    // TF32 part and remainder): room for two blocks (a HIGHEST f32 dot on
-    // 4 warps spilled 28 bytes at 128 registers on sm_80).
-    int64_t blocksPerSm = this->gemm.input == GemmInput::TF32x3 ? kBlocksPerSm / 2 : kBlocksPerSm;
-    launch.maxRegisters = std::clamp<int64_t>(
-        kRegistersPerSm / (blocksPerSm * launch.threads[0]) / 8 * 8, 32,
-        device.maxRegistersPerThread);
-  }
+} // namespace
 
-  LaunchDimensions launchDimensions() const override { return launch; }
-  int64_t sharedMemoryBytes() const override {
-    int64_t elements = 0;
-    for (const Staging &operand : staging)
-      elements += operand.tileShape[0] * operand.tileShape[1];
-    return elements * elementBytes;
-  }
-  bool synchronizesThreads() const override { return true; } // barriers, warp-collective mma
-  std::optional<IndexingMap> threadIdToOutputIndexing(int64_t, MLIRContext *) const override {
-    return std::nullopt;
-  }
-
-protected:
-  std::vector<const HloInstruction *> valuesReadByEmitter() const override {
-    return {gemm.dot->operand(0), gemm.dot->operand(1)};
-  }
-  std::vector<EpilogueSpecification> epilogues() const override {
-    return {{gemm.dot, fused.root()}};
-  }
-  llvm::Error emitEntryFunction(EmitterContext &context) override;
-
-private:
-  /// How an operand is staged: its shared tile is [free rows][K tile]
-  /// (padded), or, `transposed`, [K tile][free rows] (padded) for 16-bit
-  /// operands stored free-dimension minor (then copied along their free
-  /// dimension and read by ldmatrix.trans); a thread copies `width`
-  /// consecutive elements at a time along the direction it copies.
-  struct Staging {
-    bool transposed = false;
-    int64_t rows = 0, width = 1;
-    SmallVector<int64_t, 2> tileShape;
+Value roundToTf32(ImplicitLocOpBuilder &b, Value value) {
+  // Scalars or vectors (a fragment) alike.
+  Type i32 = b.getI32Type();
+  if (auto vector = dyn_cast<VectorType>(value.getType()))
+    i32 = VectorType::get(vector.getShape(), i32);
+  auto constant = [&](uint32_t bits) -> Value {
+    TypedAttr attribute = b.getI32IntegerAttr(static_cast<int32_t>(bits));
+    if (auto vector = dyn_cast<VectorType>(i32))
+      attribute = SplatElementsAttr::get(vector, attribute);
+    return arith::ConstantOp::create(b, attribute);
   };
-  Staging stagingOf(int operand) const;
+  Value bits = arith::BitcastOp::create(b, i32, value);
+  Value rounded = arith::AndIOp::create(b, arith::AddIOp::create(b, bits, constant(0x1000)),
+                                        constant(0xffffe000u));
+  Value exponent = arith::AndIOp::create(b, bits, constant(0x7f800000u));
+  Value special =
+      arith::CmpIOp::create(b, arith::CmpIPredicate::eq, exponent, constant(0x7f800000u));
+  return arith::BitcastOp::create(b, value.getType(),
+                                  arith::SelectOp::create(b, special, bits, rounded));
+}
 
-  /// One operand's element at (batch indices, free index, contracting
-  /// index) (the free and contracting indices row-major over the
-  /// operand's free and contracting dimensions), or zero outside the
-  /// operand (the tile's ragged edges).
-  llvm::Expected<Value> operandElement(EmitterContext &context, int operand,
-                                       ValueRange batch, Value free, Value contracting,
-                                       Value inBounds) const;
+GemmEmitter::GemmEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
+                         const GpuDeviceInfo &device, GemmDescription gemm)
+    : EmitterBase(analysis, fused, device), gemm(std::move(gemm)),
+      mma(mmaKindFor(this->gemm)) {
+  // XLA's tile and warps where its config names them (a tile of the
+  // root's dimensions, which the epilogue's bitcasts may permute).
+  GemmConfig config;
+  config.tile = configuredTile(analysis);
+  if (config.tile)
+    config.warps = analysis.blockLevelWarps;
+  config.blockK = configuredBlockK(*this->gemm.dot);
+  config.multiprocessors = device.smCount;
+  elementBytes =
+      primitiveBitWidth(this->gemm.dot->operand(0)->shape().elementType()) / 8;
+  tiling = chooseGemmTiling(this->gemm, mma, config, elementBytes,
+                            device.sharedMemoryPerBlock);
+  warpgroups = chooseWarpgroupTiling();
+  staging[0] = stagingOf(0);
+  staging[1] = stagingOf(1);
+  launch.threads[0] = tiling.warps * kWarpSize;
+  launch.blocks = splitGrid(this->gemm.batchCount() * tiling.tilesM * tiling.tilesN, device);
+  // Registers for four blocks an SM: without a bound ptxas aims at more
+  // blocks and spills the accumulators and addresses (64 registers and
+  // 12 bytes of spills where 104 fit, on a TF32 [4096,32000] x
+  // [32000,2048] dot for sm_80); with room for fewer, it spends
+  // registers freely. Three TF32 products hold each fragment twice (its
+  // TF32 part and remainder): room for two blocks (a HIGHEST f32 dot on
+  // 4 warps spilled 28 bytes at 128 registers on sm_80).
+  // Large tiles hold four times the accumulators: room for one block (at
+  // 128 registers a bf16 dot spilled 56 bytes with mma.sync on sm_80, and
+  // a weight gradient, both operands copied element by element, 8 bytes
+  // with wgmma on sm_90a).
+  int64_t blocksPerSm = this->gemm.input == GemmInput::TF32x3 ? kBlocksPerSm / 2 : kBlocksPerSm;
+  if (tiling.large)
+    blocksPerSm = 1;
+  int64_t bound = kRegistersPerSm / (blocksPerSm * launch.threads[0]) / 8 * 8;
+  // A warpgroup's thread holds N / 2 accumulators: room for them and as
+  // many again (fewer blocks where N is large).
+  if (warpgroups)
+    bound = std::max(bound, warpgroups->width / 2 + 64);
+  launch.maxRegisters = std::clamp<int64_t>(bound, 32, device.maxRegistersPerThread);
+}
 
-  /// Where each 32-bit register of a lane's A or B fragment (`values`
-  /// values) starts in lane 0's view (row and column offsets in the mma
-  /// tile), if every register is one lane's word of an 8 x 8 (16-bit)
-  /// matrix row as ldmatrix delivers it: the registers' matrices, in
-  /// order; none where ldmatrix does not apply (64-bit elements, rows not
-  /// 16-byte aligned).
-  std::optional<SmallVector<xla_gpu::MmaFragmentOffset>>
-  ldmatrixRows(xla_gpu::MmaOperand role, int64_t values, const Staging &tile) const;
+std::optional<GemmEmitter::WarpgroupTiling> GemmEmitter::chooseWarpgroupTiling() const {
+  const GemmTiling &t = tiling;
+  if (!device.features.wgmma || gemm.inputB ||
+      (gemm.input != GemmInput::BF16 && gemm.input != GemmInput::F16))
+    return std::nullopt;
+  // Whole warpgroups, each a 64-row slab of the tile by N columns, K in
+  // steps of 16.
+  if (t.warps % 4 != 0 || t.blockM % 64 != 0 || t.blockK % 16 != 0)
+    return std::nullopt;
+  WarpgroupTiling result;
+  result.groupsM = t.blockM / 64;
+  int64_t groups = t.warps / 4;
+  if (groups % result.groupsM != 0)
+    return std::nullopt;
+  result.groupsN = groups / result.groupsM;
+  // The B tile holds the tile's columns rounded up to whole core matrices.
+  if (t.sharedRowsB % result.groupsN != 0 || t.sharedRowsA != t.blockM)
+    return std::nullopt;
+  result.width = t.sharedRowsB / result.groupsN;
+  if (result.width % 8 != 0 || result.width > 256)
+    return std::nullopt;
+  return result;
+}
 
-  /// Whether operand `operand` is stored with a contracting dimension
-  /// minor-most (K contiguous), so that the block's threads read along K.
-  bool isKMinor(int operand) const;
-
-  /// XLA's output tile as (rows, columns) of the dot, if its config names
-  /// one with its warps, one per batch dimension, and the root's
-  /// dimensions are the dot's (permuted by bitcasts at most).
-  std::optional<std::pair<int64_t, int64_t>> configuredTile(const FusionAnalysis &analysis) const;
-
-
-  GemmDescription gemm;
-  xla_gpu::MmaSyncKind mma;
-  GemmTiling tiling;
-  int64_t elementBytes = 0;
-  Staging staging[2];
-  LaunchDimensions launch;
-};
+int64_t GemmEmitter::sharedMemoryBytes() const {
+  int64_t elements = 0;
+  for (const Staging &operand : staging) {
+    int64_t tile = 1;
+    for (int64_t size : operand.tileShape)
+      tile *= size;
+    elements += tile;
+  }
+  return elements * elementBytes;
+}
 
 std::optional<std::pair<int64_t, int64_t>>
 GemmEmitter::configuredTile(const FusionAnalysis &analysis) const {
@@ -261,8 +237,9 @@ std::optional<SmallVector<xla_gpu::MmaFragmentOffset>>
 GemmEmitter::ldmatrixRows(xla_gpu::MmaOperand role, int64_t values,
                           const Staging &tile) const {
   int64_t bits = elementBytes * 8;
-  if (bits > 32 || (tile.tileShape[1] * elementBytes) % 16 != 0 ||
-      (tile.transposed && bits != 16))
+  bool transposed = tile.layout == TileLayout::KRows;
+  if (tile.layout == TileLayout::CoreMatrices || bits > 32 ||
+      (tile.tileShape[1] * elementBytes) % 16 != 0 || (transposed && bits != 16))
     return std::nullopt;
   int64_t perWord = 32 / bits;
   SmallVector<xla_gpu::MmaFragmentOffset> starts;
@@ -282,82 +259,6 @@ GemmEmitter::ldmatrixRows(xla_gpu::MmaOperand role, int64_t values,
   if (starts.size() != 1 && starts.size() != 2 && starts.size() != 4)
     return std::nullopt;
   return starts;
-}
-
-GemmEmitter::Staging GemmEmitter::stagingOf(int operand) const {
-  Staging result;
-  result.rows = operand == 0 ? tiling.sharedRowsA : tiling.sharedRowsB;
-  int64_t pad = tiling.sharedColumns - tiling.blockK;
-  bool kMinor = isKMinor(operand);
-  result.transposed = !kMinor && elementBytes == 2;
-  result.tileShape = result.transposed ? SmallVector<int64_t, 2>{tiling.blockK, result.rows + pad}
-                                       : SmallVector<int64_t, 2>{result.rows, tiling.sharedColumns};
-  // 16 bytes at a time where the copy runs along the operand's minor-most
-  // dimension in whole vectors: that dimension is the last of the
-  // contracting (or, transposed, free) dimensions, and it, the extent
-  // copied (K or the free rows) and the tile are whole vectors.
-  int64_t width = std::max<int64_t>(1, 16 / elementBytes);
-  const Shape &shape = gemm.dot->operand(operand)->shape();
-  const std::vector<int64_t> &run =
-      result.transposed ? (operand == 0 ? gemm.lhsFree : gemm.rhsFree)
-                        : (operand == 0 ? gemm.lhsContracting : gemm.rhsContracting);
-  int64_t extent = result.transposed ? (operand == 0 ? gemm.m : gemm.n) : gemm.k;
-  int64_t tileExtent = result.transposed ? result.rows : tiling.blockK;
-  std::vector<int64_t> layout = shape.layoutOrDefault().minorToMajor;
-  // (A free-minor operand of other widths is copied element by element.)
-  if ((kMinor || result.transposed) && !run.empty() && !layout.empty() && layout.front() == run.back() &&
-      shape.dimension(run.back()) % width == 0 && extent % width == 0 &&
-      tileExtent % width == 0)
-    result.width = width;
-  return result;
-}
-
-bool GemmEmitter::isKMinor(int operand) const {
-  const Shape &shape = gemm.dot->operand(operand)->shape();
-  std::vector<int64_t> layout = shape.layoutOrDefault().minorToMajor;
-  const std::vector<int64_t> &contracting =
-      operand == 0 ? gemm.lhsContracting : gemm.rhsContracting;
-  // The minor-most dimension of more than one element.
-  for (int64_t d : layout)
-    if (shape.dimension(d) != 1)
-      return std::count(contracting.begin(), contracting.end(), d) > 0;
-  return true;
-}
-
-llvm::Expected<Value> GemmEmitter::operandElement(EmitterContext &context, int operand,
-                                                  ValueRange batch, Value free,
-                                                  Value contracting, Value inBounds) const {
-  ImplicitLocOpBuilder &b = context.b;
-  const HloInstruction *value = gemm.dot->operand(operand);
-  const Shape &shape = value->shape();
-  SmallVector<Value> index(shape.rank());
-  // Dimensions `dims` of the operand's index from `values`, or from
-  // `linear` row-major.
-  auto place = [&](const std::vector<int64_t> &dims, ValueRange values) {
-    for (size_t i = 0; i < dims.size(); ++i)
-      index[dims[i]] = values[i];
-  };
-  auto split = [&](const std::vector<int64_t> &dims, Value linear) {
-    SmallVector<int64_t> sizes;
-    for (int64_t d : dims)
-      sizes.push_back(shape.dimension(d));
-    place(dims, delinearizeIndex(b, linear, sizes));
-  };
-  place(operand == 0 ? gemm.lhsBatch : gemm.rhsBatch, batch);
-  split(operand == 0 ? gemm.lhsFree : gemm.rhsFree, free);
-  split(operand == 0 ? gemm.lhsContracting : gemm.rhsContracting, contracting);
-  Type type = elementType(shape.elementType(), b.getContext());
-  Value zero = arith::ConstantOp::create(b, b.getZeroAttr(type));
-  BodyValues loaded = emitIf(b, inBounds, {zero}, [&](ImplicitLocOpBuilder &nested) -> BodyValues {
-    llvm::Expected<SmallVector<Value>> element =
-        context.elemental.emitValue(nested, *value, context.parameters, index);
-    if (!element)
-      return element.takeError();
-    return SmallVector<Value>{element->front()};
-  });
-  if (!loaded)
-    return loaded.takeError();
-  return loaded->front();
 }
 
 llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
@@ -393,6 +294,7 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   Value warp = warpAndLane[0], group = warpAndLane[1], inGroup = warpAndLane[2];
   Value blockRow = mul(tile[tile.size() - 2], t.blockM);
   Value blockColumn = mul(tile.back(), t.blockN);
+  BlockPosition position{batch, blockRow, blockColumn, blockHasTile, thread};
 
   // The warp's mma tiles, as rows and columns of the block's tile: row
   // slots (each an A fragment) and column slots (each a B fragment), and
@@ -425,7 +327,21 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   Type accumulatorElement = mma.input == xla_gpu::MmaInput::F64  ? b.getF64Type()
                             : mma.input == xla_gpu::MmaInput::S8 ? Type(b.getI32Type())
                                                                  : Type(b.getF32Type());
-  auto accumulatorType = VectorType::get({mma.cValues()}, accumulatorElement);
+  // A warp's mma.sync accumulators: one vector per mma tile; a
+  // warpgroup's: one vector of N / 2.
+  int64_t accumulatorCount = warpgroups ? 1 : t.tilesPerWarp;
+  auto accumulatorType = VectorType::get(
+      {warpgroups ? warpgroups->width / 2 : mma.cValues()}, accumulatorElement);
+  // With wgmma: the warpgroup's slab of the tile (rows and columns), and
+  // the thread's warp in it.
+  Value groupRow, groupColumn, warpInGroup;
+  if (warpgroups) {
+    SmallVector<Value> slab = delinearizeIndex(
+        b, arith::DivUIOp::create(b, warp, constant(4)), {warpgroups->groupsM, warpgroups->groupsN});
+    groupRow = mul(slab[0], 64);
+    groupColumn = mul(slab[1], warpgroups->width);
+    warpInGroup = arith::RemUIOp::create(b, warp, constant(4));
+  }
   Value zeros = arith::ConstantOp::create(b, b.getZeroAttr(accumulatorType));
   // A's and B's element types (e4m3 and e5m2 may meet).
   Type inputElements[2] = {
@@ -433,135 +349,6 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
       elementType(gemm.dot->operand(1)->shape().elementType(), mlirContext)};
   auto sharedType = [&](int operand) {
     return RankedTensorType::get(staging[operand].tileShape, inputElements[operand]);
-  };
-
-  // The block's threads copy rows x blockK elements of an operand, from
-  // contraction index k0 on, into its shared tile (zeros past the
-  // operand), reading along the operand's minor dimension.
-  int64_t threads = t.warps * kWarpSize;
-  auto fill = [&](int operand, Value shared, Value k0) -> llvm::Expected<Value> {
-    const Staging &staged = staging[operand];
-    int64_t rows = staged.rows;
-    int64_t freeSize = operand == 0 ? gemm.m : gemm.n;
-    Value freeBase = operand == 0 ? blockRow : blockColumn;
-    bool kMinor = isKMinor(operand);
-    // A thread copies `width` consecutive elements at a time (16 bytes
-    // along the operand's minor dimension where it runs in whole vectors:
-    // one load and one shared store each once vectorized), else one.
-    int64_t width = staged.width;
-    int64_t count = rows * t.blockK / width;
-    // Copies `width` elements from (free, k) on (along the free dimension
-    // for a transposed tile, else along K) to the tile from (row, column)
-    // on along its row: the operand's values, or zeros where `inBounds` is
-    // false.
-    auto copy = [&](ImplicitLocOpBuilder &nested, Value tile, Value row, Value column,
-                    Value free, Value k, Value inBounds) -> BodyValues {
-      Value zero =
-          arith::ConstantOp::create(nested, nested.getZeroAttr(inputElements[operand]));
-      auto body = [&](bool read) {
-        return [&, read](ImplicitLocOpBuilder &inner) -> BodyValues {
-          // `b` (and the helpers that use it) builds here too.
-          b.setInsertionPoint(inner.getInsertionBlock(), inner.getInsertionPoint());
-          llvm::Error failure = llvm::Error::success();
-          auto elements = scf::ForOp::create(
-              inner, constant(0), constant(width), constant(1), ValueRange{tile},
-              [&](OpBuilder &builder, Location, Value e, ValueRange iterArgs) {
-                b.setInsertionPoint(builder.getInsertionBlock(), builder.getInsertionPoint());
-                Value value = zero;
-                if (read) {
-                  Value yes = arith::ConstantIntOp::create(b, 1, 1);
-                  llvm::Expected<Value> element =
-                      staged.transposed
-                          ? operandElement(context, operand, batch, add(free, e), k, yes)
-                          : operandElement(context, operand, batch, free, add(k, e), yes);
-                  if (!element) {
-                    failure = element.takeError();
-                    scf::YieldOp::create(b, iterArgs);
-                    return;
-                  }
-                  value = gemm.input == GemmInput::TF32 ? roundToTf32(b, *element) : *element;
-                }
-                scf::YieldOp::create(b, ValueRange{tensor::InsertOp::create(
-                                            b, value, iterArgs[0],
-                                            ValueRange{row, add(column, e)})});
-              });
-          if (failure)
-            return BodyValues(std::move(failure));
-          return SmallVector<Value>{elements.getResult(0)};
-        };
-      };
-      // Past the operand: zeros (the tile still holds the last K tile's).
-      llvm::Error failure = llvm::Error::success();
-      auto branch = scf::IfOp::create(
-          nested, inBounds,
-          [&](OpBuilder &builder, Location location) {
-            ImplicitLocOpBuilder inner(location, builder);
-            BodyValues values = body(true)(inner);
-            if (!values) {
-              failure = values.takeError();
-              scf::YieldOp::create(inner, ValueRange{tile});
-              return;
-            }
-            scf::YieldOp::create(inner, *values);
-          },
-          [&](OpBuilder &builder, Location location) {
-            ImplicitLocOpBuilder inner(location, builder);
-            BodyValues values = body(false)(inner);
-            scf::YieldOp::create(inner, values ? *values : SmallVector<Value>{tile});
-            llvm::consumeError(values.takeError());
-          });
-      if (failure)
-        return BodyValues(std::move(failure));
-      return SmallVector<Value>{branch.getResult(0)};
-    };
-    llvm::Error failure = llvm::Error::success();
-    auto loop = scf::ForOp::create(
-        b, constant(0), constant(llvm::divideCeil(count, threads)), constant(1),
-        ValueRange{shared},
-        [&](OpBuilder &builder, Location, Value i, ValueRange iterArgs) {
-          b.setInsertionPoint(builder.getInsertionBlock(), builder.getInsertionPoint());
-          Value linear = add(mul(i, threads), thread);
-          BodyValues stored = emitIf(
-              b, less(linear, count), {iterArgs[0]},
-              [&](ImplicitLocOpBuilder &nested) -> BodyValues {
-                // (free row, K index) in the block's tile, the threads
-                // running along the operand's minor dimension.
-                Value freeLocal, kLocal;
-                if (staged.transposed) {
-                  SmallVector<Value> position =
-                      delinearizeIndex(nested, linear, {t.blockK, rows / width});
-                  kLocal = position[0];
-                  freeLocal = mul(position[1], width);
-                } else if (kMinor) {
-                  SmallVector<Value> position =
-                      delinearizeIndex(nested, linear, {rows, t.blockK / width});
-                  freeLocal = position[0];
-                  kLocal = mul(position[1], width);
-                } else {
-                  SmallVector<Value> position = delinearizeIndex(nested, linear, {t.blockK, rows});
-                  kLocal = position[0];
-                  freeLocal = position[1];
-                }
-                Value free = add(freeBase, freeLocal);
-                Value k = add(k0, kLocal);
-                // A vector is inside the operand or outside it as a whole
-                // (the extent it runs along is whole vectors).
-                Value inBounds = both(blockHasTile, both(less(free, freeSize), less(k, gemm.k)));
-                return staged.transposed
-                           ? copy(nested, iterArgs[0], kLocal, freeLocal, free, k, inBounds)
-                           : copy(nested, iterArgs[0], freeLocal, kLocal, free, k, inBounds);
-              });
-          if (!stored) {
-            failure = stored.takeError();
-            scf::YieldOp::create(b, iterArgs);
-            return;
-          }
-          scf::YieldOp::create(b, *stored);
-        });
-    if (failure)
-      return llvm::Expected<Value>(std::move(failure));
-    b.setInsertionPointAfter(loop);
-    return loop.getResult(0);
   };
 
   // A lane's fragment of operand 0 (A) or 1 (B) from its shared tile: the
@@ -574,6 +361,7 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
     int64_t values = operand == 0 ? mma.aValues() : mma.bValues();
     auto fragmentType = VectorType::get({values}, inputElements[operand]);
     const Staging &tile = staging[operand];
+    bool transposed = tile.layout == TileLayout::KRows;
     if (std::optional<SmallVector<xla_gpu::MmaFragmentOffset>> matrices =
             ldmatrixRows(role, values, tile)) {
       // Lanes 8i..8i+7 name the rows of matrix i (the lanes past the last
@@ -596,12 +384,12 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
       Value laneRow = arith::RemUIOp::create(b, lane, constant(8));
       Value row = add(rowBase, add(laneRow, rowOffset));
       Value column = add(constant(k0), columnOffset);
-      if (tile.transposed) {
+      if (transposed) {
         row = add(constant(k0), add(laneRow, columnOffset));
         column = add(rowBase, rowOffset);
       }
       return xla_gpu::LdmatrixOp::create(b, fragmentType, shared, ValueRange{row, column},
-                                         count, tile.transposed)
+                                         count, transposed)
           .getResult();
     }
     SmallVector<Value> elements;
@@ -611,7 +399,7 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
       Value column =
           add(mul(inGroup, offset.perRegister), constant(k0 + offset.columnOffset));
       elements.push_back(tensor::ExtractOp::create(
-          b, shared, tile.transposed ? ValueRange{column, row} : ValueRange{row, column}));
+          b, shared, transposed ? ValueRange{column, row} : ValueRange{row, column}));
     }
     return vector::FromElementsOp::create(b, fragmentType, elements).getResult();
   };
@@ -637,7 +425,7 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   // shared memory, wait again before the next tile overwrites it.
   llvm::Error failure = llvm::Error::success();
   int64_t kTiles = llvm::divideCeil(gemm.k, t.blockK);
-  SmallVector<Value> inits(t.tilesPerWarp, zeros);
+  SmallVector<Value> inits(accumulatorCount, zeros);
   inits.push_back(xla_gpu::AllocateSharedOp::create(b, sharedType(0)));
   inits.push_back(xla_gpu::AllocateSharedOp::create(b, sharedType(1)));
   auto loop = scf::ForOp::create(
@@ -648,15 +436,21 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
         SmallVector<Value> results(iterArgs.begin(), iterArgs.end());
         auto body = [&]() -> llvm::Error {
           Value k0 = mul(kTile, t.blockK);
-          llvm::Expected<Value> sharedA = fill(0, iterArgs[t.tilesPerWarp], k0);
+          llvm::Expected<Value> sharedA =
+              stageOperand(context, position, 0, iterArgs[accumulatorCount], k0);
           if (!sharedA)
             return sharedA.takeError();
-          llvm::Expected<Value> sharedB = fill(1, iterArgs[t.tilesPerWarp + 1], k0);
+          llvm::Expected<Value> sharedB =
+              stageOperand(context, position, 1, iterArgs[accumulatorCount + 1], k0);
           if (!sharedB)
             return sharedB.takeError();
           auto staged = xla_gpu::SyncThreadsOp::create(b, ValueRange{*sharedA, *sharedB});
           Value tileA = staged.getResult(0), tileB = staged.getResult(1);
-          for (int64_t kk = 0; kk < t.blockK; kk += mma.k) {
+          if (warpgroups)
+            results[0] = xla_gpu::WgmmaOp::create(
+                b, accumulatorType, tileA, arith::DivUIOp::create(b, groupRow, constant(8)), tileB,
+                arith::DivUIOp::create(b, groupColumn, constant(8)), results[0]);
+          for (int64_t kk = 0; kk < t.blockK && !warpgroups; kk += mma.k) {
             if (t.warpGrid) {
               // Each fragment once, for every tile of its row or column.
               SmallVector<Value> aFragments, bFragments;
@@ -683,8 +477,8 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
             }
           }
           auto done = xla_gpu::SyncThreadsOp::create(b, ValueRange{tileA, tileB});
-          results[t.tilesPerWarp] = done.getResult(0);
-          results[t.tilesPerWarp + 1] = done.getResult(1);
+          results[accumulatorCount] = done.getResult(0);
+          results[accumulatorCount + 1] = done.getResult(1);
           return llvm::Error::success();
         };
         failure = body();
@@ -715,16 +509,32 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
     rhsFreeSizes.push_back(gemm.dot->operand(1)->shape().dimension(d));
   const Shape &outputShape = *fusionOutputs().front().shape;
   Value output = context.outputs.front();
-  for (auto [j, warpTile] : llvm::enumerate(warpTiles)) {
-    for (int64_t v = 0; v < mma.cValues(); ++v) {
-      auto offset = xla_gpu::mmaFragmentOffset(mma, xla_gpu::MmaOperand::C, v);
+  // Accumulator j's value v: its row and column in the block's tile, and
+  // whether its mma tile exists (warp-uniform).
+  auto accumulatorPosition = [&](int64_t j, int64_t v) -> std::tuple<Value, Value, Value> {
+    if (warpgroups) {
+      // The PTX ISA's wgmma D fragment: value 4i + r of the thread in
+      // group g, place c of its warp w: row 16w + g + 8(r / 2), column
+      // 8i + 2c + r % 2.
+      int64_t i = v / 4, r = v % 4;
+      Value row = add(add(groupRow, mul(warpInGroup, 16)), add(group, constant(8 * (r / 2))));
+      Value column = add(groupColumn, add(mul(inGroup, 2), constant(8 * i + r % 2)));
+      return {row, column, yes};
+    }
+    const WarpTile &warpTile = warpTiles[j];
+    auto offset = xla_gpu::mmaFragmentOffset(mma, xla_gpu::MmaOperand::C, v);
+    Value row = add(rowSlots[warpTile.rowSlot], add(group, constant(offset.rowOffset)));
+    Value column = add(columnSlots[warpTile.columnSlot],
+                       add(mul(inGroup, offset.perRegister), constant(offset.columnOffset)));
+    return {row, column, warpTile.valid};
+  };
+  for (int64_t j = 0; j < accumulatorCount; ++j) {
+    for (int64_t v = 0; v < accumulatorType.getNumElements(); ++v) {
       // Inside this block's tile (an mma tile may reach past a tile
       // smaller than itself, into the next block's) and inside the dot.
-      Value localRow = add(rowSlots[warpTile.rowSlot], add(group, constant(offset.rowOffset)));
-      Value localColumn = add(columnSlots[warpTile.columnSlot],
-                              add(mul(inGroup, offset.perRegister), constant(offset.columnOffset)));
+      auto [localRow, localColumn, valid] = accumulatorPosition(j, v);
       Value row = add(blockRow, localRow), column = add(blockColumn, localColumn);
-      Value inBounds = both(both(warpTile.valid, blockHasTile),
+      Value inBounds = both(both(valid, blockHasTile),
                             both(less(localRow, t.blockM), less(localColumn, t.blockN)));
       inBounds = both(inBounds, both(less(row, gemm.m), less(column, gemm.n)));
       BodyValues written = emitIf(b, inBounds, {output}, [&](ImplicitLocOpBuilder &nested) -> BodyValues {
@@ -753,7 +563,6 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   return llvm::Error::success();
 }
 
-} // namespace
 
 llvm::Expected<std::unique_ptr<EmitterBase>>
 createGemmEmitter(const FusionAnalysis &analysis, const HloComputation &fused,

@@ -13,12 +13,18 @@
 // A block computes an output tile (GemmTiling.h: XLA's tile and warps
 // where its config names them, so that grid and block are XLA's), stepping
 // along K: its threads stage each K tile of both operands in shared memory
-// (prologue applied, copied along each operand's minor dimension, 16 bytes
-// at a time where it runs in whole vectors, zeros past its edges; a 16-bit
-// operand stored free-dimension minor is staged K by rows), then each warp
-// loads its fragments from there (ldmatrix, .trans for the K-by-rows
-// tiles, for 8- to 32-bit types) and multiplies. Registers are bounded for
-// two blocks an SM. Not yet: cp.async stages, wgmma, split-k.
+// (GemmStaging.cpp: prologue applied, copied along each operand's minor
+// dimension, 16 bytes at a time where it runs in whole vectors, zeros past
+// its edges), wait at a barrier, and multiply:
+//  - on sm_90a, 16-bit floats, where the block's warps are whole
+//    warpgroups each owning a 64-row slab of at most 256 columns: each
+//    warpgroup runs xla_gpu.wgmma on the tiles, staged as K-major 8 x 8
+//    core matrices;
+//  - otherwise each warp loads its mma.sync fragments from padded tiles
+//    (ldmatrix, .trans for 16-bit operands stored free-dimension minor,
+//    which are staged K by rows) and multiplies.
+// Registers are bounded for four blocks an SM (fewer for 3xTF32 and wide
+// wgmma accumulators). Not yet: cp.async stages, swizzled tiles, split-k.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_EMITTERS_GEMMEMITTER_H

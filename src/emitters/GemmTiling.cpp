@@ -12,6 +12,8 @@ namespace {
 /// Without XLA's config, a block's tile is at most this many rows and
 /// columns, computed by at most this many warps.
 constexpr int64_t kMaxBlockRows = 64, kMaxBlockColumns = 64, kMaxWarps = 4;
+/// The large tile and its warps (GemmTiling::large).
+constexpr int64_t kLargeTile = 128, kLargeTileWarps = 8;
 /// Without XLA's config, a block steps along K by this many bytes of each
 /// operand row (32 bf16, 16 f32, 8 f64, 64 s8 elements).
 constexpr int64_t kBlockKBytes = 64;
@@ -54,6 +56,18 @@ GemmTiling chooseGemmTiling(const GemmDescription &gemm, const xla_gpu::MmaSyncK
     t.warps = std::clamp<int64_t>(*config.warps, 1, 32);
     t.mmaTilesM = llvm::divideCeil(t.blockM, mma.m);
     t.mmaTilesN = llvm::divideCeil(t.blockN, mma.n);
+  } else if (config.multiprocessors > 0 && elementBytes <= 4 && gemm.input != GemmInput::TF32x3 &&
+             gemm.m >= kLargeTile && gemm.n >= kLargeTile &&
+             gemm.batchCount() * (gemm.m / kLargeTile) * (gemm.n / kLargeTile) >=
+                 config.multiprocessors) {
+    // A full wave of whole 128 x 128 tiles: each warp a quarter of the
+    // rows by half the columns (64 x 32: four A and four B fragments
+    // for 16 mma tiles), or, on sm_90a, two 64-row warpgroup slabs.
+    t.large = true;
+    t.blockM = t.blockN = kLargeTile;
+    t.warps = kLargeTileWarps;
+    t.mmaTilesM = kLargeTile / mma.m;
+    t.mmaTilesN = kLargeTile / mma.n;
   } else {
     // The dot's rows and columns rounded up to mma tiles, at most 64 x 64,
     // a warp per two mma tiles, at most 4.

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Every distinct plain dot of the corpus (tests/gemm/corpus_dots.py: the
-# unoptimized models and XLA's emitter tests) compiles for sm_80 and sm_90
+# unoptimized models and XLA's emitter tests) compiles for sm_80, sm_90 and sm_90a
 # with ptxas reporting no spills in any kernel, and the ones of at most
 # 2^26 multiply-adds run on the host against the interpreter. Dots the
 # tensor-core emitter takes are GEMM kernels; the others (outer products,
@@ -18,7 +18,7 @@ python3 "$here/corpus_dots.py" "$corpus" "$work" $((1 << 26))
 
 failures=0
 for part in small large; do
-  for arch in sm_80 sm_90; do
+  for arch in sm_80 sm_90 sm_90a; do
     "$build/bin/hlo-compile" -w --gpu-arch=$arch "$work/$part.hlo" \
       -o "$work/$part.$arch.ptx" --manifest "$work/$part.$arch.json"
     kernels=$(grep -c '^.visible .entry' "$work/$part.$arch.ptx")
@@ -40,15 +40,19 @@ for part in small large; do
   done
 done
 
-"$build/bin/hlo-compile" -w --target=host "$work/small.hlo" -o "$work/small.so" \
-  --manifest "$work/small.host.json"
-if ! "$build/bin/hlo-run" "$work/small.hlo" --manifest "$work/small.host.json" --mode module \
-    > "$work/small.run" 2>&1; then
-  grep -v ' PASS$' "$work/small.run" | tail -20
-  echo "FAIL: the host run of small.hlo"
-  failures=$((failures + 1))
-fi
-passed=$(grep -c ' PASS$' "$work/small.run" || true)
-echo "host: $passed outputs match the interpreter"
+# On the host as sm_90 (mma.sync) and as sm_90a (wgmma where the tile
+# allows).
+for arch in sm_90 sm_90a; do
+  "$build/bin/hlo-compile" -w --target=host --gpu-arch=$arch "$work/small.hlo" \
+    -o "$work/small.$arch.so" --manifest "$work/small.$arch.host.json"
+  if ! "$build/bin/hlo-run" "$work/small.hlo" --manifest "$work/small.$arch.host.json" \
+      --mode module > "$work/small.$arch.run" 2>&1; then
+    grep -v ' PASS$' "$work/small.$arch.run" | tail -20
+    echo "FAIL: the host run of small.hlo as $arch"
+    failures=$((failures + 1))
+  fi
+  passed=$(grep -c ' PASS$' "$work/small.$arch.run" || true)
+  echo "host ($arch): $passed outputs match the interpreter"
+done
 [ "$failures" = 0 ] && echo PASS
 exit $failures

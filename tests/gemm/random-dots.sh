@@ -1,8 +1,9 @@
 #!/bin/bash
 # Random dots (tests/gemm/random_dots.py, fixed seeds) against the
-# interpreter on the host, and for sm_80 and sm_90 through ptxas with no
-# kernel spilling: the shapes, layouts and types no hand-written test
-# lists. Every dot must be a GEMM kernel.
+# interpreter on the host (the first seed as sm_90: mma.sync, the second
+# as sm_90a: wgmma where the tile allows), and for sm_80, sm_90 and sm_90a
+# through ptxas with no kernel spilling: the shapes, layouts and types no
+# hand-written test lists. Every dot must be a GEMM kernel.
 #
 #   tests/gemm/random-dots.sh BUILD_DIR WORK_DIR
 set -euo pipefail
@@ -15,7 +16,9 @@ failures=0
 for seed in 960003 960004; do
   module=$work/dots$seed.hlo
   python3 "$here/random_dots.py" $seed > "$module"
-  "$build/bin/hlo-compile" -w --target=host "$module" -o "$work/$seed.so" \
+  host_arch=sm_90
+  [ $seed = 960004 ] && host_arch=sm_90a
+  "$build/bin/hlo-compile" -w --target=host --gpu-arch=$host_arch "$module" -o "$work/$seed.so" \
     --manifest "$work/$seed.host.json"
   if ! "$build/bin/hlo-run" "$module" --manifest "$work/$seed.host.json" --mode module \
       > "$work/$seed.run" 2>&1; then
@@ -25,12 +28,12 @@ for seed in 960003 960004; do
   fi
   gemms=$(grep -c 'kGemm/MmaSyncGemmFusion' "$work/$seed.run" || true)
   passed=$(grep -c ' PASS$' "$work/$seed.run" || true)
-  echo "seed $seed: $gemms GEMM kernels, $passed outputs match the interpreter"
+  echo "seed $seed ($host_arch): $gemms GEMM kernels, $passed outputs match the interpreter"
   if [ "$gemms" != 40 ]; then
     echo "FAIL: seed $seed: $gemms of 40 dots are GEMM kernels"
     failures=$((failures + 1))
   fi
-  for arch in sm_80 sm_90; do
+  for arch in sm_80 sm_90 sm_90a; do
     "$build/bin/hlo-compile" -w --gpu-arch=$arch "$module" -o "$work/$seed.$arch.ptx"
     [ -x "$ptxas" ] || continue
     "$ptxas" -arch=$arch -v "$work/$seed.$arch.ptx" -o /dev/null 2> "$work/$seed.$arch.ptxas"

@@ -12,7 +12,9 @@ set -euo pipefail
 hlo_compile=$1 hlo_run=$2 dump=$3 work=$4
 shift 4
 mkdir -p "$work"
-"$hlo_compile" -w --target=host "$dump/module.hlo" -o "$work/module.so" \
+# The dumps are XLA's for the H100: sm_90a (wgmma where XLA's GEMM tile
+# allows).
+"$hlo_compile" -w --target=host --gpu-arch=sm_90a "$dump/module.hlo" -o "$work/module.so" \
   --manifest "$work/module.json"
 # Module mode unless the list gives another (--mode replay).
 mode=(--mode module)

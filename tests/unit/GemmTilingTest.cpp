@@ -72,6 +72,33 @@ TEST(GemmTiling, UnconfiguredDotsGetAtMost64By64OnFourWarps) {
   EXPECT_EQ(vector.tilesPerWarp, 2);
 }
 
+TEST(GemmTiling, DotsFillingEverySmGetTheLargeTile) {
+  GemmConfig device;
+  device.multiprocessors = 132;
+  // 32 x 32 tiles of 128 x 128: 128 x 128 on 8 warps, 2 x 4 warps of 64 x 32.
+  GemmTiling big = chooseGemmTiling(gemmOf(4096, 4096, 4096), kBf16, device, 2, kLimit);
+  EXPECT_TRUE(big.large);
+  EXPECT_EQ(big.blockM, 128);
+  EXPECT_EQ(big.blockN, 128);
+  EXPECT_EQ(big.warps, 8);
+  ASSERT_TRUE(big.warpGrid);
+  EXPECT_EQ(big.warpTilesM * 16, 64);
+  EXPECT_EQ(big.warpTilesN * 8, 32);
+  EXPECT_EQ(big.blockK, 32);
+  // 11 x 11 whole tiles (121 < 132): the 64 x 64 tile.
+  GemmTiling wave = chooseGemmTiling(gemmOf(1500, 1500, 4096), kBf16, device, 2, kLimit);
+  EXPECT_FALSE(wave.large);
+  EXPECT_EQ(wave.blockM, 64);
+  // f64 (and 3xTF32) keep the 64 x 64 tile: their accumulators would not fit.
+  GemmDescription f64 = gemmOf(4096, 4096, 4096);
+  f64.input = GemmInput::F64;
+  const xla_gpu::MmaSyncKind kF64{8, 8, 4, xla_gpu::MmaInput::F64};
+  EXPECT_FALSE(chooseGemmTiling(f64, kF64, device, 8, kLimit).large);
+  // XLA's tile wins over the large one.
+  GemmConfig xla{std::make_pair<int64_t, int64_t>(64, 32), 4, std::nullopt, 132};
+  EXPECT_FALSE(chooseGemmTiling(gemmOf(4096, 4096, 4096), kBf16, xla, 2, kLimit).large);
+}
+
 TEST(GemmTiling, KStepIsXlasWhenWholeAndNeverPastK) {
   GemmConfig whole{std::nullopt, std::nullopt, 48};
   EXPECT_EQ(chooseGemmTiling(gemmOf(64, 64, 4096), kBf16, whole, 2, kLimit).blockK, 48);

@@ -42,7 +42,8 @@ bool reachesBlockSynchronization(LLVM::LLVMFuncOp function, ModuleOp module) {
       if (!callee)
         return;
       if (*callee == kBarrierFunction || *callee == kShuffleFunction ||
-          *callee == kMmaSyncFunction || *callee == kLdmatrixFunction) {
+          *callee == kMmaSyncFunction || *callee == kLdmatrixFunction ||
+          *callee == kWgmmaFunction) {
         found = true;
         return;
       }

@@ -3,8 +3,8 @@
 // Owns xla-gpu-lower-gpu-to-host: the thread record argument threaded
 // through every function, and each gpu dialect op as a read of that record
 // (abi/HostKernelAbi.h) or a call into hlo-run's launcher, as are the
-// dialect's warp-collective operations (xla_gpu.mma_sync). An op the host
-// cannot run is an error naming it.
+// dialect's warp- and warpgroup-collective operations (xla_gpu.mma_sync,
+// ldmatrix, wgmma). An op the host cannot run is an error naming it.
 //
 //===----------------------------------------------------------------------===//
 #include "abi/HostKernelAbi.h"
@@ -140,7 +140,7 @@ struct LowerGpuToHostRuntimePass
     SmallVector<Operation *> gpuOps;
     module.walk([&](Operation *op) {
       if (isa_and_nonnull<gpu::GPUDialect>(op->getDialect()) ||
-          isa<xla_gpu::MmaSyncOp, xla_gpu::LdmatrixOp>(op))
+          isa<xla_gpu::MmaSyncOp, xla_gpu::LdmatrixOp, xla_gpu::WgmmaOp>(op))
         gpuOps.push_back(op);
     });
     for (Operation *op : gpuOps)
@@ -214,6 +214,8 @@ struct LowerGpuToHostRuntimePass
       return lowerMmaSync(module, b, mma, record);
     } else if (auto load = dyn_cast<xla_gpu::LdmatrixOp>(op)) {
       return lowerLdmatrix(module, b, load, record);
+    } else if (auto mma = dyn_cast<xla_gpu::WgmmaOp>(op)) {
+      return lowerWgmma(module, b, mma, record);
     } else {
       return op->emitError() << "the host target cannot run '"
                              << op->getName().getStringRef() << "'";
@@ -339,6 +341,47 @@ struct LowerGpuToHostRuntimePass
     load.getResult().replaceAllUsesWith(
         vector::BitCastOp::create(b, loc, load.getType(), loaded).getResult());
     load.erase();
+    return success();
+  }
+
+  /// `xla_gpu.wgmma` on shared buffers as the launcher's
+  /// warpgroup-collective wgmma, once per 16 columns of K: each
+  /// operand's start (its core matrices, 128 bytes apart along K) and the
+  /// thread's accumulators in a stack slot, updated in place.
+  LogicalResult lowerWgmma(ModuleOp module, OpBuilder &b, xla_gpu::WgmmaOp mma, Value record) {
+    auto tileA = dyn_cast<MemRefType>(mma.getA().getType());
+    if (!tileA || !isa<MemRefType>(mma.getB().getType()))
+      return mma.emitOpError("expects its tiles' buffers (bufferize first)");
+    Location loc = mma.getLoc();
+    MLIRContext *context = b.getContext();
+    auto pointer = LLVM::LLVMPointerType::get(context);
+    Type i32 = b.getI32Type();
+    auto type = FunctionType::get(
+        context, {pointer, i32, i32, pointer, i32, i32, pointer, i32, i32, pointer}, {});
+    declareRuntimeFunction(module, kWgmmaFunction, type);
+    Value accumulators = entryStackSlot(mma, mma.getC().getType(), /*alignment=*/16);
+    LLVM::StoreOp::create(b, loc, mma.getC(), accumulators);
+    constexpr int64_t kCoreMatrixBytes = 128;
+    Value leading = constantI32(b, loc, kCoreMatrixBytes);
+    Value stride = constantI32(b, loc, static_cast<int32_t>(tileA.getDimSize(1) * kCoreMatrixBytes));
+    uint32_t kind = tileA.getElementType().isBF16() ? HLO_HOST_WGMMA_M64K16_F32_BF16
+                                                   : HLO_HOST_WGMMA_M64K16_F32_F16;
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    for (int64_t k = 0; k < mma.getDepth(); k += 16) {
+      Value column = arith::ConstantIndexOp::create(b, loc, k / 8);
+      Value a = xla_gpu::ElementPointerOp::create(b, loc, pointer, mma.getA(),
+                                                  ValueRange{mma.getARow(), column, zero, zero});
+      Value bStart = xla_gpu::ElementPointerOp::create(
+          b, loc, pointer, mma.getB(), ValueRange{mma.getBRow(), column, zero, zero});
+      func::CallOp::create(b, loc, kWgmmaFunction, TypeRange(),
+                           ValueRange{record, constantI32(b, loc, static_cast<int32_t>(kind)),
+                                      constantI32(b, loc, static_cast<int32_t>(mma.getWidth())),
+                                      a, leading, stride, bStart, leading, stride,
+                                      accumulators});
+    }
+    mma.getD().replaceAllUsesWith(
+        LLVM::LoadOp::create(b, loc, mma.getD().getType(), accumulators).getResult());
+    mma.erase();
     return success();
   }
 

@@ -55,6 +55,21 @@ def LowerLdmatrixToNvvmPass : Pass<"xla-gpu-lower-ldmatrix-to-nvvm", "mlir::Modu
                            "mlir::vector::VectorDialect"];
 }
 
+def LowerWgmmaToNvvmPass : Pass<"xla-gpu-lower-wgmma-to-nvvm", "mlir::ModuleOp"> {
+  let summary = "xla_gpu.wgmma on shared buffers as nvvm.wgmma.mma_async";
+  let description = [{
+    A proxy fence (the tiles were written by ordinary stores), wgmma.fence,
+    one wgmma.mma_async m64nNk16 per 16 columns of K, their descriptors
+    the tiles' start addresses with the core-matrix offsets of the op's
+    layout (no swizzle), then a commit and a wait for it: the op stays
+    synchronous. The accumulators go through NVVM's struct. Runs before
+    xla-gpu-lower-element-pointers; convert-nvvm-to-llvm makes the
+    mma_async inline PTX.
+  }];
+  let dependentDialects = ["mlir::NVVM::NVVMDialect", "mlir::LLVM::LLVMDialect",
+                           "mlir::vector::VectorDialect", "mlir::arith::ArithDialect"];
+}
+
 def PackAtomicsPass : Pass<"xla-gpu-pack-atomics", "mlir::ModuleOp"> {
   let summary = "Pairs of f16/bf16 atomic adds as one packed PTX atomic";
   let description = [{

@@ -250,6 +250,7 @@ public:
     pm.addPass(createLowerMmaSyncToNvvmPass(
         LowerMmaSyncToNvvmPassOptions{capabilityOf(options.gpuArch)}));
     pm.addPass(createLowerLdmatrixToNvvmPass());
+    pm.addPass(createLowerWgmmaToNvvmPass());
     if (capabilityOf(options.gpuArch) >= 89)
       pm.addPass(createHardwareFp8ConversionsPass());
     addSmallFloatLowering(pm);
@@ -261,6 +262,8 @@ public:
     nvvm.indexBitwidth = indexBitwidth;
     pm.addNestedPass<mlir::gpu::GPUModuleOp>(mlir::createConvertGpuOpsToNVVMOps(nvvm));
     pm.addNestedPass<mlir::gpu::GPUModuleOp>(mlir::createConvertComplexToLLVMPass());
+    // NVVM ops that are inline PTX (wgmma.mma_async).
+    pm.addNestedPass<mlir::gpu::GPUModuleOp>(mlir::createConvertNVVMToLLVMPass());
     pm.addPass(mlir::createReconcileUnrealizedCastsPass());
     pm.addNestedPass<mlir::gpu::GPUModuleOp>(createAnnotateNvvmKernelsPass());
   }

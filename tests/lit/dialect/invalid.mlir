@@ -208,3 +208,59 @@ func.func @ldmatrix_transpose_f32(%t: tensor<16x20xf32>, %i: index) {
   %v = xla_gpu.ldmatrix %t[%i, %i] {count = 2 : i64, transpose} : tensor<16x20xf32> -> vector<2xf32>
   return
 }
+
+// -----
+
+func.func @wgmma_layout(%a: tensor<64x32xbf16>, %b: tensor<4x4x8x8xbf16>, %c: vector<16xf32>, %i: index) {
+  // expected-error @+1 {{expects tiles of 8 x 8 core matrices ([R/8][K/8][8][8]), not 'tensor<64x32xbf16>'}}
+  %d = xla_gpu.wgmma %a[%i], %b[%i], %c : tensor<64x32xbf16>, tensor<4x4x8x8xbf16>, vector<16xf32> -> vector<16xf32>
+  return
+}
+
+// -----
+
+func.func @wgmma_f32(%a: tensor<8x4x8x8xf32>, %b: tensor<4x4x8x8xf32>, %c: vector<16xf32>, %i: index) {
+  // expected-error @+1 {{expects bf16 or f16 tiles, not 'f32'}}
+  %d = xla_gpu.wgmma %a[%i], %b[%i], %c : tensor<8x4x8x8xf32>, tensor<4x4x8x8xf32>, vector<16xf32> -> vector<16xf32>
+  return
+}
+
+// -----
+
+func.func @wgmma_mixed(%a: tensor<8x4x8x8xbf16>, %b: tensor<4x4x8x8xf16>, %c: vector<16xf32>, %i: index) {
+  // expected-error @+1 {{expects tiles of one element type}}
+  %d = xla_gpu.wgmma %a[%i], %b[%i], %c : tensor<8x4x8x8xbf16>, tensor<4x4x8x8xf16>, vector<16xf32> -> vector<16xf32>
+  return
+}
+
+// -----
+
+func.func @wgmma_depth(%a: tensor<8x3x8x8xbf16>, %b: tensor<4x3x8x8xbf16>, %c: vector<16xf32>, %i: index) {
+  // expected-error @+1 {{expects tiles of the same K extent, a multiple of 16}}
+  %d = xla_gpu.wgmma %a[%i], %b[%i], %c : tensor<8x3x8x8xbf16>, tensor<4x3x8x8xbf16>, vector<16xf32> -> vector<16xf32>
+  return
+}
+
+// -----
+
+func.func @wgmma_rows(%a: tensor<4x4x8x8xbf16>, %b: tensor<4x4x8x8xbf16>, %c: vector<16xf32>, %i: index) {
+  // expected-error @+1 {{expects A of at least 64 rows}}
+  %d = xla_gpu.wgmma %a[%i], %b[%i], %c : tensor<4x4x8x8xbf16>, tensor<4x4x8x8xbf16>, vector<16xf32> -> vector<16xf32>
+  return
+}
+
+// -----
+
+func.func @wgmma_width(%a: tensor<8x4x8x8xbf16>, %b: tensor<4x4x8x8xbf16>, %c: vector<18xf32>, %i: index) {
+  // expected-error @+1 {{expects N a multiple of 8 up to 256 (N / 2 accumulators), not 36}}
+  %d = xla_gpu.wgmma %a[%i], %b[%i], %c : tensor<8x4x8x8xbf16>, tensor<4x4x8x8xbf16>, vector<18xf32> -> vector<18xf32>
+  return
+}
+
+// -----
+
+func.func @wgmma_b_rows(%a: tensor<8x4x8x8xbf16>, %b: tensor<2x4x8x8xbf16>, %c: vector<16xf32>, %i: index) {
+  // expected-error @+1 {{expects B of at least N = 32 rows}}
+  %d = xla_gpu.wgmma %a[%i], %b[%i], %c : tensor<8x4x8x8xbf16>, tensor<2x4x8x8xbf16>, vector<16xf32> -> vector<16xf32>
+  return
+}

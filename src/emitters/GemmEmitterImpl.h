@@ -1,0 +1,129 @@
+//===- GemmEmitterImpl.h - The GEMM emitter's class, privately ---*- C++ -*-===//
+//
+// The tensor-core GEMM emitter (GemmEmitter.h says what it computes),
+// declared for the files that define it and nothing else: GemmEmitter.cpp
+// (the kernel: tiles, K loop, products, epilogue) and GemmStaging.cpp (how
+// the block copies each operand's K tile into shared memory).
+//
+//===----------------------------------------------------------------------===//
+#ifndef HLO_EMITTERS_GEMMEMITTERIMPL_H
+#define HLO_EMITTERS_GEMMEMITTERIMPL_H
+
+#include "analysis/GemmAnalysis.h"
+#include "dialect/MmaSyncKind.h"
+#include "emitters/EmitterBase.h"
+#include "emitters/GemmTiling.h"
+
+namespace hlo {
+
+/// `value` rounded to TF32 as the tensor cores' conversion (cvt.rna) does:
+/// to nearest, ties away from zero, in the top 19 bits; NaN and infinity
+/// kept. Scalars or vectors alike.
+mlir::Value roundToTf32(mlir::ImplicitLocOpBuilder &b, mlir::Value value);
+
+class GemmEmitter : public EmitterBase {
+public:
+  GemmEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
+              const GpuDeviceInfo &device, GemmDescription gemm);
+
+  LaunchDimensions launchDimensions() const override { return launch; }
+  int64_t sharedMemoryBytes() const override;
+  bool synchronizesThreads() const override { return true; } // barriers, collective mma
+  std::optional<IndexingMap> threadIdToOutputIndexing(int64_t,
+                                                      mlir::MLIRContext *) const override {
+    return std::nullopt;
+  }
+
+protected:
+  std::vector<const HloInstruction *> valuesReadByEmitter() const override {
+    return {gemm.dot->operand(0), gemm.dot->operand(1)};
+  }
+  std::vector<EpilogueSpecification> epilogues() const override {
+    return {{gemm.dot, fused.root()}};
+  }
+  llvm::Error emitEntryFunction(EmitterContext &context) override;
+
+private:
+  /// How an operand's K tile lies in shared memory:
+  ///  - Rows: [free rows][K tile + pad], for mma.sync;
+  ///  - KRows: [K tile][free rows + pad], for 16-bit operands stored
+  ///    free-dimension minor (read by ldmatrix.trans);
+  ///  - CoreMatrices: [free rows / 8][K tile / 8][8][8], 8 x 8 core
+  ///    matrices K-major and unswizzled, for wgmma.
+  enum class TileLayout { Rows, KRows, CoreMatrices };
+  struct Staging {
+    TileLayout layout = TileLayout::Rows;
+    /// The tile's free rows.
+    int64_t rows = 0;
+    /// Whether the block's threads run along K (the operand is stored
+    /// K-minor) or along its free rows, and how many consecutive elements
+    /// along that direction each copies at a time (a run along the
+    /// tile's last dimension).
+    bool alongK = true;
+    int64_t width = 1;
+    llvm::SmallVector<int64_t, 4> tileShape;
+  };
+  Staging stagingOf(int operand) const;
+  /// The tile's indices of element (free row, K index) of the K tile.
+  llvm::SmallVector<mlir::Value, 4> tileIndices(mlir::ImplicitLocOpBuilder &b,
+                                                const Staging &staging, mlir::Value row,
+                                                mlir::Value k) const;
+
+  /// Where the running thread's block is.
+  struct BlockPosition {
+    llvm::SmallVector<mlir::Value> batch;
+    mlir::Value row, column;
+    /// False for the blocks past the tiles (a grid split over y and z).
+    mlir::Value hasTile;
+    mlir::Value thread;
+  };
+  /// The block's threads copy operand `operand`'s K tile from contraction
+  /// index `k0` on into `tile` (zeros past the operand): the tile updated.
+  llvm::Expected<mlir::Value> stageOperand(EmitterContext &context, const BlockPosition &block,
+                                           int operand, mlir::Value tile, mlir::Value k0) const;
+
+  /// One operand's element at (batch indices, free index, contracting
+  /// index) (the free and contracting indices row-major over the
+  /// operand's free and contracting dimensions).
+  llvm::Expected<mlir::Value> operandElement(EmitterContext &context, int operand,
+                                             mlir::ValueRange batch, mlir::Value free,
+                                             mlir::Value contracting) const;
+
+  /// Whether operand `operand` is stored with a contracting dimension
+  /// minor-most (K contiguous).
+  bool isKMinor(int operand) const;
+
+  /// Where each 32-bit register of a lane's A or B fragment (`values`
+  /// values) starts in lane 0's view (row and column offsets in the mma
+  /// tile), if every register is one lane's word of an 8 x 8 (16-bit)
+  /// matrix row as ldmatrix delivers it: the registers' matrices, in
+  /// order; none where ldmatrix does not apply (64-bit elements, rows not
+  /// 16-byte aligned).
+  std::optional<llvm::SmallVector<xla_gpu::MmaFragmentOffset>>
+  ldmatrixRows(xla_gpu::MmaOperand role, int64_t values, const Staging &tile) const;
+
+  /// XLA's output tile as (rows, columns) of the dot, if its config names
+  /// one with its warps, one per batch dimension, and the root's
+  /// dimensions are the dot's (permuted by bitcasts at most).
+  std::optional<std::pair<int64_t, int64_t>> configuredTile(const FusionAnalysis &analysis) const;
+
+  /// Whether the block's warpgroups multiply with wgmma (sm_90a, 16-bit
+  /// floats, whole warpgroups each a 64-row slab of the tile, N up to 256):
+  /// the warpgroups as a grid over the tile and each one's N.
+  struct WarpgroupTiling {
+    int64_t groupsM = 0, groupsN = 0, width = 0;
+  };
+  std::optional<WarpgroupTiling> chooseWarpgroupTiling() const;
+
+  GemmDescription gemm;
+  xla_gpu::MmaSyncKind mma;
+  GemmTiling tiling;
+  std::optional<WarpgroupTiling> warpgroups;
+  int64_t elementBytes = 0;
+  Staging staging[2];
+  LaunchDimensions launch;
+};
+
+} // namespace hlo
+
+#endif // HLO_EMITTERS_GEMMEMITTERIMPL_H

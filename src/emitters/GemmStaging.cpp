@@ -1,0 +1,246 @@
+//===- GemmStaging.cpp - GEMM operands' K tiles into shared memory --------===//
+//
+// The part of the GEMM emitter (GemmEmitterImpl.h) that copies each K tile
+// of both operands into shared memory: where each operand's tile lies
+// (its layout, padding and shape), and the copy loop the block's threads
+// run, along the operand's minor dimension, 16 bytes at a time where it
+// runs in whole vectors, the operand's producers applied to each element
+// once, zeros written past the operand's edges.
+//
+//===----------------------------------------------------------------------===//
+#include "emitters/GemmEmitterImpl.h"
+#include "emitters/TypeConversion.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+
+namespace hlo {
+
+namespace {
+constexpr int64_t kWarpSize = 32;
+} // namespace
+
+GemmEmitter::Staging GemmEmitter::stagingOf(int operand) const {
+  Staging result;
+  result.rows = operand == 0 ? tiling.sharedRowsA : tiling.sharedRowsB;
+  int64_t pad = tiling.sharedColumns - tiling.blockK;
+  bool kMinor = isKMinor(operand);
+  result.alongK = kMinor;
+  if (warpgroups) {
+    result.layout = TileLayout::CoreMatrices;
+    result.tileShape = {result.rows / 8, tiling.blockK / 8, 8, 8};
+  } else if (!kMinor && elementBytes == 2) {
+    result.layout = TileLayout::KRows;
+    result.tileShape = {tiling.blockK, result.rows + pad};
+  } else {
+    result.tileShape = {result.rows, tiling.sharedColumns};
+  }
+  // 16 bytes at a time where the copy runs along the operand's minor-most
+  // dimension and the tile's last one in whole vectors: the operand's
+  // minor dimension is the last of the contracting (or free) dimensions,
+  // and it, the extent copied (K or the free rows) and the tile's extent
+  // along it are whole vectors. (An operand whose minor dimension is not
+  // the tile's, as f32 or K-major core matrices of a free-minor operand,
+  // is copied element by element.)
+  bool alongLastDimension = result.layout == TileLayout::KRows ? !kMinor : kMinor;
+  int64_t width = std::max<int64_t>(1, 16 / elementBytes);
+  const Shape &shape = gemm.dot->operand(operand)->shape();
+  const std::vector<int64_t> &run =
+      kMinor ? (operand == 0 ? gemm.lhsContracting : gemm.rhsContracting)
+             : (operand == 0 ? gemm.lhsFree : gemm.rhsFree);
+  int64_t extent = kMinor ? gemm.k : (operand == 0 ? gemm.m : gemm.n);
+  int64_t tileExtent = kMinor ? tiling.blockK : result.rows;
+  std::vector<int64_t> layout = shape.layoutOrDefault().minorToMajor;
+  if (alongLastDimension && !run.empty() && !layout.empty() && layout.front() == run.back() &&
+      shape.dimension(run.back()) % width == 0 && extent % width == 0 &&
+      tileExtent % width == 0 && result.tileShape.back() % width == 0)
+    result.width = width;
+  return result;
+}
+
+SmallVector<Value, 4> GemmEmitter::tileIndices(ImplicitLocOpBuilder &b, const Staging &staging,
+                                               Value row, Value k) const {
+  switch (staging.layout) {
+  case TileLayout::Rows:
+    return {row, k};
+  case TileLayout::KRows:
+    return {k, row};
+  case TileLayout::CoreMatrices: {
+    Value eight = arith::ConstantIndexOp::create(b, 8);
+    return {arith::DivUIOp::create(b, row, eight), arith::DivUIOp::create(b, k, eight),
+            arith::RemUIOp::create(b, row, eight), arith::RemUIOp::create(b, k, eight)};
+  }
+  }
+  llvm_unreachable("a tile layout");
+}
+
+bool GemmEmitter::isKMinor(int operand) const {
+  const Shape &shape = gemm.dot->operand(operand)->shape();
+  std::vector<int64_t> layout = shape.layoutOrDefault().minorToMajor;
+  const std::vector<int64_t> &contracting =
+      operand == 0 ? gemm.lhsContracting : gemm.rhsContracting;
+  // The minor-most dimension of more than one element.
+  for (int64_t d : layout)
+    if (shape.dimension(d) != 1)
+      return std::count(contracting.begin(), contracting.end(), d) > 0;
+  return true;
+}
+
+llvm::Expected<Value> GemmEmitter::operandElement(EmitterContext &context, int operand,
+                                                  ValueRange batch, Value free,
+                                                  Value contracting) const {
+  ImplicitLocOpBuilder &b = context.b;
+  const HloInstruction *value = gemm.dot->operand(operand);
+  const Shape &shape = value->shape();
+  SmallVector<Value> index(shape.rank());
+  // Dimensions `dims` of the operand's index from `values`, or from
+  // `linear` row-major.
+  auto place = [&](const std::vector<int64_t> &dims, ValueRange values) {
+    for (size_t i = 0; i < dims.size(); ++i)
+      index[dims[i]] = values[i];
+  };
+  auto split = [&](const std::vector<int64_t> &dims, Value linear) {
+    SmallVector<int64_t> sizes;
+    for (int64_t d : dims)
+      sizes.push_back(shape.dimension(d));
+    place(dims, delinearizeIndex(b, linear, sizes));
+  };
+  place(operand == 0 ? gemm.lhsBatch : gemm.rhsBatch, batch);
+  split(operand == 0 ? gemm.lhsFree : gemm.rhsFree, free);
+  split(operand == 0 ? gemm.lhsContracting : gemm.rhsContracting, contracting);
+  llvm::Expected<SmallVector<Value>> element =
+      context.elemental.emitValue(b, *value, context.parameters, index);
+  if (!element)
+    return element.takeError();
+  return element->front();
+}
+
+llvm::Expected<Value> GemmEmitter::stageOperand(EmitterContext &context,
+                                                const BlockPosition &block, int operand,
+                                                Value tile, Value k0) const {
+  ImplicitLocOpBuilder &b = context.b;
+  const GemmTiling &t = tiling;
+  const Staging &staged = staging[operand];
+  auto constant = [&](int64_t value) { return arith::ConstantIndexOp::create(b, value); };
+  auto add = [&](Value x, Value y) { return arith::AddIOp::create(b, x, y).getResult(); };
+  auto mul = [&](Value x, int64_t y) { return arith::MulIOp::create(b, x, constant(y)).getResult(); };
+  auto less = [&](Value x, int64_t bound) {
+    return arith::CmpIOp::create(b, arith::CmpIPredicate::ult, x, constant(bound)).getResult();
+  };
+  auto both = [&](Value x, Value y) { return arith::AndIOp::create(b, x, y).getResult(); };
+
+  int64_t rows = staged.rows, width = staged.width;
+  int64_t freeSize = operand == 0 ? gemm.m : gemm.n;
+  Value freeBase = operand == 0 ? block.row : block.column;
+  int64_t count = rows * t.blockK / width;
+  int64_t threads = t.warps * kWarpSize;
+  Type element = elementType(gemm.dot->operand(operand)->shape().elementType(), b.getContext());
+
+  // Copies `width` elements from (free, k) on, along K or the free rows,
+  // into the tile from `indices` on along its last dimension: the
+  // operand's values, or zeros where `inBounds` is false (the tile still
+  // holds the last K tile's).
+  auto copy = [&](Value current, ArrayRef<Value> indices, Value free, Value k,
+                  Value inBounds) -> BodyValues {
+    auto body = [&](bool read) {
+      return [&, read](ImplicitLocOpBuilder &inner) -> BodyValues {
+        // `b` (and the helpers that use it) builds here too.
+        b.setInsertionPoint(inner.getInsertionBlock(), inner.getInsertionPoint());
+        llvm::Error failure = llvm::Error::success();
+        auto elements = scf::ForOp::create(
+            inner, constant(0), constant(width), constant(1), ValueRange{current},
+            [&](OpBuilder &builder, Location, Value e, ValueRange iterArgs) {
+              b.setInsertionPoint(builder.getInsertionBlock(), builder.getInsertionPoint());
+              Value value = arith::ConstantOp::create(b, b.getZeroAttr(element));
+              if (read) {
+                llvm::Expected<Value> loaded =
+                    staged.alongK ? operandElement(context, operand, block.batch, free, add(k, e))
+                                  : operandElement(context, operand, block.batch, add(free, e), k);
+                if (!loaded) {
+                  failure = loaded.takeError();
+                  scf::YieldOp::create(b, iterArgs);
+                  return;
+                }
+                value = gemm.input == GemmInput::TF32 ? roundToTf32(b, *loaded) : *loaded;
+              }
+              SmallVector<Value> at(indices.begin(), indices.end());
+              at.back() = add(at.back(), e);
+              scf::YieldOp::create(b, ValueRange{tensor::InsertOp::create(b, value, iterArgs[0], at)});
+            });
+        if (failure)
+          return BodyValues(std::move(failure));
+        return SmallVector<Value>{elements.getResult(0)};
+      };
+    };
+    llvm::Error failure = llvm::Error::success();
+    auto branch = scf::IfOp::create(
+        b, inBounds,
+        [&](OpBuilder &builder, Location location) {
+          ImplicitLocOpBuilder inner(location, builder);
+          BodyValues values = body(true)(inner);
+          if (!values) {
+            failure = values.takeError();
+            scf::YieldOp::create(inner, ValueRange{current});
+            return;
+          }
+          scf::YieldOp::create(inner, *values);
+        },
+        [&](OpBuilder &builder, Location location) {
+          ImplicitLocOpBuilder inner(location, builder);
+          BodyValues values = body(false)(inner);
+          scf::YieldOp::create(inner, values ? *values : SmallVector<Value>{current});
+          llvm::consumeError(values.takeError());
+        });
+    if (failure)
+      return BodyValues(std::move(failure));
+    return SmallVector<Value>{branch.getResult(0)};
+  };
+
+  llvm::Error failure = llvm::Error::success();
+  auto loop = scf::ForOp::create(
+      b, constant(0), constant(llvm::divideCeil(count, threads)), constant(1), ValueRange{tile},
+      [&](OpBuilder &builder, Location, Value i, ValueRange iterArgs) {
+        b.setInsertionPoint(builder.getInsertionBlock(), builder.getInsertionPoint());
+        Value linear = add(mul(i, threads), block.thread);
+        BodyValues stored = emitIf(
+            b, less(linear, count), {iterArgs[0]}, [&](ImplicitLocOpBuilder &nested) -> BodyValues {
+              // (free row, K index) in the block's tile, the threads
+              // running along the operand's minor dimension.
+              Value freeLocal, kLocal;
+              if (staged.alongK) {
+                SmallVector<Value> position =
+                    delinearizeIndex(nested, linear, {rows, t.blockK / width});
+                freeLocal = position[0];
+                kLocal = mul(position[1], width);
+              } else {
+                SmallVector<Value> position =
+                    delinearizeIndex(nested, linear, {t.blockK, rows / width});
+                kLocal = position[0];
+                freeLocal = mul(position[1], width);
+              }
+              Value free = add(freeBase, freeLocal);
+              Value k = add(k0, kLocal);
+              // A vector is inside the operand or outside it as a whole
+              // (the extent it runs along is whole vectors).
+              Value inBounds =
+                  both(block.hasTile, both(less(free, freeSize), less(k, gemm.k)));
+              SmallVector<Value, 4> indices = tileIndices(b, staged, freeLocal, kLocal);
+              return copy(iterArgs[0], indices, free, k, inBounds);
+            });
+        if (!stored) {
+          failure = stored.takeError();
+          scf::YieldOp::create(b, iterArgs);
+          return;
+        }
+        scf::YieldOp::create(b, *stored);
+      });
+  if (failure)
+    return llvm::Expected<Value>(std::move(failure));
+  b.setInsertionPointAfter(loop);
+  return loop.getResult(0);
+}
+
+} // namespace hlo

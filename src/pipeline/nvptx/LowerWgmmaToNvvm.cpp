@@ -1,0 +1,115 @@
+//===- LowerWgmmaToNvvm.cpp - xla_gpu.wgmma as nvvm.wgmma.mma_async ------===//
+//
+// Owns xla-gpu-lower-wgmma-to-nvvm (NvptxPasses.td): each xla_gpu.wgmma on
+// shared buffers as a proxy fence, wgmma.fence, one wgmma.mma_async
+// m64nNk16 per 16 columns of K (shared-memory descriptors of the tiles'
+// core matrices, no swizzle), a commit and a wait for it.
+//
+//===----------------------------------------------------------------------===//
+#include "dialect/XlaGpuDialect.h"
+#include "pipeline/SharedMemoryLayout.h"
+#include "pipeline/nvptx/NvptxPasses.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+
+namespace hlo::pipeline {
+#define GEN_PASS_DEF_LOWERWGMMATONVVMPASS
+#include "pipeline/nvptx/NvptxPasses.h.inc"
+} // namespace hlo::pipeline
+
+using namespace mlir;
+
+namespace hlo::pipeline {
+namespace {
+
+/// The bytes of one core matrix (8 rows of 16 bytes): the step between
+/// core matrices adjacent along K in the tiles' layout.
+constexpr int64_t kCoreMatrixBytes = 128;
+
+/// The matrix descriptor of a K-major, unswizzled operand from `tile`'s
+/// core-matrix row `row` on (the PTX ISA's "matrix descriptor format"):
+/// the start address, the byte offsets between core matrices adjacent
+/// along K (leading) and along the rows (stride), each in 16-byte units.
+Value descriptorOf(ImplicitLocOpBuilder &b, Value tile, Value row) {
+  auto type = cast<MemRefType>(tile.getType());
+  auto pointerType = LLVM::LLVMPointerType::get(b.getContext(), kSharedMemoryAddressSpace);
+  Value zero = arith::ConstantIndexOp::create(b, 0);
+  Value start = xla_gpu::ElementPointerOp::create(b, pointerType, tile,
+                                                  ValueRange{row, zero, zero, zero});
+  Type i64 = b.getI64Type();
+  Value address = LLVM::PtrToIntOp::create(b, i64, start);
+  auto constant = [&](int64_t value) { return LLVM::ConstantOp::create(b, i64, value); };
+  int64_t leading = kCoreMatrixBytes;
+  int64_t stride = type.getDimSize(1) * kCoreMatrixBytes;
+  Value field = LLVM::LShrOp::create(b, LLVM::AndOp::create(b, address, constant(0x3ffff)),
+                                     constant(4));
+  return LLVM::OrOp::create(b, field, constant((leading >> 4) << 16 | (stride >> 4) << 32));
+}
+
+NVVM::WGMMATypes wgmmaTypeOf(Type element) {
+  return element.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+}
+
+LogicalResult lower(xla_gpu::WgmmaOp op) {
+  if (!isa<MemRefType>(op.getA().getType()) || !isa<MemRefType>(op.getB().getType()))
+    return op.emitOpError("expects its tiles' buffers (bufferize first)");
+  ImplicitLocOpBuilder b(op.getLoc(), op);
+  MLIRContext *context = b.getContext();
+  int64_t width = op.getWidth(), values = width / 2;
+  Type f32 = b.getF32Type();
+  auto accumulators = LLVM::LLVMStructType::getLiteral(context, SmallVector<Type>(values, f32));
+  Value inout = LLVM::UndefOp::create(b, accumulators);
+  for (int64_t i = 0; i < values; ++i)
+    inout = LLVM::InsertValueOp::create(b, inout, vector::ExtractOp::create(b, op.getC(), i), i);
+
+  Value descriptorA = descriptorOf(b, op.getA(), op.getARow());
+  Value descriptorB = descriptorOf(b, op.getB(), op.getBRow());
+  // The tiles were written through the generic proxy; wgmma reads them
+  // through the async proxy.
+  NVVM::FenceProxyOp::create(b, NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
+                             NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
+  NVVM::WgmmaFenceAlignedOp::create(b);
+  Type element = cast<ShapedType>(op.getA().getType()).getElementType();
+  auto type = NVVM::WGMMATypesAttr::get(context, wgmmaTypeOf(element));
+  auto one = NVVM::WGMMAScaleInAttr::get(context, NVVM::WGMMAScaleIn::one);
+  Value step = LLVM::ConstantOp::create(b, b.getI64Type(), 2 * kCoreMatrixBytes >> 4);
+  for (int64_t k = 0; k < op.getDepth(); k += 16) {
+    inout = NVVM::WgmmaMmaAsyncOp::create(
+        b, accumulators, inout, descriptorA, descriptorB,
+        NVVM::MMAShapeAttr::get(context, 64, static_cast<int>(width), 16), type, type,
+        NVVM::WGMMATypesAttr::get(context, NVVM::WGMMATypes::f32),
+        NVVM::WGMMAScaleOutAttr::get(context, NVVM::WGMMAScaleOut::one), one, one,
+        NVVM::MMALayoutAttr::get(context, NVVM::MMALayout::row),
+        NVVM::MMALayoutAttr::get(context, NVVM::MMALayout::col), nullptr);
+    // The next 16 columns: two core matrices on.
+    descriptorA = LLVM::AddOp::create(b, descriptorA, step);
+    descriptorB = LLVM::AddOp::create(b, descriptorB, step);
+  }
+  NVVM::WgmmaGroupSyncAlignedOp::create(b);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
+  SmallVector<Value> results;
+  for (int64_t i = 0; i < values; ++i)
+    results.push_back(LLVM::ExtractValueOp::create(b, inout, i));
+  op.getD().replaceAllUsesWith(vector::FromElementsOp::create(b, op.getD().getType(), results));
+  op.erase();
+  return success();
+}
+
+struct LowerWgmmaToNvvmPass : impl::LowerWgmmaToNvvmPassBase<LowerWgmmaToNvvmPass> {
+  using LowerWgmmaToNvvmPassBase::LowerWgmmaToNvvmPassBase;
+
+  void runOnOperation() override {
+    SmallVector<xla_gpu::WgmmaOp> ops;
+    getOperation().walk([&](xla_gpu::WgmmaOp op) { ops.push_back(op); });
+    for (xla_gpu::WgmmaOp op : ops)
+      if (failed(lower(op)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace
+} // namespace hlo::pipeline
