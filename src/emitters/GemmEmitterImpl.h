@@ -56,11 +56,12 @@ private:
     /// The tile's free rows.
     int64_t rows = 0;
     /// Whether the block's threads run along K (the operand is stored
-    /// K-minor) or along its free rows, and how many consecutive elements
-    /// along that direction each copies at a time (a run along the
-    /// tile's last dimension).
+    /// K-minor) or along its free rows, how many consecutive elements
+    /// along that direction each copies at a time (one vector load), and
+    /// whether they are consecutive in the tile too (one vector store).
     bool alongK = true;
     int64_t width = 1;
+    bool contiguousInTile = true;
     llvm::SmallVector<int64_t, 4> tileShape;
   };
   Staging stagingOf(int operand) const;

@@ -39,13 +39,13 @@ GemmEmitter::Staging GemmEmitter::stagingOf(int operand) const {
     result.tileShape = {result.rows, tiling.sharedColumns};
   }
   // 16 bytes at a time where the copy runs along the operand's minor-most
-  // dimension and the tile's last one in whole vectors: the operand's
-  // minor dimension is the last of the contracting (or free) dimensions,
-  // and it, the extent copied (K or the free rows) and the tile's extent
-  // along it are whole vectors. (An operand whose minor dimension is not
-  // the tile's, as f32 or K-major core matrices of a free-minor operand,
-  // is copied element by element.)
-  bool alongLastDimension = result.layout == TileLayout::KRows ? !kMinor : kMinor;
+  // dimension in whole vectors: that dimension is the last of the
+  // contracting (or free) dimensions, and it, the extent copied (K or the
+  // free rows) and the tile's extent along it are whole vectors. Where the
+  // run is not along the tile's last dimension (f32 or 8-bit operands
+  // stored free-dimension minor, and such operands in K-major core
+  // matrices), the vector is stored element by element.
+  result.contiguousInTile = result.layout == TileLayout::KRows ? !kMinor : kMinor;
   int64_t width = std::max<int64_t>(1, 16 / elementBytes);
   const Shape &shape = gemm.dot->operand(operand)->shape();
   const std::vector<int64_t> &run =
@@ -54,9 +54,10 @@ GemmEmitter::Staging GemmEmitter::stagingOf(int operand) const {
   int64_t extent = kMinor ? gemm.k : (operand == 0 ? gemm.m : gemm.n);
   int64_t tileExtent = kMinor ? tiling.blockK : result.rows;
   std::vector<int64_t> layout = shape.layoutOrDefault().minorToMajor;
-  if (alongLastDimension && !run.empty() && !layout.empty() && layout.front() == run.back() &&
+  if (!run.empty() && !layout.empty() && layout.front() == run.back() &&
       shape.dimension(run.back()) % width == 0 && extent % width == 0 &&
-      tileExtent % width == 0 && result.tileShape.back() % width == 0)
+      tileExtent % width == 0 &&
+      (!result.contiguousInTile || result.tileShape.back() % width == 0))
     result.width = width;
   return result;
 }
@@ -140,11 +141,11 @@ llvm::Expected<Value> GemmEmitter::stageOperand(EmitterContext &context,
   Type element = elementType(gemm.dot->operand(operand)->shape().elementType(), b.getContext());
 
   // Copies `width` elements from (free, k) on, along K or the free rows,
-  // into the tile from `indices` on along its last dimension: the
+  // into the tile from `indices` (those of (freeLocal, kLocal)) on: the
   // operand's values, or zeros where `inBounds` is false (the tile still
   // holds the last K tile's).
-  auto copy = [&](Value current, ArrayRef<Value> indices, Value free, Value k,
-                  Value inBounds) -> BodyValues {
+  auto copy = [&](Value current, ArrayRef<Value> indices, Value freeLocal, Value kLocal,
+                  Value free, Value k, Value inBounds) -> BodyValues {
     auto body = [&](bool read) {
       return [&, read](ImplicitLocOpBuilder &inner) -> BodyValues {
         // `b` (and the helpers that use it) builds here too.
@@ -167,7 +168,11 @@ llvm::Expected<Value> GemmEmitter::stageOperand(EmitterContext &context,
                 value = gemm.input == GemmInput::TF32 ? roundToTf32(b, *loaded) : *loaded;
               }
               SmallVector<Value> at(indices.begin(), indices.end());
-              at.back() = add(at.back(), e);
+              if (staged.contiguousInTile)
+                at.back() = add(at.back(), e);
+              else
+                at = tileIndices(b, staged, staged.alongK ? freeLocal : add(freeLocal, e),
+                                 staged.alongK ? add(kLocal, e) : kLocal);
               scf::YieldOp::create(b, ValueRange{tensor::InsertOp::create(b, value, iterArgs[0], at)});
             });
         if (failure)
@@ -228,7 +233,7 @@ llvm::Expected<Value> GemmEmitter::stageOperand(EmitterContext &context,
               Value inBounds =
                   both(block.hasTile, both(less(free, freeSize), less(k, gemm.k)));
               SmallVector<Value, 4> indices = tileIndices(b, staged, freeLocal, kLocal);
-              return copy(iterArgs[0], indices, free, k, inBounds);
+              return copy(iterArgs[0], indices, freeLocal, kLocal, free, k, inBounds);
             });
         if (!stored) {
           failure = stored.takeError();
