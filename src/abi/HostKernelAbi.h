@@ -117,9 +117,9 @@ void __hlo_host_ldmatrix(HloHostThread *thread, uint32_t matrices, uint32_t tran
 
 /* Warpgroup-level matrix multiply-accumulate, PTX's
  * wgmma.mma_async.sync.aligned.m64nNk16 with both operands in shared
- * memory, K-major and not swizzled, issued, committed and waited for as
- * one step: D = A * B + D, A 64 x 16, B N x 16 (N a multiple of 8 up to
- * 256), D 64 x N in f32. Named by the accumulator's and the inputs' type. */
+ * memory, K-major, issued, committed and waited for as one step:
+ * D = A * B + D, A 64 x 16, B N x 16 (N a multiple of 8 up to 256), D
+ * 64 x N in f32. Named by the accumulator's and the inputs' type. */
 enum HloHostWgmmaKind {
   HLO_HOST_WGMMA_M64K16_F32_BF16 = 0,
   HLO_HOST_WGMMA_M64K16_F32_F16 = 1
@@ -129,15 +129,23 @@ enum HloHostWgmmaKind {
  * warpgroup (threads 128g to 128g + 127 of the block) gives the same
  * operands, its accumulator `d` (n / 2 f32 registers in the PTX ISA's
  * order: value 4j + i of thread 32w + 4r + c is D's row 16w + r + 8(i / 2),
- * column 8j + 2c + i % 2) updated in place. Each operand is 8 x 8 core
- * matrices of 8 rows of 16 contiguous bytes: element (row, k) lies at
- * row / 8 * stride + k / 8 * leading + row % 8 * 16 + k % 8 * 2 bytes from
- * its start (`leading`: between core matrices adjacent in K, `stride`:
- * between those adjacent in rows), all of it in the block's shared memory.
+ * column 8j + 2c + i % 2) updated in place. Both operands lie in the
+ * block's shared memory in the layout of the descriptors' `swizzle` mode:
+ *  - 0 (none): 8 x 8 core matrices of 8 rows of 16 contiguous bytes;
+ *    element (row, k) lies at row / 8 * stride + k / 8 * leading +
+ *    row % 8 * 16 + k % 8 * 2 bytes from the operand's start (`leading`:
+ *    between core matrices adjacent in K, `stride`: between those adjacent
+ *    in rows);
+ *  - 32, 64 or 128 (bytes): rows of that many bytes, 8-row groups `stride`
+ *    bytes apart: element (row, k) at address row / 8 * stride +
+ *    row % 8 * swizzle + k * 2 from the start, with that address's bits 4
+ *    and up (1, 2 or 3 of them) XORed with its bits 7 and up, the address
+ *    taken in the block's shared memory (as the GPU takes its shared
+ *    window's); `leading` is not used.
  * Returns once all 128 threads have run the same operation. */
-void __hlo_host_wgmma(HloHostThread *thread, uint32_t kind, uint32_t n, const void *a,
-                      uint32_t aLeading, uint32_t aStride, const void *b, uint32_t bLeading,
-                      uint32_t bStride, float *d);
+void __hlo_host_wgmma(HloHostThread *thread, uint32_t kind, uint32_t n, uint32_t swizzle,
+                      const void *a, uint32_t aLeading, uint32_t aStride, const void *b,
+                      uint32_t bLeading, uint32_t bStride, float *d);
 
 /* What an out-of-bounds access was. */
 enum HloHostAccessKind {

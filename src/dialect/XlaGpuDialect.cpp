@@ -458,24 +458,34 @@ LogicalResult LdmatrixOp::verify() {
 LogicalResult WgmmaOp::verify() {
   auto a = cast<ShapedType>(getA().getType());
   auto b = cast<ShapedType>(getB().getType());
-  for (ShapedType tile : {a, b})
-    if (tile.getRank() != 4 || tile.getDimSize(2) != 8 || tile.getDimSize(3) != 8)
+  int64_t swizzle = getSwizzle();
+  if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
+    return emitOpError("expects a swizzle of 0, 32, 64 or 128 bytes, not ") << swizzle;
+  for (ShapedType tile : {a, b}) {
+    if (swizzle == 0 &&
+        (tile.getRank() != 4 || tile.getDimSize(2) != 8 || tile.getDimSize(3) != 8))
       return emitOpError("expects tiles of 8 x 8 core matrices ([R/8][K/8][8][8]), not ")
              << tile;
+    if (swizzle != 0 && (tile.getRank() != 3 || tile.getDimSize(2) * 2 != swizzle ||
+                         tile.getDimSize(1) % 8 != 0))
+      return emitOpError("expects tiles of ") << swizzle << "-byte rows ([2K/" << swizzle
+             << "][R][" << swizzle / 2 << "], R a multiple of 8), not " << tile;
+  }
   Type element = a.getElementType();
   if (!element.isBF16() && !element.isF16())
     return emitOpError("expects bf16 or f16 tiles, not ") << element;
   if (b.getElementType() != element)
     return emitOpError("expects tiles of one element type");
-  if (a.getDimSize(1) != b.getDimSize(1) || a.getDimSize(1) % 2 != 0)
+  int64_t depthB = swizzle == 0 ? b.getDimSize(1) * 8 : b.getDimSize(0) * b.getDimSize(2);
+  if (getDepth() != depthB || getDepth() % 16 != 0)
     return emitOpError("expects tiles of the same K extent, a multiple of 16");
-  if (a.getDimSize(0) < 8)
+  if (rowsOf(a, swizzle) < 64)
     return emitOpError("expects A of at least 64 rows");
   int64_t width = getWidth();
   if (width < 8 || width > 256 || width % 8 != 0)
     return emitOpError("expects N a multiple of 8 up to 256 (N / 2 accumulators), not ")
            << width;
-  if (b.getDimSize(0) * 8 < width)
+  if (rowsOf(b, swizzle) < width)
     return emitOpError("expects B of at least N = ") << width << " rows";
   if (getC().getType() != getD().getType())
     return emitOpError("expects C and D of one type");

@@ -107,12 +107,19 @@ def XlaGpu_AllocateSharedOp : XlaGpu_Op<"allocate_shared",
     A statically shaped tensor that lives in the block's shared memory:
     every thread of the block sees the same tile. Its contents are
     undefined until written; threads read what others wrote only after a
-    `sync_threads`. Each op is a tile of its own (never merged).
+    `sync_threads`. Each op is a tile of its own (never merged). It starts
+    at a multiple of `alignment` bytes (at least 16: ldmatrix's rows; a
+    swizzled wgmma tile asks for its swizzle atom's).
 
       %tile = xla_gpu.allocate_shared : tensor<32x33xf32>
+      %atoms = xla_gpu.allocate_shared {alignment = 1024 : i64} : tensor<2x64x64xbf16>
   }];
+  let arguments = (ins OptionalAttr<I64Attr>:$alignment);
   let results = (outs AnyStaticShapeTensor:$result);
   let assemblyFormat = "attr-dict `:` type($result)";
+  let builders = [OpBuilder<(ins "::mlir::Type":$type), [{
+    build($_builder, $_state, type, ::mlir::IntegerAttr());
+  }]>];
 }
 
 def XlaGpu_SyncThreadsOp : XlaGpu_Op<"sync_threads",
@@ -239,10 +246,17 @@ def XlaGpu_WgmmaOp : XlaGpu_Op<"wgmma", [MemoryEffects<[MemRead]>]> {
     16 columns of K, issued, committed and waited for within the op, so
     that it is synchronous to its users.
 
-    Both tiles hold 16-bit floats (bf16 or f16, the same) as 8 x 8 core
-    matrices, K-major and unswizzled: element (row, k) of a [R/8][K/8][8][8]
-    tile is at [row / 8][k / 8][row % 8][k % 8], so that each core matrix
-    is 128 contiguous bytes. N is a multiple of 8 up to 256; the
+    Both tiles hold 16-bit floats (bf16 or f16, the same), K-major:
+     - `swizzle` 0: as 8 x 8 core matrices, element (row, k) of a
+       [R/8][K/8][8][8] tile at [row / 8][k / 8][row % 8][k % 8], so that
+       each core matrix is 128 contiguous bytes;
+     - `swizzle` S = 32, 64 or 128 (bytes): as rows of S bytes, element
+       (row, k) of a [2K/S][R][S/2] tile at [2k / S][row][k % (S/2)] before
+       the swizzle, which XORs bits 4 and up of each element's byte offset
+       in the tile (1, 2 or 3 of them: log2(S / 16)) with its bits 7 and
+       up; the tile must start at a multiple of 8 * S bytes in shared
+       memory (allocate_shared's alignment), and R is a multiple of 8.
+    N is a multiple of 8 up to 256; the
     accumulators are N / 2 values per thread in the PTX ISA's order: value
     4j + i of thread 32w + 4r + c is D's row 16w + r + 8(i / 2), column
     8j + 2c + i % 2.
@@ -256,7 +270,8 @@ def XlaGpu_WgmmaOp : XlaGpu_Op<"wgmma", [MemoryEffects<[MemRead]>]> {
   }];
   let arguments = (ins AnyTypeOf<[AnyStaticShapeTensor, AnyStaticShapeMemRef]>:$a, Index:$a_row,
                        AnyTypeOf<[AnyStaticShapeTensor, AnyStaticShapeMemRef]>:$b, Index:$b_row,
-                       VectorOfRankAndType<[1], [F32]>:$c);
+                       VectorOfRankAndType<[1], [F32]>:$c,
+                       DefaultValuedAttr<I64Attr, "0">:$swizzle);
   let results = (outs VectorOfRankAndType<[1], [F32]>:$d);
   let assemblyFormat = [{
     $a `[` $a_row `]` `,` $b `[` $b_row `]` `,` $c attr-dict `:` type($a) `,` type($b) `,`
@@ -267,7 +282,14 @@ def XlaGpu_WgmmaOp : XlaGpu_Op<"wgmma", [MemoryEffects<[MemRead]>]> {
     /// N: the columns of D.
     int64_t getWidth() { return 2 * getD().getType().getNumElements(); }
     /// The K extent of the tiles.
-    int64_t getDepth() { return ::llvm::cast<::mlir::ShapedType>(getA().getType()).getDimSize(1) * 8; }
+    int64_t getDepth() {
+      auto tile = ::llvm::cast<::mlir::ShapedType>(getA().getType());
+      return getSwizzle() == 0 ? tile.getDimSize(1) * 8 : tile.getDimSize(0) * tile.getDimSize(2);
+    }
+    /// The rows of a tile (A's or B's).
+    static int64_t rowsOf(::mlir::ShapedType tile, int64_t swizzle) {
+      return swizzle == 0 ? tile.getDimSize(0) * 8 : tile.getDimSize(1);
+    }
   }];
 }
 

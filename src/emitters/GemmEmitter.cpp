@@ -238,7 +238,7 @@ GemmEmitter::ldmatrixRows(xla_gpu::MmaOperand role, int64_t values,
                           const Staging &tile) const {
   int64_t bits = elementBytes * 8;
   bool transposed = tile.layout == TileLayout::KRows;
-  if (tile.layout == TileLayout::CoreMatrices || bits > 32 ||
+  if (tile.layout == TileLayout::SwizzledRows || bits > 32 ||
       (tile.tileShape[1] * elementBytes) % 16 != 0 || (transposed && bits != 16))
     return std::nullopt;
   int64_t perWord = 32 / bits;
@@ -426,8 +426,13 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   llvm::Error failure = llvm::Error::success();
   int64_t kTiles = llvm::divideCeil(gemm.k, t.blockK);
   SmallVector<Value> inits(accumulatorCount, zeros);
-  inits.push_back(xla_gpu::AllocateSharedOp::create(b, sharedType(0)));
-  inits.push_back(xla_gpu::AllocateSharedOp::create(b, sharedType(1)));
+  // Swizzled tiles start where their swizzle pattern does (8 rows).
+  auto alignment = [&](int operand) {
+    int64_t bytes = staging[operand].swizzleBytes;
+    return bytes ? b.getI64IntegerAttr(8 * bytes) : IntegerAttr();
+  };
+  inits.push_back(xla_gpu::AllocateSharedOp::create(b, sharedType(0), alignment(0)));
+  inits.push_back(xla_gpu::AllocateSharedOp::create(b, sharedType(1), alignment(1)));
   auto loop = scf::ForOp::create(
       b, constant(0), constant(kTiles), constant(1), inits,
       [&](OpBuilder &builder, Location, Value kTile, ValueRange iterArgs) {
@@ -449,7 +454,8 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
           if (warpgroups)
             results[0] = xla_gpu::WgmmaOp::create(
                 b, accumulatorType, tileA, arith::DivUIOp::create(b, groupRow, constant(8)), tileB,
-                arith::DivUIOp::create(b, groupColumn, constant(8)), results[0]);
+                arith::DivUIOp::create(b, groupColumn, constant(8)), results[0],
+                staging[0].swizzleBytes);
           for (int64_t kk = 0; kk < t.blockK && !warpgroups; kk += mma.k) {
             if (t.warpGrid) {
               // Each fragment once, for every tile of its row or column.

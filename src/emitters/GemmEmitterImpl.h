@@ -48,9 +48,12 @@ private:
   ///  - Rows: [free rows][K tile + pad], for mma.sync;
   ///  - KRows: [K tile][free rows + pad], for 16-bit operands stored
   ///    free-dimension minor (read by ldmatrix.trans);
-  ///  - CoreMatrices: [free rows / 8][K tile / 8][8][8], 8 x 8 core
-  ///    matrices K-major and unswizzled, for wgmma.
-  enum class TileLayout { Rows, KRows, CoreMatrices };
+  ///  - SwizzledRows: [K tile * 2 / S][free rows][S / 2], rows of S = 32,
+  ///    64 or 128 bytes (the largest that divides a K tile's row), each
+  ///    row's 16-byte chunks permuted by wgmma's S-byte swizzle, for
+  ///    wgmma: a warp's 16-byte stores of eight consecutive chunks of one
+  ///    row land in different banks.
+  enum class TileLayout { Rows, KRows, SwizzledRows };
   struct Staging {
     TileLayout layout = TileLayout::Rows;
     /// The tile's free rows.
@@ -62,6 +65,8 @@ private:
     bool alongK = true;
     int64_t width = 1;
     bool contiguousInTile = true;
+    /// SwizzledRows: S.
+    int64_t swizzleBytes = 0;
     llvm::SmallVector<int64_t, 4> tileShape;
   };
   Staging stagingOf(int operand) const;

@@ -30,8 +30,11 @@ GemmEmitter::Staging GemmEmitter::stagingOf(int operand) const {
   bool kMinor = isKMinor(operand);
   result.alongK = kMinor;
   if (warpgroups) {
-    result.layout = TileLayout::CoreMatrices;
-    result.tileShape = {result.rows / 8, tiling.blockK / 8, 8, 8};
+    result.layout = TileLayout::SwizzledRows;
+    int64_t rowBytes = tiling.blockK * elementBytes;
+    result.swizzleBytes = rowBytes % 128 == 0 ? 128 : rowBytes % 64 == 0 ? 64 : 32;
+    int64_t perRow = result.swizzleBytes / elementBytes;
+    result.tileShape = {tiling.blockK / perRow, result.rows, perRow};
   } else if (!kMinor && elementBytes == 2) {
     result.layout = TileLayout::KRows;
     result.tileShape = {tiling.blockK, result.rows + pad};
@@ -69,10 +72,22 @@ SmallVector<Value, 4> GemmEmitter::tileIndices(ImplicitLocOpBuilder &b, const St
     return {row, k};
   case TileLayout::KRows:
     return {k, row};
-  case TileLayout::CoreMatrices: {
-    Value eight = arith::ConstantIndexOp::create(b, 8);
-    return {arith::DivUIOp::create(b, row, eight), arith::DivUIOp::create(b, k, eight),
-            arith::RemUIOp::create(b, row, eight), arith::RemUIOp::create(b, k, eight)};
+  case TileLayout::SwizzledRows: {
+    // Element k of the row is in 16-byte chunk c of its S-byte row; the
+    // swizzle XORs c with the row's 128-byte line in shared memory (the
+    // tile starts at a multiple of 8 S bytes), modulo S / 16.
+    auto constant = [&](int64_t value) { return arith::ConstantIndexOp::create(b, value); };
+    int64_t bytes = staging.swizzleBytes, perRow = staging.tileShape.back();
+    int64_t perChunk = 16 / elementBytes;
+    Value atom = arith::DivUIOp::create(b, k, constant(perRow));
+    Value column = arith::RemUIOp::create(b, k, constant(perRow));
+    Value line = arith::DivUIOp::create(b, row, constant(128 / bytes));
+    Value pattern = arith::RemUIOp::create(b, line, constant(bytes / 16));
+    Value chunk = arith::XOrIOp::create(
+        b, arith::DivUIOp::create(b, column, constant(perChunk)), pattern);
+    Value swizzled = arith::AddIOp::create(b, arith::MulIOp::create(b, chunk, constant(perChunk)),
+                                           arith::RemUIOp::create(b, column, constant(perChunk)));
+    return {atom, row, swizzled};
   }
   }
   llvm_unreachable("a tile layout");

@@ -18,8 +18,9 @@ using namespace mlir;
 namespace hlo::pipeline {
 namespace {
 
-/// Every tile starts at a 16-byte boundary, as the shared memory layout
-/// places it (SharedMemoryLayout.h) and ldmatrix's row addresses need.
+/// Every tile starts at a 16-byte boundary (or its own alignment, if
+/// larger), as the shared memory layout places it (SharedMemoryLayout.h)
+/// and ldmatrix's row addresses need.
 constexpr int64_t kSharedTileAlignment = 16;
 
 struct LowerAllocateSharedPass
@@ -42,7 +43,8 @@ struct LowerAllocateSharedPass
       auto tile = memref::GlobalOp::create(
           global, op.getLoc(), (function.getName() + "_shared").str(),
           global.getStringAttr("private"), type, Attribute(), /*constant=*/false,
-          /*alignment=*/global.getI64IntegerAttr(kSharedTileAlignment));
+          /*alignment=*/global.getI64IntegerAttr(
+              std::max<int64_t>(kSharedTileAlignment, op.getAlignment().value_or(1))));
       symbols.insert(tile);
       OpBuilder b(op);
       Value buffer = memref::GetGlobalOp::create(b, op.getLoc(), type, tile.getSymName());

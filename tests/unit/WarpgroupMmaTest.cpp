@@ -1,8 +1,8 @@
 //===- WarpgroupMmaTest.cpp - wgmma on the host ----------------------------===//
 //
 // The host runtime's warpgroup-collective wgmma (m64nNk16, operands in
-// shared memory in the canonical K-major unswizzled layout) against the
-// PTX ISA: the accumulator layout as the ISA's wgmma D fragment figure
+// shared memory, K-major, unswizzled or 32-, 64- or 128-byte swizzled)
+// against the PTX ISA: the accumulator layout as the ISA's wgmma D fragment figure
 // states it (written out here, independently of the runtime), a plain
 // matrix product as the oracle for both kinds and several widths and core
 // matrix strides, through the launcher with two warpgroups, and the
@@ -118,6 +118,60 @@ TEST(WarpgroupMma, IsAPlainMatrixProductInTheCanonicalLayout) {
   EXPECT_FALSE(warpgroupMma(HLO_HOST_WGMMA_M64K16_F32_BF16, 12, {}, none));
 }
 
+/// An operand of `rows` x 16 in a swizzled layout, as the PTX ISA's
+/// "shared memory matrix layout" figures draw it: rows of `swizzle`
+/// bytes, 8-row groups `stride` apart, and in each 128-byte line of the
+/// shared address space, 16-byte chunk c holding what would be chunk
+/// c XOR (line % (swizzle / 16)).
+void placeSwizzled(std::vector<uint8_t> &bytes, size_t start, const std::vector<double> &matrix,
+                   int rows, uint32_t stride, uint32_t swizzle, PrimitiveType type) {
+  for (int r = 0; r < rows; ++r)
+    for (int k = 0; k < 16; ++k) {
+      auto bits = static_cast<uint16_t>(encodeFloatBits(matrix[r * 16 + k], type));
+      size_t linear = start + r / 8 * stride + r % 8 * swizzle + k * 2;
+      size_t line = linear / 128, chunk = linear / 16 % 8;
+      size_t at = line * 128 + (chunk ^ (line % (swizzle / 16))) * 16 + linear % 16;
+      std::memcpy(&bytes[at], &bits, 2);
+    }
+}
+
+TEST(WarpgroupMma, IsAPlainMatrixProductInSwizzledLayouts) {
+  // Each mode, from the start of a swizzle atom and from a later 16
+  // columns of K in it (the start advanced by 32 bytes, as a K loop
+  // steps its descriptors).
+  for (uint32_t swizzle : {32u, 64u, 128u})
+    for (uint32_t step = 0; step < swizzle; step += 32) {
+      uint32_t stride = 8 * swizzle;
+      const uint32_t n = 24;
+      std::vector<double> a = values(64 * 16, swizzle + step), b = values(int(n) * 16, step);
+      std::vector<uint8_t> shared(65536, 0xee);
+      size_t aStart = step, bStart = 32768 + step;
+      placeSwizzled(shared, aStart, a, 64, stride, swizzle, PrimitiveType::BF16);
+      placeSwizzled(shared, bStart, b, int(n), stride, swizzle, PrimitiveType::BF16);
+      std::vector<std::vector<float>> d(128, std::vector<float>(n / 2, 0.5f));
+      std::array<float *, kThreadsPerWarpgroup> accumulators;
+      for (int thread = 0; thread < 128; ++thread)
+        accumulators[thread] = d[thread].data();
+      WgmmaOperands operands{shared.data() + aStart, 0, stride, shared.data() + bStart, 0,
+                             stride, swizzle, shared.data()};
+      Status done = warpgroupMma(HLO_HOST_WGMMA_M64K16_F32_BF16, n, operands, accumulators);
+      ASSERT_TRUE(done) << done.error();
+      for (int thread = 0; thread < 128; ++thread)
+        for (uint32_t v = 0; v < n / 2; ++v) {
+          Position at = isaD(thread, int(v));
+          double sum = 0.5;
+          for (int k = 0; k < 16; ++k)
+            sum += a[at.row * 16 + k] * b[at.column * 16 + k];
+          EXPECT_EQ(d[thread][v], static_cast<float>(sum))
+              << "swizzle " << swizzle << " step " << step << " thread " << thread << " d" << v;
+        }
+    }
+  std::array<float *, kThreadsPerWarpgroup> none{};
+  WgmmaOperands badMode;
+  badMode.swizzle = 48;
+  EXPECT_FALSE(warpgroupMma(HLO_HOST_WGMMA_M64K16_F32_BF16, 8, badMode, none));
+}
+
 // --- Through the launcher ---------------------------------------------------
 
 KernelSpec spec(unsigned threads, unsigned shared) {
@@ -144,7 +198,7 @@ void wgmmaKernel(void *const *buffers, HloHostThread *t) {
   float d[8];
   for (float &x : d)
     x = static_cast<float>(thread / 128);
-  __hlo_host_wgmma(t, HLO_HOST_WGMMA_M64K16_F32_BF16, 16, shared, 128, 256, shared + 64 * 32,
+  __hlo_host_wgmma(t, HLO_HOST_WGMMA_M64K16_F32_BF16, 16, 0, shared, 128, 256, shared + 64 * 32,
                    128, 256, d);
   std::memcpy(out + 8 * thread, d, sizeof d);
 }
@@ -173,14 +227,14 @@ void wgmmaDisagreeing(void *const *, HloHostThread *t) {
   auto *shared = static_cast<uint8_t *>(t->sharedMemory);
   float d[4] = {};
   uint32_t stride = threadOf(t) == 70 ? 512 : 256;
-  __hlo_host_wgmma(t, HLO_HOST_WGMMA_M64K16_F32_BF16, 8, shared, 128, stride, shared + 2048, 128,
+  __hlo_host_wgmma(t, HLO_HOST_WGMMA_M64K16_F32_BF16, 8, 0, shared, 128, stride, shared + 2048, 128,
                    256, d);
 }
 
 void wgmmaOutsideShared(void *const *, HloHostThread *t) {
   auto *shared = static_cast<uint8_t *>(t->sharedMemory);
   float d[4] = {};
-  __hlo_host_wgmma(t, HLO_HOST_WGMMA_M64K16_F32_BF16, 8, shared, 128, 256, shared + 3968, 128,
+  __hlo_host_wgmma(t, HLO_HOST_WGMMA_M64K16_F32_BF16, 8, 0, shared, 128, 256, shared + 3968, 128,
                    256, d);
 }
 

@@ -345,9 +345,10 @@ struct LowerGpuToHostRuntimePass
   }
 
   /// `xla_gpu.wgmma` on shared buffers as the launcher's
-  /// warpgroup-collective wgmma, once per 16 columns of K: each
-  /// operand's start (its core matrices, 128 bytes apart along K) and the
-  /// thread's accumulators in a stack slot, updated in place.
+  /// warpgroup-collective wgmma, once per 16 columns of K: the swizzle
+  /// mode, each operand's start (its element at the step's first column,
+  /// before any swizzle) and offsets, and the thread's accumulators in a
+  /// stack slot, updated in place.
   LogicalResult lowerWgmma(ModuleOp module, OpBuilder &b, xla_gpu::WgmmaOp mma, Value record) {
     auto tileA = dyn_cast<MemRefType>(mma.getA().getType());
     if (!tileA || !isa<MemRefType>(mma.getB().getType()))
@@ -357,27 +358,39 @@ struct LowerGpuToHostRuntimePass
     auto pointer = LLVM::LLVMPointerType::get(context);
     Type i32 = b.getI32Type();
     auto type = FunctionType::get(
-        context, {pointer, i32, i32, pointer, i32, i32, pointer, i32, i32, pointer}, {});
+        context, {pointer, i32, i32, i32, pointer, i32, i32, pointer, i32, i32, pointer}, {});
     declareRuntimeFunction(module, kWgmmaFunction, type);
     Value accumulators = entryStackSlot(mma, mma.getC().getType(), /*alignment=*/16);
     LLVM::StoreOp::create(b, loc, mma.getC(), accumulators);
+    // Unswizzled: core matrices 128 bytes apart along K, K/8 of them
+    // between 8-row groups; swizzled: rows of `swizzle` bytes, 8 of them
+    // between 8-row groups (the leading offset unused).
     constexpr int64_t kCoreMatrixBytes = 128;
-    Value leading = constantI32(b, loc, kCoreMatrixBytes);
-    Value stride = constantI32(b, loc, static_cast<int32_t>(tileA.getDimSize(1) * kCoreMatrixBytes));
+    int64_t swizzle = mma.getSwizzle();
+    Value leading = constantI32(b, loc, swizzle == 0 ? kCoreMatrixBytes : 16);
+    Value stride = constantI32(
+        b, loc, static_cast<int32_t>(swizzle == 0 ? tileA.getDimSize(1) * kCoreMatrixBytes
+                                                  : 8 * swizzle));
     uint32_t kind = tileA.getElementType().isBF16() ? HLO_HOST_WGMMA_M64K16_F32_BF16
                                                    : HLO_HOST_WGMMA_M64K16_F32_F16;
-    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    auto index = [&](int64_t value) { return arith::ConstantIndexOp::create(b, loc, value); };
+    // Element (8 * rowGroup, k) of a tile, before any swizzle.
+    auto start = [&](Value tile, Value rowGroup, int64_t k) -> Value {
+      SmallVector<Value> indices =
+          swizzle == 0 ? SmallVector<Value>{rowGroup, index(k / 8), index(0), index(0)}
+                       : SmallVector<Value>{index(k / (swizzle / 2)),
+                                            arith::MulIOp::create(b, loc, rowGroup, index(8)),
+                                            index(k % (swizzle / 2))};
+      return xla_gpu::ElementPointerOp::create(b, loc, pointer, tile, indices);
+    };
     for (int64_t k = 0; k < mma.getDepth(); k += 16) {
-      Value column = arith::ConstantIndexOp::create(b, loc, k / 8);
-      Value a = xla_gpu::ElementPointerOp::create(b, loc, pointer, mma.getA(),
-                                                  ValueRange{mma.getARow(), column, zero, zero});
-      Value bStart = xla_gpu::ElementPointerOp::create(
-          b, loc, pointer, mma.getB(), ValueRange{mma.getBRow(), column, zero, zero});
+      Value a = start(mma.getA(), mma.getARow(), k);
+      Value bStart = start(mma.getB(), mma.getBRow(), k);
       func::CallOp::create(b, loc, kWgmmaFunction, TypeRange(),
                            ValueRange{record, constantI32(b, loc, static_cast<int32_t>(kind)),
                                       constantI32(b, loc, static_cast<int32_t>(mma.getWidth())),
-                                      a, leading, stride, bStart, leading, stride,
-                                      accumulators});
+                                      constantI32(b, loc, static_cast<int32_t>(swizzle)), a,
+                                      leading, stride, bStart, leading, stride, accumulators});
     }
     mma.getD().replaceAllUsesWith(
         LLVM::LoadOp::create(b, loc, mma.getD().getType(), accumulators).getResult());

@@ -2,8 +2,9 @@
 //
 // Owns xla-gpu-lower-wgmma-to-nvvm (NvptxPasses.td): each xla_gpu.wgmma on
 // shared buffers as a proxy fence, wgmma.fence, one wgmma.mma_async
-// m64nNk16 per 16 columns of K (shared-memory descriptors of the tiles'
-// core matrices, no swizzle), a commit and a wait for it.
+// m64nNk16 per 16 columns of K (shared-memory descriptors of the tiles in
+// the op's layout: core matrices, or swizzled rows), a commit and a wait
+// for it.
 //
 //===----------------------------------------------------------------------===//
 #include "dialect/XlaGpuDialect.h"
@@ -27,27 +28,43 @@ namespace hlo::pipeline {
 namespace {
 
 /// The bytes of one core matrix (8 rows of 16 bytes): the step between
-/// core matrices adjacent along K in the tiles' layout.
+/// core matrices adjacent along K in the unswizzled layout.
 constexpr int64_t kCoreMatrixBytes = 128;
 
-/// The matrix descriptor of a K-major, unswizzled operand from `tile`'s
-/// core-matrix row `row` on (the PTX ISA's "matrix descriptor format"):
-/// the start address, the byte offsets between core matrices adjacent
-/// along K (leading) and along the rows (stride), each in 16-byte units.
-Value descriptorOf(ImplicitLocOpBuilder &b, Value tile, Value row) {
+/// The indices of element (8 * `rowGroup`, `k`) of a tile in the op's
+/// layout (before any swizzle).
+SmallVector<Value> tileIndicesOf(ImplicitLocOpBuilder &b, Value rowGroup, int64_t k,
+                                 int64_t swizzle) {
+  auto constant = [&](int64_t value) { return arith::ConstantIndexOp::create(b, value); };
+  if (swizzle == 0)
+    return {rowGroup, constant(k / 8), constant(0), constant(0)};
+  int64_t perRow = swizzle / 2;
+  return {constant(k / perRow), arith::MulIOp::create(b, rowGroup, constant(8)),
+          constant(k % perRow)};
+}
+
+/// The matrix descriptor (the PTX ISA's "matrix descriptor format") of a
+/// K-major operand from element (8 * `rowGroup`, `k`) of `tile` on: its
+/// shared address, the byte offsets between core matrices adjacent along K
+/// (leading; unused when swizzled) and between 8-row groups (stride), each
+/// in 16-byte units, and the swizzle mode (bits 62-63: 1 for 128 bytes, 2
+/// for 64, 3 for 32).
+Value descriptorOf(ImplicitLocOpBuilder &b, Value tile, Value rowGroup, int64_t k,
+                   int64_t swizzle) {
   auto type = cast<MemRefType>(tile.getType());
   auto pointerType = LLVM::LLVMPointerType::get(b.getContext(), kSharedMemoryAddressSpace);
-  Value zero = arith::ConstantIndexOp::create(b, 0);
   Value start = xla_gpu::ElementPointerOp::create(b, pointerType, tile,
-                                                  ValueRange{row, zero, zero, zero});
+                                                  tileIndicesOf(b, rowGroup, k, swizzle));
   Type i64 = b.getI64Type();
   Value address = LLVM::PtrToIntOp::create(b, i64, start);
   auto constant = [&](int64_t value) { return LLVM::ConstantOp::create(b, i64, value); };
-  int64_t leading = kCoreMatrixBytes;
-  int64_t stride = type.getDimSize(1) * kCoreMatrixBytes;
+  int64_t leading = swizzle == 0 ? kCoreMatrixBytes : 16;
+  int64_t stride = swizzle == 0 ? type.getDimSize(1) * kCoreMatrixBytes : 8 * swizzle;
+  int64_t mode = swizzle == 128 ? 1 : swizzle == 64 ? 2 : swizzle == 32 ? 3 : 0;
   Value field = LLVM::LShrOp::create(b, LLVM::AndOp::create(b, address, constant(0x3ffff)),
                                      constant(4));
-  return LLVM::OrOp::create(b, field, constant((leading >> 4) << 16 | (stride >> 4) << 32));
+  return LLVM::OrOp::create(
+      b, field, constant((leading >> 4) << 16 | (stride >> 4) << 32 | mode << 62));
 }
 
 NVVM::WGMMATypes wgmmaTypeOf(Type element) {
@@ -66,8 +83,6 @@ LogicalResult lower(xla_gpu::WgmmaOp op) {
   for (int64_t i = 0; i < values; ++i)
     inout = LLVM::InsertValueOp::create(b, inout, vector::ExtractOp::create(b, op.getC(), i), i);
 
-  Value descriptorA = descriptorOf(b, op.getA(), op.getARow());
-  Value descriptorB = descriptorOf(b, op.getB(), op.getBRow());
   // The tiles were written through the generic proxy; wgmma reads them
   // through the async proxy.
   NVVM::FenceProxyOp::create(b, NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
@@ -76,8 +91,10 @@ LogicalResult lower(xla_gpu::WgmmaOp op) {
   Type element = cast<ShapedType>(op.getA().getType()).getElementType();
   auto type = NVVM::WGMMATypesAttr::get(context, wgmmaTypeOf(element));
   auto one = NVVM::WGMMAScaleInAttr::get(context, NVVM::WGMMAScaleIn::one);
-  Value step = LLVM::ConstantOp::create(b, b.getI64Type(), 2 * kCoreMatrixBytes >> 4);
+  int64_t swizzle = op.getSwizzle();
   for (int64_t k = 0; k < op.getDepth(); k += 16) {
+    Value descriptorA = descriptorOf(b, op.getA(), op.getARow(), k, swizzle);
+    Value descriptorB = descriptorOf(b, op.getB(), op.getBRow(), k, swizzle);
     inout = NVVM::WgmmaMmaAsyncOp::create(
         b, accumulators, inout, descriptorA, descriptorB,
         NVVM::MMAShapeAttr::get(context, 64, static_cast<int>(width), 16), type, type,
@@ -85,9 +102,6 @@ LogicalResult lower(xla_gpu::WgmmaOp op) {
         NVVM::WGMMAScaleOutAttr::get(context, NVVM::WGMMAScaleOut::one), one, one,
         NVVM::MMALayoutAttr::get(context, NVVM::MMALayout::row),
         NVVM::MMALayoutAttr::get(context, NVVM::MMALayout::col), nullptr);
-    // The next 16 columns: two core matrices on.
-    descriptorA = LLVM::AddOp::create(b, descriptorA, step);
-    descriptorB = LLVM::AddOp::create(b, descriptorB, step);
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b);
   NVVM::WgmmaWaitGroupSyncOp::create(b, 0);

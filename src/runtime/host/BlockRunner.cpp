@@ -397,20 +397,30 @@ void BlockRunner::wgmma(HloHostThread *thread, uint32_t kind, uint32_t n,
   auto base = reinterpret_cast<uintptr_t>(sharedMemory.data());
   auto inside = [&](const void *start, int64_t rows, uint32_t leading, uint32_t stride) {
     auto address = reinterpret_cast<uintptr_t>(start);
-    return address >= base && address % 16 == 0 && leading % 16 == 0 && stride % 16 == 0 &&
-           rows % 8 == 0 &&
-           address + wgmmaOperandBytes(rows, leading, stride) <=
-               base + launch->sharedMemoryBytes;
+    if (address < base || address % 16 != 0 || leading % 16 != 0 || stride % 16 != 0 ||
+        rows % 8 != 0 || !isWgmmaSwizzle(operands.swizzle))
+      return false;
+    auto [first, last] = wgmmaOperandSpan(start, rows, leading, stride, operands.swizzle,
+                                          sharedMemory.data());
+    return int64_t(address - base) + first >= 0 &&
+           int64_t(address - base) + last <= int64_t(launch->sharedMemoryBytes);
   };
   if (!inside(operands.a, 64, operands.aLeading, operands.aStride) ||
       !inside(operands.b, n, operands.bLeading, operands.bStride))
-    fault(thread, "ran wgmma with an operand that is not 16-byte aligned core matrices inside "
-                  "its " + std::to_string(launch->sharedMemoryBytes) +
-                  " bytes of shared memory");
+    fault(thread, "ran wgmma with an operand (A at byte " +
+                      std::to_string(int64_t(reinterpret_cast<uintptr_t>(operands.a) - base)) +
+                      ", B at " +
+                      std::to_string(int64_t(reinterpret_cast<uintptr_t>(operands.b) - base)) +
+                      ", stride " + std::to_string(operands.aStride) + "/" +
+                      std::to_string(operands.bStride) + ", swizzle " +
+                      std::to_string(operands.swizzle) +
+                      ") that is not 16-byte aligned rows of its layout inside its " +
+                      std::to_string(launch->sharedMemoryBytes) + " bytes of shared memory");
   CollectiveRequest request;
   request.op = CollectiveRequest::Op::Wgmma;
   request.kind = kind | n << 8;
   request.wgmma = operands;
+  request.wgmma.sharedBase = sharedMemory.data();
   request.accumulator = d;
   arriveAtCollective(thread, request);
 }
@@ -522,11 +532,11 @@ void __hlo_host_ldmatrix(HloHostThread *thread, uint32_t matrices, uint32_t tran
   hlo::runtime::runnerOf(thread).ldmatrix(thread, matrices, transpose, rowAddress, result);
 }
 
-void __hlo_host_wgmma(HloHostThread *thread, uint32_t kind, uint32_t n, const void *a,
-                      uint32_t aLeading, uint32_t aStride, const void *b, uint32_t bLeading,
-                      uint32_t bStride, float *d) {
-  hlo::runtime::runnerOf(thread).wgmma(thread, kind, n,
-                                       {a, aLeading, aStride, b, bLeading, bStride}, d);
+void __hlo_host_wgmma(HloHostThread *thread, uint32_t kind, uint32_t n, uint32_t swizzle,
+                      const void *a, uint32_t aLeading, uint32_t aStride, const void *b,
+                      uint32_t bLeading, uint32_t bStride, float *d) {
+  hlo::runtime::runnerOf(thread).wgmma(
+      thread, kind, n, {a, aLeading, aStride, b, bLeading, bStride, swizzle, nullptr}, d);
 }
 
 void __hlo_host_out_of_bounds(HloHostThread *thread, uint32_t access, int32_t buffer,

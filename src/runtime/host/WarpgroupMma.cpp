@@ -13,21 +13,51 @@ namespace {
 
 constexpr int kRows = 64, kDepth = 16;
 
-/// Element (row, k) of an operand in the canonical layout, as a double.
-double operandElement(const void *base, uint32_t leading, uint32_t stride, int row, int k,
+/// `start`'s address in the swizzle's pattern (from `sharedBase`).
+int64_t patternAddress(const void *start, const void *sharedBase) {
+  return int64_t(reinterpret_cast<uintptr_t>(start) - reinterpret_cast<uintptr_t>(sharedBase));
+}
+
+/// The byte offset of element (row, k) of an operand from its start.
+int64_t elementOffset(const WgmmaOperands &operands, const void *start, uint32_t leading,
+                      uint32_t stride, int row, int k) {
+  uint32_t swizzle = operands.swizzle;
+  if (swizzle == 0)
+    return int64_t(row / 8) * stride + int64_t(k / 8) * leading + row % 8 * 16 + k % 8 * 2;
+  // The address in shared memory, its 16-byte chunk XORed with the
+  // 128-byte line's place in the swizzle pattern.
+  int64_t origin = patternAddress(start, operands.sharedBase);
+  int64_t address = origin + int64_t(row / 8) * stride + int64_t(row % 8) * swizzle + k * 2;
+  int64_t mask = swizzle / 16 - 1;
+  return (address ^ (((address >> 7) & mask) << 4)) - origin;
+}
+
+/// Element (row, k) of operand A (`isA`) or B, as a double.
+double operandElement(const WgmmaOperands &operands, bool isA, int row, int k,
                       PrimitiveType type) {
-  int64_t offset = int64_t(row / 8) * stride + int64_t(k / 8) * leading + row % 8 * 16 +
-                   k % 8 * 2;
+  const void *start = isA ? operands.a : operands.b;
+  int64_t offset = elementOffset(operands, start, isA ? operands.aLeading : operands.bLeading,
+                                 isA ? operands.aStride : operands.bStride, row, k);
   uint16_t bits = 0;
-  std::memcpy(&bits, static_cast<const uint8_t *>(base) + offset, sizeof bits);
+  std::memcpy(&bits, static_cast<const uint8_t *>(start) + offset, sizeof bits);
   return decodeFloatBits(bits, type);
 }
 
 } // namespace
 
-int64_t wgmmaOperandBytes(int64_t rows, uint32_t leading, uint32_t stride) {
-  // The last core matrix's last row ends the span.
-  return (rows / 8 - 1) * int64_t(stride) + (kDepth / 8 - 1) * int64_t(leading) + 8 * 16;
+bool isWgmmaSwizzle(uint32_t swizzle) {
+  return swizzle == 0 || swizzle == 32 || swizzle == 64 || swizzle == 128;
+}
+
+std::pair<int64_t, int64_t> wgmmaOperandSpan(const void *start, int64_t rows, uint32_t leading,
+                                             uint32_t stride, uint32_t swizzle,
+                                             const void *sharedBase) {
+  if (swizzle == 0)
+    // The last core matrix's last row ends the span.
+    return {0, (rows / 8 - 1) * int64_t(stride) + (kDepth / 8 - 1) * int64_t(leading) + 8 * 16};
+  // Each row's 16-byte chunks may land anywhere in its swizzled line.
+  int64_t back = patternAddress(start, sharedBase) % swizzle;
+  return {-back, (rows / 8 - 1) * int64_t(stride) + 8 * int64_t(swizzle) - back};
 }
 
 FragmentPosition wgmmaAccumulatorPosition(int thread, int value) {
@@ -45,6 +75,9 @@ Status warpgroupMma(uint32_t kind, uint32_t n, const WgmmaOperands &operands,
     type = PrimitiveType::F16;
   else
     return Status::failure("ran wgmma of unknown kind " + std::to_string(kind));
+  if (!isWgmmaSwizzle(operands.swizzle))
+    return Status::failure("ran wgmma with swizzle mode " + std::to_string(operands.swizzle) +
+                           " (0, 32, 64 or 128 bytes)");
   if (n < 8 || n > 256 || n % 8)
     return Status::failure("ran wgmma of width " + std::to_string(n) +
                            " (m64nNk16 takes N a multiple of 8 up to 256)");
@@ -53,12 +86,10 @@ Status warpgroupMma(uint32_t kind, uint32_t n, const WgmmaOperands &operands,
   std::vector<double> a(kRows * kDepth), b(size_t(n) * kDepth);
   for (int row = 0; row < kRows; ++row)
     for (int k = 0; k < kDepth; ++k)
-      a[row * kDepth + k] =
-          operandElement(operands.a, operands.aLeading, operands.aStride, row, k, type);
+      a[row * kDepth + k] = operandElement(operands, /*isA=*/true, row, k, type);
   for (int row = 0; row < int(n); ++row)
     for (int k = 0; k < kDepth; ++k)
-      b[row * kDepth + k] =
-          operandElement(operands.b, operands.bLeading, operands.bStride, row, k, type);
+      b[row * kDepth + k] = operandElement(operands, /*isA=*/false, row, k, type);
   int values = int(n) / 2;
   std::vector<float> results(size_t(kThreadsPerWarpgroup) * values);
   for (int thread = 0; thread < int(kThreadsPerWarpgroup); ++thread)

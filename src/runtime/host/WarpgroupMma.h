@@ -3,11 +3,12 @@
 // Owns what the host target's warpgroup-collective matrix multiply
 // computes once all 128 threads of a warpgroup have arrived (BlockRunner
 // gathers them): PTX's wgmma.mma_async m64nNk16 with both operands in
-// shared memory in the canonical K-major, unswizzled layout, and the
-// accumulators spread over the threads as the PTX ISA's wgmma D fragment
-// says (HloHostWgmmaKind in abi/HostKernelAbi.h). A plain function of the
-// operands and the threads' accumulators, so that the layouts are tested
-// without a kernel (WarpMatrixOpsTest).
+// shared memory in a K-major layout (unswizzled core matrices, or 32-, 64-
+// or 128-byte swizzled rows), and the accumulators spread over the threads
+// as the PTX ISA's wgmma D fragment says (HloHostWgmmaKind in
+// abi/HostKernelAbi.h). A plain function of the operands and the threads'
+// accumulators, so that the layouts are tested without a kernel
+// (WarpgroupMmaTest).
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_RUNTIME_HOST_WARPGROUPMMA_H
@@ -17,25 +18,38 @@
 
 #include <array>
 #include <cstdint>
+#include <utility>
 
 namespace hlo::runtime {
 
 constexpr unsigned kThreadsPerWarpgroup = 128;
 
-/// The shared operands of one wgmma (the same for all its threads).
+/// The shared operands of one wgmma (the same for all its threads), in
+/// the layout of `swizzle` (HostKernelAbi.h's __hlo_host_wgmma).
 struct WgmmaOperands {
   const void *a = nullptr;
   uint32_t aLeading = 0, aStride = 0;
   const void *b = nullptr;
   uint32_t bLeading = 0, bStride = 0;
+  uint32_t swizzle = 0;
+  /// Address 0 of the swizzle's XOR pattern (the block's shared memory;
+  /// null: the addresses as they are).
+  const void *sharedBase = nullptr;
   bool operator==(const WgmmaOperands &other) const {
     return a == other.a && aLeading == other.aLeading && aStride == other.aStride &&
-           b == other.b && bLeading == other.bLeading && bStride == other.bStride;
+           b == other.b && bLeading == other.bLeading && bStride == other.bStride &&
+           swizzle == other.swizzle;
   }
 };
 
-/// The bytes an operand of `rows` x 16 spans from its start.
-int64_t wgmmaOperandBytes(int64_t rows, uint32_t leading, uint32_t stride);
+/// Whether `swizzle` is a mode wgmma takes (0, 32, 64 or 128).
+bool isWgmmaSwizzle(uint32_t swizzle);
+
+/// The bytes of an operand of `rows` x 16 from `start` on: [first, last)
+/// relative to `start` (a swizzled row's chunks may lie before it).
+std::pair<int64_t, int64_t> wgmmaOperandSpan(const void *start, int64_t rows, uint32_t leading,
+                                             uint32_t stride, uint32_t swizzle,
+                                             const void *sharedBase);
 
 /// D's (row, column) of value `value` of thread `thread` (0 to 127) of the
 /// warpgroup's accumulators.

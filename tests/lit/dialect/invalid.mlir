@@ -264,3 +264,19 @@ func.func @wgmma_b_rows(%a: tensor<8x4x8x8xbf16>, %b: tensor<2x4x8x8xbf16>, %c: 
   %d = xla_gpu.wgmma %a[%i], %b[%i], %c : tensor<8x4x8x8xbf16>, tensor<2x4x8x8xbf16>, vector<16xf32> -> vector<16xf32>
   return
 }
+
+// -----
+
+func.func @wgmma_swizzle_mode(%a: tensor<2x64x24xbf16>, %b: tensor<2x32x24xbf16>, %c: vector<16xf32>, %i: index) {
+  // expected-error @+1 {{expects a swizzle of 0, 32, 64 or 128 bytes, not 48}}
+  %d = xla_gpu.wgmma %a[%i], %b[%i], %c {swizzle = 48 : i64} : tensor<2x64x24xbf16>, tensor<2x32x24xbf16>, vector<16xf32> -> vector<16xf32>
+  return
+}
+
+// -----
+
+func.func @wgmma_swizzle_rows(%a: tensor<2x64x32xbf16>, %b: tensor<2x32x32xbf16>, %c: vector<16xf32>, %i: index) {
+  // expected-error @+1 {{expects tiles of 128-byte rows ([2K/128][R][64], R a multiple of 8), not 'tensor<2x64x32xbf16>'}}
+  %d = xla_gpu.wgmma %a[%i], %b[%i], %c {swizzle = 128 : i64} : tensor<2x64x32xbf16>, tensor<2x32x32xbf16>, vector<16xf32> -> vector<16xf32>
+  return
+}

@@ -20,3 +20,15 @@ func.func @kernel(%v: f32, %i: index) -> f32 {
 // CHECK:         bufferization.to_tensor %[[M1]] restrict writable
 // CHECK:         tensor.insert %{{.*}} into %[[T0]]
 // CHECK-NOT:     allocate_shared
+
+// A tile that asks for more than 16 bytes of alignment (a swizzled wgmma
+// tile: its swizzle atom) gets it; one that asks for less gets 16.
+func.func @aligned(%i: index) -> (bf16, bf16) {
+  %a = xla_gpu.allocate_shared {alignment = 1024 : i64} : tensor<2x64x64xbf16>
+  %b = xla_gpu.allocate_shared {alignment = 4 : i64} : tensor<8x8xbf16>
+  %x = tensor.extract %a[%i, %i, %i] : tensor<2x64x64xbf16>
+  %y = tensor.extract %b[%i, %i] : tensor<8x8xbf16>
+  return %x, %y : bf16, bf16
+}
+// CHECK: memref.global "private" @{{aligned_shared[_0-9]*}} : memref<2x64x64xbf16, #gpu.address_space<workgroup>> {alignment = 1024 : i64}
+// CHECK: memref.global "private" @{{aligned_shared[_0-9]*}} : memref<8x8xbf16, #gpu.address_space<workgroup>> {alignment = 16 : i64}

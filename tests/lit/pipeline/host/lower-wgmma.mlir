@@ -1,27 +1,29 @@
-// RUN: xla-gpu-opt %s --xla-gpu-lower-gpu-to-host | FileCheck %s
+// RUN: xla-gpu-opt %s --xla-gpu-lower-gpu-to-host --split-input-file | FileCheck %s
 
 // xla_gpu.wgmma on shared buffers calls the launcher's warpgroup-collective
 // wgmma (abi/HostKernelAbi.h) once per 16 columns of K: kind 0 (bf16), N,
-// each operand's first core matrix of the step (two core matrices on per
-// step) with 128 bytes between core matrices along K and K/8 * 128 (here
-// 512) between 8-row groups, and a 16-byte aligned slot holding the
-// accumulators, which come back from it.
-// CHECK:       func.func private @__hlo_host_wgmma(!llvm.ptr, i32, i32, !llvm.ptr, i32, i32, !llvm.ptr, i32, i32, !llvm.ptr)
+// swizzle 0, each operand's first core matrix of the step (two core
+// matrices on per step) with 128 bytes between core matrices along K and
+// K/8 * 128 (here 512) between 8-row groups, and a 16-byte aligned slot
+// holding the accumulators, which come back from it.
+// CHECK:       func.func private @__hlo_host_wgmma(!llvm.ptr, i32, i32, i32, !llvm.ptr, i32, i32, !llvm.ptr, i32, i32, !llvm.ptr)
 // CHECK-LABEL: func.func @k(
 // CHECK-SAME:    %[[A:[^:]*]]: memref<8x4x8x8xbf16, #gpu.address_space<workgroup>>, %[[B:[^:]*]]: memref<4x4x8x8xbf16, #gpu.address_space<workgroup>>, %[[R:[^:]*]]: index, %[[C:[^:]*]]: vector<16xf32>, %{{[^:]*}}: memref<16xf32>, %[[RECORD:.*]]: !llvm.ptr {xla_gpu.host_thread})
 // CHECK:       %[[SLOT:.*]] = llvm.alloca %{{.*}} x vector<16xf32> {alignment = 16 : i64}
 // CHECK:       llvm.store %[[C]], %[[SLOT]]
 // CHECK-DAG:   %[[LEADING:.*]] = arith.constant 128 : i32
 // CHECK-DAG:   %[[STRIDE:.*]] = arith.constant 512 : i32
-// CHECK:       %[[A0:.*]] = xla_gpu.element_pointer %[[A]][%[[R]], %[[K0:.*]], %{{.*}}, %{{.*}}]
-// CHECK:       %[[B0:.*]] = xla_gpu.element_pointer %[[B]][%[[R]], %[[K0]], %{{.*}}, %{{.*}}]
+// CHECK:       %[[A0:.*]] = xla_gpu.element_pointer %[[A]][%[[R]], %{{.*}}, %{{.*}}, %{{.*}}]
+// CHECK:       %[[B0:.*]] = xla_gpu.element_pointer %[[B]][%[[R]], %{{.*}}, %{{.*}}, %{{.*}}]
 // CHECK:       %[[KIND:.*]] = arith.constant 0 : i32
 // CHECK:       %[[N:.*]] = arith.constant 32 : i32
-// CHECK:       call @__hlo_host_wgmma(%[[RECORD]], %[[KIND]], %[[N]], %[[A0]], %[[LEADING]], %[[STRIDE]], %[[B0]], %[[LEADING]], %[[STRIDE]], %[[SLOT]])
+// CHECK:       %[[NONE:.*]] = arith.constant 0 : i32
+// CHECK:       call @__hlo_host_wgmma(%[[RECORD]], %[[KIND]], %[[N]], %[[NONE]], %[[A0]], %[[LEADING]], %[[STRIDE]], %[[B0]], %[[LEADING]], %[[STRIDE]], %[[SLOT]])
 // CHECK:       %[[K2:.*]] = arith.constant 2 : index
 // CHECK:       %[[A2:.*]] = xla_gpu.element_pointer %[[A]][%[[R]], %[[K2]],
-// CHECK:       %[[B2:.*]] = xla_gpu.element_pointer %[[B]][%[[R]], %[[K2]],
-// CHECK:       call @__hlo_host_wgmma(%[[RECORD]], %{{.*}}, %{{.*}}, %[[A2]], %[[LEADING]], %[[STRIDE]], %[[B2]], %[[LEADING]], %[[STRIDE]], %[[SLOT]])
+// CHECK:       %[[K2B:.*]] = arith.constant 2 : index
+// CHECK:       %[[B2:.*]] = xla_gpu.element_pointer %[[B]][%[[R]], %[[K2B]],
+// CHECK:       call @__hlo_host_wgmma(%[[RECORD]], %{{.*}}, %{{.*}}, %{{.*}}, %[[A2]], %[[LEADING]], %[[STRIDE]], %[[B2]], %[[LEADING]], %[[STRIDE]], %[[SLOT]])
 // CHECK-NOT:   call @__hlo_host_wgmma
 // CHECK:       %[[D:.*]] = llvm.load %[[SLOT]] : !llvm.ptr -> vector<16xf32>
 // CHECK:       vector.store %[[D]]
@@ -30,5 +32,31 @@ func.func @k(%a: memref<8x4x8x8xbf16, #gpu.address_space<workgroup>>, %b: memref
   %d = xla_gpu.wgmma %a[%r], %b[%r], %c : memref<8x4x8x8xbf16, #gpu.address_space<workgroup>>, memref<4x4x8x8xbf16, #gpu.address_space<workgroup>>, vector<16xf32> -> vector<16xf32>
   %c0 = arith.constant 0 : index
   vector.store %d, %out[%c0] : memref<16xf32>, vector<16xf32>
+  return
+}
+
+// -----
+
+// 64-byte swizzle: swizzle 64, stride 8 rows of 64 bytes; the step from k
+// on starts at element [k / 32][8 * row group][k % 32] (before the
+// swizzle): columns 0 and 16 of the first atom, then the second's.
+// CHECK-LABEL: func.func @swizzled(
+// CHECK-DAG:   %[[STRIDE:.*]] = arith.constant 512 : i32
+// CHECK-DAG:   %[[ROW:.*]] = arith.muli %arg2, %{{.*}} : index
+// CHECK:       %[[A0:.*]] = xla_gpu.element_pointer %arg0[%{{.*}}, %[[ROW]], %{{.*}}] : memref<2x64x32xf16
+// CHECK:       %[[SWIZZLE:.*]] = arith.constant 64 : i32
+// CHECK:       call @__hlo_host_wgmma(%{{.*}}, %{{.*}}, %{{.*}}, %[[SWIZZLE]], %[[A0]], %{{.*}}, %[[STRIDE]],
+// CHECK:       %[[C16:.*]] = arith.constant 16 : index
+// CHECK:       xla_gpu.element_pointer %arg0[%{{.*}}, %{{.*}}, %[[C16]]]
+// CHECK:       call @__hlo_host_wgmma(
+// CHECK:       %[[ATOM:.*]] = arith.constant 1 : index
+// CHECK:       xla_gpu.element_pointer %arg0[%[[ATOM]],
+// CHECK-COUNT-2: call @__hlo_host_wgmma(
+// CHECK-NOT:   call @__hlo_host_wgmma
+func.func @swizzled(%a: memref<2x64x32xf16, #gpu.address_space<workgroup>>, %b: memref<2x8x32xf16, #gpu.address_space<workgroup>>, %r: index, %c: vector<4xf32>, %out: memref<4xf32>)
+    attributes {xla_gpu.launch = #xla_gpu.launch<grid = [1, 1, 1], block = [128, 1, 1]>} {
+  %d = xla_gpu.wgmma %a[%r], %b[%r], %c {swizzle = 64 : i64} : memref<2x64x32xf16, #gpu.address_space<workgroup>>, memref<2x8x32xf16, #gpu.address_space<workgroup>>, vector<4xf32> -> vector<4xf32>
+  %c0 = arith.constant 0 : index
+  vector.store %d, %out[%c0] : memref<4xf32>, vector<4xf32>
   return
 }
