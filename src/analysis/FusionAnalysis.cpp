@@ -72,14 +72,15 @@ std::optional<int64_t> positiveInteger(const JsonValue *value) {
   return number;
 }
 
-/// The warps and first output tile of a block-level fusion's
-/// `block_level_fusion_config` (`"num_warps":"8"`,
+/// The warps, stages and first output tile of a block-level fusion's
+/// `block_level_fusion_config` (`"num_warps":"8"`, `"num_stages":3`,
 /// `"output_tiles":[{"sizes":["8","1","1024"]}]`), where it names them.
 void readBlockLevelConfig(const FusionBackendConfig &fusionConfig, FusionAnalysis &analysis) {
   const JsonValue *config = memberOf(fusionConfig.backend, "block_level_fusion_config");
   if (!config || !config->isObject())
     return;
   analysis.blockLevelWarps = positiveInteger(config->find("num_warps"));
+  analysis.blockLevelStages = positiveInteger(config->find("num_stages"));
   const JsonValue *tiles = config->find("output_tiles");
   const JsonValue *tile =
       tiles && tiles->isArray() && !tiles->array().empty() ? &tiles->array().front() : nullptr;

@@ -75,6 +75,9 @@ struct FusionAnalysis {
   /// ... and the output tile one block computes (one size per output
   /// dimension), empty if it names none.
   std::vector<int64_t> blockLevelTile;
+  /// ... and its software-pipeline stages (`num_stages`: Triton GEMMs'
+  /// buffers of K tiles in flight), if it names them.
+  std::optional<int64_t> blockLevelStages;
   /// The kinds that update an operand in place (in-place
   /// dynamic-update-slice, scatter): the fusion parameters whose buffers an
   /// output may take (the ParameterReuse the analysis was given). They

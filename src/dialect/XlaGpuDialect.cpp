@@ -329,7 +329,9 @@ LogicalResult LoopOp::verify() {
 // SyncThreadsOp
 //===----------------------------------------------------------------------===//
 
-ParseResult SyncThreadsOp::parse(OpAsmParser &parser, OperationState &result) {
+/// `%a, %b {attributes} : type, type` (each part optional): the syntax of
+/// the ops that pass their tiles through.
+static ParseResult parsePassThrough(OpAsmParser &parser, OperationState &result) {
   SmallVector<OpAsmParser::UnresolvedOperand> tiles;
   SmallVector<Type> types;
   if (parser.parseOperandList(tiles) || parser.parseOptionalAttrDict(result.attributes))
@@ -342,13 +344,26 @@ ParseResult SyncThreadsOp::parse(OpAsmParser &parser, OperationState &result) {
   return success();
 }
 
-void SyncThreadsOp::print(OpAsmPrinter &printer) {
-  if (!getTiles().empty())
-    printer << ' ' << getTiles();
-  printer.printOptionalAttrDict((*this)->getAttrs());
-  if (!getTiles().empty())
-    printer << " : " << getTiles().getTypes();
+static void printPassThrough(OpAsmPrinter &printer, Operation *op) {
+  if (op->getNumOperands() > 0)
+    printer << ' ' << op->getOperands();
+  printer.printOptionalAttrDict(op->getAttrs());
+  if (op->getNumOperands() > 0)
+    printer << " : " << op->getOperandTypes();
 }
+
+ParseResult SyncThreadsOp::parse(OpAsmParser &parser, OperationState &result) {
+  return parsePassThrough(parser, result);
+}
+void SyncThreadsOp::print(OpAsmPrinter &printer) { printPassThrough(printer, *this); }
+ParseResult AsyncCommitOp::parse(OpAsmParser &parser, OperationState &result) {
+  return parsePassThrough(parser, result);
+}
+void AsyncCommitOp::print(OpAsmPrinter &printer) { printPassThrough(printer, *this); }
+ParseResult AsyncWaitOp::parse(OpAsmParser &parser, OperationState &result) {
+  return parsePassThrough(parser, result);
+}
+void AsyncWaitOp::print(OpAsmPrinter &printer) { printPassThrough(printer, *this); }
 
 LogicalResult SyncThreadsOp::verify() {
   if (!llvm::equal(getTiles().getTypes(), getResultTypes()))
@@ -490,6 +505,48 @@ LogicalResult WgmmaOp::verify() {
   if (getC().getType() != getD().getType())
     return emitOpError("expects C and D of one type");
   return success();
+}
+
+LogicalResult AsyncCopyOp::verify() {
+  auto source = cast<ShapedType>(getSource().getType());
+  auto tile = cast<ShapedType>(getTile().getType());
+  if (static_cast<int64_t>(getSourceIndices().size()) != source.getRank() ||
+      static_cast<int64_t>(getTileIndices().size()) != tile.getRank())
+    return emitOpError("expects one index per dimension of the source and of the tile");
+  if (source.getElementType() != tile.getElementType())
+    return emitOpError("expects a source and a tile of one element type");
+  int64_t bytes = getBytes();
+  if (bytes != 4 && bytes != 8 && bytes != 16)
+    return emitOpError("copies 4, 8 or 16 bytes, not ") << bytes;
+  Type element = tile.getElementType();
+  unsigned bits = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 0;
+  if (bits == 0 || bits % 8 != 0 || (bytes * 8) % bits != 0 ||
+      tile.getDimSize(tile.getRank() - 1) % (bytes * 8 / bits) != 0 ||
+      source.getDimSize(source.getRank() - 1) % (bytes * 8 / bits) != 0)
+    return emitOpError("expects rows of whole ") << bytes << "-byte copies of " << element;
+  bool tensors = isa<TensorType>(tile);
+  if (tensors != isa<TensorType>(source))
+    return emitOpError("expects a source and a tile both tensors or both buffers");
+  if (tensors != static_cast<bool>(getResult()) ||
+      (getResult() && getResult().getType() != tile))
+    return emitOpError("returns the tile's new value on tensors, nothing on buffers");
+  return success();
+}
+
+/// Async commits and waits pass their tiles through.
+static LogicalResult verifyPassThrough(Operation *op) {
+  if (op->getOperandTypes() != op->getResultTypes())
+    return op->emitOpError("returns its tiles, of their types");
+  return success();
+}
+
+LogicalResult AsyncCommitOp::verify() { return verifyPassThrough(*this); }
+
+LogicalResult AsyncWaitOp::verify() {
+  if (getPendingAttr().getInt() < 0)
+    return emitOpError("waits for a number of pending groups, not ")
+           << getPendingAttr().getInt();
+  return verifyPassThrough(*this);
 }
 
 LogicalResult AtomicRMWOp::verify() {

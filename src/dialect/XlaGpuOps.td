@@ -293,6 +293,76 @@ def XlaGpu_WgmmaOp : XlaGpu_Op<"wgmma", [MemoryEffects<[MemRead]>]> {
   }];
 }
 
+def XlaGpu_AsyncCopyOp : XlaGpu_Op<"async_copy",
+    [AttrSizedOperandSegments, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "A thread's asynchronous copy from global memory into a shared tile";
+  let description = [{
+    PTX's `cp.async`: copies `bytes` (4, 8 or 16) bytes, consecutive
+    elements along the last dimension of both, from `source` (a kernel
+    buffer) at `source_indices` into `tile` (shared) at `tile_indices`; or,
+    where `condition` is false, writes that many zero bytes there (and
+    reads nothing). Both addresses are aligned to `bytes`. The copy is
+    done only after an `async_wait` that covers its group (`async_commit`)
+    and then, for other threads, a barrier: nothing may read those bytes
+    of the tile before.
+
+    On tensors (the tile's new value is the result) or on buffers (no
+    result):
+
+      %t1 = xla_gpu.async_copy %a[%i, %k] into %t0[%r, %c] if %in {bytes = 16 : i64}
+          : tensor<256x64xbf16>, tensor<64x40xbf16> -> tensor<64x40xbf16>
+  }];
+  let arguments = (ins AnyTypeOf<[AnyStaticShapeTensor, AnyStaticShapeMemRef]>:$source,
+                       Variadic<Index>:$source_indices,
+                       AnyTypeOf<[AnyStaticShapeTensor, AnyStaticShapeMemRef]>:$tile,
+                       Variadic<Index>:$tile_indices, I1:$condition, I64Attr:$bytes);
+  let results = (outs Optional<AnyStaticShapeTensor>:$result);
+  let assemblyFormat = [{
+    $source `[` $source_indices `]` `into` $tile `[` $tile_indices `]` `if` $condition attr-dict
+    `:` type($source) `,` type($tile) (`->` type($result)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def XlaGpu_AsyncCommitOp : XlaGpu_Op<"async_commit", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Closes the thread's group of async copies";
+  let description = [{
+    PTX's `cp.async.commit_group`: the running thread's `async_copy`s since
+    its last commit form a group, which `async_wait` counts. The tiles the
+    copies wrote pass through (so that the copies come before it; without
+    tiles, after bufferization, it orders by its memory effects alone).
+
+      %t = xla_gpu.async_commit %a, %b : tensor<64x40xbf16>, tensor<32x40xbf16>
+  }];
+  let arguments = (ins Variadic<AnyType>:$tiles);
+  let results = (outs Variadic<AnyType>:$results);
+  let hasCustomAssemblyFormat = 1;
+  let builders = [OpBuilder<(ins "::mlir::ValueRange":$tiles), [{
+    build($_builder, $_state, tiles.getTypes(), tiles);
+  }]>];
+  let hasVerifier = 1;
+}
+
+def XlaGpu_AsyncWaitOp : XlaGpu_Op<"async_wait", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Waits for all but the last groups of the thread's async copies";
+  let description = [{
+    PTX's `cp.async.wait_group`: returns once at most `pending` of the
+    running thread's committed groups are incomplete. The tiles pass
+    through, as through async_commit; other threads see the copies only
+    after a barrier that follows.
+
+      %t = xla_gpu.async_wait %a {pending = 1 : i64} : tensor<64x40xbf16>
+      xla_gpu.async_wait {pending = 0 : i64}
+  }];
+  let arguments = (ins Variadic<AnyType>:$tiles, I64Attr:$pending);
+  let results = (outs Variadic<AnyType>:$results);
+  let hasCustomAssemblyFormat = 1;
+  let builders = [OpBuilder<(ins "::mlir::ValueRange":$tiles, "int64_t":$pending), [{
+    build($_builder, $_state, tiles.getTypes(), tiles, $_builder.getI64IntegerAttr(pending));
+  }]>];
+  let hasVerifier = 1;
+}
+
 def XlaGpu_PredicatedInsertOp : XlaGpu_Op<"predicated_insert",
     [Pure, TypesMatchWith<"the result is the destination's type", "dest", "result", "$_self">,
      TypesMatchWith<"the value is an element of the destination", "dest", "value",

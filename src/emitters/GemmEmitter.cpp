@@ -127,6 +127,22 @@ GemmEmitter::GemmEmitter(const FusionAnalysis &analysis, const HloComputation &f
   warpgroups = chooseWarpgroupTiling();
   staging[0] = stagingOf(0);
   staging[1] = stagingOf(1);
+  // Software pipelining where an operand's copies can be async: XLA's
+  // stages where its config names a tile (most say 1), two for the
+  // emitter's own tiles; fewer while the buffers do not fit.
+  // (Not the large mma.sync tile: at 255 registers, a bf16 [32768,8192]
+  // dot spilled 32 bytes with two stages on sm_90.)
+  int64_t wanted = config.tile ? analysis.blockLevelStages.value_or(1) : 2;
+  wanted = std::clamp<int64_t>(wanted, 1, 4);
+  if (tiling.large && !warpgroups)
+    wanted = 1;
+  while (wanted > 1 && wanted * sharedMemoryBytes() > device.sharedMemoryPerBlock)
+    --wanted;
+  if (wanted > 1 && (canCopyAsync(0) || canCopyAsync(1))) {
+    stages = wanted;
+    staging[0].async = canCopyAsync(0);
+    staging[1].async = canCopyAsync(1);
+  }
   launch.threads[0] = tiling.warps * kWarpSize;
   launch.blocks = splitGrid(this->gemm.batchCount() * tiling.tilesM * tiling.tilesN, device);
   // Registers for four blocks an SM: without a bound ptxas aims at more
@@ -183,7 +199,7 @@ int64_t GemmEmitter::sharedMemoryBytes() const {
       tile *= size;
     elements += tile;
   }
-  return elements * elementBytes;
+  return stages * elements * elementBytes;
 }
 
 std::optional<std::pair<int64_t, int64_t>>
@@ -421,73 +437,146 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
     return mmaSync(aBig, bBig, sum);
   };
 
-  // The K loop: stage a K tile of each operand, wait, multiply out of
-  // shared memory, wait again before the next tile overwrites it.
-  llvm::Error failure = llvm::Error::success();
-  int64_t kTiles = llvm::divideCeil(gemm.k, t.blockK);
-  SmallVector<Value> inits(accumulatorCount, zeros);
+  // Multiplies the K tile in `tileA` and `tileB` into the accumulators
+  // `results[0..accumulatorCount)`.
+  auto multiplyTiles = [&](Value tileA, Value tileB, SmallVector<Value> &results) -> llvm::Error {
+    if (warpgroups) {
+      results[0] = xla_gpu::WgmmaOp::create(
+          b, accumulatorType, tileA, arith::DivUIOp::create(b, groupRow, constant(8)), tileB,
+          arith::DivUIOp::create(b, groupColumn, constant(8)), results[0],
+          staging[0].swizzleBytes);
+      return llvm::Error::success();
+    }
+    for (int64_t kk = 0; kk < t.blockK; kk += mma.k) {
+      if (t.warpGrid) {
+        // Each fragment once, for every tile of its row or column.
+        SmallVector<Value> aFragments, bFragments;
+        for (Value rowBase : rowSlots)
+          aFragments.push_back(loadFragment(0, tileA, rowBase, kk));
+        for (Value columnBase : columnSlots)
+          bFragments.push_back(loadFragment(1, tileB, columnBase, kk));
+        for (auto [j, warpTile] : llvm::enumerate(warpTiles))
+          results[j] = multiply(aFragments[warpTile.rowSlot], bFragments[warpTile.columnSlot],
+                                results[j]);
+        continue;
+      }
+      for (auto [j, warpTile] : llvm::enumerate(warpTiles)) {
+        BodyValues stepped =
+            emitIf(b, warpTile.valid, {results[j]}, [&](ImplicitLocOpBuilder &) -> BodyValues {
+              Value a = loadFragment(0, tileA, rowSlots[warpTile.rowSlot], kk);
+              Value bFragment = loadFragment(1, tileB, columnSlots[warpTile.columnSlot], kk);
+              return SmallVector<Value>{multiply(a, bFragment, results[j])};
+            });
+        if (!stepped)
+          return stepped.takeError();
+        results[j] = stepped->front();
+      }
+    }
+    return llvm::Error::success();
+  };
+
+  // The shared tiles: A's and B's of each stage, tiles[2 s + operand].
   // Swizzled tiles start where their swizzle pattern does (8 rows).
   auto alignment = [&](int operand) {
     int64_t bytes = staging[operand].swizzleBytes;
     return bytes ? b.getI64IntegerAttr(8 * bytes) : IntegerAttr();
   };
-  inits.push_back(xla_gpu::AllocateSharedOp::create(b, sharedType(0), alignment(0)));
-  inits.push_back(xla_gpu::AllocateSharedOp::create(b, sharedType(1), alignment(1)));
+  SmallVector<Value> tiles;
+  for (int64_t s = 0; s < stages; ++s)
+    for (int operand : {0, 1})
+      tiles.push_back(
+          xla_gpu::AllocateSharedOp::create(b, sharedType(operand), alignment(operand)));
+  // Copies K tile `kTile` into stage `s`'s tiles.
+  auto stageTiles = [&](SmallVector<Value> &current, int64_t s, Value kTile) -> llvm::Error {
+    Value k0 = mul(kTile, t.blockK);
+    for (int operand : {0, 1}) {
+      llvm::Expected<Value> staged =
+          stageOperand(context, position, operand, current[2 * s + operand], k0);
+      if (!staged)
+        return staged.takeError();
+      current[2 * s + operand] = *staged;
+    }
+    return llvm::Error::success();
+  };
+  // The tiles through a barrier, an async commit or an async wait.
+  auto barrier = [&](SmallVector<Value> &current) {
+    current = SmallVector<Value>(xla_gpu::SyncThreadsOp::create(b, current).getResults());
+  };
+  auto commit = [&](SmallVector<Value> &current) {
+    current = SmallVector<Value>(xla_gpu::AsyncCommitOp::create(b, current).getResults());
+  };
+  auto wait = [&](SmallVector<Value> &current, int64_t pending) {
+    current = SmallVector<Value>(xla_gpu::AsyncWaitOp::create(b, current, pending).getResults());
+  };
+
+  // The K loop. One stage: copy a K tile of each operand into shared
+  // memory, wait for the block, multiply out of shared memory, wait again
+  // before the next tile overwrites it. S stages (async copies): before
+  // the loop, the copies of tiles 0 to S - 2 are issued; step i issues
+  // tile i + S - 1's into the buffers step i - 1 read, waits for its own
+  // tile's copies (all but the last S - 1 groups) and the block, and
+  // multiplies; the loop runs S steps a round, unrolled, so that each
+  // step's buffers are fixed.
+  llvm::Error failure = llvm::Error::success();
+  int64_t kTiles = llvm::divideCeil(gemm.k, t.blockK);
+  if (stages > 1) {
+    for (int64_t s = 0; s + 1 < stages; ++s) {
+      if (llvm::Error error = stageTiles(tiles, s, constant(s)))
+        return error;
+      commit(tiles);
+    }
+  }
+  SmallVector<Value> inits(accumulatorCount, zeros);
+  llvm::append_range(inits, tiles);
+  int64_t rounds = llvm::divideCeil(kTiles, stages);
   auto loop = scf::ForOp::create(
-      b, constant(0), constant(kTiles), constant(1), inits,
-      [&](OpBuilder &builder, Location, Value kTile, ValueRange iterArgs) {
+      b, constant(0), constant(rounds), constant(1), inits,
+      [&](OpBuilder &builder, Location, Value round, ValueRange iterArgs) {
         // The body is built with `b`, moved into the loop.
         b.setInsertionPoint(builder.getInsertionBlock(), builder.getInsertionPoint());
-        SmallVector<Value> results(iterArgs.begin(), iterArgs.end());
+        SmallVector<Value> results(iterArgs.begin(), iterArgs.begin() + accumulatorCount);
+        SmallVector<Value> current(iterArgs.begin() + accumulatorCount, iterArgs.end());
         auto body = [&]() -> llvm::Error {
-          Value k0 = mul(kTile, t.blockK);
-          llvm::Expected<Value> sharedA =
-              stageOperand(context, position, 0, iterArgs[accumulatorCount], k0);
-          if (!sharedA)
-            return sharedA.takeError();
-          llvm::Expected<Value> sharedB =
-              stageOperand(context, position, 1, iterArgs[accumulatorCount + 1], k0);
-          if (!sharedB)
-            return sharedB.takeError();
-          auto staged = xla_gpu::SyncThreadsOp::create(b, ValueRange{*sharedA, *sharedB});
-          Value tileA = staged.getResult(0), tileB = staged.getResult(1);
-          if (warpgroups)
-            results[0] = xla_gpu::WgmmaOp::create(
-                b, accumulatorType, tileA, arith::DivUIOp::create(b, groupRow, constant(8)), tileB,
-                arith::DivUIOp::create(b, groupColumn, constant(8)), results[0],
-                staging[0].swizzleBytes);
-          for (int64_t kk = 0; kk < t.blockK && !warpgroups; kk += mma.k) {
-            if (t.warpGrid) {
-              // Each fragment once, for every tile of its row or column.
-              SmallVector<Value> aFragments, bFragments;
-              for (Value rowBase : rowSlots)
-                aFragments.push_back(loadFragment(0, tileA, rowBase, kk));
-              for (Value columnBase : columnSlots)
-                bFragments.push_back(loadFragment(1, tileB, columnBase, kk));
-              for (auto [j, warpTile] : llvm::enumerate(warpTiles))
-                results[j] = multiply(aFragments[warpTile.rowSlot],
-                                      bFragments[warpTile.columnSlot], results[j]);
-              continue;
-            }
-            for (auto [j, warpTile] : llvm::enumerate(warpTiles)) {
-              BodyValues stepped = emitIf(
-                  b, warpTile.valid, {results[j]}, [&](ImplicitLocOpBuilder &) -> BodyValues {
-                    Value a = loadFragment(0, tileA, rowSlots[warpTile.rowSlot], kk);
-                    Value bFragment =
-                        loadFragment(1, tileB, columnSlots[warpTile.columnSlot], kk);
-                    return SmallVector<Value>{multiply(a, bFragment, results[j])};
+          if (stages == 1) {
+            if (llvm::Error error = stageTiles(current, 0, round))
+              return error;
+            barrier(current);
+            if (llvm::Error error = multiplyTiles(current[0], current[1], results))
+              return error;
+            barrier(current);
+            return llvm::Error::success();
+          }
+          for (int64_t step = 0; step < stages; ++step) {
+            Value kTile = add(mul(round, stages), constant(step));
+            if (llvm::Error error = stageTiles(current, (step + stages - 1) % stages,
+                                               add(kTile, constant(stages - 1))))
+              return error;
+            commit(current);
+            wait(current, stages - 1);
+            barrier(current);
+            Value tileA = current[2 * step], tileB = current[2 * step + 1];
+            if (kTiles % stages == 0) {
+              if (llvm::Error error = multiplyTiles(tileA, tileB, results))
+                return error;
+            } else {
+              // The last round's steps past K (uniform in the block).
+              BodyValues stepped =
+                  emitIf(b, less(kTile, kTiles), results, [&](ImplicitLocOpBuilder &) -> BodyValues {
+                    SmallVector<Value> inner(results);
+                    if (llvm::Error error = multiplyTiles(tileA, tileB, inner))
+                      return BodyValues(std::move(error));
+                    return inner;
                   });
               if (!stepped)
                 return stepped.takeError();
-              results[j] = stepped->front();
+              results = std::move(*stepped);
             }
+            barrier(current);
           }
-          auto done = xla_gpu::SyncThreadsOp::create(b, ValueRange{tileA, tileB});
-          results[accumulatorCount] = done.getResult(0);
-          results[accumulatorCount + 1] = done.getResult(1);
           return llvm::Error::success();
         };
         failure = body();
+        llvm::append_range(results, current);
         scf::YieldOp::create(b, results);
       });
   if (failure)
@@ -496,6 +585,12 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   // would only lengthen the code and the registers' lives.
   loop->setAttr(xla_gpu::kKeepLoopAttr, b.getUnitAttr());
   b.setInsertionPointAfter(loop);
+  if (stages > 1) {
+    // The copies of the tiles past K are still in flight.
+    SmallVector<Value> last(loop.getResults().begin() + accumulatorCount,
+                            loop.getResults().end());
+    wait(last, 0);
+  }
 
   // The epilogue: each accumulator value inside the dot, converted to its
   // type, through the ops after the dot to the output.

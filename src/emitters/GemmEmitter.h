@@ -11,20 +11,24 @@
 // stored.
 //
 // A block computes an output tile (GemmTiling.h: XLA's tile and warps
-// where its config names them, so that grid and block are XLA's), stepping
-// along K: its threads stage each K tile of both operands in shared memory
+// where its config names them, so that grid and block are XLA's; its own
+// 128 x 128 on 8 warps for dots that fill every SM so), stepping along K:
+// its threads stage each K tile of both operands in shared memory
 // (GemmStaging.cpp: prologue applied, copied along each operand's minor
 // dimension, 16 bytes at a time where it runs in whole vectors, zeros past
 // its edges), wait at a barrier, and multiply:
 //  - on sm_90a, 16-bit floats, where the block's warps are whole
 //    warpgroups each owning a 64-row slab of at most 256 columns: each
-//    warpgroup runs xla_gpu.wgmma on the tiles, staged as K-major 8 x 8
-//    core matrices;
+//    warpgroup runs xla_gpu.wgmma on the tiles, staged K-major in 32-, 64-
+//    or 128-byte swizzled rows;
 //  - otherwise each warp loads its mma.sync fragments from padded tiles
 //    (ldmatrix, .trans for 16-bit operands stored free-dimension minor,
 //    which are staged K by rows) and multiplies.
-// Registers are bounded for four blocks an SM (fewer for 3xTF32 and wide
-// wgmma accumulators). Not yet: cp.async stages, swizzled tiles, split-k.
+// With several stages (XLA's num_stages; 2 for the emitter's own tiles),
+// operands that are fusion parameters are copied with cp.async
+// (xla_gpu.async_copy) while earlier K tiles are multiplied. Registers are
+// bounded for four blocks an SM (fewer for 3xTF32 and large tiles). Not
+// yet: split-k.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_EMITTERS_GEMMEMITTER_H

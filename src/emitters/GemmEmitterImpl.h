@@ -67,6 +67,10 @@ private:
     bool contiguousInTile = true;
     /// SwizzledRows: S.
     int64_t swizzleBytes = 0;
+    /// Whether its vectors go straight from the operand (a fusion
+    /// parameter) to the tile with async copies (cp.async; in a
+    /// multi-stage K loop), rather than through registers.
+    bool async = false;
     llvm::SmallVector<int64_t, 4> tileShape;
   };
   Staging stagingOf(int operand) const;
@@ -88,12 +92,19 @@ private:
   llvm::Expected<mlir::Value> stageOperand(EmitterContext &context, const BlockPosition &block,
                                            int operand, mlir::Value tile, mlir::Value k0) const;
 
-  /// One operand's element at (batch indices, free index, contracting
-  /// index) (the free and contracting indices row-major over the
-  /// operand's free and contracting dimensions).
+  /// One operand's index, and its element, at (batch indices, free
+  /// index, contracting index) (the free and contracting indices row-major
+  /// over the operand's free and contracting dimensions).
+  llvm::SmallVector<mlir::Value> operandIndex(mlir::ImplicitLocOpBuilder &b, int operand,
+                                              mlir::ValueRange batch, mlir::Value free,
+                                              mlir::Value contracting) const;
   llvm::Expected<mlir::Value> operandElement(EmitterContext &context, int operand,
                                              mlir::ValueRange batch, mlir::Value free,
                                              mlir::Value contracting) const;
+  /// Whether operand `operand`'s vectors can be async copies: it is a
+  /// parameter of the fusion, copied 4, 8 or 16 bytes at a time straight
+  /// into the tile (no TF32 rounding on the way).
+  bool canCopyAsync(int operand) const;
 
   /// Whether operand `operand` is stored with a contracting dimension
   /// minor-most (K contiguous).
@@ -124,6 +135,10 @@ private:
   GemmDescription gemm;
   xla_gpu::MmaSyncKind mma;
   GemmTiling tiling;
+  /// The K tiles in flight: XLA's num_stages (or 2 for the emitter's own
+  /// tiles) where an operand is copied asynchronously and the buffers
+  /// fit, else 1.
+  int64_t stages = 1;
   std::optional<WarpgroupTiling> warpgroups;
   int64_t elementBytes = 0;
   Staging staging[2];

@@ -5,9 +5,11 @@
 // (its layout, padding and shape), and the copy loop the block's threads
 // run, along the operand's minor dimension, 16 bytes at a time where it
 // runs in whole vectors, the operand's producers applied to each element
-// once, zeros written past the operand's edges.
+// once, zeros written past the operand's edges; or, for a parameter in a
+// multi-stage K loop, async copies (cp.async) straight into the tile.
 //
 //===----------------------------------------------------------------------===//
+#include "dialect/XlaGpuDialect.h"
 #include "emitters/GemmEmitterImpl.h"
 #include "emitters/TypeConversion.h"
 
@@ -46,10 +48,10 @@ GemmEmitter::Staging GemmEmitter::stagingOf(int operand) const {
   // contracting (or free) dimensions, and it, the extent copied (K or the
   // free rows) and the tile's extent along it are whole vectors. Where the
   // run is not along the tile's last dimension (f32 or 8-bit operands
-  // stored free-dimension minor, and such operands in K-major core
-  // matrices), the vector is stored element by element.
+  // stored free-dimension minor, and such operands in K-major wgmma
+  // tiles), the vector is stored element by element.
   result.contiguousInTile = result.layout == TileLayout::KRows ? !kMinor : kMinor;
-  int64_t width = std::max<int64_t>(1, 16 / elementBytes);
+  // Else 8 or 4 bytes (a K of 100 bf16 runs in 4-byte pairs).
   const Shape &shape = gemm.dot->operand(operand)->shape();
   const std::vector<int64_t> &run =
       kMinor ? (operand == 0 ? gemm.lhsContracting : gemm.rhsContracting)
@@ -57,11 +59,15 @@ GemmEmitter::Staging GemmEmitter::stagingOf(int operand) const {
   int64_t extent = kMinor ? gemm.k : (operand == 0 ? gemm.m : gemm.n);
   int64_t tileExtent = kMinor ? tiling.blockK : result.rows;
   std::vector<int64_t> layout = shape.layoutOrDefault().minorToMajor;
-  if (!run.empty() && !layout.empty() && layout.front() == run.back() &&
-      shape.dimension(run.back()) % width == 0 && extent % width == 0 &&
-      tileExtent % width == 0 &&
-      (!result.contiguousInTile || result.tileShape.back() % width == 0))
-    result.width = width;
+  if (run.empty() || layout.empty() || layout.front() != run.back())
+    return result;
+  for (int64_t width = 16 / elementBytes; width > 1 && width * elementBytes >= 4; width /= 2)
+    if (shape.dimension(run.back()) % width == 0 && extent % width == 0 &&
+        tileExtent % width == 0 &&
+        (!result.contiguousInTile || result.tileShape.back() % width == 0)) {
+      result.width = width;
+      break;
+    }
   return result;
 }
 
@@ -105,10 +111,18 @@ bool GemmEmitter::isKMinor(int operand) const {
   return true;
 }
 
-llvm::Expected<Value> GemmEmitter::operandElement(EmitterContext &context, int operand,
-                                                  ValueRange batch, Value free,
-                                                  Value contracting) const {
-  ImplicitLocOpBuilder &b = context.b;
+bool GemmEmitter::canCopyAsync(int operand) const {
+  const Staging &staged = staging[operand];
+  int64_t bytes = staged.width * elementBytes;
+  return device.features.cpAsync && device.computeCapability >= 80 &&
+         gemm.dot->operand(operand)->opcode() == HloOpcode::Parameter &&
+         gemm.input != GemmInput::TF32 && staged.contiguousInTile &&
+         (bytes == 4 || bytes == 8 || bytes == 16);
+}
+
+SmallVector<Value> GemmEmitter::operandIndex(ImplicitLocOpBuilder &b, int operand,
+                                             ValueRange batch, Value free,
+                                             Value contracting) const {
   const HloInstruction *value = gemm.dot->operand(operand);
   const Shape &shape = value->shape();
   SmallVector<Value> index(shape.rank());
@@ -127,6 +141,15 @@ llvm::Expected<Value> GemmEmitter::operandElement(EmitterContext &context, int o
   place(operand == 0 ? gemm.lhsBatch : gemm.rhsBatch, batch);
   split(operand == 0 ? gemm.lhsFree : gemm.rhsFree, free);
   split(operand == 0 ? gemm.lhsContracting : gemm.rhsContracting, contracting);
+  return index;
+}
+
+llvm::Expected<Value> GemmEmitter::operandElement(EmitterContext &context, int operand,
+                                                  ValueRange batch, Value free,
+                                                  Value contracting) const {
+  ImplicitLocOpBuilder &b = context.b;
+  const HloInstruction *value = gemm.dot->operand(operand);
+  SmallVector<Value> index = operandIndex(b, operand, batch, free, contracting);
   llvm::Expected<SmallVector<Value>> element =
       context.elemental.emitValue(b, *value, context.parameters, index);
   if (!element)
@@ -248,7 +271,27 @@ llvm::Expected<Value> GemmEmitter::stageOperand(EmitterContext &context,
               Value inBounds =
                   both(block.hasTile, both(less(free, freeSize), less(k, gemm.k)));
               SmallVector<Value, 4> indices = tileIndices(b, staged, freeLocal, kLocal);
-              return copy(iterArgs[0], indices, freeLocal, kLocal, free, k, inBounds);
+              if (!staged.async)
+                return copy(iterArgs[0], indices, freeLocal, kLocal, free, k, inBounds);
+              // Straight from the parameter's buffer (row-major in its
+              // layout: the vector runs along its last dimension), at an
+              // index inside it even where nothing is read.
+              Value zero = constant(0);
+              auto inside = [&](Value index) {
+                return arith::SelectOp::create(b, inBounds, index, zero).getResult();
+              };
+              SmallVector<Value> batch;
+              for (Value index : block.batch)
+                batch.push_back(inside(index));
+              const HloInstruction *parameter = gemm.dot->operand(operand);
+              SmallVector<Value> source = bufferIndices(
+                  parameter->shape(), operandIndex(b, operand, batch, inside(free), inside(k)));
+              return SmallVector<Value>{
+                  xla_gpu::AsyncCopyOp::create(
+                      b, iterArgs[0].getType(), context.parameters[parameter->parameterNumber()],
+                      source, iterArgs[0], indices, inBounds,
+                      b.getI64IntegerAttr(width * elementBytes))
+                      .getResult()};
             });
         if (!stored) {
           failure = stored.takeError();

@@ -26,6 +26,22 @@ struct LowerSyncThreadsPass : impl::LowerSyncThreadsPassBase<LowerSyncThreadsPas
       op.replaceAllUsesWith(op.getTiles());
       op.erase();
     }
+    // Async commits and waits keep their place by their memory effects
+    // from here on, without tiles.
+    SmallVector<Operation *> asyncOps;
+    getOperation().walk([&](Operation *op) {
+      if (isa<xla_gpu::AsyncCommitOp, xla_gpu::AsyncWaitOp>(op) && op->getNumOperands() > 0)
+        asyncOps.push_back(op);
+    });
+    for (Operation *op : asyncOps) {
+      OpBuilder b(op);
+      if (auto wait = dyn_cast<xla_gpu::AsyncWaitOp>(op))
+        xla_gpu::AsyncWaitOp::create(b, op->getLoc(), ValueRange(), wait.getPending());
+      else
+        xla_gpu::AsyncCommitOp::create(b, op->getLoc(), ValueRange());
+      op->replaceAllUsesWith(op->getOperands());
+      op->erase();
+    }
   }
 };
 

@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "pipeline/AtomicRmwBufferization.h"
-#include "pipeline/SharedTileReadBufferization.h"
+#include "pipeline/SharedTileBufferization.h"
 #include "pipeline/Passes.h"
 #include "emitters/SourceLocations.h"
 #include "pipeline/Target.h"
@@ -86,7 +86,7 @@ llvm::Error runPipeline(ModuleOp module, const PipelineOptions &options, PassDum
   scf::registerBufferizableOpInterfaceExternalModels(registry);
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
   registerAtomicRmwBufferization(registry);
-  registerSharedTileReadBufferization(registry);
+  registerSharedTileBufferization(registry);
   context->appendDialectRegistry(registry);
   context->loadDialect<bufferization::BufferizationDialect, memref::MemRefDialect,
                        LLVM::LLVMDialect, NVVM::NVVMDialect>();

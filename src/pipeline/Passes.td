@@ -148,12 +148,14 @@ def ExpandSmallFloatsPass
 
 def LowerSyncThreadsPass
     : Pass<"xla-gpu-lower-sync-threads", "mlir::ModuleOp"> {
-  let summary = "xla_gpu.sync_threads as gpu.barrier";
+  let summary = "xla_gpu.sync_threads as gpu.barrier; async waits without tiles";
   let description = [{
     A `sync_threads` becomes a `gpu.barrier`; its results are the tiles it
     was given (the barrier orders the accesses to them once they are
-    buffers). Runs just before bufferization, after the tensor-level
-    rewrites that could move the accesses across it.
+    buffers). Likewise `async_commit` and `async_wait` lose their tiles
+    (their memory effects order them from then on; each target lowers the
+    bare ops). Runs just before bufferization, after the tensor-level
+    rewrites that could move the accesses across them.
   }];
   let dependentDialects = ["mlir::gpu::GPUDialect"];
 }

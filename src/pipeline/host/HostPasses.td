@@ -27,12 +27,16 @@ def LowerGpuToHostRuntimePass
     convert-gpu-to-nvvm gives `shfl.sync` for the same op, so both targets
     agree; `xla_gpu.mma_sync` a call to `__hlo_host_mma_sync` with the
     lane's fragments in stack slots (the launcher waits for the whole warp,
-    as for a shuffle), and `xla_gpu.ldmatrix` on a shared buffer a call to
-    `__hlo_host_ldmatrix` with the lane's row address. Other gpu ops are
+    as for a shuffle), `xla_gpu.ldmatrix` on a shared buffer a call to
+    `__hlo_host_ldmatrix` with the lane's row address, `xla_gpu.wgmma` one
+    call to `__hlo_host_wgmma` per 16 columns of K, and `xla_gpu.async_copy`
+    loads and stores done at once (zeros where its condition fails; its
+    commits and waits then have nothing to do and go). Other gpu ops are
     reported by name.
   }];
   let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::arith::ArithDialect",
-                           "mlir::func::FuncDialect", "mlir::vector::VectorDialect"];
+                           "mlir::func::FuncDialect", "mlir::vector::VectorDialect",
+                           "mlir::memref::MemRefDialect", "mlir::scf::SCFDialect"];
 }
 
 def CheckHostAccessesPass

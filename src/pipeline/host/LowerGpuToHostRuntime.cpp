@@ -13,6 +13,8 @@
 #include "pipeline/host/HostPasses.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/SymbolTable.h"
 
@@ -140,7 +142,8 @@ struct LowerGpuToHostRuntimePass
     SmallVector<Operation *> gpuOps;
     module.walk([&](Operation *op) {
       if (isa_and_nonnull<gpu::GPUDialect>(op->getDialect()) ||
-          isa<xla_gpu::MmaSyncOp, xla_gpu::LdmatrixOp, xla_gpu::WgmmaOp>(op))
+          isa<xla_gpu::MmaSyncOp, xla_gpu::LdmatrixOp, xla_gpu::WgmmaOp, xla_gpu::AsyncCopyOp,
+              xla_gpu::AsyncCommitOp, xla_gpu::AsyncWaitOp>(op))
         gpuOps.push_back(op);
     });
     for (Operation *op : gpuOps)
@@ -216,6 +219,14 @@ struct LowerGpuToHostRuntimePass
       return lowerLdmatrix(module, b, load, record);
     } else if (auto mma = dyn_cast<xla_gpu::WgmmaOp>(op)) {
       return lowerWgmma(module, b, mma, record);
+    } else if (auto copy = dyn_cast<xla_gpu::AsyncCopyOp>(op)) {
+      return lowerAsyncCopy(b, copy);
+    } else if (isa<xla_gpu::AsyncCommitOp, xla_gpu::AsyncWaitOp>(op)) {
+      // The host's async copies are done when issued.
+      if (op->getNumOperands() > 0)
+        return op->emitOpError("expects no tiles (xla-gpu-lower-sync-threads first)");
+      op->erase();
+      return success();
     } else {
       return op->emitError() << "the host target cannot run '"
                              << op->getName().getStringRef() << "'";
@@ -395,6 +406,44 @@ struct LowerGpuToHostRuntimePass
     mma.getD().replaceAllUsesWith(
         LLVM::LoadOp::create(b, loc, mma.getD().getType(), accumulators).getResult());
     mma.erase();
+    return success();
+  }
+
+  /// `xla_gpu.async_copy` on buffers as the copy done at once: where the
+  /// condition holds, each element loaded from the source and stored into
+  /// the tile; else zeros stored (the source not read).
+  LogicalResult lowerAsyncCopy(OpBuilder &b, xla_gpu::AsyncCopyOp copy) {
+    if (copy.getResult())
+      return copy.emitOpError("expects buffers (bufferize first)");
+    Location loc = copy.getLoc();
+    auto tileType = cast<MemRefType>(copy.getTile().getType());
+    Type element = tileType.getElementType();
+    int64_t count = copy.getBytes() * 8 / element.getIntOrFloatBitWidth();
+    auto at = [&](OpBuilder &builder, ValueRange indices, int64_t e) {
+      SmallVector<Value> result(indices.begin(), indices.end());
+      result.back() = arith::AddIOp::create(builder, loc, result.back(),
+                                            arith::ConstantIndexOp::create(builder, loc, e));
+      return result;
+    };
+    scf::IfOp::create(
+        b, loc, copy.getCondition(),
+        [&](OpBuilder &builder, Location) {
+          for (int64_t e = 0; e < count; ++e) {
+            Value value = memref::LoadOp::create(builder, loc, copy.getSource(),
+                                                 at(builder, copy.getSourceIndices(), e));
+            memref::StoreOp::create(builder, loc, value, copy.getTile(),
+                                    at(builder, copy.getTileIndices(), e));
+          }
+          scf::YieldOp::create(builder, loc);
+        },
+        [&](OpBuilder &builder, Location) {
+          Value zero = arith::ConstantOp::create(builder, loc, builder.getZeroAttr(element));
+          for (int64_t e = 0; e < count; ++e)
+            memref::StoreOp::create(builder, loc, zero, copy.getTile(),
+                                    at(builder, copy.getTileIndices(), e));
+          scf::YieldOp::create(builder, loc);
+        });
+    copy.erase();
     return success();
   }
 

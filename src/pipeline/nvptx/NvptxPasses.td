@@ -70,6 +70,21 @@ def LowerWgmmaToNvvmPass : Pass<"xla-gpu-lower-wgmma-to-nvvm", "mlir::ModuleOp">
                            "mlir::vector::VectorDialect", "mlir::arith::ArithDialect"];
 }
 
+def LowerAsyncCopiesToNvvmPass : Pass<"xla-gpu-lower-async-copies-to-nvvm", "mlir::ModuleOp"> {
+  let summary = "xla_gpu async copies, commits and waits as NVVM's cp.async";
+  let description = [{
+    An `async_copy` on buffers becomes `cp.async.shared.global` (`.cg` for
+    16 bytes, `.ca` otherwise) from the source element's global address to
+    the tile element's shared one, its source size the copy's bytes where
+    the condition holds, else 0 (zeros written, nothing read);
+    `async_commit` and `async_wait` (without tiles) become
+    `cp.async.commit_group` and `cp.async.wait_group`. Runs before
+    xla-gpu-lower-element-pointers.
+  }];
+  let dependentDialects = ["mlir::NVVM::NVVMDialect", "mlir::LLVM::LLVMDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 def PackAtomicsPass : Pass<"xla-gpu-pack-atomics", "mlir::ModuleOp"> {
   let summary = "Pairs of f16/bf16 atomic adds as one packed PTX atomic";
   let description = [{

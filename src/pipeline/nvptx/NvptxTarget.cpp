@@ -251,6 +251,7 @@ public:
         LowerMmaSyncToNvvmPassOptions{capabilityOf(options.gpuArch)}));
     pm.addPass(createLowerLdmatrixToNvvmPass());
     pm.addPass(createLowerWgmmaToNvvmPass());
+    pm.addPass(createLowerAsyncCopiesToNvvmPass());
     if (capabilityOf(options.gpuArch) >= 89)
       pm.addPass(createHardwareFp8ConversionsPass());
     addSmallFloatLowering(pm);

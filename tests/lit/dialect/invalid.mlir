@@ -280,3 +280,43 @@ func.func @wgmma_swizzle_rows(%a: tensor<2x64x32xbf16>, %b: tensor<2x32x32xbf16>
   %d = xla_gpu.wgmma %a[%i], %b[%i], %c {swizzle = 128 : i64} : tensor<2x64x32xbf16>, tensor<2x32x32xbf16>, vector<16xf32> -> vector<16xf32>
   return
 }
+
+// -----
+
+func.func @async_copy_bytes(%a: tensor<256x64xbf16>, %t: tensor<64x40xbf16>, %i: index, %c: i1) {
+  // expected-error @+1 {{copies 4, 8 or 16 bytes, not 32}}
+  %0 = xla_gpu.async_copy %a[%i, %i] into %t[%i, %i] if %c {bytes = 32 : i64} : tensor<256x64xbf16>, tensor<64x40xbf16> -> tensor<64x40xbf16>
+  return
+}
+
+// -----
+
+func.func @async_copy_rows(%a: tensor<256x60xbf16>, %t: tensor<64x40xbf16>, %i: index, %c: i1) {
+  // expected-error @+1 {{expects rows of whole 16-byte copies of 'bf16'}}
+  %0 = xla_gpu.async_copy %a[%i, %i] into %t[%i, %i] if %c {bytes = 16 : i64} : tensor<256x60xbf16>, tensor<64x40xbf16> -> tensor<64x40xbf16>
+  return
+}
+
+// -----
+
+func.func @async_copy_types(%a: tensor<256x64xf16>, %t: tensor<64x40xbf16>, %i: index, %c: i1) {
+  // expected-error @+1 {{expects a source and a tile of one element type}}
+  %0 = xla_gpu.async_copy %a[%i, %i] into %t[%i, %i] if %c {bytes = 16 : i64} : tensor<256x64xf16>, tensor<64x40xbf16> -> tensor<64x40xbf16>
+  return
+}
+
+// -----
+
+func.func @async_copy_result(%a: memref<256x64xbf16>, %t: memref<64x40xbf16>, %i: index, %c: i1) {
+  // expected-error @+1 {{returns the tile's new value on tensors, nothing on buffers}}
+  %0 = xla_gpu.async_copy %a[%i, %i] into %t[%i, %i] if %c {bytes = 16 : i64} : memref<256x64xbf16>, memref<64x40xbf16> -> tensor<64x40xbf16>
+  return
+}
+
+// -----
+
+func.func @async_wait_pending(%t: tensor<64x40xbf16>) {
+  // expected-error @+1 {{waits for a number of pending groups, not -1}}
+  %0 = xla_gpu.async_wait %t {pending = -1 : i64} : tensor<64x40xbf16>
+  return
+}

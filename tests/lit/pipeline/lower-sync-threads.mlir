@@ -13,3 +13,17 @@ func.func @sync(%a: tensor<2x4xf32>, %b: tensor<2x4xi32>, %i: index) -> (f32, i3
 // CHECK-NEXT:    tensor.extract %[[A]][%[[I]], %[[I]]]
 // CHECK-NEXT:    tensor.extract %[[B]][%[[I]], %[[I]]]
 // CHECK-NOT:     sync_threads
+
+// Async commits and waits stay, without their tiles: what read the tiles
+// after them reads the tiles given to them.
+func.func @async(%a: tensor<2x8xbf16>, %i: index) -> bf16 {
+  %c = xla_gpu.async_commit %a : tensor<2x8xbf16>
+  %w = xla_gpu.async_wait %c {pending = 2 : i64} : tensor<2x8xbf16>
+  %x = tensor.extract %w[%i, %i] : tensor<2x8xbf16>
+  return %x : bf16
+}
+// CHECK-LABEL: func.func @async(
+// CHECK-SAME:    %[[A:.*]]: tensor<2x8xbf16>, %[[I:.*]]: index)
+// CHECK-NEXT:    xla_gpu.async_commit{{$}}
+// CHECK-NEXT:    xla_gpu.async_wait {pending = 2 : i64}
+// CHECK-NEXT:    tensor.extract %[[A]][%[[I]], %[[I]]]

@@ -1,5 +1,5 @@
-//===- SharedTileReadBufferization.cpp - Tensor-core reads to buffers -----===//
-#include "pipeline/SharedTileReadBufferization.h"
+//===- SharedTileBufferization.cpp - Shared-tile ops to buffers -----------===//
+#include "pipeline/SharedTileBufferization.h"
 
 #include "dialect/XlaGpuDialect.h"
 
@@ -61,13 +61,47 @@ struct RebuildWgmma {
   }
 };
 
+/// async_copy: reads its source, writes its tile in place (the result is
+/// the tile).
+struct AsyncCopyBufferization
+    : BufferizableOpInterface::ExternalModel<AsyncCopyBufferization, xla_gpu::AsyncCopyOp> {
+  bool bufferizesToMemoryRead(Operation *op, OpOperand &operand, const AnalysisState &) const {
+    return operand.get() == cast<xla_gpu::AsyncCopyOp>(op).getSource();
+  }
+  bool bufferizesToMemoryWrite(Operation *op, OpOperand &operand, const AnalysisState &) const {
+    return operand.get() == cast<xla_gpu::AsyncCopyOp>(op).getTile();
+  }
+  AliasingValueList getAliasingValues(Operation *op, OpOperand &operand,
+                                      const AnalysisState &) const {
+    auto copy = cast<xla_gpu::AsyncCopyOp>(op);
+    if (operand.get() != copy.getTile())
+      return {};
+    return {{copy.getResult(), BufferRelation::Equivalent}};
+  }
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    auto copy = cast<xla_gpu::AsyncCopyOp>(op);
+    FailureOr<Value> source = getBuffer(rewriter, copy.getSource(), options, state);
+    FailureOr<Value> tile = getBuffer(rewriter, copy.getTile(), options, state);
+    if (failed(source) || failed(tile))
+      return failure();
+    xla_gpu::AsyncCopyOp::create(rewriter, copy.getLoc(), Type(), *source,
+                                 copy.getSourceIndices(), *tile, copy.getTileIndices(),
+                                 copy.getCondition(), copy.getBytes());
+    replaceOpWithBufferizedValues(rewriter, op, *tile);
+    return success();
+  }
+};
+
 } // namespace
 
-void registerSharedTileReadBufferization(DialectRegistry &registry) {
+void registerSharedTileBufferization(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *context, xla_gpu::XlaGpuDialect *) {
     xla_gpu::LdmatrixOp::attachInterface<SharedTileRead<xla_gpu::LdmatrixOp, RebuildLdmatrix>>(
         *context);
     xla_gpu::WgmmaOp::attachInterface<SharedTileRead<xla_gpu::WgmmaOp, RebuildWgmma>>(*context);
+    xla_gpu::AsyncCopyOp::attachInterface<AsyncCopyBufferization>(*context);
   });
 }
 
