@@ -164,8 +164,10 @@ bool emitCode(const HloModule &module, const Options &options, const std::string
   reportLibraryCalls(plan, options, diagnostics);
   if (!options.injectCodegenFailure.empty())
     context.allowUnregisteredDialects();
+  EmitterOptions emitterOptions;
+  emitterOptions.ownGemmTiles = options.gemmTiles == "own";
   std::optional<EmittedModule> emittedKernels = emitKernels(
-      module, plan, *deviceInfoForArch(options.gpuArch), context, diagnostics);
+      module, plan, *deviceInfoForArch(options.gpuArch), context, diagnostics, emitterOptions);
   if (!emittedKernels)
     return false;
   injectCodegenFailure(*emittedKernels, plan, options.injectCodegenFailure);
@@ -220,7 +222,7 @@ bool emitCode(const HloModule &module, const Options &options, const std::string
     // instruction; with --keep-going the others are compiled and written.
     DiagnosticEngine again(module.source());
     std::optional<EmittedModule> reemitted = emitKernels(
-        module, plan, *deviceInfoForArch(options.gpuArch), context, again);
+        module, plan, *deviceInfoForArch(options.gpuArch), context, again, emitterOptions);
     std::map<int64_t, std::string> failures;
     if (reemitted)
       injectCodegenFailure(*reemitted, plan, options.injectCodegenFailure);

@@ -144,6 +144,11 @@ int parseOptions(int argc, char **argv, Options &options) {
   app.add_option("--gpu-arch", options.gpuArch,
                  "Target GPU architecture (default sm_90; also -arch): " +
                      join(architectures));
+  app.add_option("--gemm-tiles", options.gemmTiles,
+                 "Tiles of XLA's Triton GEMM fusions: xla (their config's tile, warps and "
+                 "stages; default) or own (the GEMM emitter's, by the dot's shape, as for "
+                 "plain dots)")
+      ->check(CLI::IsMember({"xla", "own"}));
   std::vector<std::string> versions = pipeline::ptxVersions();
   app.add_option("--ptx-version", options.ptxVersion,
                  "PTX ISA version to write, for older drivers (default: the newest both "

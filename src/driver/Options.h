@@ -38,6 +38,9 @@ struct Options {
   std::string indexingDirection = "output-to-input";
   /// Target architecture (sm_75 ... sm_120, with an `a` suffix allowed).
   std::string gpuArch = "sm_90";
+  /// The GEMM emitter's tiles for XLA's Triton GEMM fusions: "xla" (their
+  /// config's) or "own" (chosen by shape, as for plain dots).
+  std::string gemmTiles = "xla";
   /// Whether -arch/--gpu-arch was given; if not, an input XLA dumped says
   /// its own (gpuArchForInput).
   bool gpuArchGiven = false;

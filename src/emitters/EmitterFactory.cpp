@@ -15,7 +15,7 @@ namespace hlo {
 
 llvm::Expected<std::unique_ptr<EmitterBase>>
 createEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
-              const GpuDeviceInfo &device) {
+              const GpuDeviceInfo &device, const EmitterOptions &options) {
   switch (analysis.kind) {
   case EmitterKind::Loop:
     if (analysis.variant == FusionVariant::InPlaceDynamicUpdateSlice)
@@ -37,7 +37,7 @@ createEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
   case EmitterKind::BlockLevel:
     return createNormalizationEmitter(analysis, fused, device);
   case EmitterKind::Gemm:
-    return createGemmEmitter(analysis, fused, device);
+    return createGemmEmitter(analysis, fused, device, options);
   default:
     break;
   }

@@ -15,6 +15,7 @@
 #define HLO_EMITTERS_EMITTERFACTORY_H
 
 #include "emitters/EmitterBase.h"
+#include "emitters/EmitterOptions.h"
 
 #include "llvm/Support/Error.h"
 
@@ -26,7 +27,7 @@ namespace hlo {
 /// ("unsupported: ...").
 [[nodiscard]] llvm::Expected<std::unique_ptr<EmitterBase>>
 createEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
-              const GpuDeviceInfo &device);
+              const GpuDeviceInfo &device, const EmitterOptions &options = {});
 
 } // namespace hlo
 

@@ -47,7 +47,7 @@ void loadEmitterDialects(MLIRContext &context) {
 
 std::optional<EmittedModule> emitKernels(const HloModule &module, const KernelPlan &plan,
                             const GpuDeviceInfo &device, MLIRContext &context,
-                            DiagnosticEngine &diagnostics) {
+                            DiagnosticEngine &diagnostics, const EmitterOptions &options) {
   loadEmitterDialects(context);
   EmittedModule emitted;
   for (const HloInstruction *instruction : plan.unsupported()) {
@@ -137,7 +137,7 @@ std::optional<EmittedModule> emitKernels(const HloModule &module, const KernelPl
         analyzeFusion(*kernel.computation, kernel.fusion, device,
                       [&](int64_t parameter) { return plan.canReuseInputBuffer(kernel, parameter); });
     llvm::Expected<std::unique_ptr<EmitterBase>> emitter =
-        createEmitter(analysis, *kernel.computation, device);
+        createEmitter(analysis, *kernel.computation, device, options);
     if (!emitter) {
       reportFor(k, {kernel.origin, llvm::toString(emitter.takeError())});
       continue;

@@ -17,6 +17,7 @@
 #include "analysis/DeviceInfo.h"
 #include "analysis/KernelPlan.h"
 #include "emitters/EmitterBase.h"
+#include "emitters/EmitterOptions.h"
 #include "hlo_parser/HloModule.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -68,7 +69,8 @@ struct EmittedModule {
 std::optional<EmittedModule> emitKernels(const HloModule &module, const KernelPlan &plan,
                                          const GpuDeviceInfo &device,
                                          mlir::MLIRContext &context,
-                                         DiagnosticEngine &diagnostics);
+                                         DiagnosticEngine &diagnostics,
+                                         const EmitterOptions &options = {});
 
 /// emitKernels() with a plan of its own, for callers that need only the
 /// MLIR; null if any kernel failed.

@@ -109,16 +109,20 @@ Value roundToTf32(ImplicitLocOpBuilder &b, Value value) {
 }
 
 GemmEmitter::GemmEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
-                         const GpuDeviceInfo &device, GemmDescription gemm)
+                         const GpuDeviceInfo &device, GemmDescription gemm,
+                         const EmitterOptions &options)
     : EmitterBase(analysis, fused, device), gemm(std::move(gemm)),
       mma(mmaKindFor(this->gemm)) {
   // XLA's tile and warps where its config names them (a tile of the
   // root's dimensions, which the epilogue's bitcasts may permute).
+  // (None with --gemm-tiles=own: the tile the dot's shape gets.)
   GemmConfig config;
-  config.tile = configuredTile(analysis);
-  if (config.tile)
-    config.warps = analysis.blockLevelWarps;
-  config.blockK = configuredBlockK(*this->gemm.dot);
+  if (!options.ownGemmTiles) {
+    config.tile = configuredTile(analysis);
+    if (config.tile)
+      config.warps = analysis.blockLevelWarps;
+    config.blockK = configuredBlockK(*this->gemm.dot);
+  }
   config.multiprocessors = device.smCount;
   elementBytes =
       primitiveBitWidth(this->gemm.dot->operand(0)->shape().elementType()) / 8;
@@ -667,7 +671,7 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
 
 llvm::Expected<std::unique_ptr<EmitterBase>>
 createGemmEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
-                  const GpuDeviceInfo &device) {
+                  const GpuDeviceInfo &device, const EmitterOptions &options) {
   if (device.computeCapability < 80)
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "unsupported: the tensor-core GEMM emitter needs sm_80 or "
@@ -680,7 +684,7 @@ createGemmEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "unsupported: tensor cores multiply 8-bit floats from sm_89 "
                                    "on, not on " + device.arch);
-  return std::make_unique<GemmEmitter>(analysis, fused, device, std::move(*gemm));
+  return std::make_unique<GemmEmitter>(analysis, fused, device, std::move(*gemm), options);
 }
 
 } // namespace hlo

@@ -35,6 +35,7 @@
 #define HLO_EMITTERS_GEMMEMITTER_H
 
 #include "emitters/EmitterBase.h"
+#include "emitters/EmitterOptions.h"
 
 #include <memory>
 
@@ -43,7 +44,7 @@ namespace hlo {
 /// The emitter for a kGemm fusion, or why its dot is not one it takes.
 [[nodiscard]] llvm::Expected<std::unique_ptr<EmitterBase>>
 createGemmEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
-                  const GpuDeviceInfo &device);
+                  const GpuDeviceInfo &device, const EmitterOptions &options = {});
 
 } // namespace hlo
 

@@ -12,6 +12,7 @@
 #include "analysis/GemmAnalysis.h"
 #include "dialect/MmaSyncKind.h"
 #include "emitters/EmitterBase.h"
+#include "emitters/EmitterOptions.h"
 #include "emitters/GemmTiling.h"
 
 namespace hlo {
@@ -24,7 +25,7 @@ mlir::Value roundToTf32(mlir::ImplicitLocOpBuilder &b, mlir::Value value);
 class GemmEmitter : public EmitterBase {
 public:
   GemmEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
-              const GpuDeviceInfo &device, GemmDescription gemm);
+              const GpuDeviceInfo &device, GemmDescription gemm, const EmitterOptions &options);
 
   LaunchDimensions launchDimensions() const override { return launch; }
   int64_t sharedMemoryBytes() const override;
