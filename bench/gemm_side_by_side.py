@@ -8,13 +8,17 @@ cp.async counts in the PTX) and the widest global load (bits) of ours beside
 XLA's. One row per distinct
 kernel of ours.
 
-  bench/gemm_side_by_side.py [HLO_COMPILE] [CORPUS] > bench/results/gemm_side_by_side.tsv
+Ours are compiled for sm_90a (XLA's dumps are for the H100: its wgmma
+kernels need the `a` features), or the architecture given.
+
+  bench/gemm_side_by_side.py [HLO_COMPILE] [CORPUS] [ARCH] > bench/results/gemm_side_by_side.tsv
 """
 import csv, json, os, re, subprocess, sys, tempfile
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 hlo_compile = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "build/bin/hlo-compile")
 corpus = sys.argv[2] if len(sys.argv) > 2 else os.path.join(root, "../shared/corpus")
+arch = sys.argv[3] if len(sys.argv) > 3 else "sm_90a"
 
 MIX = [("mma", r"\bmma\.sync\."), ("wgmma", r"\bwgmma\.mma_async"), ("ldmatrix", r"\bldmatrix\."),
        ("cp_async", r"\bcp\.async\.")]
@@ -48,7 +52,8 @@ for dump in sorted(os.listdir(dumps_dir)):
         continue
     with tempfile.TemporaryDirectory() as tmp:
         ptx_path, manifest_path = os.path.join(tmp, "m.ptx"), os.path.join(tmp, "m.json")
-        run = subprocess.run([hlo_compile, "-w", "--resource-usage", module, "-o", ptx_path,
+        run = subprocess.run([hlo_compile, "-w", "--resource-usage", "--gpu-arch=" + arch,
+                              module, "-o", ptx_path,
                               "--manifest", manifest_path], capture_output=True, text=True)
         if run.returncode != 0:
             print(f"{dump}: hlo-compile failed: {run.stderr[:200]}", file=sys.stderr)
