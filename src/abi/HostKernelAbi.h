@@ -116,13 +116,16 @@ void __hlo_host_ldmatrix(HloHostThread *thread, uint32_t matrices, uint32_t tran
                          const void *rowAddress, uint32_t *result);
 
 /* Warpgroup-level matrix multiply-accumulate, PTX's
- * wgmma.mma_async.sync.aligned.m64nNk16 with both operands in shared
- * memory, K-major, issued, committed and waited for as one step:
- * D = A * B + D, A 64 x 16, B N x 16 (N a multiple of 8 up to 256), D
- * 64 x N in f32. Named by the accumulator's and the inputs' type. */
+ * wgmma.mma_async.sync.aligned.m64nNk16 (m64nNk8 for TF32) with both
+ * operands in shared memory, K-major, issued, committed and waited for as
+ * one step: D = A * B + D, A 64 x K, B N x K (N a multiple of 8 up to
+ * 256), D 64 x N in f32. Named by the accumulator's and the inputs' type. */
 enum HloHostWgmmaKind {
   HLO_HOST_WGMMA_M64K16_F32_BF16 = 0,
-  HLO_HOST_WGMMA_M64K16_F32_F16 = 1
+  HLO_HOST_WGMMA_M64K16_F32_F16 = 1,
+  /* m64nNk8 with f32 operands of which only the top 19 bits count (TF32):
+   * A 64 x 8, B N x 8, the same 32 bytes of K per row as the 16-bit kinds. */
+  HLO_HOST_WGMMA_M64K8_F32_TF32 = 2
 };
 
 /* One thread's part of a wgmma of `kind` and width `n`: every thread of the
@@ -131,14 +134,14 @@ enum HloHostWgmmaKind {
  * order: value 4j + i of thread 32w + 4r + c is D's row 16w + r + 8(i / 2),
  * column 8j + 2c + i % 2) updated in place. Both operands lie in the
  * block's shared memory in the layout of the descriptors' `swizzle` mode:
- *  - 0 (none): 8 x 8 core matrices of 8 rows of 16 contiguous bytes;
- *    element (row, k) lies at row / 8 * stride + k / 8 * leading +
- *    row % 8 * 16 + k % 8 * 2 bytes from the operand's start (`leading`:
- *    between core matrices adjacent in K, `stride`: between those adjacent
- *    in rows);
+ *  - 0 (none): core matrices of 8 rows of 16 contiguous bytes (E = 8
+ *    16-bit or 4 32-bit elements); element (row, k) lies at row / 8 *
+ *    stride + k / E * leading + row % 8 * 16 + k % E * (16 / E) bytes from
+ *    the operand's start (`leading`: between core matrices adjacent in K,
+ *    `stride`: between those adjacent in rows);
  *  - 32, 64 or 128 (bytes): rows of that many bytes, 8-row groups `stride`
  *    bytes apart: element (row, k) at address row / 8 * stride +
- *    row % 8 * swizzle + k * 2 from the start, with that address's bits 4
+ *    row % 8 * swizzle + k * (16 / E) from the start, with that address's bits 4
  *    and up (1, 2 or 3 of them) XORed with its bits 7 and up, the address
  *    taken in the block's shared memory (as the GPU takes its shared
  *    window's); `leading` is not used.

@@ -476,24 +476,28 @@ LogicalResult WgmmaOp::verify() {
   int64_t swizzle = getSwizzle();
   if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
     return emitOpError("expects a swizzle of 0, 32, 64 or 128 bytes, not ") << swizzle;
-  for (ShapedType tile : {a, b}) {
-    if (swizzle == 0 &&
-        (tile.getRank() != 4 || tile.getDimSize(2) != 8 || tile.getDimSize(3) != 8))
-      return emitOpError("expects tiles of 8 x 8 core matrices ([R/8][K/8][8][8]), not ")
-             << tile;
-    if (swizzle != 0 && (tile.getRank() != 3 || tile.getDimSize(2) * 2 != swizzle ||
-                         tile.getDimSize(1) % 8 != 0))
-      return emitOpError("expects tiles of ") << swizzle << "-byte rows ([2K/" << swizzle
-             << "][R][" << swizzle / 2 << "], R a multiple of 8), not " << tile;
-  }
   Type element = a.getElementType();
-  if (!element.isBF16() && !element.isF16())
-    return emitOpError("expects bf16 or f16 tiles, not ") << element;
+  if (!element.isBF16() && !element.isF16() && !element.isF32())
+    return emitOpError("expects bf16, f16 or f32 (TF32) tiles, not ") << element;
   if (b.getElementType() != element)
     return emitOpError("expects tiles of one element type");
-  int64_t depthB = swizzle == 0 ? b.getDimSize(1) * 8 : b.getDimSize(0) * b.getDimSize(2);
-  if (getDepth() != depthB || getDepth() % 16 != 0)
-    return emitOpError("expects tiles of the same K extent, a multiple of 16");
+  int64_t bytes = element.getIntOrFloatBitWidth() / 8, perCore = 16 / bytes;
+  for (ShapedType tile : {a, b}) {
+    if (swizzle == 0 && (tile.getRank() != 4 || tile.getDimSize(2) != 8 ||
+                         tile.getDimSize(3) != perCore))
+      return emitOpError("expects tiles of 8 x ")
+             << perCore << " core matrices ([R/8][K/" << perCore << "][8][" << perCore
+             << "]), not " << tile;
+    if (swizzle != 0 && (tile.getRank() != 3 || tile.getDimSize(2) * bytes != swizzle ||
+                         tile.getDimSize(1) % 8 != 0))
+      return emitOpError("expects tiles of ")
+             << swizzle << "-byte rows ([K/" << swizzle / bytes << "][R][" << swizzle / bytes
+             << "], R a multiple of 8), not " << tile;
+  }
+  int64_t depthB =
+      swizzle == 0 ? b.getDimSize(1) * b.getDimSize(3) : b.getDimSize(0) * b.getDimSize(2);
+  if (getDepth() != depthB || getDepth() % getStepDepth() != 0)
+    return emitOpError("expects tiles of the same K extent, a multiple of 32 bytes");
   if (rowsOf(a, swizzle) < 64)
     return emitOpError("expects A of at least 64 rows");
   int64_t width = getWidth();

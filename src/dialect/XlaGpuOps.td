@@ -242,17 +242,19 @@ def XlaGpu_WgmmaOp : XlaGpu_Op<"wgmma", [MemoryEffects<[MemRead]>]> {
     D = A * B^T + C for one warpgroup (128 threads, all of which must run
     it): A is 64 rows of `a` from core-matrix row `a_row` on, B is N rows
     of `b` from core-matrix row `b_row` on, both over the tiles' whole K
-    extent; D is 64 x N in f32. PTX's `wgmma.mma_async` m64nNk16, one per
-    16 columns of K, issued, committed and waited for within the op, so
-    that it is synchronous to its users.
+    extent; D is 64 x N in f32. PTX's `wgmma.mma_async` m64nNk16 (m64nNk8
+    for TF32), one per 32 bytes of K, issued, committed and waited for
+    within the op, so that it is synchronous to its users.
 
-    Both tiles hold 16-bit floats (bf16 or f16, the same), K-major:
-     - `swizzle` 0: as 8 x 8 core matrices, element (row, k) of a
-       [R/8][K/8][8][8] tile at [row / 8][k / 8][row % 8][k % 8], so that
+    Both tiles hold bf16, f16 or f32 (as TF32: only each value's top 19
+    bits count), the same, K-major; with E the elements of 16 bytes (8 or
+    4):
+     - `swizzle` 0: as 8 x E core matrices, element (row, k) of a
+       [R/8][K/E][8][E] tile at [row / 8][k / E][row % 8][k % E], so that
        each core matrix is 128 contiguous bytes;
      - `swizzle` S = 32, 64 or 128 (bytes): as rows of S bytes, element
-       (row, k) of a [2K/S][R][S/2] tile at [2k / S][row][k % (S/2)] before
-       the swizzle, which XORs bits 4 and up of each element's byte offset
+       (row, k) of a [K*16/(E*S)][R][S*E/16] tile at [k / (S*E/16)][row]
+       [k % (S*E/16)] before the swizzle, which XORs bits 4 and up of each element's byte offset
        in the tile (1, 2 or 3 of them: log2(S / 16)) with its bits 7 and
        up; the tile must start at a multiple of 8 * S bytes in shared
        memory (allocate_shared's alignment), and R is a multiple of 8.
@@ -284,7 +286,13 @@ def XlaGpu_WgmmaOp : XlaGpu_Op<"wgmma", [MemoryEffects<[MemRead]>]> {
     /// The K extent of the tiles.
     int64_t getDepth() {
       auto tile = ::llvm::cast<::mlir::ShapedType>(getA().getType());
-      return getSwizzle() == 0 ? tile.getDimSize(1) * 8 : tile.getDimSize(0) * tile.getDimSize(2);
+      return getSwizzle() == 0 ? tile.getDimSize(1) * tile.getDimSize(3)
+                               : tile.getDimSize(0) * tile.getDimSize(2);
+    }
+    /// The K columns of one wgmma instruction (32 bytes of a row).
+    int64_t getStepDepth() {
+      auto tile = ::llvm::cast<::mlir::ShapedType>(getA().getType());
+      return 256 / tile.getElementType().getIntOrFloatBitWidth();
     }
     /// The rows of a tile (A's or B's).
     static int64_t rowsOf(::mlir::ShapedType tile, int64_t swizzle) {

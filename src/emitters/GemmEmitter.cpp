@@ -174,11 +174,12 @@ GemmEmitter::GemmEmitter(const FusionAnalysis &analysis, const HloComputation &f
 std::optional<GemmEmitter::WarpgroupTiling> GemmEmitter::chooseWarpgroupTiling() const {
   const GemmTiling &t = tiling;
   if (!device.features.wgmma || gemm.inputB ||
-      (gemm.input != GemmInput::BF16 && gemm.input != GemmInput::F16))
+      (gemm.input != GemmInput::BF16 && gemm.input != GemmInput::F16 &&
+       gemm.input != GemmInput::TF32))
     return std::nullopt;
   // Whole warpgroups, each a 64-row slab of the tile by N columns, K in
-  // steps of 16.
-  if (t.warps % 4 != 0 || t.blockM % 64 != 0 || t.blockK % 16 != 0)
+  // steps of 32 bytes (16 16-bit or 8 TF32 columns).
+  if (t.warps % 4 != 0 || t.blockM % 64 != 0 || (t.blockK * elementBytes) % 32 != 0)
     return std::nullopt;
   WarpgroupTiling result;
   result.groupsM = t.blockM / 64;

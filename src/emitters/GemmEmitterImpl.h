@@ -126,7 +126,8 @@ private:
   std::optional<std::pair<int64_t, int64_t>> configuredTile(const FusionAnalysis &analysis) const;
 
   /// Whether the block's warpgroups multiply with wgmma (sm_90a, 16-bit
-  /// floats, whole warpgroups each a 64-row slab of the tile, N up to 256):
+  /// floats or TF32, whole warpgroups each a 64-row slab of the tile, N up
+  /// to 256):
   /// the warpgroups as a grid over the tile and each one's N.
   struct WarpgroupTiling {
     int64_t groupsM = 0, groupsN = 0, width = 0;

@@ -4,7 +4,8 @@
 // shared memory, K-major, unswizzled or 32-, 64- or 128-byte swizzled)
 // against the PTX ISA: the accumulator layout as the ISA's wgmma D fragment figure
 // states it (written out here, independently of the runtime), a plain
-// matrix product as the oracle for both kinds and several widths and core
+// matrix product as the oracle for every kind (TF32's low bits ignored)
+// and several widths and core
 // matrix strides, through the launcher with two warpgroups, and the
 // faults: a partial warpgroup, threads that disagree, an operand outside
 // shared memory.
@@ -170,6 +171,66 @@ TEST(WarpgroupMma, IsAPlainMatrixProductInSwizzledLayouts) {
   WgmmaOperands badMode;
   badMode.swizzle = 48;
   EXPECT_FALSE(warpgroupMma(HLO_HOST_WGMMA_M64K16_F32_BF16, 8, badMode, none));
+}
+
+TEST(WarpgroupMma, Tf32TakesEightColumnsOfKAndTheTop19Bits) {
+  // f32 operands, 8 columns of K (32 bytes a row, as the 16-bit kinds'
+  // 16), core matrices of 8 rows x 4 elements; each value carries low
+  // bits below TF32's 10-bit mantissa, which the product must ignore.
+  const uint32_t n = 16;
+  auto valueOf = [](int i, unsigned seed) {
+    return static_cast<float>(static_cast<int>((i + 3) * 2654435761u + seed) % 17) / 4.0f - 2.0f;
+  };
+  auto withNoise = [](float value) {
+    uint32_t bits;
+    std::memcpy(&bits, &value, 4);
+    bits |= 0x0abc; // below bit 13
+    float noisy;
+    std::memcpy(&noisy, &bits, 4);
+    return noisy;
+  };
+  for (uint32_t swizzle : {0u, 64u}) {
+    std::vector<uint8_t> shared(65536, 0);
+    size_t bStart = 32768;
+    uint32_t leading = swizzle ? 16 : 128, stride = swizzle ? 8 * swizzle : 256;
+    auto put = [&](size_t start, int rows, unsigned seed, std::vector<double> &matrix) {
+      for (int r = 0; r < rows; ++r)
+        for (int k = 0; k < 8; ++k) {
+          float value = valueOf(r * 8 + k, seed);
+          matrix.push_back(value);
+          float stored = withNoise(value);
+          size_t at;
+          if (swizzle == 0) {
+            at = start + r / 8 * stride + k / 4 * leading + r % 8 * 16 + k % 4 * 4;
+          } else {
+            size_t linear = start + r / 8 * stride + r % 8 * swizzle + k * 4;
+            size_t line = linear / 128, chunk = linear / 16 % 8;
+            at = line * 128 + (chunk ^ (line % (swizzle / 16))) * 16 + linear % 16;
+          }
+          std::memcpy(&shared[at], &stored, 4);
+        }
+    };
+    std::vector<double> a, b;
+    put(0, 64, 5, a);
+    put(bStart, int(n), 9, b);
+    std::vector<std::vector<float>> d(128, std::vector<float>(n / 2, 1.0f));
+    std::array<float *, kThreadsPerWarpgroup> accumulators;
+    for (int thread = 0; thread < 128; ++thread)
+      accumulators[thread] = d[thread].data();
+    WgmmaOperands operands{shared.data(), leading, stride, shared.data() + bStart, leading,
+                           stride, swizzle, shared.data()};
+    Status done = warpgroupMma(HLO_HOST_WGMMA_M64K8_F32_TF32, n, operands, accumulators);
+    ASSERT_TRUE(done) << done.error();
+    for (int thread = 0; thread < 128; ++thread)
+      for (uint32_t v = 0; v < n / 2; ++v) {
+        Position at = isaD(thread, int(v));
+        double sum = 1.0;
+        for (int k = 0; k < 8; ++k)
+          sum += a[at.row * 8 + k] * b[at.column * 8 + k];
+        EXPECT_EQ(d[thread][v], static_cast<float>(sum))
+            << "swizzle " << swizzle << " thread " << thread << " d" << v;
+      }
+  }
 }
 
 // --- Through the launcher ---------------------------------------------------

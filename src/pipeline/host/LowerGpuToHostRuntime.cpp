@@ -382,19 +382,23 @@ struct LowerGpuToHostRuntimePass
     Value stride = constantI32(
         b, loc, static_cast<int32_t>(swizzle == 0 ? tileA.getDimSize(1) * kCoreMatrixBytes
                                                   : 8 * swizzle));
-    uint32_t kind = tileA.getElementType().isBF16() ? HLO_HOST_WGMMA_M64K16_F32_BF16
-                                                   : HLO_HOST_WGMMA_M64K16_F32_F16;
+    Type element = tileA.getElementType();
+    uint32_t kind = element.isBF16()  ? HLO_HOST_WGMMA_M64K16_F32_BF16
+                    : element.isF16() ? HLO_HOST_WGMMA_M64K16_F32_F16
+                                      : HLO_HOST_WGMMA_M64K8_F32_TF32;
     auto index = [&](int64_t value) { return arith::ConstantIndexOp::create(b, loc, value); };
     // Element (8 * rowGroup, k) of a tile, before any swizzle.
     auto start = [&](Value tile, Value rowGroup, int64_t k) -> Value {
+      auto type = cast<MemRefType>(tile.getType());
       SmallVector<Value> indices =
-          swizzle == 0 ? SmallVector<Value>{rowGroup, index(k / 8), index(0), index(0)}
-                       : SmallVector<Value>{index(k / (swizzle / 2)),
-                                            arith::MulIOp::create(b, loc, rowGroup, index(8)),
-                                            index(k % (swizzle / 2))};
+          swizzle == 0
+              ? SmallVector<Value>{rowGroup, index(k / type.getDimSize(3)), index(0), index(0)}
+              : SmallVector<Value>{index(k / type.getDimSize(2)),
+                                   arith::MulIOp::create(b, loc, rowGroup, index(8)),
+                                   index(k % type.getDimSize(2))};
       return xla_gpu::ElementPointerOp::create(b, loc, pointer, tile, indices);
     };
-    for (int64_t k = 0; k < mma.getDepth(); k += 16) {
+    for (int64_t k = 0; k < mma.getDepth(); k += mma.getStepDepth()) {
       Value a = start(mma.getA(), mma.getARow(), k);
       Value bStart = start(mma.getB(), mma.getBRow(), k);
       func::CallOp::create(b, loc, kWgmmaFunction, TypeRange(),

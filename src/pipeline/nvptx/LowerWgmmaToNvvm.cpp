@@ -33,12 +33,13 @@ constexpr int64_t kCoreMatrixBytes = 128;
 
 /// The indices of element (8 * `rowGroup`, `k`) of a tile in the op's
 /// layout (before any swizzle).
-SmallVector<Value> tileIndicesOf(ImplicitLocOpBuilder &b, Value rowGroup, int64_t k,
+SmallVector<Value> tileIndicesOf(ImplicitLocOpBuilder &b, Value tile, Value rowGroup, int64_t k,
                                  int64_t swizzle) {
   auto constant = [&](int64_t value) { return arith::ConstantIndexOp::create(b, value); };
+  auto type = cast<MemRefType>(tile.getType());
   if (swizzle == 0)
-    return {rowGroup, constant(k / 8), constant(0), constant(0)};
-  int64_t perRow = swizzle / 2;
+    return {rowGroup, constant(k / type.getDimSize(3)), constant(0), constant(0)};
+  int64_t perRow = type.getDimSize(2);
   return {constant(k / perRow), arith::MulIOp::create(b, rowGroup, constant(8)),
           constant(k % perRow)};
 }
@@ -54,7 +55,7 @@ Value descriptorOf(ImplicitLocOpBuilder &b, Value tile, Value rowGroup, int64_t 
   auto type = cast<MemRefType>(tile.getType());
   auto pointerType = LLVM::LLVMPointerType::get(b.getContext(), kSharedMemoryAddressSpace);
   Value start = xla_gpu::ElementPointerOp::create(b, pointerType, tile,
-                                                  tileIndicesOf(b, rowGroup, k, swizzle));
+                                                  tileIndicesOf(b, tile, rowGroup, k, swizzle));
   Type i64 = b.getI64Type();
   Value address = LLVM::PtrToIntOp::create(b, i64, start);
   auto constant = [&](int64_t value) { return LLVM::ConstantOp::create(b, i64, value); };
@@ -68,7 +69,9 @@ Value descriptorOf(ImplicitLocOpBuilder &b, Value tile, Value rowGroup, int64_t 
 }
 
 NVVM::WGMMATypes wgmmaTypeOf(Type element) {
-  return element.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+  return element.isBF16()  ? NVVM::WGMMATypes::bf16
+         : element.isF16() ? NVVM::WGMMATypes::f16
+                           : NVVM::WGMMATypes::tf32;
 }
 
 LogicalResult lower(xla_gpu::WgmmaOp op) {
@@ -92,12 +95,14 @@ LogicalResult lower(xla_gpu::WgmmaOp op) {
   auto type = NVVM::WGMMATypesAttr::get(context, wgmmaTypeOf(element));
   auto one = NVVM::WGMMAScaleInAttr::get(context, NVVM::WGMMAScaleIn::one);
   int64_t swizzle = op.getSwizzle();
-  for (int64_t k = 0; k < op.getDepth(); k += 16) {
+  int64_t step = op.getStepDepth();
+  for (int64_t k = 0; k < op.getDepth(); k += step) {
     Value descriptorA = descriptorOf(b, op.getA(), op.getARow(), k, swizzle);
     Value descriptorB = descriptorOf(b, op.getB(), op.getBRow(), k, swizzle);
     inout = NVVM::WgmmaMmaAsyncOp::create(
         b, accumulators, inout, descriptorA, descriptorB,
-        NVVM::MMAShapeAttr::get(context, 64, static_cast<int>(width), 16), type, type,
+        NVVM::MMAShapeAttr::get(context, 64, static_cast<int>(width), static_cast<int>(step)),
+        type, type,
         NVVM::WGMMATypesAttr::get(context, NVVM::WGMMATypes::f32),
         NVVM::WGMMAScaleOutAttr::get(context, NVVM::WGMMAScaleOut::one), one, one,
         NVVM::MMALayoutAttr::get(context, NVVM::MMALayout::row),

@@ -5,13 +5,38 @@
 #include "hlo_parser/FloatFormat.h"
 
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace hlo::runtime {
 namespace {
 
-constexpr int kRows = 64, kDepth = 16;
+constexpr int kRows = 64;
+/// The bytes of K each row of an operand spans (16 16-bit or 8 TF32
+/// elements).
+constexpr int kDepthBytes = 32;
+
+/// The operands' type and width of a kind.
+struct WgmmaInput {
+  PrimitiveType type;
+  int bytes;
+  /// f32 registers of which only the top 19 bits count.
+  bool tf32;
+  int depth() const { return kDepthBytes / bytes; }
+};
+
+std::optional<WgmmaInput> inputOf(uint32_t kind) {
+  switch (kind) {
+  case HLO_HOST_WGMMA_M64K16_F32_BF16:
+    return WgmmaInput{PrimitiveType::BF16, 2, false};
+  case HLO_HOST_WGMMA_M64K16_F32_F16:
+    return WgmmaInput{PrimitiveType::F16, 2, false};
+  case HLO_HOST_WGMMA_M64K8_F32_TF32:
+    return WgmmaInput{PrimitiveType::F32, 4, true};
+  }
+  return std::nullopt;
+}
 
 /// `start`'s address in the swizzle's pattern (from `sharedBase`).
 int64_t patternAddress(const void *start, const void *sharedBase) {
@@ -19,28 +44,34 @@ int64_t patternAddress(const void *start, const void *sharedBase) {
 }
 
 /// The byte offset of element (row, k) of an operand from its start.
-int64_t elementOffset(const WgmmaOperands &operands, const void *start, uint32_t leading,
-                      uint32_t stride, int row, int k) {
+int64_t elementOffset(const WgmmaOperands &operands, const WgmmaInput &input, const void *start,
+                      uint32_t leading, uint32_t stride, int row, int k) {
   uint32_t swizzle = operands.swizzle;
+  int perCore = 16 / input.bytes;
   if (swizzle == 0)
-    return int64_t(row / 8) * stride + int64_t(k / 8) * leading + row % 8 * 16 + k % 8 * 2;
+    return int64_t(row / 8) * stride + int64_t(k / perCore) * leading + row % 8 * 16 +
+           k % perCore * input.bytes;
   // The address in shared memory, its 16-byte chunk XORed with the
   // 128-byte line's place in the swizzle pattern.
   int64_t origin = patternAddress(start, operands.sharedBase);
-  int64_t address = origin + int64_t(row / 8) * stride + int64_t(row % 8) * swizzle + k * 2;
+  int64_t address = origin + int64_t(row / 8) * stride + int64_t(row % 8) * swizzle +
+                    k * input.bytes;
   int64_t mask = swizzle / 16 - 1;
   return (address ^ (((address >> 7) & mask) << 4)) - origin;
 }
 
 /// Element (row, k) of operand A (`isA`) or B, as a double.
-double operandElement(const WgmmaOperands &operands, bool isA, int row, int k,
-                      PrimitiveType type) {
+double operandElement(const WgmmaOperands &operands, const WgmmaInput &input, bool isA, int row,
+                      int k) {
   const void *start = isA ? operands.a : operands.b;
-  int64_t offset = elementOffset(operands, start, isA ? operands.aLeading : operands.bLeading,
-                                 isA ? operands.aStride : operands.bStride, row, k);
-  uint16_t bits = 0;
-  std::memcpy(&bits, static_cast<const uint8_t *>(start) + offset, sizeof bits);
-  return decodeFloatBits(bits, type);
+  int64_t offset =
+      elementOffset(operands, input, start, isA ? operands.aLeading : operands.bLeading,
+                    isA ? operands.aStride : operands.bStride, row, k);
+  uint64_t bits = 0;
+  std::memcpy(&bits, static_cast<const uint8_t *>(start) + offset, input.bytes);
+  if (input.tf32)
+    bits &= ~uint64_t(0x1fff);
+  return decodeFloatBits(bits, input.type);
 }
 
 } // namespace
@@ -54,7 +85,8 @@ std::pair<int64_t, int64_t> wgmmaOperandSpan(const void *start, int64_t rows, ui
                                              const void *sharedBase) {
   if (swizzle == 0)
     // The last core matrix's last row ends the span.
-    return {0, (rows / 8 - 1) * int64_t(stride) + (kDepth / 8 - 1) * int64_t(leading) + 8 * 16};
+    // (A row's K spans two core matrices.)
+    return {0, (rows / 8 - 1) * int64_t(stride) + int64_t(leading) + 8 * 16};
   // Each row's 16-byte chunks may land anywhere in its swizzled line.
   int64_t back = patternAddress(start, sharedBase) % swizzle;
   return {-back, (rows / 8 - 1) * int64_t(stride) + 8 * int64_t(swizzle) - back};
@@ -68,36 +100,33 @@ FragmentPosition wgmmaAccumulatorPosition(int thread, int value) {
 
 Status warpgroupMma(uint32_t kind, uint32_t n, const WgmmaOperands &operands,
                     const std::array<float *, kThreadsPerWarpgroup> &accumulators) {
-  PrimitiveType type;
-  if (kind == HLO_HOST_WGMMA_M64K16_F32_BF16)
-    type = PrimitiveType::BF16;
-  else if (kind == HLO_HOST_WGMMA_M64K16_F32_F16)
-    type = PrimitiveType::F16;
-  else
+  std::optional<WgmmaInput> input = inputOf(kind);
+  if (!input)
     return Status::failure("ran wgmma of unknown kind " + std::to_string(kind));
   if (!isWgmmaSwizzle(operands.swizzle))
     return Status::failure("ran wgmma with swizzle mode " + std::to_string(operands.swizzle) +
                            " (0, 32, 64 or 128 bytes)");
   if (n < 8 || n > 256 || n % 8)
     return Status::failure("ran wgmma of width " + std::to_string(n) +
-                           " (m64nNk16 takes N a multiple of 8 up to 256)");
+                           " (m64nNk takes N a multiple of 8 up to 256)");
   // The products are exact in double; the sum rounds once to f32 (the
   // tensor cores' order of summation is unspecified).
-  std::vector<double> a(kRows * kDepth), b(size_t(n) * kDepth);
+  int depth = input->depth();
+  std::vector<double> a(kRows * depth), b(size_t(n) * depth);
   for (int row = 0; row < kRows; ++row)
-    for (int k = 0; k < kDepth; ++k)
-      a[row * kDepth + k] = operandElement(operands, /*isA=*/true, row, k, type);
+    for (int k = 0; k < depth; ++k)
+      a[row * depth + k] = operandElement(operands, *input, /*isA=*/true, row, k);
   for (int row = 0; row < int(n); ++row)
-    for (int k = 0; k < kDepth; ++k)
-      b[row * kDepth + k] = operandElement(operands, /*isA=*/false, row, k, type);
+    for (int k = 0; k < depth; ++k)
+      b[row * depth + k] = operandElement(operands, *input, /*isA=*/false, row, k);
   int values = int(n) / 2;
   std::vector<float> results(size_t(kThreadsPerWarpgroup) * values);
   for (int thread = 0; thread < int(kThreadsPerWarpgroup); ++thread)
     for (int value = 0; value < values; ++value) {
       FragmentPosition at = wgmmaAccumulatorPosition(thread, value);
       double sum = accumulators[thread][value];
-      for (int k = 0; k < kDepth; ++k)
-        sum += a[at.row * kDepth + k] * b[at.column * kDepth + k];
+      for (int k = 0; k < depth; ++k)
+        sum += a[at.row * depth + k] * b[at.column * depth + k];
       results[size_t(thread) * values + value] = static_cast<float>(sum);
     }
   for (int thread = 0; thread < int(kThreadsPerWarpgroup); ++thread)

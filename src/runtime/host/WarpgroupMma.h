@@ -2,7 +2,8 @@
 //
 // Owns what the host target's warpgroup-collective matrix multiply
 // computes once all 128 threads of a warpgroup have arrived (BlockRunner
-// gathers them): PTX's wgmma.mma_async m64nNk16 with both operands in
+// gathers them): PTX's wgmma.mma_async m64nNk16 (bf16, f16) and m64nNk8
+// (TF32) with both operands in
 // shared memory in a K-major layout (unswizzled core matrices, or 32-, 64-
 // or 128-byte swizzled rows), and the accumulators spread over the threads
 // as the PTX ISA's wgmma D fragment says (HloHostWgmmaKind in
@@ -45,7 +46,7 @@ struct WgmmaOperands {
 /// Whether `swizzle` is a mode wgmma takes (0, 32, 64 or 128).
 bool isWgmmaSwizzle(uint32_t swizzle);
 
-/// The bytes of an operand of `rows` x 16 from `start` on: [first, last)
+/// The bytes of an operand of `rows` x K from `start` on: [first, last)
 /// relative to `start` (a swizzled row's chunks may lie before it).
 std::pair<int64_t, int64_t> wgmmaOperandSpan(const void *start, int64_t rows, uint32_t leading,
                                              uint32_t stride, uint32_t swizzle,

@@ -219,9 +219,9 @@ func.func @wgmma_layout(%a: tensor<64x32xbf16>, %b: tensor<4x4x8x8xbf16>, %c: ve
 
 // -----
 
-func.func @wgmma_f32(%a: tensor<8x4x8x8xf32>, %b: tensor<4x4x8x8xf32>, %c: vector<16xf32>, %i: index) {
-  // expected-error @+1 {{expects bf16 or f16 tiles, not 'f32'}}
-  %d = xla_gpu.wgmma %a[%i], %b[%i], %c : tensor<8x4x8x8xf32>, tensor<4x4x8x8xf32>, vector<16xf32> -> vector<16xf32>
+func.func @wgmma_f64(%a: tensor<8x4x8x2xf64>, %b: tensor<4x4x8x2xf64>, %c: vector<16xf32>, %i: index) {
+  // expected-error @+1 {{expects bf16, f16 or f32 (TF32) tiles, not 'f64'}}
+  %d = xla_gpu.wgmma %a[%i], %b[%i], %c : tensor<8x4x8x2xf64>, tensor<4x4x8x2xf64>, vector<16xf32> -> vector<16xf32>
   return
 }
 
@@ -236,7 +236,7 @@ func.func @wgmma_mixed(%a: tensor<8x4x8x8xbf16>, %b: tensor<4x4x8x8xf16>, %c: ve
 // -----
 
 func.func @wgmma_depth(%a: tensor<8x3x8x8xbf16>, %b: tensor<4x3x8x8xbf16>, %c: vector<16xf32>, %i: index) {
-  // expected-error @+1 {{expects tiles of the same K extent, a multiple of 16}}
+  // expected-error @+1 {{expects tiles of the same K extent, a multiple of 32 bytes}}
   %d = xla_gpu.wgmma %a[%i], %b[%i], %c : tensor<8x3x8x8xbf16>, tensor<4x3x8x8xbf16>, vector<16xf32> -> vector<16xf32>
   return
 }
@@ -276,7 +276,7 @@ func.func @wgmma_swizzle_mode(%a: tensor<2x64x24xbf16>, %b: tensor<2x32x24xbf16>
 // -----
 
 func.func @wgmma_swizzle_rows(%a: tensor<2x64x32xbf16>, %b: tensor<2x32x32xbf16>, %c: vector<16xf32>, %i: index) {
-  // expected-error @+1 {{expects tiles of 128-byte rows ([2K/128][R][64], R a multiple of 8), not 'tensor<2x64x32xbf16>'}}
+  // expected-error @+1 {{expects tiles of 128-byte rows ([K/64][R][64], R a multiple of 8), not 'tensor<2x64x32xbf16>'}}
   %d = xla_gpu.wgmma %a[%i], %b[%i], %c {swizzle = 128 : i64} : tensor<2x64x32xbf16>, tensor<2x32x32xbf16>, vector<16xf32> -> vector<16xf32>
   return
 }
@@ -318,5 +318,13 @@ func.func @async_copy_result(%a: memref<256x64xbf16>, %t: memref<64x40xbf16>, %i
 func.func @async_wait_pending(%t: tensor<64x40xbf16>) {
   // expected-error @+1 {{waits for a number of pending groups, not -1}}
   %0 = xla_gpu.async_wait %t {pending = -1 : i64} : tensor<64x40xbf16>
+  return
+}
+
+// -----
+
+func.func @wgmma_tf32_core(%a: tensor<8x4x8x8xf32>, %b: tensor<4x4x8x8xf32>, %c: vector<16xf32>, %i: index) {
+  // expected-error @+1 {{expects tiles of 8 x 4 core matrices ([R/8][K/4][8][4]), not 'tensor<8x4x8x8xf32>'}}
+  %d = xla_gpu.wgmma %a[%i], %b[%i], %c : tensor<8x4x8x8xf32>, tensor<4x4x8x8xf32>, vector<16xf32> -> vector<16xf32>
   return
 }

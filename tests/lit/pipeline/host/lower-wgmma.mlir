@@ -60,3 +60,24 @@ func.func @swizzled(%a: memref<2x64x32xf16, #gpu.address_space<workgroup>>, %b: 
   vector.store %d, %out[%c0] : memref<4xf32>, vector<4xf32>
   return
 }
+
+// -----
+
+// f32 tiles: kind 2 (TF32), one call per 8 columns of K, the step's start
+// at column k of its 32-column swizzled row.
+// CHECK-LABEL: func.func @tf32(
+// CHECK:       %[[KIND:.*]] = arith.constant 2 : i32
+// CHECK:       call @__hlo_host_wgmma(%{{.*}}, %[[KIND]],
+// CHECK:       arith.constant 8 : index
+// CHECK:       xla_gpu.element_pointer %arg0[%{{.*}}, %{{.*}}, %[[C8:.*]]] : memref<1x64x32xf32
+// CHECK-NOT:   call
+// CHECK:       xla_gpu.element_pointer %arg1[%{{.*}}, %{{.*}}, %[[C8B:.*]]] : memref<1x8x32xf32
+// CHECK-COUNT-3: call @__hlo_host_wgmma(
+// CHECK-NOT:   call @__hlo_host_wgmma
+func.func @tf32(%a: memref<1x64x32xf32, #gpu.address_space<workgroup>>, %b: memref<1x8x32xf32, #gpu.address_space<workgroup>>, %r: index, %c: vector<4xf32>, %out: memref<4xf32>)
+    attributes {xla_gpu.launch = #xla_gpu.launch<grid = [1, 1, 1], block = [128, 1, 1]>} {
+  %d = xla_gpu.wgmma %a[%r], %b[%r], %c {swizzle = 128 : i64} : memref<1x64x32xf32, #gpu.address_space<workgroup>>, memref<1x8x32xf32, #gpu.address_space<workgroup>>, vector<4xf32> -> vector<4xf32>
+  %c0 = arith.constant 0 : index
+  vector.store %d, %out[%c0] : memref<4xf32>, vector<4xf32>
+  return
+}

@@ -74,3 +74,13 @@ func.func @swizzled32(%a: memref<1x64x16xf16, #gpu.address_space<workgroup>>, %b
   %d = xla_gpu.wgmma %a[%r], %b[%r], %c {swizzle = 32 : i64} : memref<1x64x16xf16, #gpu.address_space<workgroup>>, memref<1x8x16xf16, #gpu.address_space<workgroup>>, vector<4xf32> -> vector<4xf32>
   return %d : vector<4xf32>
 }
+
+// f32 tiles are TF32: m64nNk8, one instruction per 8 columns (32 bytes) of
+// K: four over K = 32.
+// CHECK-LABEL: func.func @tf32
+// CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}} <m = 64, n = 8, k = 8>, D[<f32>, <one>], A[<tf32>, <one>, <row>], B[<tf32>, <one>, <col>]
+// CHECK-NOT:   nvvm.wgmma.mma_async
+func.func @tf32(%a: memref<1x64x32xf32, #gpu.address_space<workgroup>>, %b: memref<1x8x32xf32, #gpu.address_space<workgroup>>, %r: index, %c: vector<4xf32>) -> vector<4xf32> {
+  %d = xla_gpu.wgmma %a[%r], %b[%r], %c {swizzle = 128 : i64} : memref<1x64x32xf32, #gpu.address_space<workgroup>>, memref<1x8x32xf32, #gpu.address_space<workgroup>>, vector<4xf32> -> vector<4xf32>
+  return %d : vector<4xf32>
+}
