@@ -108,6 +108,18 @@ Value roundToTf32(ImplicitLocOpBuilder &b, Value value) {
                                   arith::SelectOp::create(b, special, bits, rounded));
 }
 
+Value IndexMath::constant(int64_t value) const {
+  return arith::ConstantIndexOp::create(b, value);
+}
+Value IndexMath::add(Value x, Value y) const { return arith::AddIOp::create(b, x, y); }
+Value IndexMath::mul(Value x, int64_t y) const {
+  return arith::MulIOp::create(b, x, constant(y));
+}
+Value IndexMath::less(Value x, int64_t bound) const {
+  return arith::CmpIOp::create(b, arith::CmpIPredicate::ult, x, constant(bound));
+}
+Value IndexMath::both(Value x, Value y) const { return arith::AndIOp::create(b, x, y); }
+
 GemmEmitter::GemmEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
                          const GpuDeviceInfo &device, GemmDescription gemm,
                          const EmitterOptions &options)
@@ -286,13 +298,7 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   ImplicitLocOpBuilder &b = context.b;
   MLIRContext *mlirContext = b.getContext();
   const GemmTiling &t = tiling;
-  auto constant = [&](int64_t value) { return arith::ConstantIndexOp::create(b, value); };
-  auto add = [&](Value x, Value y) { return arith::AddIOp::create(b, x, y).getResult(); };
-  auto mul = [&](Value x, int64_t y) { return arith::MulIOp::create(b, x, constant(y)).getResult(); };
-  auto less = [&](Value x, int64_t bound) {
-    return arith::CmpIOp::create(b, arith::CmpIPredicate::ult, x, constant(bound)).getResult();
-  };
-  auto both = [&](Value x, Value y) { return arith::AndIOp::create(b, x, y).getResult(); };
+  const IndexMath math{b};
 
   // The block's tile: (batch, tile row, tile column), the blocks in
   // row-major order over them however splitGrid spread them.
@@ -300,7 +306,7 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   Value block = context.threadAndBlockIds[1];
   int64_t stride = launch.blocks[0];
   for (size_t axis = 2; axis < context.threadAndBlockIds.size(); ++axis) {
-    block = add(block, mul(context.threadAndBlockIds[axis], stride));
+    block = math.add(block, math.mul(context.threadAndBlockIds[axis], stride));
     stride *= launch.blocks[axis - 1];
   }
   SmallVector<int64_t> tileDims(gemm.batchSizes.begin(), gemm.batchSizes.end());
@@ -308,13 +314,13 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   tileDims.push_back(t.tilesN);
   // splitGrid may launch a few blocks past the tiles (a grid split over y
   // and z): they read and write nothing (but reach the barriers).
-  Value blockHasTile = less(block, gemm.batchCount() * t.tilesM * t.tilesN);
+  Value blockHasTile = math.less(block, gemm.batchCount() * t.tilesM * t.tilesN);
   SmallVector<Value> tile = delinearizeIndex(b, block, tileDims);
   SmallVector<Value> batch(tile.begin(), tile.end() - 2);
   SmallVector<Value> warpAndLane = delinearizeIndex(b, thread, {t.warps, 8, 4});
   Value warp = warpAndLane[0], group = warpAndLane[1], inGroup = warpAndLane[2];
-  Value blockRow = mul(tile[tile.size() - 2], t.blockM);
-  Value blockColumn = mul(tile.back(), t.blockN);
+  Value blockRow = math.mul(tile[tile.size() - 2], t.blockM);
+  Value blockColumn = math.mul(tile.back(), t.blockN);
   BlockPosition position{batch, blockRow, blockColumn, blockHasTile, thread};
 
   // The warp's mma tiles, as rows and columns of the block's tile: row
@@ -330,18 +336,18 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   if (t.warpGrid) {
     SmallVector<Value> position = delinearizeIndex(b, warp, {t.warpsM, t.warpsN});
     for (int64_t r = 0; r < t.warpTilesM; ++r)
-      rowSlots.push_back(mul(add(mul(position[0], t.warpTilesM), constant(r)), mma.m));
+      rowSlots.push_back(math.mul(math.add(math.mul(position[0], t.warpTilesM), math.constant(r)), mma.m));
     for (int64_t c = 0; c < t.warpTilesN; ++c)
-      columnSlots.push_back(mul(add(mul(position[1], t.warpTilesN), constant(c)), mma.n));
+      columnSlots.push_back(math.mul(math.add(math.mul(position[1], t.warpTilesN), math.constant(c)), mma.n));
     for (int64_t j = 0; j < t.tilesPerWarp; ++j)
       warpTiles.push_back({yes, j / t.warpTilesN, j % t.warpTilesN});
   } else {
     for (int64_t j = 0; j < t.tilesPerWarp; ++j) {
-      Value index = add(warp, constant(j * t.warps));
+      Value index = math.add(warp, math.constant(j * t.warps));
       SmallVector<Value> position = delinearizeIndex(b, index, {t.mmaTilesM, t.mmaTilesN});
-      rowSlots.push_back(mul(position[0], mma.m));
-      columnSlots.push_back(mul(position[1], mma.n));
-      warpTiles.push_back({less(index, t.mmaTilesM * t.mmaTilesN), j, j});
+      rowSlots.push_back(math.mul(position[0], mma.m));
+      columnSlots.push_back(math.mul(position[1], mma.n));
+      warpTiles.push_back({math.less(index, t.mmaTilesM * t.mmaTilesN), j, j});
     }
   }
 
@@ -358,10 +364,10 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   Value groupRow, groupColumn, warpInGroup;
   if (warpgroups) {
     SmallVector<Value> slab = delinearizeIndex(
-        b, arith::DivUIOp::create(b, warp, constant(4)), {warpgroups->groupsM, warpgroups->groupsN});
-    groupRow = mul(slab[0], 64);
-    groupColumn = mul(slab[1], warpgroups->width);
-    warpInGroup = arith::RemUIOp::create(b, warp, constant(4));
+        b, arith::DivUIOp::create(b, warp, math.constant(4)), {warpgroups->groupsM, warpgroups->groupsN});
+    groupRow = math.mul(slab[0], 64);
+    groupColumn = math.mul(slab[1], warpgroups->width);
+    warpInGroup = arith::RemUIOp::create(b, warp, math.constant(4));
   }
   Value zeros = arith::ConstantOp::create(b, b.getZeroAttr(accumulatorType));
   // A's and B's element types (e4m3 and e5m2 may meet).
@@ -376,7 +382,7 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   // mma tile whose rows start at `rowBase`, at step `k0` of the K tile.
   // With ldmatrix where each 32-bit register of the fragment is one row
   // segment of an 8 x 8 (16-bit) matrix, else element by element.
-  Value lane = add(mul(group, 4), inGroup);
+  Value lane = math.add(math.mul(group, 4), inGroup);
   auto loadFragment = [&](int operand, Value shared, Value rowBase, int64_t k0) {
     auto role = operand == 0 ? xla_gpu::MmaOperand::A : xla_gpu::MmaOperand::B;
     int64_t values = operand == 0 ? mma.aValues() : mma.bValues();
@@ -389,25 +395,25 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
       // matrix repeat the first ones').
       int64_t count = matrices->size();
       Value matrix = arith::RemUIOp::create(
-          b, arith::DivUIOp::create(b, lane, constant(8)), constant(count));
-      Value rowOffset = constant(matrices->front().rowOffset);
-      Value columnOffset = constant(matrices->front().columnOffset);
+          b, arith::DivUIOp::create(b, lane, math.constant(8)), math.constant(count));
+      Value rowOffset = math.constant(matrices->front().rowOffset);
+      Value columnOffset = math.constant(matrices->front().columnOffset);
       for (int64_t i = 1; i < count; ++i) {
         Value isMatrix =
-            arith::CmpIOp::create(b, arith::CmpIPredicate::eq, matrix, constant(i));
-        rowOffset = arith::SelectOp::create(b, isMatrix, constant((*matrices)[i].rowOffset),
+            arith::CmpIOp::create(b, arith::CmpIPredicate::eq, matrix, math.constant(i));
+        rowOffset = arith::SelectOp::create(b, isMatrix, math.constant((*matrices)[i].rowOffset),
                                             rowOffset);
         columnOffset = arith::SelectOp::create(
-            b, isMatrix, constant((*matrices)[i].columnOffset), columnOffset);
+            b, isMatrix, math.constant((*matrices)[i].columnOffset), columnOffset);
       }
       // The lane's row of its matrix: a free row (or, transposed, a K
       // row) of the tile.
-      Value laneRow = arith::RemUIOp::create(b, lane, constant(8));
-      Value row = add(rowBase, add(laneRow, rowOffset));
-      Value column = add(constant(k0), columnOffset);
+      Value laneRow = arith::RemUIOp::create(b, lane, math.constant(8));
+      Value row = math.add(rowBase, math.add(laneRow, rowOffset));
+      Value column = math.add(math.constant(k0), columnOffset);
       if (transposed) {
-        row = add(constant(k0), add(laneRow, columnOffset));
-        column = add(rowBase, rowOffset);
+        row = math.add(math.constant(k0), math.add(laneRow, columnOffset));
+        column = math.add(rowBase, rowOffset);
       }
       return xla_gpu::LdmatrixOp::create(b, fragmentType, shared, ValueRange{row, column},
                                          count, transposed)
@@ -416,9 +422,9 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
     SmallVector<Value> elements;
     for (int64_t v = 0; v < values; ++v) {
       auto offset = xla_gpu::mmaFragmentOffset(mma, role, v);
-      Value row = add(rowBase, add(group, constant(offset.rowOffset)));
+      Value row = math.add(rowBase, math.add(group, math.constant(offset.rowOffset)));
       Value column =
-          add(mul(inGroup, offset.perRegister), constant(k0 + offset.columnOffset));
+          math.add(math.mul(inGroup, offset.perRegister), math.constant(k0 + offset.columnOffset));
       elements.push_back(tensor::ExtractOp::create(
           b, shared, transposed ? ValueRange{column, row} : ValueRange{row, column}));
     }
@@ -447,8 +453,8 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   auto multiplyTiles = [&](Value tileA, Value tileB, SmallVector<Value> &results) -> llvm::Error {
     if (warpgroups) {
       results[0] = xla_gpu::WgmmaOp::create(
-          b, accumulatorType, tileA, arith::DivUIOp::create(b, groupRow, constant(8)), tileB,
-          arith::DivUIOp::create(b, groupColumn, constant(8)), results[0],
+          b, accumulatorType, tileA, arith::DivUIOp::create(b, groupRow, math.constant(8)), tileB,
+          arith::DivUIOp::create(b, groupColumn, math.constant(8)), results[0],
           staging[0].swizzleBytes);
       return llvm::Error::success();
     }
@@ -493,7 +499,7 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
           xla_gpu::AllocateSharedOp::create(b, sharedType(operand), alignment(operand)));
   // Copies K tile `kTile` into stage `s`'s tiles.
   auto stageTiles = [&](SmallVector<Value> &current, int64_t s, Value kTile) -> llvm::Error {
-    Value k0 = mul(kTile, t.blockK);
+    Value k0 = math.mul(kTile, t.blockK);
     for (int operand : {0, 1}) {
       llvm::Expected<Value> staged =
           stageOperand(context, position, operand, current[2 * s + operand], k0);
@@ -526,7 +532,7 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   int64_t kTiles = llvm::divideCeil(gemm.k, t.blockK);
   if (stages > 1) {
     for (int64_t s = 0; s + 1 < stages; ++s) {
-      if (llvm::Error error = stageTiles(tiles, s, constant(s)))
+      if (llvm::Error error = stageTiles(tiles, s, math.constant(s)))
         return error;
       commit(tiles);
     }
@@ -535,7 +541,7 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   llvm::append_range(inits, tiles);
   int64_t rounds = llvm::divideCeil(kTiles, stages);
   auto loop = scf::ForOp::create(
-      b, constant(0), constant(rounds), constant(1), inits,
+      b, math.constant(0), math.constant(rounds), math.constant(1), inits,
       [&](OpBuilder &builder, Location, Value round, ValueRange iterArgs) {
         // The body is built with `b`, moved into the loop.
         b.setInsertionPoint(builder.getInsertionBlock(), builder.getInsertionPoint());
@@ -552,9 +558,9 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
             return llvm::Error::success();
           }
           for (int64_t step = 0; step < stages; ++step) {
-            Value kTile = add(mul(round, stages), constant(step));
+            Value kTile = math.add(math.mul(round, stages), math.constant(step));
             if (llvm::Error error = stageTiles(current, (step + stages - 1) % stages,
-                                               add(kTile, constant(stages - 1))))
+                                               math.add(kTile, math.constant(stages - 1))))
               return error;
             commit(current);
             wait(current, stages - 1);
@@ -566,7 +572,7 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
             } else {
               // The last round's steps past K (uniform in the block).
               BodyValues stepped =
-                  emitIf(b, less(kTile, kTiles), results, [&](ImplicitLocOpBuilder &) -> BodyValues {
+                  emitIf(b, math.less(kTile, kTiles), results, [&](ImplicitLocOpBuilder &) -> BodyValues {
                     SmallVector<Value> inner(results);
                     if (llvm::Error error = multiplyTiles(tileA, tileB, inner))
                       return BodyValues(std::move(error));
@@ -623,15 +629,15 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
       // group g, place c of its warp w: row 16w + g + 8(r / 2), column
       // 8i + 2c + r % 2.
       int64_t i = v / 4, r = v % 4;
-      Value row = add(add(groupRow, mul(warpInGroup, 16)), add(group, constant(8 * (r / 2))));
-      Value column = add(groupColumn, add(mul(inGroup, 2), constant(8 * i + r % 2)));
+      Value row = math.add(math.add(groupRow, math.mul(warpInGroup, 16)), math.add(group, math.constant(8 * (r / 2))));
+      Value column = math.add(groupColumn, math.add(math.mul(inGroup, 2), math.constant(8 * i + r % 2)));
       return {row, column, yes};
     }
     const WarpTile &warpTile = warpTiles[j];
     auto offset = xla_gpu::mmaFragmentOffset(mma, xla_gpu::MmaOperand::C, v);
-    Value row = add(rowSlots[warpTile.rowSlot], add(group, constant(offset.rowOffset)));
-    Value column = add(columnSlots[warpTile.columnSlot],
-                       add(mul(inGroup, offset.perRegister), constant(offset.columnOffset)));
+    Value row = math.add(rowSlots[warpTile.rowSlot], math.add(group, math.constant(offset.rowOffset)));
+    Value column = math.add(columnSlots[warpTile.columnSlot],
+                       math.add(math.mul(inGroup, offset.perRegister), math.constant(offset.columnOffset)));
     return {row, column, warpTile.valid};
   };
   for (int64_t j = 0; j < accumulatorCount; ++j) {
@@ -639,10 +645,10 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
       // Inside this block's tile (an mma tile may reach past a tile
       // smaller than itself, into the next block's) and inside the dot.
       auto [localRow, localColumn, valid] = accumulatorPosition(j, v);
-      Value row = add(blockRow, localRow), column = add(blockColumn, localColumn);
-      Value inBounds = both(both(valid, blockHasTile),
-                            both(less(localRow, t.blockM), less(localColumn, t.blockN)));
-      inBounds = both(inBounds, both(less(row, gemm.m), less(column, gemm.n)));
+      Value row = math.add(blockRow, localRow), column = math.add(blockColumn, localColumn);
+      Value inBounds = math.both(math.both(valid, blockHasTile),
+                            math.both(math.less(localRow, t.blockM), math.less(localColumn, t.blockN)));
+      inBounds = math.both(inBounds, math.both(math.less(row, gemm.m), math.less(column, gemm.n)));
       BodyValues written = emitIf(b, inBounds, {output}, [&](ImplicitLocOpBuilder &nested) -> BodyValues {
         Value value = vector::ExtractOp::create(nested, loop.getResult(j), v);
         if (dotElement != accumulatorElement)

@@ -22,6 +22,17 @@ namespace hlo {
 /// kept. Scalars or vectors alike.
 mlir::Value roundToTf32(mlir::ImplicitLocOpBuilder &b, mlir::Value value);
 
+/// Index arithmetic at `b`'s insertion point, the GEMM emitter's
+/// shorthand: constants, sums, products, unsigned `<` and `and`.
+struct IndexMath {
+  mlir::ImplicitLocOpBuilder &b;
+  mlir::Value constant(int64_t value) const;
+  mlir::Value add(mlir::Value x, mlir::Value y) const;
+  mlir::Value mul(mlir::Value x, int64_t y) const;
+  mlir::Value less(mlir::Value x, int64_t bound) const;
+  mlir::Value both(mlir::Value x, mlir::Value y) const;
+};
+
 class GemmEmitter : public EmitterBase {
 public:
   GemmEmitter(const FusionAnalysis &analysis, const HloComputation &fused,

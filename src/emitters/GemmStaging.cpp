@@ -163,13 +163,7 @@ llvm::Expected<Value> GemmEmitter::stageOperand(EmitterContext &context,
   ImplicitLocOpBuilder &b = context.b;
   const GemmTiling &t = tiling;
   const Staging &staged = staging[operand];
-  auto constant = [&](int64_t value) { return arith::ConstantIndexOp::create(b, value); };
-  auto add = [&](Value x, Value y) { return arith::AddIOp::create(b, x, y).getResult(); };
-  auto mul = [&](Value x, int64_t y) { return arith::MulIOp::create(b, x, constant(y)).getResult(); };
-  auto less = [&](Value x, int64_t bound) {
-    return arith::CmpIOp::create(b, arith::CmpIPredicate::ult, x, constant(bound)).getResult();
-  };
-  auto both = [&](Value x, Value y) { return arith::AndIOp::create(b, x, y).getResult(); };
+  const IndexMath math{b};
 
   int64_t rows = staged.rows, width = staged.width;
   int64_t freeSize = operand == 0 ? gemm.m : gemm.n;
@@ -190,14 +184,14 @@ llvm::Expected<Value> GemmEmitter::stageOperand(EmitterContext &context,
         b.setInsertionPoint(inner.getInsertionBlock(), inner.getInsertionPoint());
         llvm::Error failure = llvm::Error::success();
         auto elements = scf::ForOp::create(
-            inner, constant(0), constant(width), constant(1), ValueRange{current},
+            inner, math.constant(0), math.constant(width), math.constant(1), ValueRange{current},
             [&](OpBuilder &builder, Location, Value e, ValueRange iterArgs) {
               b.setInsertionPoint(builder.getInsertionBlock(), builder.getInsertionPoint());
               Value value = arith::ConstantOp::create(b, b.getZeroAttr(element));
               if (read) {
                 llvm::Expected<Value> loaded =
-                    staged.alongK ? operandElement(context, operand, block.batch, free, add(k, e))
-                                  : operandElement(context, operand, block.batch, add(free, e), k);
+                    staged.alongK ? operandElement(context, operand, block.batch, free, math.add(k, e))
+                                  : operandElement(context, operand, block.batch, math.add(free, e), k);
                 if (!loaded) {
                   failure = loaded.takeError();
                   scf::YieldOp::create(b, iterArgs);
@@ -207,10 +201,10 @@ llvm::Expected<Value> GemmEmitter::stageOperand(EmitterContext &context,
               }
               SmallVector<Value> at(indices.begin(), indices.end());
               if (staged.contiguousInTile)
-                at.back() = add(at.back(), e);
+                at.back() = math.add(at.back(), e);
               else
-                at = tileIndices(b, staged, staged.alongK ? freeLocal : add(freeLocal, e),
-                                 staged.alongK ? add(kLocal, e) : kLocal);
+                at = tileIndices(b, staged, staged.alongK ? freeLocal : math.add(freeLocal, e),
+                                 staged.alongK ? math.add(kLocal, e) : kLocal);
               scf::YieldOp::create(b, ValueRange{tensor::InsertOp::create(b, value, iterArgs[0], at)});
             });
         if (failure)
@@ -244,12 +238,12 @@ llvm::Expected<Value> GemmEmitter::stageOperand(EmitterContext &context,
 
   llvm::Error failure = llvm::Error::success();
   auto loop = scf::ForOp::create(
-      b, constant(0), constant(llvm::divideCeil(count, threads)), constant(1), ValueRange{tile},
+      b, math.constant(0), math.constant(llvm::divideCeil(count, threads)), math.constant(1), ValueRange{tile},
       [&](OpBuilder &builder, Location, Value i, ValueRange iterArgs) {
         b.setInsertionPoint(builder.getInsertionBlock(), builder.getInsertionPoint());
-        Value linear = add(mul(i, threads), block.thread);
+        Value linear = math.add(math.mul(i, threads), block.thread);
         BodyValues stored = emitIf(
-            b, less(linear, count), {iterArgs[0]}, [&](ImplicitLocOpBuilder &nested) -> BodyValues {
+            b, math.less(linear, count), {iterArgs[0]}, [&](ImplicitLocOpBuilder &nested) -> BodyValues {
               // (free row, K index) in the block's tile, the threads
               // running along the operand's minor dimension.
               Value freeLocal, kLocal;
@@ -257,26 +251,26 @@ llvm::Expected<Value> GemmEmitter::stageOperand(EmitterContext &context,
                 SmallVector<Value> position =
                     delinearizeIndex(nested, linear, {rows, t.blockK / width});
                 freeLocal = position[0];
-                kLocal = mul(position[1], width);
+                kLocal = math.mul(position[1], width);
               } else {
                 SmallVector<Value> position =
                     delinearizeIndex(nested, linear, {t.blockK, rows / width});
                 kLocal = position[0];
-                freeLocal = mul(position[1], width);
+                freeLocal = math.mul(position[1], width);
               }
-              Value free = add(freeBase, freeLocal);
-              Value k = add(k0, kLocal);
+              Value free = math.add(freeBase, freeLocal);
+              Value k = math.add(k0, kLocal);
               // A vector is inside the operand or outside it as a whole
               // (the extent it runs along is whole vectors).
               Value inBounds =
-                  both(block.hasTile, both(less(free, freeSize), less(k, gemm.k)));
+                  math.both(block.hasTile, math.both(math.less(free, freeSize), math.less(k, gemm.k)));
               SmallVector<Value, 4> indices = tileIndices(b, staged, freeLocal, kLocal);
               if (!staged.async)
                 return copy(iterArgs[0], indices, freeLocal, kLocal, free, k, inBounds);
               // Straight from the parameter's buffer (row-major in its
               // layout: the vector runs along its last dimension), at an
               // index inside it even where nothing is read.
-              Value zero = constant(0);
+              Value zero = math.constant(0);
               auto inside = [&](Value index) {
                 return arith::SelectOp::create(b, inBounds, index, zero).getResult();
               };
