@@ -150,6 +150,21 @@ void __hlo_host_wgmma(HloHostThread *thread, uint32_t kind, uint32_t n, uint32_t
                       const void *a, uint32_t aLeading, uint32_t aStride, const void *b,
                       uint32_t bLeading, uint32_t bStride, float *d);
 
+/* PTX's cp.async.shared.global: queues a copy of `bytes` (4, 8 or 16)
+ * bytes to `destination` in the block's shared memory, the first
+ * `sourceBytes` (at most `bytes`) from `source`, zeros after them, in the
+ * thread's open group. The copy is done only when a
+ * __hlo_host_cp_async_wait leaves fewer of the thread's committed groups
+ * pending than come after its own: until then the destination holds what
+ * it held before. */
+void __hlo_host_cp_async(HloHostThread *thread, void *destination, const void *source,
+                         uint32_t bytes, uint32_t sourceBytes);
+/* cp.async.commit_group: the thread's open group is committed. */
+void __hlo_host_cp_async_commit(HloHostThread *thread);
+/* cp.async.wait_group: does the thread's oldest committed groups until at
+ * most `pending` remain. */
+void __hlo_host_cp_async_wait(HloHostThread *thread, uint32_t pending);
+
 /* What an out-of-bounds access was. */
 enum HloHostAccessKind {
   HLO_HOST_ACCESS_LOAD = 0,

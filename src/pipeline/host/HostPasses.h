@@ -27,6 +27,9 @@ inline constexpr llvm::StringLiteral kShuffleFunction = "__hlo_host_shuffle";
 inline constexpr llvm::StringLiteral kMmaSyncFunction = "__hlo_host_mma_sync";
 inline constexpr llvm::StringLiteral kLdmatrixFunction = "__hlo_host_ldmatrix";
 inline constexpr llvm::StringLiteral kWgmmaFunction = "__hlo_host_wgmma";
+inline constexpr llvm::StringLiteral kCpAsyncFunction = "__hlo_host_cp_async";
+inline constexpr llvm::StringLiteral kCpAsyncCommitFunction = "__hlo_host_cp_async_commit";
+inline constexpr llvm::StringLiteral kCpAsyncWaitFunction = "__hlo_host_cp_async_wait";
 inline constexpr llvm::StringLiteral kOutOfBoundsFunction = "__hlo_host_out_of_bounds";
 
 #define GEN_PASS_DECL

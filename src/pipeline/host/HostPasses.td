@@ -29,14 +29,13 @@ def LowerGpuToHostRuntimePass
     lane's fragments in stack slots (the launcher waits for the whole warp,
     as for a shuffle), `xla_gpu.ldmatrix` on a shared buffer a call to
     `__hlo_host_ldmatrix` with the lane's row address, `xla_gpu.wgmma` one
-    call to `__hlo_host_wgmma` per 16 columns of K, and `xla_gpu.async_copy`
-    loads and stores done at once (zeros where its condition fails; its
-    commits and waits then have nothing to do and go). Other gpu ops are
-    reported by name.
+    call to `__hlo_host_wgmma` per 32 bytes of K, and `xla_gpu.async_copy`,
+    `async_commit` and `async_wait` calls to `__hlo_host_cp_async`
+    (queued until the wait that covers it), `__hlo_host_cp_async_commit`
+    and `__hlo_host_cp_async_wait`. Other gpu ops are reported by name.
   }];
   let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::arith::ArithDialect",
-                           "mlir::func::FuncDialect", "mlir::vector::VectorDialect",
-                           "mlir::memref::MemRefDialect", "mlir::scf::SCFDialect"];
+                           "mlir::func::FuncDialect", "mlir::vector::VectorDialect"];
 }
 
 def CheckHostAccessesPass

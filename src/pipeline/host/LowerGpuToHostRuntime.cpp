@@ -13,8 +13,6 @@
 #include "pipeline/host/HostPasses.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/SymbolTable.h"
 
@@ -220,13 +218,9 @@ struct LowerGpuToHostRuntimePass
     } else if (auto mma = dyn_cast<xla_gpu::WgmmaOp>(op)) {
       return lowerWgmma(module, b, mma, record);
     } else if (auto copy = dyn_cast<xla_gpu::AsyncCopyOp>(op)) {
-      return lowerAsyncCopy(b, copy);
+      return lowerAsyncCopy(module, b, copy, record);
     } else if (isa<xla_gpu::AsyncCommitOp, xla_gpu::AsyncWaitOp>(op)) {
-      // The host's async copies are done when issued.
-      if (op->getNumOperands() > 0)
-        return op->emitOpError("expects no tiles (xla-gpu-lower-sync-threads first)");
-      op->erase();
-      return success();
+      return lowerAsyncGroup(module, b, op, record);
     } else {
       return op->emitError() << "the host target cannot run '"
                              << op->getName().getStringRef() << "'";
@@ -413,41 +407,53 @@ struct LowerGpuToHostRuntimePass
     return success();
   }
 
-  /// `xla_gpu.async_copy` on buffers as the copy done at once: where the
-  /// condition holds, each element loaded from the source and stored into
-  /// the tile; else zeros stored (the source not read).
-  LogicalResult lowerAsyncCopy(OpBuilder &b, xla_gpu::AsyncCopyOp copy) {
+  /// `xla_gpu.async_copy` on buffers as the launcher's cp.async (queued,
+  /// done at the wait that covers it): the tile element's and the source
+  /// element's addresses, and the source bytes (0 where the condition
+  /// fails: zeros written, nothing read).
+  LogicalResult lowerAsyncCopy(ModuleOp module, OpBuilder &b, xla_gpu::AsyncCopyOp copy,
+                               Value record) {
     if (copy.getResult())
       return copy.emitOpError("expects buffers (bufferize first)");
     Location loc = copy.getLoc();
-    auto tileType = cast<MemRefType>(copy.getTile().getType());
-    Type element = tileType.getElementType();
-    int64_t count = copy.getBytes() * 8 / element.getIntOrFloatBitWidth();
-    auto at = [&](OpBuilder &builder, ValueRange indices, int64_t e) {
-      SmallVector<Value> result(indices.begin(), indices.end());
-      result.back() = arith::AddIOp::create(builder, loc, result.back(),
-                                            arith::ConstantIndexOp::create(builder, loc, e));
-      return result;
-    };
-    scf::IfOp::create(
-        b, loc, copy.getCondition(),
-        [&](OpBuilder &builder, Location) {
-          for (int64_t e = 0; e < count; ++e) {
-            Value value = memref::LoadOp::create(builder, loc, copy.getSource(),
-                                                 at(builder, copy.getSourceIndices(), e));
-            memref::StoreOp::create(builder, loc, value, copy.getTile(),
-                                    at(builder, copy.getTileIndices(), e));
-          }
-          scf::YieldOp::create(builder, loc);
-        },
-        [&](OpBuilder &builder, Location) {
-          Value zero = arith::ConstantOp::create(builder, loc, builder.getZeroAttr(element));
-          for (int64_t e = 0; e < count; ++e)
-            memref::StoreOp::create(builder, loc, zero, copy.getTile(),
-                                    at(builder, copy.getTileIndices(), e));
-          scf::YieldOp::create(builder, loc);
-        });
+    MLIRContext *context = b.getContext();
+    auto pointer = LLVM::LLVMPointerType::get(context);
+    Type i32 = b.getI32Type();
+    declareRuntimeFunction(module, kCpAsyncFunction,
+                           FunctionType::get(context, {pointer, pointer, pointer, i32, i32}, {}));
+    Value destination = xla_gpu::ElementPointerOp::create(b, loc, pointer, copy.getTile(),
+                                                          copy.getTileIndices());
+    Value source = xla_gpu::ElementPointerOp::create(b, loc, pointer, copy.getSource(),
+                                                     copy.getSourceIndices());
+    int32_t bytes = static_cast<int32_t>(copy.getBytes());
+    Value sourceBytes = arith::SelectOp::create(b, loc, copy.getCondition(),
+                                                constantI32(b, loc, bytes), constantI32(b, loc, 0));
+    func::CallOp::create(b, loc, kCpAsyncFunction, TypeRange(),
+                         ValueRange{record, destination, source, constantI32(b, loc, bytes),
+                                    sourceBytes});
     copy.erase();
+    return success();
+  }
+
+  /// `xla_gpu.async_commit` and `async_wait` (without tiles) as the
+  /// launcher's group operations.
+  LogicalResult lowerAsyncGroup(ModuleOp module, OpBuilder &b, Operation *op, Value record) {
+    if (op->getNumOperands() > 0)
+      return op->emitOpError("expects no tiles (xla-gpu-lower-sync-threads first)");
+    Location loc = op->getLoc();
+    MLIRContext *context = b.getContext();
+    auto pointer = LLVM::LLVMPointerType::get(context);
+    if (auto wait = dyn_cast<xla_gpu::AsyncWaitOp>(op)) {
+      declareRuntimeFunction(module, kCpAsyncWaitFunction,
+                             FunctionType::get(context, {pointer, b.getI32Type()}, {}));
+      func::CallOp::create(b, loc, kCpAsyncWaitFunction, TypeRange(),
+                           ValueRange{record, constantI32(b, loc, wait.getPending())});
+    } else {
+      declareRuntimeFunction(module, kCpAsyncCommitFunction,
+                             FunctionType::get(context, {pointer}, {}));
+      func::CallOp::create(b, loc, kCpAsyncCommitFunction, TypeRange(), ValueRange{record});
+    }
+    op->erase();
     return success();
   }
 

@@ -154,6 +154,8 @@ bool BlockRunner::runConcurrent() {
     state.record.sharedMemory = sharedMemory.data();
     state.record.block = this;
     state.status = Status::Ready;
+    // A previous block's copies never done (its threads ended first).
+    state.copies.clear();
     makeFiber(state.context, *stacks[i], &BlockRunner::fiberEntry, &state);
   }
   while (true) {
@@ -425,6 +427,38 @@ void BlockRunner::wgmma(HloHostThread *thread, uint32_t kind, uint32_t n,
   arriveAtCollective(thread, request);
 }
 
+void BlockRunner::asyncCopy(HloHostThread *thread, void *destination, const void *source,
+                            uint32_t bytes, uint32_t sourceBytes) {
+  auto base = reinterpret_cast<uintptr_t>(sharedMemory.data());
+  auto address = reinterpret_cast<uintptr_t>(destination);
+  if ((bytes != 4 && bytes != 8 && bytes != 16) || sourceBytes > bytes)
+    fault(thread, "ran cp.async of " + std::to_string(bytes) + " bytes, " +
+                      std::to_string(sourceBytes) + " from its source (PTX copies 4, 8 or 16)");
+  if (address < base || address + bytes > base + launch->sharedMemoryBytes || address % bytes ||
+      (sourceBytes > 0 && reinterpret_cast<uintptr_t>(source) % bytes))
+    fault(thread, "ran cp.async of " + std::to_string(bytes) + " bytes to " +
+                      std::to_string(int64_t(address - base)) +
+                      " bytes from the start of shared memory, not an aligned place inside its " +
+                      std::to_string(launch->sharedMemoryBytes) + " bytes (or from an "
+                      "unaligned source)");
+  // Threads that run one at a time have no one to overlap with.
+  if (sequential) {
+    AsyncCopyQueue::copy(destination, source, bytes, sourceBytes);
+    return;
+  }
+  stateOf(thread).copies.issue(destination, source, bytes, sourceBytes);
+}
+
+void BlockRunner::asyncCommit(HloHostThread *thread) {
+  if (!sequential)
+    stateOf(thread).copies.commit();
+}
+
+void BlockRunner::asyncWait(HloHostThread *thread, uint32_t pending) {
+  if (!sequential)
+    stateOf(thread).copies.wait(pending);
+}
+
 void BlockRunner::arriveAtCollective(HloHostThread *thread, const CollectiveRequest &request) {
   const char *name = request.name();
   unsigned group = request.groupSize();
@@ -537,6 +571,19 @@ void __hlo_host_wgmma(HloHostThread *thread, uint32_t kind, uint32_t n, uint32_t
                       uint32_t bLeading, uint32_t bStride, float *d) {
   hlo::runtime::runnerOf(thread).wgmma(
       thread, kind, n, {a, aLeading, aStride, b, bLeading, bStride, swizzle, nullptr}, d);
+}
+
+void __hlo_host_cp_async(HloHostThread *thread, void *destination, const void *source,
+                         uint32_t bytes, uint32_t sourceBytes) {
+  hlo::runtime::runnerOf(thread).asyncCopy(thread, destination, source, bytes, sourceBytes);
+}
+
+void __hlo_host_cp_async_commit(HloHostThread *thread) {
+  hlo::runtime::runnerOf(thread).asyncCommit(thread);
+}
+
+void __hlo_host_cp_async_wait(HloHostThread *thread, uint32_t pending) {
+  hlo::runtime::runnerOf(thread).asyncWait(thread, pending);
 }
 
 void __hlo_host_out_of_bounds(HloHostThread *thread, uint32_t access, int32_t buffer,

@@ -24,6 +24,7 @@
 
 #include "host/Fiber.h"
 #include "host/WarpMatrixOps.h"
+#include "host/AsyncCopies.h"
 #include "host/WarpgroupMma.h"
 
 #include "abi/HostKernelAbi.h"
@@ -70,6 +71,10 @@ public:
                 const void *rowAddress, uint32_t *result);
   void wgmma(HloHostThread *thread, uint32_t kind, uint32_t n, const WgmmaOperands &operands,
              float *d);
+  void asyncCopy(HloHostThread *thread, void *destination, const void *source, uint32_t bytes,
+                 uint32_t sourceBytes);
+  void asyncCommit(HloHostThread *thread);
+  void asyncWait(HloHostThread *thread, uint32_t pending);
   [[noreturn]] void outOfBounds(HloHostThread *thread, uint32_t access, int32_t buffer,
                                 uint32_t dimension, int64_t index, int64_t extent);
 
@@ -108,6 +113,7 @@ private:
     Status status = Status::Ready;
     ShuffleRequest shuffle;
     CollectiveRequest collective;
+    AsyncCopyQueue copies;
   };
 
   bool runSequential();
