@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Unoptimized modules against XLA's optimized ones (issue 32's table).
+
+For each unoptimized module of the corpus -- `corpus/models/jax/<program>.hlo`
+(what `jax.jit(f).lower(...).as_text(dialect="hlo")` writes) and the
+`corpus/models/*.hlo` whose program has a dump -- beside XLA's
+after-optimizations module of the same program
+(`corpus/dumps/<program>.native/module.hlo`, compiled by us: its kernels are
+XLA's fusions): kernel launches, distinct kernels, library calls and bytes
+moved (over the manifest's program, each launch's kernel buffers and each
+library call's operands and results; a loop body counted once), our compile
+time (wall, one run) and XLA's (`xla_compile_s.txt`). Modules are compiled
+with --keep-going: a kernel that fails is listed in `failed`, not counted.
+
+  bench/fusion_pipeline.py [--build build] [--corpus ../shared/corpus] > bench/results/fusion_pipeline.tsv
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# corpus/models/*.hlo whose program has a dump.
+MODEL_DUMPS = {
+    "nv_maxtext_1n1g_jit_train_step_before_optimization": "maxtext_1n1g_train_step",
+    "hlo_torax_iterhybrid_predictor_corrector_f64": "torax_iterhybrid_f64",
+}
+
+
+def program_figures(manifest):
+    """Launches, library calls and bytes moved over the manifest's program."""
+    kernels = manifest.get("kernels", [])
+    launches = library = moved = 0
+
+    def walk(steps):
+        nonlocal launches, library, moved
+        for step in steps:
+            kind = step.get("step")
+            if kind == "launch":
+                launches += 1
+                kernel = kernels[step["launch"]] if step["launch"] < len(kernels) else {}
+                moved += sum(p.get("bytes", 0) for p in kernel.get("parameters", []))
+            elif kind == "library":
+                library += 1
+                moved += sum(a.get("bytes", 0) for a in step.get("arguments", []))
+                moved += sum(r.get("bytes", 0) for r in step.get("results", []))
+            for key in ("body", "steps", "condition", "branches"):
+                nested = step.get(key)
+                if isinstance(nested, list):
+                    if nested and isinstance(nested[0], list):
+                        for branch in nested:
+                            walk(branch)
+                    else:
+                        walk(nested)
+
+    walk(manifest.get("program", []))
+    return launches, library, moved
+
+
+def compile_module(hlo_compile, module, timeout):
+    with tempfile.TemporaryDirectory() as tmp:
+        manifest_path = os.path.join(tmp, "m.json")
+        start = time.monotonic()
+        try:
+            run = subprocess.run([hlo_compile, "-w", "-k", module, "-o", os.path.join(tmp, "m.ptx"),
+                                  "--manifest", manifest_path], capture_output=True, text=True,
+                                 timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return None, timeout, "timeout"
+        seconds = time.monotonic() - start
+        if not os.path.exists(manifest_path):
+            return None, seconds, (run.stderr.strip().splitlines() or ["no manifest"])[-1][:120]
+        return json.load(open(manifest_path)), seconds, "ok" if run.returncode == 0 else "partial"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"))
+    parser.add_argument("--corpus", default=os.path.join(ROOT, "../shared/corpus"))
+    parser.add_argument("--timeout", type=int, default=600)
+    args = parser.parse_args()
+    hlo_compile = os.path.join(args.build, "bin/hlo-compile")
+    pairs = []
+    jax_dir = os.path.join(args.corpus, "models/jax")
+    for name in sorted(os.listdir(jax_dir)):
+        if name.endswith(".hlo"):
+            pairs.append((name[:-4], os.path.join(jax_dir, name), name[:-4]))
+    for model, program in MODEL_DUMPS.items():
+        pairs.append((program + " (models/)", os.path.join(args.corpus, "models", model + ".hlo"),
+                      program))
+    print("\t".join(["module", "launches", "kernels", "library", "bytes_moved", "compile_s",
+                     "failed", "status", "xla_launches", "xla_kernels", "xla_library",
+                     "xla_bytes_moved", "xla_compile_s"]))
+    for name, module, program in pairs:
+        row = [name]
+        manifest, seconds, status = compile_module(hlo_compile, module, args.timeout)
+        if manifest:
+            launches, library, moved = program_figures(manifest)
+            failed = len(manifest.get("not_emitted", []))
+            row += [str(launches), str(len(manifest.get("kernels", []))), str(library), str(moved),
+                    f"{seconds:.2f}", str(failed), status]
+        else:
+            row += ["-"] * 4 + [f"{seconds:.2f}", "-", status]
+        dump = os.path.join(args.corpus, "dumps", program + ".native")
+        xla_manifest, _, _ = compile_module(hlo_compile, os.path.join(dump, "module.hlo"),
+                                            args.timeout)
+        if xla_manifest:
+            launches, library, moved = program_figures(xla_manifest)
+            row += [str(launches), str(len(xla_manifest.get("kernels", []))), str(library),
+                    str(moved)]
+        else:
+            row += ["-"] * 4
+        compile_file = os.path.join(dump, "xla_compile_s.txt")
+        row.append(open(compile_file).read().strip() if os.path.exists(compile_file) else "-")
+        print("\t".join(row), flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
