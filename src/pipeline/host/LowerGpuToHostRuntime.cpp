@@ -350,7 +350,7 @@ struct LowerGpuToHostRuntimePass
   }
 
   /// `xla_gpu.wgmma` on shared buffers as the launcher's
-  /// warpgroup-collective wgmma, once per 16 columns of K: the swizzle
+  /// warpgroup-collective wgmma, once per 32 bytes of K: the swizzle
   /// mode, each operand's start (its element at the step's first column,
   /// before any swizzle) and offsets, and the thread's accumulators in a
   /// stack slot, updated in place.

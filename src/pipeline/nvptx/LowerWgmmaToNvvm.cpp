@@ -2,7 +2,7 @@
 //
 // Owns xla-gpu-lower-wgmma-to-nvvm (NvptxPasses.td): each xla_gpu.wgmma on
 // shared buffers as a proxy fence, wgmma.fence, one wgmma.mma_async
-// m64nNk16 per 16 columns of K (shared-memory descriptors of the tiles in
+// m64nNk16 (m64nNk8 for TF32) per 32 bytes of K (shared-memory descriptors of the tiles in
 // the op's layout: core matrices, or swizzled rows), a commit and a wait
 // for it.
 //

@@ -59,7 +59,7 @@ def LowerWgmmaToNvvmPass : Pass<"xla-gpu-lower-wgmma-to-nvvm", "mlir::ModuleOp">
   let summary = "xla_gpu.wgmma on shared buffers as nvvm.wgmma.mma_async";
   let description = [{
     A proxy fence (the tiles were written by ordinary stores), wgmma.fence,
-    one wgmma.mma_async m64nNk16 per 16 columns of K, their descriptors
+    one wgmma.mma_async m64nNk16 (m64nNk8 for TF32) per 32 bytes of K, their descriptors
     the tiles' start addresses with the core-matrix offsets of the op's
     layout (no swizzle), then a commit and a wait for it: the op stays
     synchronous. The accumulators go through NVVM's struct. Runs before
