@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "host/AsyncCopies.h"
 #include "host/HostLauncher.h"
+#include "LauncherTestSpec.h"
 
 #include <gtest/gtest.h>
 
@@ -47,14 +48,6 @@ TEST(AsyncCopies, AreDoneByTheWaitThatCoversTheirGroup) {
   EXPECT_EQ(tile[0], 17);
 }
 
-KernelSpec spec(unsigned threads, unsigned shared) {
-  KernelSpec kernel;
-  kernel.name = "test";
-  kernel.block = {threads, 1, 1};
-  kernel.concurrentThreads = true;
-  kernel.sharedMemoryBytes = shared;
-  return kernel;
-}
 
 // Each of 64 threads copies 16 bytes of the input into shared memory and
 // reads its neighbour's after a barrier: before the wait (the poison, or
@@ -79,7 +72,7 @@ TEST(AsyncCopies, ThroughTheLauncherEachThreadWaitsForItsOwn) {
   for (size_t i = 0; i < input.size(); ++i)
     input[i] = uint8_t(i / 16 + 1);
   HostLauncher launcher(1);
-  LaunchResult result = launcher.launch(pipelined, spec(64, 1024), {input.data(), out.data()},
+  LaunchResult result = launcher.launch(pipelined, concurrentBlockSpec(64, 1024), {input.data(), out.data()},
                                         "sm_80");
   ASSERT_TRUE(result.ok()) << result.message;
   for (unsigned thread = 0; thread < 64; ++thread) {
@@ -97,7 +90,7 @@ void outside(void *const *buffers, HloHostThread *t) {
 TEST(AsyncCopies, OutsideSharedMemoryIsAFault) {
   std::vector<uint8_t> input(16);
   HostLauncher launcher(1);
-  LaunchResult result = launcher.launch(outside, spec(32, 1024), {input.data()}, "sm_80");
+  LaunchResult result = launcher.launch(outside, concurrentBlockSpec(32, 1024), {input.data()}, "sm_80");
   EXPECT_FALSE(result.ok());
   EXPECT_NE(result.message.find("not an aligned place inside its 1024 bytes"), std::string::npos)
       << result.message;

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "host/HostLauncher.h"
+#include "LauncherTestSpec.h"
 #include "host/WarpgroupMma.h"
 
 #include "hlo_parser/FloatFormat.h"
@@ -235,14 +236,6 @@ TEST(WarpgroupMma, Tf32TakesEightColumnsOfKAndTheTop19Bits) {
 
 // --- Through the launcher ---------------------------------------------------
 
-KernelSpec spec(unsigned threads, unsigned shared) {
-  KernelSpec kernel;
-  kernel.name = "test";
-  kernel.block = {threads, 1, 1};
-  kernel.concurrentThreads = true;
-  kernel.sharedMemoryBytes = shared;
-  return kernel;
-}
 
 unsigned threadOf(const HloHostThread *t) { return t->threadId[0]; }
 
@@ -272,7 +265,7 @@ TEST(WarpgroupMma, KernelsRunItPerWarpgroup) {
   std::vector<float> out(256 * 8, -1);
   HostLauncher launcher(1);
   LaunchResult result =
-      launcher.launch(wgmmaKernel, spec(256, 4096), {operands.data(), out.data()}, "sm_90");
+      launcher.launch(wgmmaKernel, concurrentBlockSpec(256, 4096), {operands.data(), out.data()}, "sm_90");
   ASSERT_TRUE(result.ok()) << result.message;
   for (unsigned thread = 0; thread < 256; ++thread)
     for (int v = 0; v < 8; ++v) {
@@ -301,15 +294,15 @@ void wgmmaOutsideShared(void *const *, HloHostThread *t) {
 
 TEST(WarpgroupMma, WhatAGpuWouldGetWrongIsAFault) {
   HostLauncher launcher(1);
-  LaunchResult partial = launcher.launch(wgmmaDisagreeing, spec(64, 4096), {}, "sm_90");
+  LaunchResult partial = launcher.launch(wgmmaDisagreeing, concurrentBlockSpec(64, 4096), {}, "sm_90");
   EXPECT_FALSE(partial.ok());
   EXPECT_NE(partial.message.find("in a warpgroup of fewer than 128 threads"), std::string::npos)
       << partial.message;
-  LaunchResult disagreeing = launcher.launch(wgmmaDisagreeing, spec(128, 4096), {}, "sm_90");
+  LaunchResult disagreeing = launcher.launch(wgmmaDisagreeing, concurrentBlockSpec(128, 4096), {}, "sm_90");
   EXPECT_FALSE(disagreeing.ok());
   EXPECT_NE(disagreeing.message.find("of its warpgroup runs another"), std::string::npos)
       << disagreeing.message;
-  LaunchResult outside = launcher.launch(wgmmaOutsideShared, spec(128, 4096), {}, "sm_90");
+  LaunchResult outside = launcher.launch(wgmmaOutsideShared, concurrentBlockSpec(128, 4096), {}, "sm_90");
   EXPECT_FALSE(outside.ok());
   EXPECT_NE(outside.message.find("inside its 4096 bytes of shared memory"), std::string::npos)
       << outside.message;
