@@ -9,6 +9,7 @@
 
 #include "abi/LaunchManifest.h"
 #include "emitters/FusionEmitter.h"
+#include "hlo_opt/OptimizeModule.h"
 #include "hlo_parser/Parser.h"
 #include "hlo_parser/Printer.h"
 #include "hlo_parser/Verifier.h"
@@ -26,7 +27,8 @@ namespace {
 /// .ptx, .s: what PassDumper writes), so that a run's dumps are the only
 /// ones there; other files stay.
 void removeEarlierDumps(const std::string &directory) {
-  static const std::regex kDump(R"([0-9]{3,}-[A-Za-z0-9_-]+\.(mlir|ll|ptx|s))");
+  static const std::regex kDump(
+      R"(([0-9]{3,}-[A-Za-z0-9_-]+\.(mlir|ll|ptx|s))|(hlo-[0-9]{2,}-[A-Za-z0-9_-]+\.hlo))");
   std::error_code ec;
   std::vector<std::string> stale;
   for (llvm::sys::fs::directory_iterator entry(directory, ec), end; entry != end && !ec;
@@ -41,6 +43,50 @@ void removeEarlierDumps(const std::string &directory) {
 int fail(std::ostream &errors, const std::string &message, int code = kExitError) {
   errors << "hlo-compile: error: " << message << "\n";
   return code;
+}
+
+/// Runs the HLO optimization pipeline where --hlo-opt says (auto: on an
+/// unoptimized module), dumping the module after each pass for --v and
+/// --dump-dir; false after an error (reported).
+bool optimizeIfUnoptimized(HloModule &module, const Options &options, std::ostream &errors) {
+  if (options.hloOpt == "off")
+    return true;
+  std::string reason = opt::unoptimizedReason(module);
+  if (options.hloOpt == "auto" && reason.empty())
+    return true;
+  if (!module.declarations().empty()) {
+    fail(errors, "--hlo-opt=on needs every computation the module calls defined");
+    return false;
+  }
+  if (options.printAfterEachPass)
+    errors << "// hlo-compile: optimizing the module ("
+           << (reason.empty() ? std::string("--hlo-opt=on") : reason) << ")\n";
+  opt::OptimizeOptions optimize;
+  std::optional<GpuDeviceInfo> device = deviceInfoForArch(options.gpuArch);
+  optimize.device = device ? &*device : nullptr;
+  int counter = 0;
+  optimize.afterPass = [&](const std::string &pass, const HloModule &result) {
+    ++counter;
+    if (!options.printAfterEachPass && options.dumpDir.empty())
+      return;
+    std::string text = printModule(result);
+    if (options.printAfterEachPass)
+      errors << "// -----// HLO after " << pass << " (" << counter << ") //----- //\n"
+             << text << "\n";
+    if (!options.dumpDir.empty()) {
+      char number[8];
+      std::snprintf(number, sizeof number, "%02d", counter);
+      std::error_code ec;
+      llvm::raw_fd_ostream file(options.dumpDir + "/hlo-" + number + "-" + pass + ".hlo", ec);
+      if (!ec)
+        file << text;
+    }
+  };
+  if (llvm::Error error = opt::optimizeModule(module, optimize)) {
+    fail(errors, "HLO optimization: " + llvm::toString(std::move(error)));
+    return false;
+  }
+  return true;
 }
 
 } // namespace
@@ -95,6 +141,12 @@ CompileResult compileInput(const Options &options, std::ostream &errors) {
   flushDiagnostics();
   if (!module || diagnostics.hasErrors())
     return failed();
+
+  if (!optimizeIfUnoptimized(*module, options, errors)) {
+    flushDiagnostics();
+    return failed();
+  }
+  timer.lap("hlo-opt");
 
   std::string text;
   std::optional<abi::LaunchManifest> manifest;

@@ -144,6 +144,11 @@ int parseOptions(int argc, char **argv, Options &options) {
   app.add_option("--gpu-arch", options.gpuArch,
                  "Target GPU architecture (default sm_90; also -arch): " +
                      join(architectures));
+  app.add_option("--hlo-opt", options.hloOpt,
+                 "The HLO optimization and fusion pipeline: auto (default: on modules "
+                 "without fusions that are not one kernel, such as JAX's lowered HLO), on, "
+                 "off (compile the module as it stands)")
+      ->check(CLI::IsMember({"auto", "on", "off"}));
   app.add_option("--gemm-tiles", options.gemmTiles,
                  "Tiles of XLA's Triton GEMM fusions: xla (their config's tile, warps and "
                  "stages; default) or own (the GEMM emitter's, by the dot's shape, as for "

@@ -41,6 +41,9 @@ struct Options {
   /// The GEMM emitter's tiles for XLA's Triton GEMM fusions: "xla" (their
   /// config's) or "own" (chosen by shape, as for plain dots).
   std::string gemmTiles = "xla";
+  /// The HLO optimization pipeline (src/hlo_opt): auto (on unoptimized
+  /// modules), on, off.
+  std::string hloOpt = "auto";
   /// Whether -arch/--gpu-arch was given; if not, an input XLA dumped says
   /// its own (gpuArchForInput).
   bool gpuArchGiven = false;

@@ -9,6 +9,7 @@
 
 #include "HloInstruction.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@ public:
   explicit HloComputation(std::string name) : nameValue(std::move(name)) {}
 
   const std::string &name() const { return nameValue; }
+  void setName(std::string name) { nameValue = std::move(name); }
   HloModule *parent() const { return parentValue; }
   void setParent(HloModule *module) { parentValue = module; }
   uint32_t sourceOffset() const { return offset; }
@@ -34,6 +36,12 @@ public:
   const std::vector<std::unique_ptr<HloInstruction>> &instructions() const {
     return instructionList;
   }
+  /// Rewriting (src/hlo_opt): removes the instructions for which `dead`
+  /// holds (they must have no users left, and not be the root), and puts
+  /// the rest in an order where every operand comes before its users,
+  /// keeping the textual order where it already is one.
+  void removeInstructionsIf(const std::function<bool(const HloInstruction &)> &dead);
+  void sortTopologically();
   int64_t instructionCount() const {
     return static_cast<int64_t>(instructionList.size());
   }

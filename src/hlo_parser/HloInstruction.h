@@ -53,6 +53,14 @@ public:
   void appendOperand(HloInstruction *operand);
   void reserveOperands(size_t count) { operandList.reserve(count); }
   const std::vector<HloInstruction *> &users() const { return userList; }
+  /// Rewriting (src/hlo_opt): operand `i` becomes `operand`, the user lists
+  /// of the old and the new operand follow.
+  void replaceOperand(int64_t i, HloInstruction *operand);
+  /// Every use of this instruction (as an operand, and as its computation's
+  /// root) becomes a use of `other`.
+  void replaceAllUsesWith(HloInstruction *other);
+  /// Drops every operand (an instruction about to be removed).
+  void dropOperands();
 
   // Opcode-specific data.
   int64_t parameterNumber() const { return parameterIndex; }

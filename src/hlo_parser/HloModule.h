@@ -11,6 +11,7 @@
 #include "HloComputation.h"
 #include "SourceFile.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -42,6 +43,12 @@ public:
     return computationList;
   }
   HloComputation *findComputation(std::string_view name) const;
+  /// Rewriting (src/hlo_opt): removes the computations for which `unused`
+  /// holds (none may still be called); true if any was removed.
+  bool removeComputationsIf(const std::function<bool(const HloComputation &)> &unused);
+  /// Rewriting: orders the computations so that each comes after those
+  /// its instructions call (the entry last), as XLA prints them.
+  void sortComputations();
   HloComputation *entry() const { return entryValue; }
   void setEntry(HloComputation *computation) { entryValue = computation; }
 

@@ -41,7 +41,8 @@ bool readInputFiles(const RunOptions &options, const HloModule &module,
 bool createDirectories(const std::string &path);
 
 int runInterpreter(const RunOptions &options, const HloModule &module);
-int runKernelCheck(const RunOptions &options, const HloModule &module);
+int runKernelCheck(const RunOptions &options, const HloModule &module,
+                   const HloModule *reference = nullptr);
 
 } // namespace hlo::runtime
 

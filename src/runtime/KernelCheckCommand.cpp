@@ -48,14 +48,30 @@ struct KernelRow {
   double microseconds = -1, gigabytesPerSecond = 0, fractionOfCopy = 0;
 };
 
+/// Whether two modules' entries take and return the same shapes.
+bool sameEntrySignature(const HloModule &a, const HloModule &b) {
+  const HloComputation &x = *a.entry(), &y = *b.entry();
+  if (x.parameterCount() != y.parameterCount() || !(x.resultShape() == y.resultShape()))
+    return false;
+  for (int64_t i = 0; i < x.parameterCount(); ++i)
+    if (!(x.parameter(i)->shape() == y.parameter(i)->shape()))
+      return false;
+  return true;
+}
+
 class KernelCheck {
 public:
   KernelCheck(const RunOptions &options, const HloModule &module,
-              const LaunchManifest &manifest, Device &device)
+              const LaunchManifest &manifest, Device &device, const HloModule *reference)
       : options(options), module(module), manifest(manifest), device(device),
-        evaluator(module) {
+        evaluator(module), reference(reference) {
     evaluator.setMaxWhileIterations(options.maxWhileIterations);
     evaluator.setMaxElements(options.maxElements);
+    if (reference) {
+      referenceEvaluator = std::make_unique<interp::Evaluator>(*reference);
+      referenceEvaluator->setMaxWhileIterations(options.maxWhileIterations);
+      referenceEvaluator->setMaxElements(options.maxElements);
+    }
   }
 
   int run(bool wholeModule, const std::map<int64_t, Literal> &given) {
@@ -324,9 +340,15 @@ private:
     std::vector<interp::ValuePtr> inputs;
     std::vector<Literal> expected;
     try {
-      inputs = moduleInputs(module, evaluator, options.seed, given);
+      // The program's oracle: the reference module where one was given.
+      const HloModule &oracle = reference ? *reference : module;
+      interp::Evaluator &oracleEvaluator = reference ? *referenceEvaluator : evaluator;
+      if (reference && !sameEntrySignature(*reference, module))
+        return fail("the reference module's entry takes or returns other shapes than the "
+                    "compiled module's");
+      inputs = moduleInputs(oracle, oracleEvaluator, options.seed, given);
       if (!options.launchOnly)
-        expected = arrayLeaves(*evaluator.run(inputs));
+        expected = arrayLeaves(*oracleEvaluator.run(inputs));
       else // nothing is evaluated, but the results keep the same size limit
         for (const KernelSpec &kernel : manifest.kernels) {
           const HloInstruction *result = kernel.hloInstruction.empty()
@@ -685,6 +707,8 @@ private:
   const LaunchManifest &manifest;
   Device &device;
   interp::Evaluator evaluator;
+  const HloModule *reference;
+  std::unique_ptr<interp::Evaluator> referenceEvaluator;
   std::vector<DeviceKernel> functions;
   std::vector<KernelRow> rows;
   bool faulted = false;
@@ -696,7 +720,8 @@ private:
 
 } // namespace
 
-int runKernelCheck(const RunOptions &options, const HloModule &module) {
+int runKernelCheck(const RunOptions &options, const HloModule &module,
+                   const HloModule *reference) {
   ErrorOr<std::shared_ptr<SourceFile>> json = SourceFile::read(options.manifestPath);
   if (!json) {
     std::cerr << "hlo-run: error: manifest: " << json.error() << "\n";
@@ -771,7 +796,7 @@ int runKernelCheck(const RunOptions &options, const HloModule &module) {
     resolved.warmup = host ? 1 : 10;
   if (resolved.iterations < 0)
     resolved.iterations = host ? 5 : 100;
-  KernelCheck check(resolved, module, *manifest, *device);
+  KernelCheck check(resolved, module, *manifest, *device, reference);
   return check.run(wholeModule, given);
 }
 

@@ -18,6 +18,11 @@ enum class CheckMode { Auto, Module, Kernels, Replay };
 
 struct RunOptions {
   std::string hloPath;
+  /// Module mode: the module whose interpreter run gives the expected
+  /// outputs, where it is not the compiled one (the unoptimized module
+  /// hlo-compile's HLO pipeline started from: the oracle of the program,
+  /// not of its fused form). Same entry parameters and results.
+  std::string referencePath;
   bool interpretOnly = false;
   std::string manifestPath;
   std::string codePath; ///< default: the manifest's "code", beside it

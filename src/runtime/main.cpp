@@ -63,6 +63,9 @@ int main(int argc, char **argv) {
   std::string mode = "auto";
   double absoluteTolerance = -1, relativeTolerance = -1;
   app.add_option("input", options.hloPath, "HLO module (text)")->required();
+  app.add_option("--reference", options.referencePath,
+                 "Module mode: the interpreter runs this module for the expected outputs "
+                 "(the unoptimized module the compiled one was optimized from)");
   app.add_flag("--interpret", options.interpretOnly,
                "Run the reference interpreter only (no GPU needed)");
   app.add_option("--manifest", options.manifestPath,
@@ -162,9 +165,24 @@ int main(int argc, char **argv) {
   std::cerr << diagnostics.rendered();
   if (!module || diagnostics.hasErrors())
     return kExitError;
+  std::unique_ptr<HloModule> reference;
+  if (!options.referencePath.empty()) {
+    ErrorOr<std::shared_ptr<SourceFile>> referenceFile = SourceFile::read(options.referencePath);
+    if (!referenceFile) {
+      std::cerr << "hlo-run: error: " << referenceFile.error() << "\n";
+      return kExitError;
+    }
+    DiagnosticEngine referenceDiagnostics(*referenceFile);
+    reference = parseHloModule(*referenceFile, referenceDiagnostics);
+    if (reference)
+      verifyModule(*reference, referenceDiagnostics);
+    std::cerr << referenceDiagnostics.rendered();
+    if (!reference || referenceDiagnostics.hasErrors())
+      return kExitError;
+  }
   try {
     return options.interpretOnly ? runInterpreter(options, *module)
-                                 : runKernelCheck(options, *module);
+                                 : runKernelCheck(options, *module, reference.get());
   } catch (const std::bad_alloc &) {
     std::cerr << "hlo-run: error: out of memory (--max-elements bounds the interpreter's "
                  "arrays)\n";

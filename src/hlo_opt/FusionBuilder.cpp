@@ -1,0 +1,225 @@
+//===- FusionBuilder.cpp - Make and grow fusion instructions --------------===//
+#include "FusionBuilder.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+
+namespace hlo::opt {
+
+const HloInstruction *fusionHero(const HloComputation &computation) {
+  const HloInstruction *hero = nullptr;
+  for (const auto &instruction : computation.instructions())
+    switch (instruction->opcode()) {
+    case HloOpcode::Dot:
+    case HloOpcode::Reduce:
+    case HloOpcode::Scatter:
+    case HloOpcode::Sort:
+    case HloOpcode::DynamicUpdateSlice:
+      return instruction.get();
+    case HloOpcode::Transpose:
+    case HloOpcode::Concatenate:
+      if (!hero)
+        hero = instruction.get();
+      break;
+    default:
+      break;
+    }
+  if (hero)
+    return hero;
+  const HloInstruction *root = computation.root();
+  while (root->opcode() == HloOpcode::Tuple && root->operandCount() > 0)
+    root = root->operand(0);
+  return root;
+}
+
+namespace {
+
+/// XLA's kinds: reductions, scatters, transposes and concatenates are
+/// kInput; the rest kLoop.
+std::string_view fusionKind(const HloComputation &computation) {
+  switch (fusionHero(computation)->opcode()) {
+  case HloOpcode::Dot:
+    return "kCustom";
+  case HloOpcode::Reduce:
+  case HloOpcode::Scatter:
+  case HloOpcode::Transpose:
+  case HloOpcode::Concatenate:
+    return "kInput";
+  default:
+    return "kLoop";
+  }
+}
+
+std::string heroWord(const HloComputation &computation) {
+  std::string word(opcodeName(fusionHero(computation)->opcode()));
+  std::replace(word.begin(), word.end(), '-', '_');
+  return word;
+}
+
+AttrValue enumValue(std::string_view text) {
+  AttrValue value;
+  value.kind = AttrKind::Enum;
+  value.text = text;
+  return value;
+}
+
+} // namespace
+
+HloInstruction *addFusionInstruction(HloComputation &into, HloComputation *computation,
+                                     const std::vector<HloInstruction *> &operands,
+                                     PassContext &context, std::string_view backendConfig) {
+  std::string_view kind = fusionKind(*computation);
+  std::string prefix = kind == "kCustom" ? "gemm_fusion_" : kind == "kInput" ? "input_" : "loop_";
+  std::string name = context.names.unique(prefix + heroWord(*computation) +
+                                          (kind == "kCustom" ? "" : "_fusion"));
+  auto fusion = std::make_unique<HloInstruction>(HloOpcode::Fusion, name,
+                                                 computation->root()->shape());
+  fusion->setSourceOffset(fusionHero(*computation)->sourceOffset());
+  for (HloInstruction *operand : operands)
+    fusion->appendOperand(operand);
+  fusion->addAttribute({"kind", enumValue(kind)});
+  AttrValue calls;
+  calls.kind = AttrKind::Computation;
+  calls.computations = {computation};
+  fusion->addAttribute({"calls", calls});
+  if (!backendConfig.empty()) {
+    AttrValue config;
+    config.kind = AttrKind::Raw;
+    config.text = backendConfig;
+    fusion->addAttribute({"backend_config", config});
+  }
+  return into.addInstruction(std::move(fusion));
+}
+
+namespace {
+
+/// Builds fused computations: parameters for outside values (each once),
+/// clones of inside instructions.
+class FusedComputationBuilder {
+public:
+  /// The computation is named once its hero is known.
+  FusedComputationBuilder(HloModule &module, PassContext &context) : context(context) {
+    computation = module.addComputation(std::make_unique<HloComputation>(""));
+  }
+
+  /// The parameter that stands for outside value `value`.
+  HloInstruction *parameterFor(HloInstruction *value) {
+    auto [found, inserted] = parameters.try_emplace(value, nullptr);
+    if (inserted) {
+      found->second = addParameter(*computation, static_cast<int64_t>(operands.size()),
+                                   value->shape(),
+                                   context.names.unique("param_" + std::to_string(operands.size())));
+      operands.push_back(value);
+    }
+    return found->second;
+  }
+
+  /// A copy of `original` on `newOperands`; the copy made before where
+  /// an equal one was (a producer fused into two consumers that are then
+  /// fused together is computed once).
+  HloInstruction *clone(const HloInstruction &original,
+                        const std::vector<HloInstruction *> &newOperands) {
+    std::string key = original.opcode() == HloOpcode::Rng ? "" : valueKey(original, newOperands);
+    if (!key.empty()) {
+      auto found = copies.find(key);
+      if (found != copies.end())
+        return found->second;
+    }
+    HloInstruction *copy = cloneInstruction(*computation, original, newOperands,
+                                            context.names.unique(original.name()));
+    if (!key.empty())
+      copies.emplace(std::move(key), copy);
+    return copy;
+  }
+
+  /// Copies `body` (a fused computation) with its parameters bound to
+  /// `arguments`; returns the copy of its root.
+  HloInstruction *inlineBody(const HloComputation &body,
+                             const std::vector<HloInstruction *> &arguments) {
+    std::map<const HloInstruction *, HloInstruction *> copies;
+    for (const auto &instruction : body.instructions()) {
+      if (instruction->opcode() == HloOpcode::Parameter) {
+        copies[instruction.get()] = arguments.at(instruction->parameterNumber());
+        continue;
+      }
+      std::vector<HloInstruction *> newOperands;
+      for (const HloInstruction *operand : instruction->operands())
+        newOperands.push_back(copies.at(operand));
+      copies[instruction.get()] = clone(*instruction, newOperands);
+    }
+    return copies.at(body.root());
+  }
+
+  HloComputation *finish(HloInstruction *root) {
+    computation->setRoot(root);
+    computation->finalizeParameters();
+    computation->sortTopologically();
+    return computation;
+  }
+
+  HloComputation *computation;
+  std::vector<HloInstruction *> operands;
+
+private:
+  PassContext &context;
+  std::map<HloInstruction *, HloInstruction *> parameters;
+  std::unordered_map<std::string, HloInstruction *> copies;
+};
+
+std::string computationName(const HloComputation &computation) {
+  return "fused_" + heroWord(computation);
+}
+
+/// Replaces `old` by `replacement` everywhere, and detaches `old`.
+void replaceInstruction(HloInstruction &old, HloInstruction &replacement) {
+  old.replaceAllUsesWith(&replacement);
+  old.dropOperands();
+}
+
+} // namespace
+
+HloInstruction *wrapInFusion(HloInstruction &instruction, PassContext &context) {
+  HloComputation &parent = *instruction.parent();
+  HloModule &module = *parent.parent();
+  FusedComputationBuilder builder(module, context);
+  std::vector<HloInstruction *> newOperands;
+  for (HloInstruction *operand : instruction.operands())
+    newOperands.push_back(builder.parameterFor(operand));
+  HloComputation *computation = builder.finish(builder.clone(instruction, newOperands));
+  computation->setName(context.names.unique(computationName(*computation)));
+  HloInstruction *fusion = addFusionInstruction(parent, computation, builder.operands, context);
+  replaceInstruction(instruction, *fusion);
+  return fusion;
+}
+
+HloInstruction *fuseProducerInto(HloInstruction &consumer, HloInstruction &producer,
+                                 PassContext &context) {
+  HloComputation &parent = *consumer.parent();
+  HloModule &module = *parent.parent();
+  const HloComputation &consumerBody = *consumer.fusedComputation();
+  FusedComputationBuilder builder(module, context);
+  // The consumer's other operands first, in their order.
+  for (HloInstruction *operand : consumer.operands())
+    if (operand != &producer)
+      builder.parameterFor(operand);
+  std::vector<HloInstruction *> producerOperands;
+  for (HloInstruction *operand : producer.operands())
+    producerOperands.push_back(builder.parameterFor(operand));
+  HloInstruction *producerValue =
+      producer.opcode() == HloOpcode::Fusion
+          ? builder.inlineBody(*producer.fusedComputation(), producerOperands)
+          : builder.clone(producer, producerOperands);
+  std::vector<HloInstruction *> arguments;
+  for (HloInstruction *operand : consumer.operands())
+    arguments.push_back(operand == &producer ? producerValue : builder.parameterFor(operand));
+  HloComputation *computation = builder.finish(builder.inlineBody(consumerBody, arguments));
+  computation->setName(context.names.unique(computationName(*computation)));
+  std::string backendConfig(consumer.textAttr("backend_config"));
+  HloInstruction *fusion =
+      addFusionInstruction(parent, computation, builder.operands, context, backendConfig);
+  replaceInstruction(consumer, *fusion);
+  return fusion;
+}
+
+} // namespace hlo::opt

@@ -1,0 +1,41 @@
+//===- FusionBuilder.h - Make and grow fusion instructions ------*- C++ -*-===//
+//
+// Owns the HLO side of fusing: an instruction wrapped into a fusion of its
+// own, a producer (an instruction or a fusion) fused into a consumer fusion
+// in place of the parameters that read it, and the names and kinds XLA
+// gives fusions (`loop_add_fusion`, `input_reduce_fusion`, computations
+// `fused_add`, ...). Fused computations are rebuilt, not edited: the
+// parameters are renumbered after the consumer's remaining operands and
+// the producer's operands, each instruction once.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HLO_OPT_FUSIONBUILDER_H
+#define HLO_OPT_FUSIONBUILDER_H
+
+#include "HloPass.h"
+
+namespace hlo::opt {
+
+/// The instruction a fused computation is named after: its reduce,
+/// scatter, sort, transpose, concatenate or dynamic-update-slice if it has
+/// one, else its root (through tuples).
+const HloInstruction *fusionHero(const HloComputation &computation);
+
+/// Replaces `instruction` by a fusion that computes it; returns the fusion.
+HloInstruction *wrapInFusion(HloInstruction &instruction, PassContext &context);
+
+/// Replaces `consumer` (a fusion) by one that also computes `producer`
+/// (read by `consumer`) inside; returns it. `producer` itself stays, with
+/// one user less.
+HloInstruction *fuseProducerInto(HloInstruction &consumer, HloInstruction &producer,
+                                 PassContext &context);
+
+/// A fusion instruction of `kind` (kLoop, kInput, kCustom) calling
+/// `computation` on `operands`, appended to `into` with a name from `hero`.
+HloInstruction *addFusionInstruction(HloComputation &into, HloComputation *computation,
+                                     const std::vector<HloInstruction *> &operands,
+                                     PassContext &context, std::string_view backendConfig = "");
+
+} // namespace hlo::opt
+
+#endif // HLO_OPT_FUSIONBUILDER_H

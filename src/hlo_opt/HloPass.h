@@ -1,0 +1,48 @@
+//===- HloPass.h - One HLO-to-HLO pass --------------------------*- C++ -*-===//
+//
+// Owns the interface of the passes of the HLO optimization pipeline
+// (OptimizeModule.h): a name (what --v and --dump-dir call it), and a run
+// over the whole module that says whether it changed anything. Each pass
+// lives in a file of its own, named after it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HLO_OPT_HLOPASS_H
+#define HLO_OPT_HLOPASS_H
+
+#include "HloRewriting.h"
+
+#include "analysis/DeviceInfo.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+
+namespace hlo::opt {
+
+/// What every pass of one pipeline run shares.
+struct PassContext {
+  explicit PassContext(const HloModule &module, const GpuDeviceInfo &device)
+      : names(module), device(device) {}
+  NameUniquer names;
+  const GpuDeviceInfo &device;
+};
+
+class HloPass {
+public:
+  virtual ~HloPass() = default;
+  virtual llvm::StringRef name() const = 0;
+  /// Whether the module changed.
+  virtual llvm::Expected<bool> run(HloModule &module, PassContext &context) = 0;
+};
+
+std::unique_ptr<HloPass> createCallInlinerPass();
+std::unique_ptr<HloPass> createSimplifierPass();
+std::unique_ptr<HloPass> createCommonSubexpressionPass();
+std::unique_ptr<HloPass> createDeadCodePass();
+std::unique_ptr<HloPass> createGemmFusionPass();
+std::unique_ptr<HloPass> createPriorityFusionPass();
+
+} // namespace hlo::opt
+
+#endif // HLO_OPT_HLOPASS_H

@@ -1,0 +1,176 @@
+//===- HloRewriting.cpp - Building blocks of the HLO passes ---------------===//
+#include "HloRewriting.h"
+
+#include <algorithm>
+
+namespace hlo::opt {
+
+NameUniquer::NameUniquer(const HloModule &module) {
+  for (const auto &computation : module.computations()) {
+    taken.insert(computation->name());
+    for (const auto &instruction : computation->instructions())
+      taken.insert(instruction->name());
+  }
+}
+
+std::string NameUniquer::unique(const std::string &base) {
+  if (taken.insert(base).second)
+    return base;
+  for (int64_t i = 1;; ++i) {
+    std::string candidate = base + "." + std::to_string(i);
+    if (taken.insert(candidate).second)
+      return candidate;
+  }
+}
+
+HloInstruction *cloneInstruction(HloComputation &into, const HloInstruction &original,
+                                 const std::vector<HloInstruction *> &operands,
+                                 std::string name) {
+  auto clone = std::make_unique<HloInstruction>(original.opcode(), std::move(name),
+                                                original.shape());
+  clone->setSourceOffset(original.sourceOffset());
+  clone->setParameterNumber(original.parameterNumber());
+  if (original.hasLiteral())
+    clone->setLiteral(original.literal());
+  if (std::optional<HloOpcode> wrapped = original.asyncWrappedOpcode())
+    clone->setAsyncWrappedOpcode(*wrapped);
+  for (const HloAttribute &attribute : original.attributes())
+    // Control edges name instructions of the original computation.
+    if (attribute.name != "control-predecessors")
+      clone->addAttribute(attribute);
+  clone->reserveOperands(operands.size());
+  for (HloInstruction *operand : operands)
+    clone->appendOperand(operand);
+  return into.addInstruction(std::move(clone));
+}
+
+std::string valueKey(const HloInstruction &instruction,
+                     const std::vector<HloInstruction *> &operands) {
+  std::string key(opcodeName(instruction.opcode()));
+  key += ' ';
+  instruction.shape().print(key);
+  for (const HloInstruction *operand : operands) {
+    key += " %";
+    key += operand->name();
+  }
+  for (const HloAttribute &attribute : instruction.attributes()) {
+    if (attribute.name == "metadata" || attribute.name == "frontend_attributes" ||
+        attribute.name == "sharding" || attribute.name == "statistics" ||
+        attribute.name == "origin")
+      continue;
+    key += ' ';
+    key += attribute.name;
+    key += '=';
+    printAttrValue(key, attribute.value);
+  }
+  if (instruction.hasLiteral()) {
+    if (instruction.shape().elementCount() > 64)
+      return "";
+    key += ' ';
+    instruction.literal().print(key);
+  }
+  return key;
+}
+
+HloInstruction *addParameter(HloComputation &into, int64_t number, const Shape &shape,
+                             std::string name) {
+  auto parameter = std::make_unique<HloInstruction>(HloOpcode::Parameter, std::move(name), shape);
+  parameter->setParameterNumber(number);
+  return into.addInstruction(std::move(parameter));
+}
+
+std::vector<HloComputation *> hostComputations(const HloModule &module) {
+  std::vector<HloComputation *> result;
+  std::set<HloComputation *> seen;
+  std::vector<HloComputation *> work = {module.entry()};
+  while (!work.empty()) {
+    HloComputation *computation = work.back();
+    work.pop_back();
+    if (!computation || computation->isDeclaration() || !seen.insert(computation).second)
+      continue;
+    result.push_back(computation);
+    for (const auto &instruction : computation->instructions()) {
+      HloOpcode opcode = instruction->opcode();
+      if (opcode == HloOpcode::While || opcode == HloOpcode::Conditional ||
+          opcode == HloOpcode::Call)
+        for (HloComputation *called : instruction->calledComputations())
+          work.push_back(called);
+    }
+  }
+  return result;
+}
+
+bool hasSideEffect(const HloInstruction &instruction) {
+  switch (instruction.opcode()) {
+  case HloOpcode::Parameter:
+  case HloOpcode::Send:
+  case HloOpcode::SendDone:
+  case HloOpcode::Recv:
+  case HloOpcode::RecvDone:
+  case HloOpcode::Infeed:
+  case HloOpcode::Outfeed:
+  case HloOpcode::AllReduce:
+  case HloOpcode::AllReduceStart:
+  case HloOpcode::AllReduceDone:
+  case HloOpcode::AllGather:
+  case HloOpcode::AllGatherStart:
+  case HloOpcode::AllGatherDone:
+  case HloOpcode::AllToAll:
+  case HloOpcode::CollectivePermute:
+  case HloOpcode::CollectivePermuteStart:
+  case HloOpcode::CollectivePermuteDone:
+  case HloOpcode::ReduceScatter:
+  case HloOpcode::RngGetAndUpdateState:
+  case HloOpcode::AsyncStart:
+  case HloOpcode::AsyncUpdate:
+  case HloOpcode::AsyncDone:
+    return true;
+  case HloOpcode::CustomCall:
+    return instruction.boolAttr("custom_call_has_side_effect");
+  default:
+    return false;
+  }
+}
+
+bool removeDeadInstructions(HloComputation &computation) {
+  std::set<const HloInstruction *> live;
+  std::vector<const HloInstruction *> work;
+  auto keep = [&](const HloInstruction *instruction) {
+    if (live.insert(instruction).second)
+      work.push_back(instruction);
+  };
+  keep(computation.root());
+  for (const auto &instruction : computation.instructions())
+    if (hasSideEffect(*instruction))
+      keep(instruction.get());
+  while (!work.empty()) {
+    const HloInstruction *instruction = work.back();
+    work.pop_back();
+    for (const HloInstruction *operand : instruction->operands())
+      keep(operand);
+    for (const HloInstruction *control : instruction->controlPredecessors())
+      keep(control);
+  }
+  if (live.size() == computation.instructions().size())
+    return false;
+  computation.removeInstructionsIf(
+      [&](const HloInstruction &instruction) { return !live.count(&instruction); });
+  return true;
+}
+
+bool removeUnusedComputations(HloModule &module) {
+  std::set<const HloComputation *> used = {module.entry()};
+  std::vector<const HloComputation *> work = {module.entry()};
+  while (!work.empty()) {
+    const HloComputation *computation = work.back();
+    work.pop_back();
+    for (const auto &instruction : computation->instructions())
+      for (const HloComputation *called : instruction->calledComputations())
+        if (used.insert(called).second)
+          work.push_back(called);
+  }
+  return module.removeComputationsIf(
+      [&](const HloComputation &computation) { return !used.count(&computation); });
+}
+
+} // namespace hlo::opt

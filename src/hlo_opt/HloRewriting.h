@@ -1,0 +1,69 @@
+//===- HloRewriting.h - Building blocks of the HLO passes -------*- C++ -*-===//
+//
+// Owns what every pass of src/hlo_opt needs to change a module: names that
+// are unique in the module, cloning an instruction onto new operands (into
+// any computation, keeping where it was written so that diagnostics still
+// point into the user's file), the computations that run on the host side
+// (where kernels are formed), side effects, and dead-code removal.
+//
+//===----------------------------------------------------------------------===//
+#ifndef HLO_OPT_HLOREWRITING_H
+#define HLO_OPT_HLOREWRITING_H
+
+#include "hlo_parser/HloModule.h"
+
+#include <set>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+namespace hlo::opt {
+
+/// Hands out instruction and computation names that no other one in the
+/// module has: `base`, else `base.1`, `base.2`, ...
+class NameUniquer {
+public:
+  explicit NameUniquer(const HloModule &module);
+  std::string unique(const std::string &base);
+
+private:
+  std::unordered_set<std::string> taken;
+};
+
+/// A copy of `original` (opcode, shape, attributes, literal, parameter
+/// number, source offset) on `operands`, appended to `into`.
+HloInstruction *cloneInstruction(HloComputation &into, const HloInstruction &original,
+                                 const std::vector<HloInstruction *> &operands,
+                                 std::string name);
+
+/// What decides the value of `instruction` on `operands`: its opcode,
+/// shape, operands, attributes (annotations aside) and literal; two
+/// instructions with the same key compute the same value. Empty for
+/// constants too large to compare this way.
+std::string valueKey(const HloInstruction &instruction,
+                     const std::vector<HloInstruction *> &operands);
+
+/// A new parameter `number` of `shape` appended to `into`.
+HloInstruction *addParameter(HloComputation &into, int64_t number, const Shape &shape,
+                             std::string name);
+
+/// The entry and every computation its control flow (while, conditional,
+/// call) reaches, transitively, entry first: where kernels are launched
+/// from.
+std::vector<HloComputation *> hostComputations(const HloModule &module);
+
+/// Whether removing an unused `instruction` would change what the module
+/// does (collectives, sends, outfeeds, custom-calls that say so, ...).
+bool hasSideEffect(const HloInstruction &instruction);
+
+/// Removes the instructions of `computation` whose values reach neither
+/// its root nor a side effect (parameters stay); true if any was removed.
+bool removeDeadInstructions(HloComputation &computation);
+
+/// Computations no instruction of the module calls any more (the entry
+/// stays), removed; true if any was.
+bool removeUnusedComputations(HloModule &module);
+
+} // namespace hlo::opt
+
+#endif // HLO_OPT_HLOREWRITING_H
