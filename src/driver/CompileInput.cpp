@@ -52,7 +52,7 @@ bool optimizeIfUnoptimized(HloModule &module, const Options &options, std::ostre
   if (options.hloOpt == "off")
     return true;
   std::string reason = opt::unoptimizedReason(module);
-  if (options.hloOpt == "auto" && reason.empty())
+  if (options.hloOpt == "auto" && reason.empty() && options.hloPasses.empty())
     return true;
   if (!module.declarations().empty()) {
     fail(errors, "--hlo-opt=on needs every computation the module calls defined");
@@ -62,6 +62,7 @@ bool optimizeIfUnoptimized(HloModule &module, const Options &options, std::ostre
     errors << "// hlo-compile: optimizing the module ("
            << (reason.empty() ? std::string("--hlo-opt=on") : reason) << ")\n";
   opt::OptimizeOptions optimize;
+  optimize.passes = options.hloPasses;
   std::optional<GpuDeviceInfo> device = deviceInfoForArch(options.gpuArch);
   optimize.device = device ? &*device : nullptr;
   int counter = 0;

@@ -1,6 +1,8 @@
 //===- Options.cpp - hlo-compile command-line options ---------------------===//
 #include "Options.h"
 
+#include "hlo_opt/OptimizeModule.h"
+
 #include "XlaDumpInputs.h"
 
 #include "pipeline/Pipeline.h"
@@ -146,9 +148,13 @@ int parseOptions(int argc, char **argv, Options &options) {
                      join(architectures));
   app.add_option("--hlo-opt", options.hloOpt,
                  "The HLO optimization and fusion pipeline: auto (default: on modules "
-                 "without fusions that are not one kernel, such as JAX's lowered HLO), on, "
-                 "off (compile the module as it stands)")
+                 "without fusions named as JAX or PyTorch/XLA name their programs, jit_*, "
+                 "pmap_*, SyncTensorsGraph*, IrToHlo*), on, off (compile the module as it "
+                 "stands)")
       ->check(CLI::IsMember({"auto", "on", "off"}));
+  app.add_option("--hlo-pass", options.hloPasses,
+                 "Run only this HLO pass (repeatable, in order; implies --hlo-opt=on): " +
+                     join(opt::pipelinePassNames()));
   app.add_option("--gemm-tiles", options.gemmTiles,
                  "Tiles of XLA's Triton GEMM fusions: xla (their config's tile, warps and "
                  "stages; default) or own (the GEMM emitter's, by the dot's shape, as for "

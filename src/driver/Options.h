@@ -44,6 +44,8 @@ struct Options {
   /// The HLO optimization pipeline (src/hlo_opt): auto (on unoptimized
   /// modules), on, off.
   std::string hloOpt = "auto";
+  /// --hlo-pass: only these HLO passes, in order (implies --hlo-opt=on).
+  std::vector<std::string> hloPasses;
   /// Whether -arch/--gpu-arch was given; if not, an input XLA dumped says
   /// its own (gpuArchForInput).
   bool gpuArchGiven = false;

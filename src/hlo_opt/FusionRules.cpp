@@ -232,6 +232,9 @@ bool isFusibleConsumer(const HloInstruction &instruction) {
   }
   if (opcode == HloOpcode::Sort)
     return false;
+  // A variadic reduce (argmax) is a hero of several outputs.
+  if (opcode == HloOpcode::Reduce)
+    return true;
   return (isFusibleProducer(instruction) && opcode != HloOpcode::Constant) ||
          opcode == HloOpcode::Scatter || opcode == HloOpcode::DynamicUpdateSlice;
 }

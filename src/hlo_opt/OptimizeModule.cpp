@@ -3,9 +3,8 @@
 
 #include "HloPass.h"
 
-#include "analysis/FusionAnalysis.h"
+#include <algorithm>
 
-#include <deque>
 
 namespace hlo::opt {
 namespace {
@@ -18,56 +17,6 @@ bool hasFusion(const HloModule &module) {
   return false;
 }
 
-/// Why the entry cannot be one kernel: an instruction that is not one.
-std::string notOneKernel(const HloComputation &entry) {
-  for (const auto &instruction : entry.instructions()) {
-    switch (instruction->opcode()) {
-    case HloOpcode::While:
-    case HloOpcode::Conditional:
-    case HloOpcode::Call:
-    case HloOpcode::Convolution:
-    case HloOpcode::TopK:
-    case HloOpcode::RngBitGenerator:
-      return "it has a " + std::string(opcodeName(instruction->opcode()));
-    case HloOpcode::CustomCall:
-      if (!isShardingAnnotation(instruction->textAttr("custom_call_target")))
-        return "it has a custom-call";
-      break;
-    case HloOpcode::Dot:
-    case HloOpcode::Scatter:
-    case HloOpcode::Sort:
-      if (instruction.get() != entry.root())
-        return "its " + std::string(opcodeName(instruction->opcode())) + " is not its root";
-      break;
-    default:
-      break;
-    }
-  }
-  return "";
-}
-
-/// A reduce whose value is broadcast back: one kernel would compute the
-/// reduction again for each element that reads it.
-bool readsReductionBack(const HloComputation &entry) {
-  for (const auto &instruction : entry.instructions()) {
-    if (instruction->opcode() != HloOpcode::Reduce)
-      continue;
-    std::deque<const HloInstruction *> work{instruction.get()};
-    std::set<const HloInstruction *> seen{instruction.get()};
-    while (!work.empty()) {
-      const HloInstruction *value = work.front();
-      work.pop_front();
-      for (const HloInstruction *user : value->users()) {
-        if (user->opcode() == HloOpcode::Broadcast)
-          return true;
-        if (seen.insert(user).second)
-          work.push_back(user);
-      }
-    }
-  }
-  return false;
-}
-
 } // namespace
 
 std::string unoptimizedReason(const HloModule &module) {
@@ -77,25 +26,50 @@ std::string unoptimizedReason(const HloModule &module) {
   for (const char *prefix : {"jit_", "pmap_", "xmap_", "SyncTensorsGraph", "IrToHlo"})
     if (name.rfind(prefix, 0) == 0)
       return "its name is that of a program '" + std::string(prefix) + "...'";
-  std::string reason = notOneKernel(*module.entry());
-  if (!reason.empty())
-    return reason;
-  if (readsReductionBack(*module.entry()))
-    return "it reads a reduction back on its rows";
   return "";
 }
 
-llvm::Error optimizeModule(HloModule &module, const OptimizeOptions &options) {
-  static const GpuDeviceInfo defaultDevice;
-  PassContext context(module, options.device ? *options.device : defaultDevice);
+namespace {
+
+std::vector<std::unique_ptr<HloPass>> pipelinePasses() {
   std::vector<std::unique_ptr<HloPass>> passes;
   passes.push_back(createCallInlinerPass());
   passes.push_back(createSimplifierPass());
   passes.push_back(createCommonSubexpressionPass());
   passes.push_back(createDeadCodePass());
+  passes.push_back(createLibraryCallsPass());
   passes.push_back(createGemmFusionPass());
   passes.push_back(createPriorityFusionPass());
   passes.push_back(createDeadCodePass());
+  return passes;
+}
+
+} // namespace
+
+std::vector<std::string> pipelinePassNames() {
+  std::vector<std::string> names;
+  for (const auto &pass : pipelinePasses())
+    if (std::find(names.begin(), names.end(), pass->name().str()) == names.end())
+      names.push_back(pass->name().str());
+  return names;
+}
+
+llvm::Error optimizeModule(HloModule &module, const OptimizeOptions &options) {
+  static const GpuDeviceInfo defaultDevice;
+  PassContext context(module, options.device ? *options.device : defaultDevice);
+  std::vector<std::unique_ptr<HloPass>> passes = pipelinePasses();
+  if (!options.passes.empty()) {
+    std::vector<std::unique_ptr<HloPass>> chosen;
+    for (const std::string &name : options.passes) {
+      auto found = std::find_if(passes.begin(), passes.end(),
+                                [&](const auto &pass) { return pass && pass->name() == name; });
+      if (found == passes.end())
+        return llvm::createStringError("no HLO pass '" + name + "'");
+      chosen.push_back(std::move(*found));
+      passes = pipelinePasses(); // a pass may be named twice
+    }
+    passes = std::move(chosen);
+  }
   for (auto &pass : passes) {
     llvm::Expected<bool> changed = pass->run(module, context);
     if (!changed)

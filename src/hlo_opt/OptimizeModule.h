@@ -18,23 +18,29 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace hlo::opt {
 
-/// Whether `module` is unoptimized: it has no fusion, and its entry is not
-/// one kernel as XLA's emitter tests write them (it calls computations,
-/// loops, has dots, library calls, or a reduction whose value is read back
-/// on its rows), or it is named as JAX (`jit_...`, `pmap_...`) or
-/// PyTorch/XLA name the programs they lower. The reason, or empty.
+/// Why `module` counts as unoptimized, or empty: it has no fusion and is
+/// named as JAX (`jit_...`, `pmap_...`) or PyTorch/XLA (`SyncTensorsGraph`,
+/// `IrToHlo`) name the programs they lower. A module without fusions is
+/// otherwise one fused computation, as XLA's emitter tests write them
+/// (its entry the kernel): --hlo-opt=on optimizes those.
 std::string unoptimizedReason(const HloModule &module);
 
 struct OptimizeOptions {
   const GpuDeviceInfo *device = nullptr;
+  /// Only these passes, in this order (their names; empty: the pipeline).
+  std::vector<std::string> passes;
   /// Called after each pass with its name and the module.
   std::function<void(const std::string &pass, const HloModule &module)> afterPass;
 };
 
-/// Runs the pipeline on `module`.
+/// The names of the pipeline's passes, in order.
+std::vector<std::string> pipelinePassNames();
+
+/// Runs the pipeline (or the passes `options` names) on `module`.
 llvm::Error optimizeModule(HloModule &module, const OptimizeOptions &options);
 
 } // namespace hlo::opt

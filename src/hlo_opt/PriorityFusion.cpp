@@ -87,8 +87,6 @@ private:
                       const std::vector<HloInstruction *> &consumers) {
     for (const HloInstruction *consumer : consumers) {
       std::string why = whyNotFuse(producer, *consumer, consumers.size());
-      if (getenv("HLO_OPT_DEBUG") && !why.empty())
-        fprintf(stderr, "no %s -> %s: %s\n", producer.name().c_str(), consumer->name().c_str(), why.c_str());
       if (!why.empty())
         return false;
     }
@@ -115,9 +113,34 @@ private:
     for (const auto &instruction : computation.instructions())
       if (!dead.count(instruction.get()) && needsOwnFusion(*instruction))
         unfused.push_back(instruction.get());
-    for (HloInstruction *instruction : unfused)
-      wrapInFusion(*instruction, context);
+    for (HloInstruction *instruction : unfused) {
+      if (isBitcast(*instruction))
+        makeBitcast(*instruction);
+      else
+        wrapInFusion(*instruction, context);
+    }
     return !unfused.empty();
+  }
+
+  /// A reshape between row-major layouts moves no data: XLA's bitcast.
+  static bool isBitcast(const HloInstruction &instruction) {
+    if (instruction.opcode() != HloOpcode::Reshape)
+      return false;
+    auto rowMajor = [](const Shape &shape) {
+      return shape.layoutOrDefault() == Layout::defaultForRank(shape.rank());
+    };
+    return rowMajor(instruction.shape()) && rowMajor(instruction.operand(0)->shape());
+  }
+
+  void makeBitcast(HloInstruction &reshape) {
+    auto bitcast = std::make_unique<HloInstruction>(
+        HloOpcode::Bitcast, context.names.unique(reshape.name()), reshape.shape());
+    bitcast->setSourceOffset(reshape.sourceOffset());
+    bitcast->appendOperand(reshape.operand(0));
+    HloInstruction *added = computation.addInstruction(std::move(bitcast));
+    reshape.replaceAllUsesWith(added);
+    reshape.dropOperands();
+    dead.insert(&reshape);
   }
 
   static bool needsOwnFusion(const HloInstruction &instruction) {

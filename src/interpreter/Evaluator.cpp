@@ -193,6 +193,8 @@ ValuePtr Evaluator::evaluateInstruction(const HloInstruction &instruction,
     return share(evaluateSort(instruction, operands, *this));
   case HloOpcode::CustomCall:
     return share(evaluateCustomCall(instruction, operands));
+  case HloOpcode::TopK:
+    return share(evaluateTopK(instruction, operands));
   default:
     fail(instruction, "unsupported by the interpreter: " +
                           std::string(opcodeName(opcode)) + " ('" +

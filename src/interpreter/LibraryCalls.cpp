@@ -311,6 +311,8 @@ Literal evaluateCudnnBackwardConvolution(const HloInstruction &instruction,
   return withWorkspace(std::move(result), shape);
 }
 
+} // namespace
+
 Literal evaluateTopK(const HloInstruction &instruction, const Operands &operands) {
   const Shape &shape = instruction.shape();
   if (operands.size() != 1 || !shape.isTuple() || shape.tupleSize() != 2)
@@ -322,6 +324,8 @@ Literal evaluateTopK(const HloInstruction &instruction, const Operands &operands
   if (rowLength <= 0 || k > rowLength || input.elementCount() / rowLength * k !=
                                              values.elementCount())
     fail(instruction, "TopK's result does not match its operand's rows");
+  // The `topk` op says which end; XLA's TopK custom call takes the largest.
+  bool largest = instruction.opcode() != HloOpcode::TopK || instruction.boolAttr("largest", true);
   Literal top(values), indices(shape.tupleShapes()[1]);
   PrimitiveType type = input.shape().elementType();
   std::vector<int64_t> order(static_cast<size_t>(rowLength));
@@ -330,6 +334,8 @@ Literal evaluateTopK(const HloInstruction &instruction, const Operands &operands
     auto valueAt = [&](int64_t i) { return loadScalar(input, row * rowLength + i); };
     std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
       Scalar x = valueAt(a), y = valueAt(b);
+      if (!largest)
+        std::swap(x, y);
       if (!isFloatingPoint(type))
         return x.i > y.i;
       // NaN above everything, so that the order is total.
@@ -344,8 +350,6 @@ Literal evaluateTopK(const HloInstruction &instruction, const Operands &operands
   }
   return Literal::tuple({std::move(top), std::move(indices)});
 }
-
-} // namespace
 
 bool isInterpretedCustomCall(const HloInstruction &instruction) {
   std::string_view target = customCallTarget(instruction);

@@ -77,6 +77,10 @@ Literal evaluateConvolution(const HloInstruction &instruction, const Operands &o
 /// their bias, side input and activation, cuDNN backward-input and
 /// backward-filter convolutions, TopK.
 bool isInterpretedCustomCall(const HloInstruction &instruction);
+/// `topk` and XLA's `__gpu$TopK`: the k largest (or, for topk with
+/// largest=false, smallest) elements of each row and their indices, ties
+/// in index order.
+Literal evaluateTopK(const HloInstruction &instruction, const Operands &operands);
 Literal evaluateCustomCall(const HloInstruction &instruction, const Operands &operands);
 Literal evaluateSort(const HloInstruction &instruction, const Operands &operands,
                      Evaluator &evaluator);
