@@ -48,17 +48,6 @@ struct KernelRow {
   double microseconds = -1, gigabytesPerSecond = 0, fractionOfCopy = 0;
 };
 
-/// Whether two modules' entries take and return the same shapes.
-bool sameEntrySignature(const HloModule &a, const HloModule &b) {
-  const HloComputation &x = *a.entry(), &y = *b.entry();
-  if (x.parameterCount() != y.parameterCount() || !(x.resultShape() == y.resultShape()))
-    return false;
-  for (int64_t i = 0; i < x.parameterCount(); ++i)
-    if (!(x.parameter(i)->shape() == y.parameter(i)->shape()))
-      return false;
-  return true;
-}
-
 class KernelCheck {
 public:
   KernelCheck(const RunOptions &options, const HloModule &module,

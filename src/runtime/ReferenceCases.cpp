@@ -359,4 +359,14 @@ KernelCase buildKernelCase(const KernelSpec &kernel, const HloModule &module,
   return result;
 }
 
+bool sameEntrySignature(const HloModule &a, const HloModule &b) {
+  const HloComputation &x = *a.entry(), &y = *b.entry();
+  if (x.parameterCount() != y.parameterCount() || !(x.resultShape() == y.resultShape()))
+    return false;
+  for (int64_t i = 0; i < x.parameterCount(); ++i)
+    if (!(x.parameter(i)->shape() == y.parameter(i)->shape()))
+      return false;
+  return true;
+}
+
 } // namespace hlo::runtime

@@ -58,6 +58,10 @@ std::vector<interp::ValuePtr>
 moduleInputs(const HloModule &module, const interp::Evaluator &evaluator, uint64_t seed,
              const std::map<int64_t, Literal> &overrides);
 
+/// Whether two modules' entries take and return the same shapes (a
+/// reference module, --reference, for the compiled one).
+bool sameEntrySignature(const HloModule &a, const HloModule &b);
+
 /// One kernel checked on its own.
 struct KernelCase {
   std::vector<Literal> inputs;   ///< per "in" parameter, in order
