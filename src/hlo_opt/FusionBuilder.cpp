@@ -222,4 +222,61 @@ HloInstruction *fuseProducerInto(HloInstruction &consumer, HloInstruction &produ
   return fusion;
 }
 
+HloInstruction *mergeSiblingFusions(HloInstruction &first, HloInstruction &second,
+                                    PassContext &context) {
+  HloComputation &parent = *first.parent();
+  FusedComputationBuilder builder(*parent.parent(), context);
+  std::vector<HloInstruction *> outputs;
+  auto addOutputs = [&](HloInstruction &fusion) {
+    std::vector<HloInstruction *> arguments;
+    for (HloInstruction *operand : fusion.operands())
+      arguments.push_back(builder.parameterFor(operand));
+    HloInstruction *root = builder.inlineBody(*fusion.fusedComputation(), arguments);
+    if (root->opcode() == HloOpcode::Tuple)
+      outputs.insert(outputs.end(), root->operands().begin(), root->operands().end());
+    else
+      outputs.push_back(root);
+  };
+  addOutputs(first);
+  size_t secondOffset = outputs.size();
+  addOutputs(second);
+  std::vector<Shape> shapes;
+  for (const HloInstruction *output : outputs)
+    shapes.push_back(output->shape());
+  auto tuple = std::make_unique<HloInstruction>(HloOpcode::Tuple, context.names.unique("tuple"),
+                                                Shape::tuple(shapes));
+  for (HloInstruction *output : outputs)
+    tuple->appendOperand(output);
+  HloInstruction *root = builder.computation->addInstruction(std::move(tuple));
+  HloComputation *computation = builder.finish(root);
+  removeDeadInstructions(*computation); // the inner tuples
+  computation->setName(context.names.unique(computationName(*computation)));
+  HloInstruction *fusion = addFusionInstruction(parent, computation, builder.operands, context);
+  auto rewire = [&](HloInstruction &old, int64_t offset) {
+    if (old.shape().isTuple()) {
+      // Its users are get-tuple-elements: they read the merged tuple.
+      std::vector<HloInstruction *> users = old.users();
+      for (HloInstruction *user : users) {
+        for (HloAttribute &attribute : user->mutableAttributes())
+          if (attribute.name == "index")
+            attribute.value.intValue += offset;
+        user->replaceOperand(0, fusion);
+      }
+    } else {
+      auto element = std::make_unique<HloInstruction>(
+          HloOpcode::GetTupleElement, context.names.unique("get-tuple-element"), old.shape());
+      element->appendOperand(fusion);
+      AttrValue index;
+      index.kind = AttrKind::Int;
+      index.intValue = offset;
+      element->addAttribute({"index", index});
+      old.replaceAllUsesWith(parent.addInstruction(std::move(element)));
+    }
+    old.dropOperands();
+  };
+  rewire(first, 0);
+  rewire(second, static_cast<int64_t>(secondOffset));
+  return fusion;
+}
+
 } // namespace hlo::opt

@@ -30,6 +30,13 @@ HloInstruction *wrapInFusion(HloInstruction &instruction, PassContext &context);
 HloInstruction *fuseProducerInto(HloInstruction &consumer, HloInstruction &producer,
                                  PassContext &context);
 
+/// Replaces fusions `first` and `second` by one multi-output fusion that
+/// computes both (reading their common operands once, and common
+/// subexpressions once); their users read its tuple's elements. Neither
+/// may reach the other. Returns it.
+HloInstruction *mergeSiblingFusions(HloInstruction &first, HloInstruction &second,
+                                    PassContext &context);
+
 /// A fusion instruction of `kind` (kLoop, kInput, kCustom) calling
 /// `computation` on `operands`, appended to `into` with a name from `hero`.
 HloInstruction *addFusionInstruction(HloComputation &into, HloComputation *computation,

@@ -3,13 +3,16 @@
 // Each dot the tensor-core emitter takes (GemmAnalysis.h) becomes a GEMM
 // fusion (kCustom, `__triton_gemm`, no tile config: the emitter picks its
 // own), as XLA's GemmFusion and priority fusion make them:
-//  - operands: converts of its operands that only the dot reads are
-//    computed in the kernel while it stages tiles (an s8 weight read as
-//    s8, not written out as bf16 first);
+//  - operands: chains of data movement and converts (bitcast, reshape,
+//    transpose, slice, broadcast, copy, convert) that only the dot reads
+//    are computed in the kernel while it stages tiles (an s8 weight read
+//    as s8, not written out as bf16 first; a slice of a fused QKV
+//    projection read in place);
 //  - epilogue: the chain of one-operand ops (bitcast, reshape, copy,
 //    convert) and then elementwise ops of that shape that only read the
 //    dot's value once each (bias and residual adds, scales, activations),
-//    with broadcasts of their other operands.
+//    with broadcasts of their other operands, and operands computed from
+//    no parameter at all (a causal mask from iotas).
 // The fusion is checked with describeGemm before it replaces the dot; a
 // dot it refuses keeps a smaller epilogue, or none, or stays a dot.
 //
@@ -18,11 +21,56 @@
 
 #include "analysis/GemmAnalysis.h"
 
+#include <functional>
 #include <map>
 #include <set>
 
 namespace hlo::opt {
 namespace {
+
+/// Producers of a dot operand that move or convert data, one operand each.
+bool isOperandPrologueOp(HloOpcode opcode) {
+  switch (opcode) {
+  case HloOpcode::Convert:
+  case HloOpcode::Bitcast:
+  case HloOpcode::Reshape:
+  case HloOpcode::Transpose:
+  case HloOpcode::Slice:
+  case HloOpcode::Broadcast:
+  case HloOpcode::Copy:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// The chain of prologue ops under `operand` that only the dot reads.
+std::vector<HloInstruction *> operandChainOf(HloInstruction *operand) {
+  std::vector<HloInstruction *> chain;
+  for (HloInstruction *value = operand;
+       chain.size() < 4 && value->users().size() == 1 && isOperandPrologueOp(value->opcode());
+       value = value->operand(0))
+    chain.push_back(value);
+  return chain;
+}
+
+/// Whether `value` is computed from no parameter (iotas, constants and
+/// elementwise ops on them, a few), so a kernel can compute it itself.
+bool isComputedFromNothing(const HloInstruction *value, int &budget) {
+  if (--budget < 0)
+    return false;
+  HloOpcode opcode = value->opcode();
+  if (opcode == HloOpcode::Iota || opcode == HloOpcode::Constant)
+    return value->shape().isArray() &&
+           (opcode == HloOpcode::Iota || value->shape().elementCount() <= 1);
+  if (!(isElementwiseOpcode(opcode) || opcode == HloOpcode::Broadcast ||
+        opcode == HloOpcode::Reshape || opcode == HloOpcode::Bitcast))
+    return false;
+  for (const HloInstruction *operand : value->operands())
+    if (!isComputedFromNothing(operand, budget))
+      return false;
+  return true;
+}
 
 bool isOneOperandPassThrough(HloOpcode opcode) {
   return opcode == HloOpcode::Bitcast || opcode == HloOpcode::Reshape ||
@@ -32,8 +80,9 @@ bool isOneOperandPassThrough(HloOpcode opcode) {
 /// What the GEMM fusion of one dot computes, in the host computation.
 struct GemmPlan {
   HloInstruction *dot = nullptr;
-  /// Operand converts computed in the kernel, per dot operand (or null).
-  HloInstruction *operandConvert[2] = {nullptr, nullptr};
+  /// Per dot operand, the producers computed in the kernel, from the dot
+  /// down (empty: the operand is read as it is).
+  std::vector<HloInstruction *> operandChain[2];
   /// The epilogue, in order from the dot; the last is the fusion's value.
   std::vector<HloInstruction *> epilogue;
   /// Broadcasts fused with the epilogue.
@@ -95,13 +144,27 @@ buildGemmComputation(const GemmPlan &plan, size_t epilogueLength, HloModule &mod
     inside[original] = copy;
     return copy;
   };
+  // A value computed from no parameter, copied into the kernel.
+  std::function<HloInstruction *(HloInstruction *)> cloneComputed = [&](HloInstruction *value) {
+    auto found = inside.find(value);
+    if (found != inside.end())
+      return found->second;
+    std::vector<HloInstruction *> newOperands;
+    for (HloInstruction *operand : value->operands())
+      newOperands.push_back(cloneComputed(operand));
+    return clone(value, newOperands);
+  };
   std::vector<HloInstruction *> dotOperands;
   for (int i = 0; i < 2; ++i) {
-    HloInstruction *operand = plan.dot->operand(i);
-    if (HloInstruction *convert = plan.operandConvert[i])
-      dotOperands.push_back(clone(convert, {parameterFor(convert->operand(0))}));
-    else
-      dotOperands.push_back(parameterFor(operand));
+    const std::vector<HloInstruction *> &chain = plan.operandChain[i];
+    if (chain.empty()) {
+      dotOperands.push_back(parameterFor(plan.dot->operand(i)));
+      continue;
+    }
+    HloInstruction *value = parameterFor(chain.back()->operand(0));
+    for (auto op = chain.rbegin(); op != chain.rend(); ++op)
+      value = clone(*op, {value});
+    dotOperands.push_back(value);
   }
   HloInstruction *value = clone(plan.dot, dotOperands);
   for (size_t e = 0; e < epilogueLength; ++e) {
@@ -109,8 +172,11 @@ buildGemmComputation(const GemmPlan &plan, size_t epilogueLength, HloModule &mod
     std::vector<HloInstruction *> newOperands;
     for (HloInstruction *operand : op->operands()) {
       auto found = inside.find(operand);
+      int budget = 32;
       if (found != inside.end())
         newOperands.push_back(found->second);
+      else if (isComputedFromNothing(operand, budget))
+        newOperands.push_back(cloneComputed(operand));
       else if (plan.broadcasts.count(operand))
         newOperands.push_back(clone(operand, {parameterFor(operand->operand(0))}));
       else
@@ -148,22 +214,30 @@ private:
   bool fuseDot(HloInstruction &dot, HloModule &module, PassContext &context) {
     GemmPlan plan;
     plan.dot = &dot;
-    for (int i = 0; i < 2; ++i) {
-      HloInstruction *operand = dot.operand(i);
-      if (operand->opcode() == HloOpcode::Convert && operand->users().size() == 1)
-        plan.operandConvert[i] = operand;
-    }
+    for (int i = 0; i < 2; ++i)
+      plan.operandChain[i] = operandChainOf(dot.operand(i));
     plan.epilogue = epilogueCandidates(&dot);
     for (HloInstruction *op : plan.epilogue)
       for (HloInstruction *operand : op->operands())
         if (operand->opcode() == HloOpcode::Broadcast && operand->users().size() == 1)
           plan.broadcasts.insert(operand);
-    // The longest epilogue the emitter takes; converts of operands only
-    // where the emitter takes them too.
-    for (int withConverts = 1; withConverts >= 0; --withConverts) {
+    // The longest epilogue the emitter takes, with the operands' producers
+    // where it takes them, else with their converts alone, else with none.
+    for (int prologue = 2; prologue >= 0; --prologue) {
       GemmPlan attempt = plan;
-      if (!withConverts)
-        attempt.operandConvert[0] = attempt.operandConvert[1] = nullptr;
+      for (auto &chain : attempt.operandChain) {
+        if (prologue == 1)
+          chain.erase(std::find_if(chain.begin(), chain.end(),
+                                   [](const HloInstruction *op) {
+                                     return op->opcode() != HloOpcode::Convert;
+                                   }),
+                      chain.end());
+        if (prologue == 0)
+          chain.clear();
+      }
+      if (prologue < 2 && attempt.operandChain[0].size() == plan.operandChain[0].size() &&
+          attempt.operandChain[1].size() == plan.operandChain[1].size() && prologue != 0)
+        continue; // the same attempt as before
       for (size_t length = attempt.epilogue.size() + 1; length-- > 0;) {
         auto [computation, operands] = buildGemmComputation(attempt, length, module, context);
         ErrorOr<GemmDescription> gemm = describeGemm(*computation);

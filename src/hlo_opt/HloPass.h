@@ -41,8 +41,11 @@ std::unique_ptr<HloPass> createSimplifierPass();
 std::unique_ptr<HloPass> createCommonSubexpressionPass();
 std::unique_ptr<HloPass> createDeadCodePass();
 std::unique_ptr<HloPass> createLibraryCallsPass();
+std::unique_ptr<HloPass> createReduceWindowScanPass();
+std::unique_ptr<HloPass> createTreeReductionPass();
 std::unique_ptr<HloPass> createGemmFusionPass();
 std::unique_ptr<HloPass> createPriorityFusionPass();
+std::unique_ptr<HloPass> createMultiOutputFusionPass();
 
 } // namespace hlo::opt
 

@@ -16,8 +16,14 @@ NameUniquer::NameUniquer(const HloModule &module) {
 std::string NameUniquer::unique(const std::string &base) {
   if (taken.insert(base).second)
     return base;
-  for (int64_t i = 1;; ++i) {
-    std::string candidate = base + "." + std::to_string(i);
+  std::string stem = base;
+  size_t dot = stem.find_last_of('.');
+  if (dot != std::string::npos && dot + 1 < stem.size() &&
+      stem.find_first_not_of("0123456789", dot + 1) == std::string::npos)
+    stem.erase(dot);
+  int64_t &next = nextSuffix.try_emplace(stem, 1).first->second;
+  for (;; ++next) {
+    std::string candidate = stem + "." + std::to_string(next);
     if (taken.insert(candidate).second)
       return candidate;
   }

@@ -14,13 +14,16 @@
 
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 namespace hlo::opt {
 
 /// Hands out instruction and computation names that no other one in the
-/// module has: `base`, else `base.1`, `base.2`, ...
+/// module has: `base`, else `base.N` for the next free N (a trailing
+/// `.N` of `base` itself is dropped first, so that copies of copies keep
+/// short names). Constant time per name.
 class NameUniquer {
 public:
   explicit NameUniquer(const HloModule &module);
@@ -28,6 +31,8 @@ public:
 
 private:
   std::unordered_set<std::string> taken;
+  /// Per stem, the suffix to try next.
+  std::unordered_map<std::string, int64_t> nextSuffix;
 };
 
 /// A copy of `original` (opcode, shape, attributes, literal, parameter
