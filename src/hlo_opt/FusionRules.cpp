@@ -1,6 +1,7 @@
 //===- FusionRules.cpp - Which producer-consumer fusions are legal and pay ===//
 #include "FusionRules.h"
 
+#include "analysis/HeroAnalysis.h"
 #include "hlo_parser/HloComputation.h"
 
 #include <algorithm>
@@ -80,10 +81,21 @@ const HloInstruction *exclusiveHero(const HloInstruction &node) {
   return nullptr;
 }
 
+/// Whether computing `node` again for each element that re-reads it costs
+/// more than reading it: it reduces, gathers or multiplies matrices, or
+/// runs a chain of more than kCheapExpensiveOps transcendentals and
+/// divisions per element (a layer norm's mean, sum / n, and its
+/// rsqrt(var + eps) are recomputed per element, as XLA's cost model
+/// lets them be).
+constexpr int kCheapExpensiveOps = 4;
 bool isExpensiveNode(const HloInstruction &node) {
-  for (const HloInstruction *member : members(node))
-    if (isExpensive(member->opcode()))
+  int perElement = 0;
+  for (const HloInstruction *member : members(node)) {
+    if (!isExpensive(member->opcode()))
+      continue;
+    if (!isElementwiseOpcode(member->opcode()) || ++perElement > kCheapExpensiveOps)
       return true;
+  }
   return false;
 }
 
@@ -154,9 +166,11 @@ bool reusesElements(const std::vector<std::pair<const HloInstruction *, int64_t>
   return false;
 }
 
-/// Whether every path from `reads` to the root of the consumer is
-/// elementwise (or a bitcast, reshape or copy), so the consumer is an
-/// epilogue of the value read.
+/// Whether every path from `reads` to the root of the consumer is a chain
+/// of one-operand intermediates (converts, unary elementwise ops, bitcasts,
+/// copies, reshapes that move no data), so the consumer is an epilogue of
+/// the reduction read, as the hero analysis finds them (a divide by a
+/// broadcast constant is not one: it reads a second value).
 bool isEpilogueOf(const HloInstruction &consumer,
                   const std::vector<std::pair<const HloInstruction *, int64_t>> &reads,
                   int64_t valueElements) {
@@ -168,10 +182,7 @@ bool isEpilogueOf(const HloInstruction &consumer,
   while (!work.empty()) {
     const HloInstruction *instruction = work.front();
     work.pop_front();
-    HloOpcode opcode = instruction->opcode();
-    bool passesThrough = isElementwiseOpcode(opcode) || opcode == HloOpcode::Bitcast ||
-                         opcode == HloOpcode::Reshape || opcode == HloOpcode::Copy;
-    if (!passesThrough || !instruction->shape().isArray() ||
+    if (!isIntermediate(*instruction, 1) || !instruction->shape().isArray() ||
         instruction->shape().elementCount() != valueElements)
       return false;
     for (const HloInstruction *user : instruction->users())

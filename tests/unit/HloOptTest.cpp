@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "TestUtils.h"
 
+#include "analysis/FusionAnalysis.h"
+#include "analysis/ReductionAnalysis.h"
 #include "hlo_opt/HloRewriting.h"
 #include "hlo_opt/OptimizeModule.h"
 #include "hlo_parser/Printer.h"
@@ -111,6 +113,24 @@ TEST_P(UnoptimizedCorpusTest, ResultParsesVerifiesAndIsDeterministic) {
       HloOpcode opcode = instruction->opcode();
       bool fusedAway = !(isElementwiseOpcode(opcode) && computation.get() == reparsed.module->entry());
       EXPECT_TRUE(fusedAway) << GetParam() << ": " << instruction->name() << " is not fused";
+    }
+  // A fusion with a reduce is a reduction kernel (the reduce its hero), not
+  // a loop that computes the reduction again for each output element.
+  // (Reductions the hero analysis computes faster elementally, such as
+  // small ones, are loops, fused or not.)
+  GpuDeviceInfo device;
+  for (const auto &computation : reparsed.module->computations())
+    for (const auto &instruction : computation->instructions()) {
+      const HloComputation *body = instruction->fusedComputation();
+      if (!body || !instruction->textAttr("backend_config").empty())
+        continue;
+      bool hasReduce = false;
+      for (const auto &fused : body->instructions())
+        hasReduce |= fused->opcode() == HloOpcode::Reduce &&
+                     isReductionFromOrToContiguousDimensions(*fused);
+      if (hasReduce)
+        EXPECT_EQ(analyzeFusion(*body, instruction.get(), device).kind, EmitterKind::Reduction)
+            << GetParam() << ": " << instruction->name();
     }
   EXPECT_EQ(first, optimized(path)) << "two runs differ";
 }
