@@ -98,15 +98,15 @@ LaunchRole launchRole(HloOpcode opcode) {
   }
 }
 
-namespace {
-
-bool hasFusion(const HloModule &module) {
+bool hasFusionInstruction(const HloModule &module) {
   for (const auto &computation : module.computations())
     for (const auto &instruction : computation->instructions())
       if (instruction->opcode() == HloOpcode::Fusion)
         return true;
   return false;
 }
+
+namespace {
 
 /// Control flow cannot sit inside a kernel: an entry with some runs on the
 /// host side even without fusions.
@@ -163,7 +163,7 @@ std::set<const HloComputation *> reachableHostComputations(const HloModule &modu
 KernelPlan::KernelPlan(const HloModule &module) : entry(module.entry()) {
   if (!module.entry())
     return;
-  if (!hasFusion(module) && !hasControlFlow(*module.entry()) &&
+  if (!hasFusionInstruction(module) && !hasControlFlow(*module.entry()) &&
       !hasInnerScatterSortOrDot(*module.entry())) {
     kernelList.push_back({module.entry()->name(), module.entry(), nullptr,
                           module.entry()->root()});

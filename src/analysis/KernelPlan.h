@@ -55,6 +55,10 @@ struct KernelSource {
   const HloInstruction *origin = nullptr;
 };
 
+/// Whether any computation of `module` has a fusion instruction (a module
+/// without one is unoptimized, or one bare fused computation).
+bool hasFusionInstruction(const HloModule &module);
+
 /// Whether `requested` names the kernel of instruction `name`: as the HLO
 /// writes it ("input_concatenate_fusion.1") or as its symbol in the code,
 /// the manifest and XLA's kernel lists ("input_concatenate_fusion_1").

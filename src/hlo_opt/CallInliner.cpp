@@ -9,28 +9,9 @@
 //===----------------------------------------------------------------------===//
 #include "HloPass.h"
 
-#include <map>
 
 namespace hlo::opt {
 namespace {
-
-/// Copies `callee` into `caller` on `arguments`; returns the copy of its root.
-HloInstruction *inlineBody(HloComputation &caller, const HloComputation &callee,
-                           const std::vector<HloInstruction *> &arguments, PassContext &context) {
-  std::map<const HloInstruction *, HloInstruction *> copies;
-  for (const auto &instruction : callee.instructions()) {
-    if (instruction->opcode() == HloOpcode::Parameter) {
-      copies[instruction.get()] = arguments.at(instruction->parameterNumber());
-      continue;
-    }
-    std::vector<HloInstruction *> operands;
-    for (const HloInstruction *operand : instruction->operands())
-      operands.push_back(copies.at(operand));
-    copies[instruction.get()] = cloneInstruction(caller, *instruction, operands,
-                                                 context.names.unique(instruction->name()));
-  }
-  return copies.at(callee.root());
-}
 
 class CallInliner : public HloPass {
 public:
@@ -49,8 +30,12 @@ public:
               !instruction->computationAttr("to_apply")->isDeclaration())
             calls.push_back(instruction.get());
         for (HloInstruction *call : calls) {
-          HloInstruction *result = inlineBody(*computation, *call->computationAttr("to_apply"),
-                                              call->operands(), context);
+          HloInstruction *result = inlineComputation(
+              *call->computationAttr("to_apply"), call->operands(),
+              [&](const HloInstruction &original, const std::vector<HloInstruction *> &operands) {
+                return cloneInstruction(*computation, original, operands,
+                                        context.names.unique(original.name()));
+              });
           call->replaceAllUsesWith(result);
           again = changed = true;
         }

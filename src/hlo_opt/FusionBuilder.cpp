@@ -94,79 +94,6 @@ HloInstruction *addFusionInstruction(HloComputation &into, HloComputation *compu
 
 namespace {
 
-/// Builds fused computations: parameters for outside values (each once),
-/// clones of inside instructions.
-class FusedComputationBuilder {
-public:
-  /// The computation is named once its hero is known.
-  FusedComputationBuilder(HloModule &module, PassContext &context) : context(context) {
-    computation = module.addComputation(std::make_unique<HloComputation>(""));
-  }
-
-  /// The parameter that stands for outside value `value`.
-  HloInstruction *parameterFor(HloInstruction *value) {
-    auto [found, inserted] = parameters.try_emplace(value, nullptr);
-    if (inserted) {
-      found->second = addParameter(*computation, static_cast<int64_t>(operands.size()),
-                                   value->shape(),
-                                   context.names.unique("param_" + std::to_string(operands.size())));
-      operands.push_back(value);
-    }
-    return found->second;
-  }
-
-  /// A copy of `original` on `newOperands`; the copy made before where
-  /// an equal one was (a producer fused into two consumers that are then
-  /// fused together is computed once).
-  HloInstruction *clone(const HloInstruction &original,
-                        const std::vector<HloInstruction *> &newOperands) {
-    std::string key = original.opcode() == HloOpcode::Rng ? "" : valueKey(original, newOperands);
-    if (!key.empty()) {
-      auto found = copies.find(key);
-      if (found != copies.end())
-        return found->second;
-    }
-    HloInstruction *copy = cloneInstruction(*computation, original, newOperands,
-                                            context.names.unique(original.name()));
-    if (!key.empty())
-      copies.emplace(std::move(key), copy);
-    return copy;
-  }
-
-  /// Copies `body` (a fused computation) with its parameters bound to
-  /// `arguments`; returns the copy of its root.
-  HloInstruction *inlineBody(const HloComputation &body,
-                             const std::vector<HloInstruction *> &arguments) {
-    std::map<const HloInstruction *, HloInstruction *> copies;
-    for (const auto &instruction : body.instructions()) {
-      if (instruction->opcode() == HloOpcode::Parameter) {
-        copies[instruction.get()] = arguments.at(instruction->parameterNumber());
-        continue;
-      }
-      std::vector<HloInstruction *> newOperands;
-      for (const HloInstruction *operand : instruction->operands())
-        newOperands.push_back(copies.at(operand));
-      copies[instruction.get()] = clone(*instruction, newOperands);
-    }
-    return copies.at(body.root());
-  }
-
-  HloComputation *finish(HloInstruction *root) {
-    computation->setRoot(root);
-    computation->finalizeParameters();
-    computation->sortTopologically();
-    return computation;
-  }
-
-  HloComputation *computation;
-  std::vector<HloInstruction *> operands;
-
-private:
-  PassContext &context;
-  std::map<HloInstruction *, HloInstruction *> parameters;
-  std::unordered_map<std::string, HloInstruction *> copies;
-};
-
 std::string computationName(const HloComputation &computation) {
   return "fused_" + heroWord(computation);
 }
@@ -178,6 +105,53 @@ void replaceInstruction(HloInstruction &old, HloInstruction &replacement) {
 }
 
 } // namespace
+
+FusedComputationBuilder::FusedComputationBuilder(HloModule &module, PassContext &context)
+    : context(context) {
+  computation = module.addComputation(std::make_unique<HloComputation>(""));
+}
+
+HloInstruction *FusedComputationBuilder::parameterFor(HloInstruction *value) {
+  auto [found, inserted] = parameters.try_emplace(value, nullptr);
+  if (inserted) {
+    found->second = addParameter(*computation, static_cast<int64_t>(operands.size()),
+                                 value->shape(),
+                                 context.names.unique("param_" + std::to_string(operands.size())));
+    operands.push_back(value);
+  }
+  return found->second;
+}
+
+HloInstruction *FusedComputationBuilder::clone(const HloInstruction &original,
+                                               const std::vector<HloInstruction *> &newOperands) {
+  std::string key = original.opcode() == HloOpcode::Rng ? "" : valueKey(original, newOperands);
+  if (!key.empty()) {
+    auto found = copies.find(key);
+    if (found != copies.end())
+      return found->second;
+  }
+  HloInstruction *copy = cloneInstruction(*computation, original, newOperands,
+                                          context.names.unique(original.name()));
+  if (!key.empty())
+    copies.emplace(std::move(key), copy);
+  return copy;
+}
+
+HloInstruction *FusedComputationBuilder::inlineBody(const HloComputation &body,
+                                                    const std::vector<HloInstruction *> &arguments) {
+  return inlineComputation(body, arguments,
+                           [&](const HloInstruction &original,
+                               const std::vector<HloInstruction *> &newOperands) {
+                             return clone(original, newOperands);
+                           });
+}
+
+HloComputation *FusedComputationBuilder::finish(HloInstruction *root) {
+  computation->setRoot(root);
+  computation->finalizeParameters();
+  computation->sortTopologically();
+  return computation;
+}
 
 HloInstruction *wrapInFusion(HloInstruction &instruction, PassContext &context) {
   HloComputation &parent = *instruction.parent();

@@ -14,7 +14,39 @@
 
 #include "HloPass.h"
 
+#include <map>
+#include <unordered_map>
+
 namespace hlo::opt {
+
+/// Builds a fused computation (appended to the module, unnamed until its
+/// hero is known): a parameter for each outside value, once; copies of
+/// inside instructions, hash-consed (a producer fused into two consumers
+/// that are then fused together is computed once).
+class FusedComputationBuilder {
+public:
+  FusedComputationBuilder(HloModule &module, PassContext &context);
+  /// The parameter that stands for outside value `value`.
+  HloInstruction *parameterFor(HloInstruction *value);
+  /// A copy of `original` on `newOperands`, or the equal copy made before.
+  HloInstruction *clone(const HloInstruction &original,
+                        const std::vector<HloInstruction *> &newOperands);
+  /// Copies `body` (a fused computation) with its parameters bound to
+  /// `arguments`; returns the copy of its root.
+  HloInstruction *inlineBody(const HloComputation &body,
+                             const std::vector<HloInstruction *> &arguments);
+  /// Sets the root, numbers the parameters, orders the instructions.
+  HloComputation *finish(HloInstruction *root);
+
+  HloComputation *computation;
+  /// The outside values, in parameter order: the fusion's operands.
+  std::vector<HloInstruction *> operands;
+
+private:
+  PassContext &context;
+  std::map<HloInstruction *, HloInstruction *> parameters;
+  std::unordered_map<std::string, HloInstruction *> copies;
+};
 
 /// The instruction a fused computation is named after: its reduce,
 /// scatter, sort, transpose, concatenate or dynamic-update-slice if it has

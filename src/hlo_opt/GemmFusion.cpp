@@ -124,25 +124,14 @@ std::vector<HloInstruction *> epilogueCandidates(HloInstruction *dot) {
 std::pair<HloComputation *, std::vector<HloInstruction *>>
 buildGemmComputation(const GemmPlan &plan, size_t epilogueLength, HloModule &module,
                      PassContext &context) {
-  auto owned = std::make_unique<HloComputation>("");
-  HloComputation *computation = module.addComputation(std::move(owned));
+  FusedComputationBuilder builder(module, context);
+  // Host values -> their values inside (parameters or copies).
   std::map<HloInstruction *, HloInstruction *> inside;
-  std::vector<HloInstruction *> operands;
   auto parameterFor = [&](HloInstruction *value) {
-    auto [found, inserted] = inside.try_emplace(value, nullptr);
-    if (inserted) {
-      found->second = addParameter(*computation, static_cast<int64_t>(operands.size()),
-                                   value->shape(),
-                                   context.names.unique("param_" + std::to_string(operands.size())));
-      operands.push_back(value);
-    }
-    return found->second;
+    return inside[value] = builder.parameterFor(value);
   };
   auto clone = [&](HloInstruction *original, std::vector<HloInstruction *> newOperands) {
-    HloInstruction *copy = cloneInstruction(*computation, *original, newOperands,
-                                            context.names.unique(original->name()));
-    inside[original] = copy;
-    return copy;
+    return inside[original] = builder.clone(*original, newOperands);
   };
   // A value computed from no parameter, copied into the kernel.
   std::function<HloInstruction *(HloInstruction *)> cloneComputed = [&](HloInstruction *value) {
@@ -184,10 +173,7 @@ buildGemmComputation(const GemmPlan &plan, size_t epilogueLength, HloModule &mod
     }
     value = clone(op, newOperands);
   }
-  computation->setRoot(value);
-  computation->finalizeParameters();
-  computation->sortTopologically();
-  return {computation, operands};
+  return {builder.finish(value), builder.operands};
 }
 
 class GemmFusion : public HloPass {

@@ -2,6 +2,7 @@
 #include "HloRewriting.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace hlo::opt {
 
@@ -76,6 +77,24 @@ std::string valueKey(const HloInstruction &instruction,
     instruction.literal().print(key);
   }
   return key;
+}
+
+HloInstruction *inlineComputation(
+    const HloComputation &body, const std::vector<HloInstruction *> &arguments,
+    const std::function<HloInstruction *(const HloInstruction &,
+                                         const std::vector<HloInstruction *> &)> &clone) {
+  std::unordered_map<const HloInstruction *, HloInstruction *> copies;
+  for (const auto &instruction : body.instructions()) {
+    if (instruction->opcode() == HloOpcode::Parameter) {
+      copies[instruction.get()] = arguments.at(instruction->parameterNumber());
+      continue;
+    }
+    std::vector<HloInstruction *> operands;
+    for (const HloInstruction *operand : instruction->operands())
+      operands.push_back(copies.at(operand));
+    copies[instruction.get()] = clone(*instruction, operands);
+  }
+  return copies.at(body.root());
 }
 
 HloInstruction *addParameter(HloComputation &into, int64_t number, const Shape &shape,

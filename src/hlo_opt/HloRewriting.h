@@ -12,6 +12,7 @@
 
 #include "hlo_parser/HloModule.h"
 
+#include <functional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -47,6 +48,14 @@ HloInstruction *cloneInstruction(HloComputation &into, const HloInstruction &ori
 /// constants too large to compare this way.
 std::string valueKey(const HloInstruction &instruction,
                      const std::vector<HloInstruction *> &operands);
+
+/// Copies the instructions of `body` through `clone` (an instruction and
+/// its new operands), its parameters bound to `arguments`; returns the
+/// copy of its root.
+HloInstruction *inlineComputation(
+    const HloComputation &body, const std::vector<HloInstruction *> &arguments,
+    const std::function<HloInstruction *(const HloInstruction &,
+                                         const std::vector<HloInstruction *> &)> &clone);
 
 /// A new parameter `number` of `shape` appended to `into`.
 HloInstruction *addParameter(HloComputation &into, int64_t number, const Shape &shape,

@@ -3,24 +3,14 @@
 
 #include "HloPass.h"
 
+#include "analysis/KernelPlan.h"
+
 #include <algorithm>
 
-
 namespace hlo::opt {
-namespace {
-
-bool hasFusion(const HloModule &module) {
-  for (const auto &computation : module.computations())
-    for (const auto &instruction : computation->instructions())
-      if (instruction->opcode() == HloOpcode::Fusion)
-        return true;
-  return false;
-}
-
-} // namespace
 
 std::string unoptimizedReason(const HloModule &module) {
-  if (!module.entry() || hasFusion(module) || !module.declarations().empty())
+  if (!module.entry() || hasFusionInstruction(module) || !module.declarations().empty())
     return "";
   const std::string &name = module.name();
   for (const char *prefix : {"jit_", "pmap_", "xmap_", "SyncTensorsGraph", "IrToHlo"})
