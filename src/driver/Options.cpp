@@ -154,7 +154,8 @@ int parseOptions(int argc, char **argv, Options &options) {
       ->check(CLI::IsMember({"auto", "on", "off"}));
   app.add_option("--hlo-pass", options.hloPasses,
                  "Run only this HLO pass (repeatable, in order; implies --hlo-opt=on): " +
-                     join(opt::pipelinePassNames()));
+                     join(opt::pipelinePassNames()))
+      ->check(CLI::IsMember(opt::pipelinePassNames()));
   app.add_option("--gemm-tiles", options.gemmTiles,
                  "Tiles of XLA's Triton GEMM fusions: xla (their config's tile, warps and "
                  "stages; default) or own (the GEMM emitter's, by the dot's shape, as for "
