@@ -73,23 +73,18 @@ HloInstruction *addFusionInstruction(HloComputation &into, HloComputation *compu
   std::string prefix = kind == "kCustom" ? "gemm_fusion_" : kind == "kInput" ? "input_" : "loop_";
   std::string name = context.names.unique(prefix + heroWord(*computation) +
                                           (kind == "kCustom" ? "" : "_fusion"));
-  auto fusion = std::make_unique<HloInstruction>(HloOpcode::Fusion, name,
-                                                 computation->root()->shape());
-  fusion->setSourceOffset(fusionHero(*computation)->sourceOffset());
-  for (HloInstruction *operand : operands)
-    fusion->appendOperand(operand);
-  fusion->addAttribute({"kind", enumValue(kind)});
   AttrValue calls;
   calls.kind = AttrKind::Computation;
   calls.computations = {computation};
-  fusion->addAttribute({"calls", calls});
+  std::vector<HloAttribute> attributes = {{"kind", enumValue(kind)}, {"calls", calls}};
   if (!backendConfig.empty()) {
     AttrValue config;
     config.kind = AttrKind::Raw;
     config.text = backendConfig;
-    fusion->addAttribute({"backend_config", config});
+    attributes.push_back({"backend_config", config});
   }
-  return into.addInstruction(std::move(fusion));
+  return addInstruction(into, HloOpcode::Fusion, name, computation->root()->shape(), operands,
+                        std::move(attributes), fusionHero(*computation)->sourceOffset());
 }
 
 namespace {
@@ -217,11 +212,9 @@ HloInstruction *mergeSiblingFusions(HloInstruction &first, HloInstruction &secon
   std::vector<Shape> shapes;
   for (const HloInstruction *output : outputs)
     shapes.push_back(output->shape());
-  auto tuple = std::make_unique<HloInstruction>(HloOpcode::Tuple, context.names.unique("tuple"),
-                                                Shape::tuple(shapes));
-  for (HloInstruction *output : outputs)
-    tuple->appendOperand(output);
-  HloInstruction *root = builder.computation->addInstruction(std::move(tuple));
+  HloInstruction *root = addInstruction(*builder.computation, HloOpcode::Tuple,
+                                        context.names.unique("tuple"), Shape::tuple(shapes),
+                                        outputs);
   HloComputation *computation = builder.finish(root);
   removeDeadInstructions(*computation); // the inner tuples
   computation->setName(context.names.unique(computationName(*computation)));
@@ -237,14 +230,8 @@ HloInstruction *mergeSiblingFusions(HloInstruction &first, HloInstruction &secon
         user->replaceOperand(0, fusion);
       }
     } else {
-      auto element = std::make_unique<HloInstruction>(
-          HloOpcode::GetTupleElement, context.names.unique("get-tuple-element"), old.shape());
-      element->appendOperand(fusion);
-      AttrValue index;
-      index.kind = AttrKind::Int;
-      index.intValue = offset;
-      element->addAttribute({"index", index});
-      old.replaceAllUsesWith(parent.addInstruction(std::move(element)));
+      old.replaceAllUsesWith(
+          addGetTupleElement(*fusion, offset, context.names.unique("get-tuple-element")));
     }
     old.dropOperands();
   };

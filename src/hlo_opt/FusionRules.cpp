@@ -2,6 +2,7 @@
 #include "FusionRules.h"
 
 #include "analysis/HeroAnalysis.h"
+#include "analysis/KernelPlan.h"
 #include "hlo_parser/HloComputation.h"
 
 #include <algorithm>
@@ -208,27 +209,19 @@ bool isFusibleProducer(const HloInstruction &instruction) {
     return instruction.shape().isArray() && instruction.shape().elementCount() <= 1;
   if (!instruction.shape().isArray())
     return false;
-  if (isElementwiseOpcode(opcode))
-    return true;
+  // What XLA runs as a one-instruction loop or input fusion (KernelPlan's
+  // Wrapped), but the heroes that stay their kernel's root, and bitcasts.
   switch (opcode) {
   case HloOpcode::Bitcast:
-  case HloOpcode::Broadcast:
-  case HloOpcode::Concatenate:
-  case HloOpcode::Copy:
-  case HloOpcode::DynamicSlice:
-  case HloOpcode::Gather:
-  case HloOpcode::Iota:
-  case HloOpcode::Pad:
-  case HloOpcode::Reduce:
-  case HloOpcode::ReducePrecision:
-  case HloOpcode::ReduceWindow:
-  case HloOpcode::Reshape:
-  case HloOpcode::Reverse:
-  case HloOpcode::Slice:
-  case HloOpcode::Transpose:
     return true;
-  default:
+  case HloOpcode::Dot:
+  case HloOpcode::DynamicUpdateSlice:
+  case HloOpcode::Map:
+  case HloOpcode::Scatter:
+  case HloOpcode::Sort:
     return false;
+  default:
+    return launchRole(opcode) == LaunchRole::Wrapped;
   }
 }
 

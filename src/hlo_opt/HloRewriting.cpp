@@ -97,6 +97,28 @@ HloInstruction *inlineComputation(
   return copies.at(body.root());
 }
 
+HloInstruction *addInstruction(HloComputation &into, HloOpcode opcode, std::string name,
+                               Shape shape, const std::vector<HloInstruction *> &operands,
+                               std::vector<HloAttribute> attributes, uint32_t sourceOffset) {
+  auto instruction = std::make_unique<HloInstruction>(opcode, std::move(name), std::move(shape));
+  instruction->setSourceOffset(sourceOffset);
+  instruction->reserveOperands(operands.size());
+  for (HloInstruction *operand : operands)
+    instruction->appendOperand(operand);
+  for (HloAttribute &attribute : attributes)
+    instruction->addAttribute(std::move(attribute));
+  return into.addInstruction(std::move(instruction));
+}
+
+HloInstruction *addGetTupleElement(HloInstruction &tuple, int64_t index, std::string name) {
+  AttrValue value;
+  value.kind = AttrKind::Int;
+  value.intValue = index;
+  return addInstruction(*tuple.parent(), HloOpcode::GetTupleElement, std::move(name),
+                        tuple.shape().tupleShapes()[index], {&tuple}, {{"index", value}},
+                        tuple.sourceOffset());
+}
+
 HloInstruction *addParameter(HloComputation &into, int64_t number, const Shape &shape,
                              std::string name) {
   auto parameter = std::make_unique<HloInstruction>(HloOpcode::Parameter, std::move(name), shape);

@@ -57,6 +57,16 @@ HloInstruction *inlineComputation(
     const std::function<HloInstruction *(const HloInstruction &,
                                          const std::vector<HloInstruction *> &)> &clone);
 
+/// A new instruction appended to `into`, with `operands` and `attributes`,
+/// written at `sourceOffset` (where the instruction it stands for was).
+HloInstruction *addInstruction(HloComputation &into, HloOpcode opcode, std::string name,
+                               Shape shape, const std::vector<HloInstruction *> &operands,
+                               std::vector<HloAttribute> attributes = {},
+                               uint32_t sourceOffset = kNoOffset);
+
+/// Element `index` of `tuple`'s value, appended to its computation.
+HloInstruction *addGetTupleElement(HloInstruction &tuple, int64_t index, std::string name);
+
 /// A new parameter `number` of `shape` appended to `into`.
 HloInstruction *addParameter(HloComputation &into, int64_t number, const Shape &shape,
                              std::string name);

@@ -25,30 +25,13 @@ AttrValue stringValue(std::string text) {
 HloInstruction *makeCustomCall(HloInstruction &original, const Shape &shape,
                                const std::string &target, PassContext &context,
                                const std::vector<std::string_view> &keep) {
-  HloComputation &parent = *original.parent();
-  auto call = std::make_unique<HloInstruction>(HloOpcode::CustomCall,
-                                               context.names.unique(original.name()), shape);
-  call->setSourceOffset(original.sourceOffset());
-  for (HloInstruction *operand : original.operands())
-    call->appendOperand(operand);
-  call->addAttribute({"custom_call_target", stringValue(target)});
+  std::vector<HloAttribute> attributes = {{"custom_call_target", stringValue(target)}};
   for (const HloAttribute &attribute : original.attributes())
     if (std::find(keep.begin(), keep.end(), attribute.name) != keep.end())
-      call->addAttribute(attribute);
-  return parent.addInstruction(std::move(call));
-}
-
-HloInstruction *addGetTupleElement(HloInstruction &tuple, int64_t index, PassContext &context) {
-  auto element = std::make_unique<HloInstruction>(
-      HloOpcode::GetTupleElement, context.names.unique("get-tuple-element"),
-      tuple.shape().tupleShapes()[index]);
-  element->setSourceOffset(tuple.sourceOffset());
-  element->appendOperand(&tuple);
-  AttrValue value;
-  value.kind = AttrKind::Int;
-  value.intValue = index;
-  element->addAttribute({"index", value});
-  return tuple.parent()->addInstruction(std::move(element));
+      attributes.push_back(attribute);
+  return addInstruction(*original.parent(), HloOpcode::CustomCall,
+                        context.names.unique(original.name()), shape, original.operands(),
+                        std::move(attributes), original.sourceOffset());
 }
 
 class LibraryCalls : public HloPass {
@@ -75,7 +58,8 @@ public:
           config.text = R"({"cudnn_conv_backend_config":{"activation_mode":"kNone",)"
                         R"("conv_result_scale":1,"side_input_scale":0}})";
           call->addAttribute({"backend_config", config});
-          instruction->replaceAllUsesWith(addGetTupleElement(*call, 0, context));
+          instruction->replaceAllUsesWith(
+              addGetTupleElement(*call, 0, context.names.unique("get-tuple-element")));
         } else {
           HloInstruction *call = makeCustomCall(*instruction, instruction->shape(),
                                                 "__gpu$TopK", context, {"metadata"});

@@ -133,12 +133,10 @@ private:
   }
 
   void makeBitcast(HloInstruction &reshape) {
-    auto bitcast = std::make_unique<HloInstruction>(
-        HloOpcode::Bitcast, context.names.unique(reshape.name()), reshape.shape());
-    bitcast->setSourceOffset(reshape.sourceOffset());
-    bitcast->appendOperand(reshape.operand(0));
-    HloInstruction *added = computation.addInstruction(std::move(bitcast));
-    reshape.replaceAllUsesWith(added);
+    HloInstruction *bitcast =
+        addInstruction(computation, HloOpcode::Bitcast, context.names.unique(reshape.name()),
+                       reshape.shape(), {reshape.operand(0)}, {}, reshape.sourceOffset());
+    reshape.replaceAllUsesWith(bitcast);
     reshape.dropOperands();
     dead.insert(&reshape);
   }

@@ -77,14 +77,8 @@ public:
   HloInstruction *add(HloOpcode opcode, const std::string &name, Shape shape,
                       std::vector<HloInstruction *> operands,
                       std::vector<HloAttribute> attributes = {}) {
-    auto instruction =
-        std::make_unique<HloInstruction>(opcode, context.names.unique(name), std::move(shape));
-    instruction->setSourceOffset(offset);
-    for (HloInstruction *operand : operands)
-      instruction->appendOperand(operand);
-    for (HloAttribute &attribute : attributes)
-      instruction->addAttribute(std::move(attribute));
-    return computation.addInstruction(std::move(instruction));
+    return addInstruction(computation, opcode, context.names.unique(name), std::move(shape),
+                          operands, std::move(attributes), offset);
   }
 
   /// A scan of `value` along `dimension` (all of it), with `like`'s reducer.

@@ -43,14 +43,8 @@ HloInstruction *add(HloComputation &computation, const HloInstruction &at, PassC
                     HloOpcode opcode, const std::string &name, Shape shape,
                     std::vector<HloInstruction *> operands,
                     std::vector<HloAttribute> attributes = {}) {
-  auto instruction =
-      std::make_unique<HloInstruction>(opcode, context.names.unique(name), std::move(shape));
-  instruction->setSourceOffset(at.sourceOffset());
-  for (HloInstruction *operand : operands)
-    instruction->appendOperand(operand);
-  for (HloAttribute &attribute : attributes)
-    instruction->addAttribute(std::move(attribute));
-  return computation.addInstruction(std::move(instruction));
+  return addInstruction(computation, opcode, context.names.unique(name), std::move(shape),
+                        operands, std::move(attributes), at.sourceOffset());
 }
 
 HloAttribute reduceDimensions(int64_t dimension) {
