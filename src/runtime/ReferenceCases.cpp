@@ -116,13 +116,17 @@ std::string moduleModeBlocker(const LaunchManifest &manifest, const HloModule &m
   std::set<int64_t> outputsWritten;
   // The computations module mode runs: the entry, and the conditions and
   // bodies of the while loops and the branches of the conditionals it
-  // reaches.
+  // reaches, at any depth (a loop in a branch in a loop body: the program
+  // lists nested steps in no particular order, hence the fixpoint).
   std::set<std::string> computations = {entry->name()};
-  for (const ProgramStep &step : manifest.program)
-    if ((step.kind == ProgramStep::Kind::While ||
-         step.kind == ProgramStep::Kind::Conditional) &&
-        computations.count(step.computation))
-      computations.insert(step.computations.begin(), step.computations.end());
+  for (size_t reached = 0; reached != computations.size();) {
+    reached = computations.size();
+    for (const ProgramStep &step : manifest.program)
+      if ((step.kind == ProgramStep::Kind::While ||
+           step.kind == ProgramStep::Kind::Conditional) &&
+          computations.count(step.computation))
+        computations.insert(step.computations.begin(), step.computations.end());
+  }
   // Steps other than launches: device copies, library calls the
   // interpreter runs, while loops whose state the manifest binds.
   for (const ProgramStep &step : manifest.program) {
