@@ -9,8 +9,11 @@ after-optimizations module of the same program
 XLA's fusions): kernel launches, distinct kernels, library calls and bytes
 moved (over the manifest's program, each launch's kernel buffers and each
 library call's operands and results; a loop body counted once), our compile
-time (wall, one run) and XLA's (`xla_compile_s.txt`). Modules are compiled
-with --keep-going: a kernel that fails is listed in `failed`, not counted.
+time (wall, one run) and XLA's (`xla_compile_s.txt`), and the bytes of the
+temporaries (intermediate values and scratch buffers, not parameters, outputs
+or constants): each in its own buffer (`temp_bytes`), and with the manifest's
+shared allocations (`temp_shared_bytes`). Modules are compiled with
+--keep-going: a kernel that fails is listed in `failed`, not counted.
 
   bench/fusion_pipeline.py [--build build] [--corpus ../shared/corpus] > bench/results/fusion_pipeline.tsv
 """
@@ -60,6 +63,34 @@ def program_figures(manifest):
     return launches, library, moved
 
 
+def temporary_bytes(manifest):
+    """Temporaries' bytes, each on its own and with the shared allocations."""
+    constants = {b["buffer"] for b in manifest.get("buffers", []) if b.get("kind") == "constant"}
+    sizes = {}
+
+    def note(binding):
+        if binding.get("binds") in ("buffer", "scratch") and binding["buffer"] not in constants:
+            sizes[binding["buffer"]] = max(sizes.get(binding["buffer"], 0), binding["bytes"])
+
+    for kernel in manifest.get("kernels", []):
+        for parameter in kernel.get("parameters", []):
+            note(parameter)
+    for step in manifest.get("program", []):
+        for key in ("arguments", "results", "body_results"):
+            for binding in step.get(key, []):
+                note(binding)
+        for key in ("branch_arguments", "branch_results"):
+            for branch in step.get(key, []):
+                for binding in branch:
+                    note(binding)
+    separate = sum(sizes.values())
+    shared = separate
+    for allocation in manifest.get("allocations", []):
+        shared += allocation["bytes"] - sum(sizes.get(b["buffer"], 0)
+                                            for b in allocation["buffers"])
+    return separate, shared
+
+
 def compile_module(hlo_compile, module, timeout):
     with tempfile.TemporaryDirectory() as tmp:
         manifest_path = os.path.join(tmp, "m.json")
@@ -93,7 +124,7 @@ def main():
         pairs.append((program + " (models/)", os.path.join(args.corpus, "models", model + ".hlo"),
                       program))
     print("\t".join(["module", "launches", "kernels", "library", "bytes_moved", "compile_s",
-                     "failed", "status", "xla_launches", "xla_kernels", "xla_library",
+                     "failed", "status", "temp_bytes", "temp_shared_bytes", "xla_launches", "xla_kernels", "xla_library",
                      "xla_bytes_moved", "xla_compile_s"]))
     for name, module, program in pairs:
         row = [name]
@@ -103,8 +134,9 @@ def main():
             failed = len(manifest.get("not_emitted", []))
             row += [str(launches), str(len(manifest.get("kernels", []))), str(library), str(moved),
                     f"{seconds:.2f}", str(failed), status]
+            row += [str(value) for value in temporary_bytes(manifest)]
         else:
-            row += ["-"] * 4 + [f"{seconds:.2f}", "-", status]
+            row += ["-"] * 4 + [f"{seconds:.2f}", "-", status, "-", "-"]
         dump = os.path.join(args.corpus, "dumps", program + ".native")
         xla_manifest, _, _ = compile_module(hlo_compile, os.path.join(dump, "module.hlo"),
                                             args.timeout)

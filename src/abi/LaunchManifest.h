@@ -190,6 +190,14 @@ struct BufferSpec {
   std::string data;
 };
 
+/// Memory that temporaries whose lives do not overlap share (the driver's
+/// BufferSharing): the runtime allocates `bytes` once and places each
+/// listed buffer (a "buffer" or "scratch" binding's name) at its offset.
+struct AllocationSpec {
+  int64_t bytes = 0;
+  std::vector<std::pair<std::string, int64_t>> buffers; ///< name, offset
+};
+
 struct LaunchManifest {
   std::string module;
   std::string gpuArch;
@@ -206,6 +214,8 @@ struct LaunchManifest {
   /// then while bodies and conditions, branches, callees), and its buffers.
   std::vector<ProgramStep> program;
   std::vector<BufferSpec> buffers;
+  /// Shared allocations; a buffer in none has its own.
+  std::vector<AllocationSpec> allocations;
   /// --keep-going: kernels that failed to compile (instruction, message).
   std::vector<std::pair<std::string, std::string>> failed;
 };

@@ -144,6 +144,15 @@ std::string printProgramSections(const LaunchManifest &manifest) {
           [&](size_t i) { return stepJson(manifest.program[i]); });
   section("buffers", manifest.buffers.size(),
           [&](size_t i) { return bufferJson(manifest.buffers[i]); });
+  section("allocations", manifest.allocations.size(), [&](size_t i) {
+    const AllocationSpec &allocation = manifest.allocations[i];
+    std::string line = "    {\"bytes\": " + std::to_string(allocation.bytes) + ", \"buffers\": [";
+    for (size_t b = 0; b < allocation.buffers.size(); ++b)
+      line += std::string(b ? ", " : "") + "{\"buffer\": " +
+              quoteJson(allocation.buffers[b].first) +
+              ", \"offset\": " + std::to_string(allocation.buffers[b].second) + "}";
+    return line + "]}";
+  });
   section("failed", manifest.failed.size(), [&](size_t i) {
     return "    {\"instruction\": " + quoteJson(manifest.failed[i].first) +
            ", \"error\": " + quoteJson(manifest.failed[i].second) + "}";
@@ -222,6 +231,21 @@ Status readProgramSections(const JsonValue &root, LaunchManifest &manifest) {
       buffer.bytes = integer(entry, "bytes", 0);
       buffer.data = text(entry, "data");
       manifest.buffers.push_back(std::move(buffer));
+    }
+  if (const JsonValue *allocations = root.find("allocations"))
+    for (const JsonValue &entry : allocations->array()) {
+      AllocationSpec allocation;
+      allocation.bytes = integer(entry, "bytes", 0);
+      if (const JsonValue *buffers = entry.find("buffers"))
+        for (const JsonValue &buffer : buffers->array()) {
+          int64_t offset = integer(buffer, "offset", 0);
+          if (offset < 0 || allocation.bytes <= 0)
+            return makeError("manifest: an allocation of " + std::to_string(allocation.bytes) +
+                             " bytes places '" + text(buffer, "buffer") + "' at offset " +
+                             std::to_string(offset));
+          allocation.buffers.emplace_back(text(buffer, "buffer"), offset);
+        }
+      manifest.allocations.push_back(std::move(allocation));
     }
   if (const JsonValue *failed = root.find("failed"))
     for (const JsonValue &entry : failed->array())

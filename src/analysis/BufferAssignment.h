@@ -8,8 +8,10 @@
 // buffers the module's program needs: the entry's parameters and outputs,
 // the host computations' constants, and a temporary for every other value
 // a step (launch, copy, library call, loop, conditional, call) writes.
-// Every temporary is its own buffer for now; sharing buffers whose lives
-// do not overlap, and in-place decisions from liveness, belong here too.
+// Every temporary is its own buffer here; which of them share memory is
+// decided on the finished program (driver/BufferSharing: it needs the
+// schedule and every binding's size). In-place decisions from liveness
+// belong here.
 //
 // It reads the module and its KernelPlan (which instructions are kernels,
 // copies and library calls) and knows nothing of the manifest: the driver

@@ -366,6 +366,8 @@ private:
       if (inputs[i]->shape().isArray() && !save("input_" + std::to_string(i), *inputs[i]))
         return kExitError;
     ModuleBuffers buffers(module, device, inputs);
+    if (!options.noBufferSharing)
+      buffers.shareAllocations(manifest.allocations);
     // Loop states and branch parameters first: the kernels of loop bodies
     // and branches bind to them by name.
     for (const ProgramStep &step : manifest.program) {

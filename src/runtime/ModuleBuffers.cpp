@@ -39,6 +39,29 @@ ErrorOr<DeviceBuffer> ModuleBuffers::get(const KernelParameter &parameter,
   }
   if (aliasOf)
     return buffers[key] = *aliasOf;
+  bool named = parameter.binding == BufferBinding::Buffer ||
+               parameter.binding == BufferBinding::Scratch;
+  if (auto place = sharedPlace.find(parameter.bufferName);
+      named && place != sharedPlace.end() && !moduleConstant(module, parameter.bufferName)) {
+    auto [allocation, offset] = place->second;
+    if (offset + parameter.bytes > allocationBytes[allocation])
+      return Status::failure("buffer '" + parameter.bufferName + "' (" +
+                             std::to_string(parameter.bytes) + " bytes at offset " +
+                             std::to_string(offset) + ") does not fit its shared allocation of " +
+                             std::to_string(allocationBytes[allocation]) + " bytes");
+    DeviceBuffer &memory = allocationMemory[allocation];
+    if (!memory) {
+      size_t bytes = static_cast<size_t>(allocationBytes[allocation]);
+      ErrorOr<DeviceBuffer> made = device.allocate(bytes);
+      if (!made)
+        return made;
+      if (Status filled = device.fill(*made, bytes, 0xff); !filled)
+        return filled;
+      memory = *made;
+    }
+    bufferBytes[key] = parameter.bytes;
+    return buffers[key] = memory + static_cast<DeviceBuffer>(offset);
+  }
   ErrorOr<DeviceBuffer> buffer = device.allocate(static_cast<size_t>(parameter.bytes));
   if (!buffer)
     return buffer;
@@ -62,6 +85,15 @@ ErrorOr<DeviceBuffer> ModuleBuffers::get(const KernelParameter &parameter,
   if (!initialized)
     return initialized;
   return buffer;
+}
+
+void ModuleBuffers::shareAllocations(const std::vector<abi::AllocationSpec> &allocations) {
+  for (const abi::AllocationSpec &allocation : allocations) {
+    for (const auto &[name, offset] : allocation.buffers)
+      sharedPlace[name] = {allocationBytes.size(), offset};
+    allocationBytes.push_back(allocation.bytes);
+    allocationMemory.push_back(0);
+  }
 }
 
 DeviceBuffer ModuleBuffers::output(int64_t number) const {

@@ -3,7 +3,8 @@
 // Owns the device buffers of a whole-module run (hlo-run --mode module),
 // keyed by the manifest's bindings: a module parameter's buffer holds the
 // run's input in the entry's layout, a constant's its literal, any other
-// starts as 0xff bytes (so that a read before the write shows). And the
+// starts as 0xff bytes (so that a read before the write shows); a
+// temporary the manifest places in a shared allocation lives there. And the
 // program's steps between launches that are not kernels: device copies,
 // and library calls (cuBLAS GEMMs, TopK, Triton GEMM fusions), which the
 // interpreter evaluates on the host on the buffers' current contents, so
@@ -34,6 +35,10 @@ public:
   ModuleBuffers(const HloModule &module, Device &device,
                 const std::vector<interp::ValuePtr> &inputs)
       : module(module), device(device), inputs(inputs) {}
+
+  /// Places the buffers the manifest's allocations list in that shared
+  /// memory (each allocation is made on first use); others get their own.
+  void shareAllocations(const std::vector<abi::AllocationSpec> &allocations);
 
   /// The buffer `parameter` binds to, allocated and initialized on first
   /// use. An output aliased to an input (`aliasOf` not null) is that
@@ -86,6 +91,11 @@ private:
   std::map<std::string, DeviceBuffer> buffers; // "p3", "o0", "b:name", "s:name"
   /// The bytes `get` allocated for a key (views and aliases: not known).
   std::map<std::string, int64_t> bufferBytes;
+  /// Shared allocations: their sizes, their memory once made, and each
+  /// shared buffer's allocation and offset.
+  std::vector<int64_t> allocationBytes;
+  std::vector<DeviceBuffer> allocationMemory;
+  std::map<std::string, std::pair<size_t, int64_t>> sharedPlace;
   std::map<const ProgramStep *, std::vector<DeviceBuffer>> loopStates;
   /// Per conditional, per branch, its parameter's leaf buffers.
   std::map<const ProgramStep *, std::vector<std::vector<DeviceBuffer>>> branchParameters;

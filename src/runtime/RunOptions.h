@@ -41,6 +41,9 @@ struct RunOptions {
   /// Give outputs that alias an input a buffer of their own (poisoned):
   /// shows that an in-place kernel writes only what it updates.
   bool noAliasing = false;
+  /// Module mode: every temporary in its own buffer, whatever allocations
+  /// the manifest shares (a check that sharing changes no result).
+  bool noBufferSharing = false;
   /// --bench: launches before timing, and timed; -1: the device's default
   /// (a GPU 10 and 100, the host 1 and 5: host kernels take 10-1000x longer).
   int warmup = -1;

@@ -96,6 +96,9 @@ int main(int argc, char **argv) {
                "Give outputs that the manifest aliases to an input (in-place updates) a "
                "poisoned buffer of their own: an in-place kernel then leaves the poison "
                "outside its update (a check that it touches nothing else)");
+  app.add_flag("--no-buffer-sharing", options.noBufferSharing,
+               "Module mode: give every temporary its own buffer instead of the "
+               "allocations the manifest shares between values whose lives do not overlap");
   app.add_option("--warmup", options.warmup,
                  "--bench: launches before timing (default: 10 on a GPU, 1 on the host)")
       ->check(CLI::NonNegativeNumber);
