@@ -143,6 +143,7 @@ int compileBatch(const Options &options, std::ostream &report) {
       one.input = inputs[i];
       one.inputs = {inputs[i]};
       one.outputDir.clear();
+      one.jobs = 1; // the inputs are the parallel work
       one.output = outputs[i];
       one.gpuArch = gpuArchForInput(options, inputs[i]);
       std::ostringstream errors;

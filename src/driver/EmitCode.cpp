@@ -16,6 +16,7 @@
 #include "hlo_parser/HloAttributes.h"
 #include "hlo_parser/OpAttributes.h"
 #include "pipeline/Compile.h"
+#include "pipeline/ParallelCompile.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/MLIRContext.h"
@@ -25,6 +26,7 @@
 #include <chrono>
 #include <map>
 #include <set>
+#include <thread>
 #include <fmt/core.h>
 
 namespace hlo::driver {
@@ -199,12 +201,19 @@ bool emitCode(const HloModule &module, const Options &options, const std::string
   pipeline::PassDumper quietDumper(quietOptions);
   auto generate = [&](mlir::ModuleOp module,
                       bool quiet) -> llvm::Expected<pipeline::CompiledCode> {
-    llvm::Expected<pipeline::CompiledCode> compiled = pipeline::compileModule(
+    // The whole output in parts at once (ParallelCompile.h); a kernel
+    // alone (quiet) in one.
+    unsigned threads = quiet ? 1
+                       : options.jobs > 0
+                           ? static_cast<unsigned>(options.jobs)
+                           : std::max(1u, std::thread::hardware_concurrency());
+    llvm::Expected<pipeline::CompiledCode> compiled = pipeline::compileModuleInParts(
         module, kind, quiet ? quietOptions : pipelineOptions, quiet ? quietDumper : dumper,
         [&](llvm::StringRef stage) {
           if (!quiet)
             timer.lap(stage.str());
-        });
+        },
+        threads);
     if (!compiled || quiet)
       return compiled;
     // Each kernel's code must be what its emitter's launch record says

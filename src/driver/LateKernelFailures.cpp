@@ -4,10 +4,9 @@
 #include "analysis/KernelPlan.h"
 #include "dialect/KernelContract.h"
 #include "dialect/XlaGpuDialect.h"
+#include "pipeline/ParallelCompile.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/Pass/PassManager.h"
-#include "mlir/Transforms/Passes.h"
 
 #include <algorithm>
 
@@ -17,24 +16,6 @@ namespace {
 /// The launch index a kernel function carries, or -1 for a helper.
 int64_t launchIndexOf(mlir::Operation &op) {
   return xla_gpu::getKernelIndex(&op).value_or(-1);
-}
-
-/// Drops the private functions nothing calls any more.
-void removeUnusedHelpers(mlir::ModuleOp module) {
-  mlir::PassManager pm(module.getContext());
-  pm.addPass(mlir::createSymbolDCEPass());
-  (void)pm.run(module);
-}
-
-/// Erases the kernel functions whose launch `keep` rejects.
-void eraseKernels(mlir::ModuleOp module, llvm::function_ref<bool(int64_t)> keep) {
-  llvm::SmallVector<mlir::Operation *> erased;
-  for (mlir::Operation &op : module.getBody()->getOperations())
-    if (int64_t launch = launchIndexOf(op); launch >= 0 && !keep(launch))
-      erased.push_back(&op);
-  for (mlir::Operation *op : erased)
-    op->erase();
-  removeUnusedHelpers(module);
 }
 
 } // namespace
@@ -52,7 +33,8 @@ std::map<int64_t, std::string> findFailingKernels(mlir::ModuleOp pristine,
   std::map<int64_t, std::string> failures;
   for (int64_t kernel : owners) {
     mlir::OwningOpRef<mlir::ModuleOp> alone = pristine.clone();
-    eraseKernels(*alone, [&](int64_t launch) { return launches[launch].planKernel == kernel; });
+    pipeline::keepKernels(*alone,
+                          [&](int64_t launch) { return launches[launch].planKernel == kernel; });
     if (llvm::Error failure = generate(*alone)) {
       std::string error = llvm::toString(std::move(failure));
       failures[kernel] = error.empty() ? "code generation failed" : error;
@@ -81,7 +63,7 @@ void dropFailedKernels(mlir::ModuleOp module, EmittedModule &emitted, const Kern
     if (kept.back().sharesCodeOf >= 0)
       kept.back().sharesCodeOf = renumbered[kept.back().sharesCodeOf];
   }
-  eraseKernels(module, [&](int64_t launch) { return renumbered[launch] >= 0; });
+  pipeline::keepKernels(module, [&](int64_t launch) { return renumbered[launch] >= 0; });
   for (mlir::Operation &op : module.getBody()->getOperations())
     if (int64_t launch = launchIndexOf(op); launch >= 0)
       xla_gpu::setKernelIndex(&op, renumbered[launch]);

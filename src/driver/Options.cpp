@@ -119,7 +119,9 @@ int parseOptions(int argc, char **argv, Options &options) {
                  "(the extension of --emit; its manifest: that name with .json added), one summary line "
                  "per input; exit 1 if any failed");
   app.add_option("-j,--jobs", options.jobs,
-                 "Batch mode: inputs compiled at once (default: the number of cores)")
+                 "Threads (default: the number of cores): in batch mode, the inputs "
+                 "compiled at once; else the parts of a large module's kernels compiled at "
+                 "once to PTX (the output is the same with any -j)")
       ->check(CLI::PositiveNumber);
   app.add_option("-o,--output", options.output,
                  "Output file ('-' = stdout; default: stdout); its extension (.ptx, "

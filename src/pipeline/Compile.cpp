@@ -12,6 +12,9 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+
+#include <set>
 
 namespace hlo::pipeline {
 namespace {
@@ -62,6 +65,22 @@ MachineCodeStage machineCodeStage(OutputKind kind) {
   }
 }
 
+/// A part's definitions but its kernels: internal, their names suffixed
+/// (declarations of what the part does not define stay as they are).
+void localizePartSymbols(llvm::Module &module, const std::vector<CompiledKernel> &kernels,
+                         const std::string &suffix) {
+  std::set<std::string> kernelNames;
+  for (const CompiledKernel &kernel : kernels)
+    kernelNames.insert(kernel.symbol);
+  for (llvm::GlobalValue &value : module.global_values()) {
+    if (value.isDeclaration() || !value.hasName() || kernelNames.count(value.getName().str()) ||
+        value.getName().starts_with("llvm."))
+      continue;
+    value.setLinkage(llvm::GlobalValue::InternalLinkage);
+    value.setName(value.getName() + suffix);
+  }
+}
+
 } // namespace
 
 llvm::Expected<CompiledCode> compileModule(mlir::ModuleOp module, OutputKind kind,
@@ -89,6 +108,8 @@ llvm::Expected<CompiledCode> compileModule(mlir::ModuleOp module, OutputKind kin
   if (!llvmModule)
     return llvmModule.takeError();
   done(target->translationStage());
+  if (!options.partSuffix.empty())
+    localizePartSymbols(**llvmModule, compiled.kernels, options.partSuffix);
 
   OutputKind first = kind == OutputKind::LlvmIr ? kind : target->machineCodeKind(kind);
   llvm::Expected<std::string> code = first == OutputKind::LlvmIr

@@ -74,10 +74,9 @@ namespace {
 
 /// Runs what `addPasses` adds to a pass manager set up with the options'
 /// dumps and timing, then the target's last step.
-template <typename AddPasses>
-llvm::Error runPipeline(ModuleOp module, const PipelineOptions &options, PassDumper &dumper,
-                        AddPasses addPasses) {
-  MLIRContext *context = module.getContext();
+/// The dialects' interfaces the passes use, and the dialects they create
+/// ops of without declaring them.
+void registerPipelineInterfaces(MLIRContext *context) {
   DialectRegistry registry;
   // The dialects' inliner, bufferization and to-LLVM interfaces.
   registerAllExtensions(registry);
@@ -90,6 +89,32 @@ llvm::Error runPipeline(ModuleOp module, const PipelineOptions &options, PassDum
   context->appendDialectRegistry(registry);
   context->loadDialect<bufferization::BufferizationDialect, memref::MemRefDialect,
                        LLVM::LLVMDialect, NVVM::NVVMDialect>();
+}
+
+/// Adds the passes after `addPasses`: the target's conversion, and debug
+/// scopes with -lineinfo.
+void addTargetPasses(PassManager &pm, ModuleOp module, const PipelineOptions &options,
+                     const CodegenTarget &target) {
+  // 10. The target's conversion to the LLVM dialect.
+  target.addConversionPasses(pm, module);
+  // -lineinfo: debug scopes so that the ops' HLO locations become line
+  // tables (.file/.loc in PTX, as nvcc's -lineinfo).
+  if (options.lineInfo) {
+    LLVM::DIScopeForLLVMFuncOpPassOptions scopes;
+    scopes.emissionKind = options.target == TargetKind::Nvptx
+                              ? LLVM::DIEmissionKind::DebugDirectivesOnly
+                              : LLVM::DIEmissionKind::LineTablesOnly;
+    pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass(scopes));
+  }
+}
+
+/// Runs what `addPasses` adds to a pass manager set up with the options'
+/// dumps and timing, then the target's last step.
+template <typename AddPasses>
+llvm::Error runPipeline(ModuleOp module, const PipelineOptions &options, PassDumper &dumper,
+                        AddPasses addPasses) {
+  MLIRContext *context = module.getContext();
+  registerPipelineInterfaces(context);
 
   std::string diagnostics;
   llvm::raw_string_ostream stream(diagnostics);
@@ -106,17 +131,7 @@ llvm::Error runPipeline(ModuleOp module, const PipelineOptions &options, PassDum
     pm.enableTiming();
   std::unique_ptr<CodegenTarget> target = createTarget(options);
   addPasses(pm);
-  // 10. The target's conversion to the LLVM dialect.
-  target->addConversionPasses(pm, module);
-  // -lineinfo: debug scopes so that the ops' HLO locations become line
-  // tables (.file/.loc in PTX, as nvcc's -lineinfo).
-  if (options.lineInfo) {
-    LLVM::DIScopeForLLVMFuncOpPassOptions scopes;
-    scopes.emissionKind = options.target == TargetKind::Nvptx
-                              ? LLVM::DIEmissionKind::DebugDirectivesOnly
-                              : LLVM::DIEmissionKind::LineTablesOnly;
-    pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass(scopes));
-  }
+  addTargetPasses(pm, module, options, *target);
   // Without --verify-each, the emitters' IR and the pipeline's result are
   // verified once each; a pass that breaks the IR is then found by
   // rerunning with --verify-each.
@@ -223,6 +238,21 @@ void addSharedPasses(PassManager &pm) {
 llvm::Error lowerToLlvmDialect(ModuleOp module, const PipelineOptions &options,
                                PassDumper &dumper) {
   return runPipeline(module, options, dumper, addSharedPasses);
+}
+
+void prepareContext(ModuleOp module, const PipelineOptions &options) {
+  MLIRContext *context = module.getContext();
+  registerPipelineInterfaces(context);
+  std::unique_ptr<CodegenTarget> target = createTarget(options);
+  DialectRegistry registry;
+  target->registerTranslations(registry);
+  PassManager pm(context);
+  addSharedPasses(pm);
+  addTargetPasses(pm, module, options, *target);
+  pm.getDependentDialects(registry);
+  context->appendDialectRegistry(registry);
+  for (llvm::StringRef name : registry.getDialectNames())
+    context->getOrLoadDialect(name);
 }
 
 llvm::Error lowerFromSplitPoint(ModuleOp module, const PipelineOptions &options,

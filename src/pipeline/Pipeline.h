@@ -70,6 +70,10 @@ struct PipelineOptions {
   /// --resource-usage (NVPTX): run ptxas on the PTX, whatever the output,
   /// for what it reports of each kernel (registers, spills, shared memory).
   bool resourceUsage = false;
+  /// A part of a module compiled apart (ParallelCompile.h): appended to
+  /// the names of its helper functions and globals, which become internal,
+  /// so that the parts' code joins without a name defined twice.
+  std::string partSuffix;
 };
 
 /// A pipeline failure with `message` (what the driver prints after
@@ -101,6 +105,12 @@ private:
 [[nodiscard]]
 llvm::Error lowerToLlvmDialect(mlir::ModuleOp module, const PipelineOptions &options,
                                PassDumper &dumper);
+
+/// Registers and loads in `module`'s context all that lowerToLlvmDialect
+/// and translateToLlvmIr register and load, so that several modules of the
+/// context can then be compiled at once: those only read the context's
+/// registry when it already has what they add (ParallelCompile.h).
+void prepareContext(mlir::ModuleOp module, const PipelineOptions &options);
 
 /// Runs only the target's conversion on a module already at the split point
 /// of Target.h (upstream dialects; kernels are functions with

@@ -176,6 +176,9 @@ std::string minimumPtxVersion(const std::string &arch) {
 }
 
 std::vector<std::string> ptxasArchitectures(const std::string &cudaPath) {
+  // Parts of a module, and batch inputs, are compiled on several threads.
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
   static std::map<std::string, std::vector<std::string>> cache;
   auto cached = cache.find(cudaPath);
   if (cached != cache.end())
@@ -207,6 +210,8 @@ std::string ptxFeatureFor(const PipelineOptions &options) {
   // PTX ISA per CUDA release (NVIDIA's release notes); LLVM 22 emits up
   // to 9.0.
   constexpr int kLlvmNewest = 90;
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
   static std::map<std::string, int> cache;
   auto cached = cache.find(options.cudaPath);
   if (cached == cache.end()) {
