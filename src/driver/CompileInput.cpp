@@ -47,8 +47,10 @@ int fail(std::ostream &errors, const std::string &message, int code = kExitError
 
 /// Runs the HLO optimization pipeline where --hlo-opt says (auto: on an
 /// unoptimized module), dumping the module after each pass for --v and
-/// --dump-dir; false after an error (reported).
-bool optimizeIfUnoptimized(HloModule &module, const Options &options, std::ostream &errors) {
+/// --dump-dir and timing each for --time-passes; false after an error
+/// (reported).
+bool optimizeIfUnoptimized(HloModule &module, const Options &options, StageTimer &timer,
+                           std::ostream &errors) {
   if (options.hloOpt == "off")
     return true;
   std::string reason = opt::unoptimizedReason(module);
@@ -68,6 +70,7 @@ bool optimizeIfUnoptimized(HloModule &module, const Options &options, std::ostre
   int counter = 0;
   optimize.afterPass = [&](const std::string &pass, const HloModule &result) {
     ++counter;
+    timer.lap("hlo-opt: " + pass);
     if (!options.printAfterEachPass && options.dumpDir.empty())
       return;
     std::string text = printModule(result);
@@ -143,7 +146,7 @@ CompileResult compileInput(const Options &options, std::ostream &errors) {
   if (!module || diagnostics.hasErrors())
     return failed();
 
-  if (!optimizeIfUnoptimized(*module, options, errors)) {
+  if (!optimizeIfUnoptimized(*module, options, timer, errors)) {
     flushDiagnostics();
     return failed();
   }

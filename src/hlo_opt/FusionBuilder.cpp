@@ -118,26 +118,29 @@ HloInstruction *FusedComputationBuilder::parameterFor(HloInstruction *value) {
 }
 
 HloInstruction *FusedComputationBuilder::clone(const HloInstruction &original,
-                                               const std::vector<HloInstruction *> &newOperands) {
+                                               const std::vector<HloInstruction *> &newOperands,
+                                               bool takeName) {
   std::string key = original.opcode() == HloOpcode::Rng ? "" : valueKey(original, newOperands);
   if (!key.empty()) {
     auto found = copies.find(key);
     if (found != copies.end())
       return found->second;
   }
-  HloInstruction *copy = cloneInstruction(*computation, original, newOperands,
-                                          context.names.unique(original.name()));
+  HloInstruction *copy = cloneInstruction(
+      *computation, original, newOperands,
+      takeName ? original.name() : context.names.unique(original.name()));
   if (!key.empty())
     copies.emplace(std::move(key), copy);
   return copy;
 }
 
 HloInstruction *FusedComputationBuilder::inlineBody(const HloComputation &body,
-                                                    const std::vector<HloInstruction *> &arguments) {
+                                                    const std::vector<HloInstruction *> &arguments,
+                                                    bool takeNames) {
   return inlineComputation(body, arguments,
                            [&](const HloInstruction &original,
                                const std::vector<HloInstruction *> &newOperands) {
-                             return clone(original, newOperands);
+                             return clone(original, newOperands, takeNames);
                            });
 }
 
@@ -182,7 +185,9 @@ HloInstruction *fuseProducerInto(HloInstruction &consumer, HloInstruction &produ
   std::vector<HloInstruction *> arguments;
   for (HloInstruction *operand : consumer.operands())
     arguments.push_back(operand == &producer ? producerValue : builder.parameterFor(operand));
-  HloComputation *computation = builder.finish(builder.inlineBody(consumerBody, arguments));
+  // The consumer goes: its body's names move to the new computation.
+  HloComputation *computation =
+      builder.finish(builder.inlineBody(consumerBody, arguments, /*takeNames=*/true));
   computation->setName(context.names.unique(computationName(*computation)));
   std::string backendConfig(consumer.textAttr("backend_config"));
   HloInstruction *fusion =
@@ -200,7 +205,8 @@ HloInstruction *mergeSiblingFusions(HloInstruction &first, HloInstruction &secon
     std::vector<HloInstruction *> arguments;
     for (HloInstruction *operand : fusion.operands())
       arguments.push_back(builder.parameterFor(operand));
-    HloInstruction *root = builder.inlineBody(*fusion.fusedComputation(), arguments);
+    HloInstruction *root =
+        builder.inlineBody(*fusion.fusedComputation(), arguments, /*takeNames=*/true);
     if (root->opcode() == HloOpcode::Tuple)
       outputs.insert(outputs.end(), root->operands().begin(), root->operands().end());
     else

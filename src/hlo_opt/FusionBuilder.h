@@ -29,12 +29,19 @@ public:
   /// The parameter that stands for outside value `value`.
   HloInstruction *parameterFor(HloInstruction *value);
   /// A copy of `original` on `newOperands`, or the equal copy made before.
+  /// The copy takes `original`'s name where `original` is about to go
+  /// (`takeName`), else a new one.
   HloInstruction *clone(const HloInstruction &original,
-                        const std::vector<HloInstruction *> &newOperands);
+                        const std::vector<HloInstruction *> &newOperands,
+                        bool takeName = false);
   /// Copies `body` (a fused computation) with its parameters bound to
-  /// `arguments`; returns the copy of its root.
+  /// `arguments`; returns the copy of its root. With `takeNames`, the
+  /// copies keep the names of `body`'s instructions (the caller removes
+  /// `body`: renaming what a fusion rebuilds each time cost more than the
+  /// rest of priority fusion).
   HloInstruction *inlineBody(const HloComputation &body,
-                             const std::vector<HloInstruction *> &arguments);
+                             const std::vector<HloInstruction *> &arguments,
+                             bool takeNames = false);
   /// Sets the root, numbers the parameters, orders the instructions.
   HloComputation *finish(HloInstruction *root);
 
