@@ -2,6 +2,7 @@
 #include "FusionRules.h"
 
 #include "analysis/HeroAnalysis.h"
+#include "analysis/ReductionAnalysis.h"
 #include "analysis/KernelPlan.h"
 #include "hlo_parser/HloComputation.h"
 
@@ -186,6 +187,9 @@ bool isEpilogueOf(const HloInstruction &consumer,
     if (!isIntermediate(*instruction, 1) || !instruction->shape().isArray() ||
         instruction->shape().elementCount() != valueElements)
       return false;
+    // An unfused consumer is the whole epilogue: its users are other kernels.
+    if (instruction == &consumer)
+      continue;
     for (const HloInstruction *user : instruction->users())
       if (seen.insert(user).second)
         work.push_back(user);
@@ -267,6 +271,12 @@ std::string whyNotFuse(const HloInstruction &producer, const HloInstruction &con
       return "both have a hero";
     if (!isEpilogueOf(consumer, reads, producer.shape().elementCount()))
       return "the consumer reads the reduction at other indices than its own";
+    // Only a race-free reduction keeps its hero behind an epilogue (else
+    // the kernel is a loop that reduces a row per output element).
+    if (producerHero->opcode() == HloOpcode::Reduce &&
+        isReductionFromOrToContiguousDimensions(*producerHero) &&
+        !isReductionRaceFree(getReductionDimensions(*producerHero)))
+      return "the reduction is not race free: with an epilogue it would run as a loop";
   }
   if (isExpensiveNode(producer) && reusesElements(reads))
     return "the consumer would compute the expensive producer again for each read";

@@ -44,11 +44,29 @@ bool isOperandPrologueOp(HloOpcode opcode) {
   }
 }
 
+/// Whether `convert` narrows a value a kernel computes (an f32 softmax
+/// made bf16 for the next GEMM): its producer's kernel then writes the
+/// narrow type, where the GEMM would read the wide one. A convert of a
+/// parameter (or of data movement on one) stays in the GEMM: no kernel
+/// writes its input either way.
+bool narrowsComputedValue(const HloInstruction &convert) {
+  const HloInstruction *source = convert.operand(0);
+  if (primitiveBitWidth(convert.shape().elementType()) >=
+      primitiveBitWidth(source->shape().elementType()))
+    return false;
+  while (isOperandPrologueOp(source->opcode()) && source->opcode() != HloOpcode::Convert)
+    source = source->operand(0);
+  HloOpcode opcode = source->opcode();
+  return opcode != HloOpcode::Parameter && opcode != HloOpcode::Constant &&
+         opcode != HloOpcode::GetTupleElement;
+}
+
 /// The chain of prologue ops under `operand` that only the dot reads.
 std::vector<HloInstruction *> operandChainOf(HloInstruction *operand) {
   std::vector<HloInstruction *> chain;
   for (HloInstruction *value = operand;
-       chain.size() < 4 && value->users().size() == 1 && isOperandPrologueOp(value->opcode());
+       chain.size() < 4 && value->users().size() == 1 && isOperandPrologueOp(value->opcode()) &&
+       !(value->opcode() == HloOpcode::Convert && narrowsComputedValue(*value));
        value = value->operand(0))
     chain.push_back(value);
   return chain;

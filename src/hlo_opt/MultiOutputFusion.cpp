@@ -13,6 +13,8 @@
 #include "FusionBuilder.h"
 #include "FusionRules.h"
 
+#include "analysis/HeroAnalysis.h"
+
 #include <set>
 
 namespace hlo::opt {
@@ -57,11 +59,15 @@ std::string iterationSpace(const HloInstruction &fusion) {
   for (const HloInstruction *output : outputsOf(*body)) {
     std::string one;
     if (hasReduce) {
-      // Each output a reduce, of one input shape over one set of dimensions.
-      if (output->opcode() != HloOpcode::Reduce || output->shape().isTuple())
+      // Each output a reduce (or its epilogue: converts, unary ops,
+      // bitcasts), of one input shape over one set of dimensions.
+      const HloInstruction *reduce = output;
+      while (reduce->opcode() != HloOpcode::Reduce && isIntermediate(*reduce, 1))
+        reduce = reduce->operand(0);
+      if (reduce->opcode() != HloOpcode::Reduce || reduce->shape().isTuple())
         return "";
-      one = "reduce " + output->operand(0)->shape().toString(false) + " over";
-      for (int64_t dimension : output->dimensions())
+      one = "reduce " + reduce->operand(0)->shape().toString(false) + " over";
+      for (int64_t dimension : reduce->dimensions())
         one += " " + std::to_string(dimension);
     } else {
       if (!output->shape().isArray())
