@@ -11,8 +11,9 @@
 //  - epilogue: the chain of one-operand ops (bitcast, reshape, copy,
 //    convert) and then elementwise ops of that shape that only read the
 //    dot's value once each (bias and residual adds, scales, activations),
-//    with broadcasts of their other operands, and operands computed from
-//    no parameter at all (a causal mask from iotas).
+//    with broadcasts of their other operands (and the converts and
+//    reshapes under them), and operands computed from no parameter at
+//    all (a causal mask from iotas).
 // The fusion is checked with describeGemm before it replaces the dot; a
 // dot it refuses keeps a smaller epilogue, or none, or stays a dot.
 //
@@ -161,6 +162,17 @@ buildGemmComputation(const GemmPlan &plan, size_t epilogueLength, HloModule &mod
       newOperands.push_back(cloneComputed(operand));
     return clone(value, newOperands);
   };
+  // A broadcast with the converts and reshapes under it (a norm weight
+  // made f32), copied into the kernel: the kernel reads the small operand.
+  auto cloneBroadcast = [&](HloInstruction *broadcast) {
+    std::vector<HloInstruction *> chain = {broadcast};
+    while (isOneOperandPassThrough(chain.back()->operand(0)->opcode()))
+      chain.push_back(chain.back()->operand(0));
+    HloInstruction *value = parameterFor(chain.back()->operand(0));
+    for (auto op = chain.rbegin(); op != chain.rend(); ++op)
+      value = clone(*op, {value});
+    return value;
+  };
   std::vector<HloInstruction *> dotOperands;
   for (int i = 0; i < 2; ++i) {
     const std::vector<HloInstruction *> &chain = plan.operandChain[i];
@@ -185,7 +197,7 @@ buildGemmComputation(const GemmPlan &plan, size_t epilogueLength, HloModule &mod
       else if (isComputedFromNothing(operand, budget))
         newOperands.push_back(cloneComputed(operand));
       else if (plan.broadcasts.count(operand))
-        newOperands.push_back(clone(operand, {parameterFor(operand->operand(0))}));
+        newOperands.push_back(cloneBroadcast(operand));
       else
         newOperands.push_back(parameterFor(operand));
     }
@@ -223,7 +235,8 @@ private:
     plan.epilogue = epilogueCandidates(&dot);
     for (HloInstruction *op : plan.epilogue)
       for (HloInstruction *operand : op->operands())
-        if (operand->opcode() == HloOpcode::Broadcast && operand->users().size() == 1)
+        // Other readers of the broadcast keep theirs.
+        if (operand->opcode() == HloOpcode::Broadcast)
           plan.broadcasts.insert(operand);
     // The longest epilogue the emitter takes, with the operands' producers
     // where it takes them, else with their converts alone, else with none.

@@ -7,12 +7,18 @@
 // identity transposes; slices, pads and dynamic slices of the whole
 // operand; one-operand concatenates), a reshape of a reshape reads the
 // first one's operand, a get-tuple-element of a tuple is the element, and
-// a dynamic-update-slice that overwrites its whole operand is its update.
+// a dynamic-update-slice that overwrites its whole operand is its update,
+// and a transpose of a dot that swaps its operands' free dimensions is the
+// dot of the swapped operands.
 // What becomes unused is removed by the dead-code pass after it.
 //
 //===----------------------------------------------------------------------===//
 #include "HloPass.h"
+#include "HloRewriting.h"
 
+#include "hlo_parser/OpAttributes.h"
+
+#include <algorithm>
 #include <numeric>
 
 namespace hlo::opt {
@@ -90,13 +96,65 @@ HloInstruction *simplified(HloInstruction &instruction) {
   }
 }
 
+/// transpose(dot(a, b)) that orders the result as dot(b, a) does (batch
+/// dimensions first, then b's free ones, then a's): that dot, built in the
+/// transpose's shape, else null. A GEMM then writes the transposed result
+/// itself (JAX's weight gradients are such dots), where a transpose
+/// kernel would move it again.
+HloInstruction *swappedDot(HloInstruction &transpose, PassContext &context) {
+  HloInstruction *dot = transpose.operand(0);
+  if (dot->opcode() != HloOpcode::Dot || dot->users().size() != 1 ||
+      dot->findAttribute("sparsity"))
+    return nullptr;
+  // An operand precision per operand would swap too; equal ones do not.
+  std::string precision(dot->textAttr("operand_precision"));
+  if (!precision.empty()) {
+    size_t comma = precision.find(',');
+    if (comma == std::string::npos ||
+        precision.substr(precision.find('{') + 1, comma - precision.find('{') - 1) !=
+            precision.substr(comma + 1, precision.find('}') - comma - 1))
+      return nullptr;
+  }
+  DotDimensionNumbers numbers = dotDimensionNumbers(*dot);
+  int64_t batch = static_cast<int64_t>(numbers.lhsBatch.size());
+  int64_t lhsFree = dot->operand(0)->shape().rank() - batch -
+                    static_cast<int64_t>(numbers.lhsContracting.size());
+  int64_t rhsFree = dot->shape().rank() - batch - lhsFree;
+  std::vector<int64_t> expected;
+  for (int64_t i = 0; i < batch; ++i)
+    expected.push_back(i);
+  for (int64_t i = 0; i < rhsFree; ++i)
+    expected.push_back(batch + lhsFree + i);
+  for (int64_t i = 0; i < lhsFree; ++i)
+    expected.push_back(batch + i);
+  if (lhsFree == 0 || rhsFree == 0 || transpose.dimensions() != expected)
+    return nullptr;
+  std::vector<HloAttribute> attributes;
+  for (HloAttribute attribute : dot->attributes()) {
+    llvm::StringRef name = attribute.name;
+    if (name.consume_front("lhs_"))
+      attribute.name = "rhs_" + name.str();
+    else if (name.consume_front("rhs_"))
+      attribute.name = "lhs_" + name.str();
+    attributes.push_back(std::move(attribute));
+  }
+  // lhs_* before rhs_*, as XLA prints them.
+  std::stable_partition(attributes.begin(), attributes.end(), [](const HloAttribute &a) {
+    return llvm::StringRef(a.name).starts_with("lhs_");
+  });
+  return addInstruction(*transpose.parent(), HloOpcode::Dot, context.names.unique(dot->name()),
+                        transpose.shape(), {dot->operand(1), dot->operand(0)},
+                        std::move(attributes), dot->sourceOffset());
+}
+
 class Simplifier : public HloPass {
 public:
   llvm::StringRef name() const override { return "simplifier"; }
 
-  llvm::Expected<bool> run(HloModule &module, PassContext &) override {
+  llvm::Expected<bool> run(HloModule &module, PassContext &context) override {
     bool changed = false;
     for (HloComputation *computation : hostComputations(module)) {
+      std::vector<HloInstruction *> transposes;
       for (const auto &owned : computation->instructions()) {
         HloInstruction &instruction = *owned;
         if (HloInstruction *replacement = simplified(instruction)) {
@@ -112,7 +170,17 @@ public:
           instruction.replaceOperand(0, instruction.operand(0)->operand(0));
           changed = true;
         }
+        if (instruction.opcode() == HloOpcode::Transpose)
+          transposes.push_back(&instruction);
       }
+      bool added = false;
+      for (HloInstruction *transpose : transposes)
+        if (HloInstruction *dot = swappedDot(*transpose, context)) {
+          transpose->replaceAllUsesWith(dot);
+          added = changed = true;
+        }
+      if (added)
+        computation->sortTopologically();
     }
     return changed;
   }
