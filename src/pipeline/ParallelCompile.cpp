@@ -17,9 +17,10 @@
 namespace hlo::pipeline {
 namespace {
 
-/// Parts have at least this many operations of emitted kernels: below it
-/// a part's fixed cost (pass managers, libdevice, the target machine:
-/// ~30 ms) outweighs what a second thread gains.
+/// Parts have at least this many operations of emitted kernels (their
+/// count then rounded down to a power of two): below it a part's fixed
+/// cost (pass managers, libdevice, the target machine: ~30 ms) outweighs
+/// what a second thread gains.
 constexpr int64_t kOpsPerPart = 4000;
 /// At most this many parts (each links its own libdevice functions).
 constexpr unsigned kMaxParts = 8;
@@ -88,7 +89,12 @@ unsigned partCount(mlir::ModuleOp module, OutputKind kind, const PipelineOptions
     ops += size;
   int64_t parts = std::min<int64_t>({ops / kOpsPerPart, kMaxParts,
                                      static_cast<int64_t>(sizes.size())});
-  return static_cast<unsigned>(std::max<int64_t>(parts, 1));
+  // A power of two: parts of about one size share 2, 4 or 8 cores evenly
+  // (3 parts on 2 cores take as long as 4).
+  int64_t even = 1;
+  while (even * 2 <= parts)
+    even *= 2;
+  return static_cast<unsigned>(even);
 }
 
 std::string joinPtxModules(const std::vector<std::string> &parts) {
