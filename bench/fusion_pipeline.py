@@ -9,7 +9,9 @@ after-optimizations module of the same program
 XLA's fusions): kernel launches, distinct kernels, library calls and bytes
 moved (over the manifest's program, each launch's kernel buffers and each
 library call's operands and results; a loop body counted once), our compile
-time (wall, one run) and XLA's (`xla_compile_s.txt`), and the bytes of the
+time (wall, one run, -j the machine's cores) and XLA's (`xla_compile_s.txt`
+of the native dump, and of the default one, whose GEMMs XLA generates as we
+do), and the bytes of the
 temporaries (intermediate values and scratch buffers, not parameters, outputs
 or constants): each in its own buffer (`temp_bytes`), and with the manifest's
 shared allocations (`temp_shared_bytes`). Modules are compiled with
@@ -125,7 +127,7 @@ def main():
                       program))
     print("\t".join(["module", "launches", "kernels", "library", "bytes_moved", "compile_s",
                      "failed", "status", "temp_bytes", "temp_shared_bytes", "xla_launches", "xla_kernels", "xla_library",
-                     "xla_bytes_moved", "xla_compile_s"]))
+                     "xla_bytes_moved", "xla_compile_s", "xla_default_compile_s"]))
     for name, module, program in pairs:
         row = [name]
         manifest, seconds, status = compile_module(hlo_compile, module, args.timeout)
@@ -146,8 +148,12 @@ def main():
                     str(moved)]
         else:
             row += ["-"] * 4
-        compile_file = os.path.join(dump, "xla_compile_s.txt")
-        row.append(open(compile_file).read().strip() if os.path.exists(compile_file) else "-")
+        # XLA's compile: the native variant (cuBLAS GEMMs), and the default
+        # one, which generates its GEMMs as this compiler does.
+        for variant in ("native", "default"):
+            compile_file = os.path.join(args.corpus, "dumps", program + "." + variant,
+                                        "xla_compile_s.txt")
+            row.append(open(compile_file).read().strip() if os.path.exists(compile_file) else "-")
         print("\t".join(row), flush=True)
 
 
