@@ -131,11 +131,15 @@ llvm::Expected<CompiledCode> compileModule(mlir::ModuleOp module, OutputKind kin
     done(*step);
   }
   compiled.code = std::move(*code);
-  for (CompiledKernel &kernel : compiled.kernels)
-    for (const KernelResourceUsage &usage : compiled.resources)
+  attachResourceUsage(compiled);
+  return compiled;
+}
+
+void attachResourceUsage(CompiledCode &code) {
+  for (CompiledKernel &kernel : code.kernels)
+    for (const KernelResourceUsage &usage : code.resources)
       if (usage.name == kernel.symbol)
         kernel.resources = usage;
-  return compiled;
 }
 
 } // namespace hlo::pipeline

@@ -83,6 +83,9 @@ compileModule(mlir::ModuleOp module, OutputKind kind, const PipelineOptions &opt
               PassDumper &dumper, StageCallback stageDone = nullptr,
               CompileStart start = CompileStart::Emitted);
 
+/// Gives each kernel of `code` what ptxas reported for its symbol.
+void attachResourceUsage(CompiledCode &code);
+
 } // namespace hlo::pipeline
 
 #endif // HLO_PIPELINE_COMPILE_H

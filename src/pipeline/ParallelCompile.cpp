@@ -211,10 +211,7 @@ llvm::Expected<CompiledCode> compileModuleInParts(mlir::ModuleOp module, OutputK
     joined.code = std::move(*cubin);
     if (stageDone && step)
       stageDone(*step);
-    for (CompiledKernel &kernel : joined.kernels)
-      for (const KernelResourceUsage &usage : joined.resources)
-        if (usage.name == kernel.symbol)
-          kernel.resources = usage;
+    attachResourceUsage(joined);
   }
   return joined;
 }
