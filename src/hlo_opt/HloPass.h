@@ -40,6 +40,7 @@ std::unique_ptr<HloPass> createCallInlinerPass();
 std::unique_ptr<HloPass> createSimplifierPass();
 std::unique_ptr<HloPass> createCommonSubexpressionPass();
 std::unique_ptr<HloPass> createDeadCodePass();
+std::unique_ptr<HloPass> createMergeSortsPass();
 std::unique_ptr<HloPass> createLibraryCallsPass();
 std::unique_ptr<HloPass> createReduceWindowScanPass();
 std::unique_ptr<HloPass> createTreeReductionPass();

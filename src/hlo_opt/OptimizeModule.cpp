@@ -26,6 +26,7 @@ std::vector<std::unique_ptr<HloPass>> pipelinePasses() {
   passes.push_back(createCallInlinerPass());
   passes.push_back(createSimplifierPass());
   passes.push_back(createCommonSubexpressionPass());
+  passes.push_back(createMergeSortsPass());
   passes.push_back(createDeadCodePass());
   passes.push_back(createLibraryCallsPass());
   passes.push_back(createReduceWindowScanPass());

@@ -4,10 +4,10 @@
 // `lower(...).as_text(dialect="hlo")`, XLA's *before_optimizations dumps
 // or any HLO producer writes) into XLA-shaped HLO: every kernel a fusion
 // instruction the emitters take. The passes, in order: call inlining,
-// simplification, common subexpressions, dead code, library calls, long
-// scans in two levels, long reductions in two, GEMM fusion, priority
-// fusion, multi-output fusion, dead code. And the decision whether a
-// module needs it.
+// simplification, common subexpressions, sorts of one key merged, dead
+// code, library calls, long scans in two levels, long reductions in two,
+// GEMM fusion, priority fusion, multi-output fusion, dead code. And the
+// decision whether a module needs it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_OPT_OPTIMIZEMODULE_H

@@ -116,8 +116,15 @@ bool parseKernel(const std::string &name, Kernel &kernel) {
     ++kernel.parameters;
     kernel.tensorMaps.push_back(std::regex_search(image.substr(at, close - at), tensorMap));
   }
-  size_t end = image.find(".entry ", entry + 1);
-  std::string body = image.substr(close, end == std::string::npos ? end : end - close);
+  // The entry's header and body, to its closing brace (what follows may be
+  // another part's helpers and module-scope variables).
+  size_t end = image.find('{', close);
+  for (int depth = 0; end < image.size(); ++end) {
+    depth += image[end] == '{' ? 1 : image[end] == '}' ? -1 : 0;
+    if (depth == 0)
+      break;
+  }
+  std::string body = image.substr(close, end == image.size() ? std::string::npos : end + 1 - close);
   for (const auto &[variable, bytes] : sharedVariables(image))
     if (std::regex_search(body, std::regex("[^\\w$]" + std::regex_replace(
                                                variable, std::regex(R"([$.%])"), R"(\$&)") +
