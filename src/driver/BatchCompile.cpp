@@ -100,7 +100,7 @@ int compileBatch(const Options &options, std::ostream &report) {
   std::vector<std::string> outputs;
   for (const std::string &name : batchOutputNames(inputs))
     outputs.push_back(options.outputDir + "/" + name + extensionForEmit(options.emit));
-  size_t jobs = options.jobs > 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+  size_t jobs = jobThreads(options);
   jobs = std::min(jobs, inputs.size());
   bool terminal = ::isatty(STDERR_FILENO);
   auto start = std::chrono::steady_clock::now();

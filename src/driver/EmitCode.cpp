@@ -26,7 +26,6 @@
 #include <chrono>
 #include <map>
 #include <set>
-#include <thread>
 #include <fmt/core.h>
 
 namespace hlo::driver {
@@ -203,10 +202,7 @@ bool emitCode(const HloModule &module, const Options &options, const std::string
                       bool quiet) -> llvm::Expected<pipeline::CompiledCode> {
     // The whole output in parts at once (ParallelCompile.h); a kernel
     // alone (quiet) in one.
-    unsigned threads = quiet ? 1
-                       : options.jobs > 0
-                           ? static_cast<unsigned>(options.jobs)
-                           : std::max(1u, std::thread::hardware_concurrency());
+    unsigned threads = quiet ? 1 : jobThreads(options);
     llvm::Expected<pipeline::CompiledCode> compiled = pipeline::compileModuleInParts(
         module, kind, quiet ? quietOptions : pipelineOptions, quiet ? quietDumper : dumper,
         [&](llvm::StringRef stage) {

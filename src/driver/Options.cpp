@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <thread>
 
 namespace hlo::driver {
 
@@ -88,6 +89,11 @@ bool isHostOnlyEmit(const std::string &emit) {
 }
 
 } // namespace
+
+unsigned jobThreads(const Options &options) {
+  return options.jobs > 0 ? static_cast<unsigned>(options.jobs)
+                          : std::max(1u, std::thread::hardware_concurrency());
+}
 
 std::string gpuArchForInput(const Options &options, const std::string &input) {
   if (options.gpuArchGiven)

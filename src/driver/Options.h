@@ -98,6 +98,9 @@ bool isCodeEmitKind(const std::string &emit);
 /// sm_90a) when LLVM's NVPTX target has it, else the default.
 std::string gpuArchForInput(const Options &options, const std::string &input);
 
+/// The threads -j asks for (default: the machine's cores).
+unsigned jobThreads(const Options &options);
+
 /// Exit codes of hlo-compile.
 inline constexpr int kExitSuccess = 0;
 /// An error in the input or in compiling it (reported as file:line:col).

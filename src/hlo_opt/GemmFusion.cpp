@@ -162,16 +162,21 @@ buildGemmComputation(const GemmPlan &plan, size_t epilogueLength, HloModule &mod
       newOperands.push_back(cloneComputed(operand));
     return clone(value, newOperands);
   };
-  // A broadcast with the converts and reshapes under it (a norm weight
-  // made f32), copied into the kernel: the kernel reads the small operand.
-  auto cloneBroadcast = [&](HloInstruction *broadcast) {
-    std::vector<HloInstruction *> chain = {broadcast};
-    while (isOneOperandPassThrough(chain.back()->operand(0)->opcode()))
-      chain.push_back(chain.back()->operand(0));
+  // A chain of one-operand ops (from its top down) copied into the
+  // kernel on a parameter for what is under it.
+  auto cloneChain = [&](const std::vector<HloInstruction *> &chain) {
     HloInstruction *value = parameterFor(chain.back()->operand(0));
     for (auto op = chain.rbegin(); op != chain.rend(); ++op)
       value = clone(*op, {value});
     return value;
+  };
+  // A broadcast with the converts and reshapes under it (a norm weight
+  // made f32): the kernel reads the small operand.
+  auto cloneBroadcast = [&](HloInstruction *broadcast) {
+    std::vector<HloInstruction *> chain = {broadcast};
+    while (isOneOperandPassThrough(chain.back()->operand(0)->opcode()))
+      chain.push_back(chain.back()->operand(0));
+    return cloneChain(chain);
   };
   std::vector<HloInstruction *> dotOperands;
   for (int i = 0; i < 2; ++i) {
@@ -180,10 +185,7 @@ buildGemmComputation(const GemmPlan &plan, size_t epilogueLength, HloModule &mod
       dotOperands.push_back(parameterFor(plan.dot->operand(i)));
       continue;
     }
-    HloInstruction *value = parameterFor(chain.back()->operand(0));
-    for (auto op = chain.rbegin(); op != chain.rend(); ++op)
-      value = clone(*op, {value});
-    dotOperands.push_back(value);
+    dotOperands.push_back(cloneChain(chain));
   }
   HloInstruction *value = clone(plan.dot, dotOperands);
   for (size_t e = 0; e < epilogueLength; ++e) {

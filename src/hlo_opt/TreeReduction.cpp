@@ -24,31 +24,14 @@ namespace {
 constexpr int64_t kMaxRaceFreeRow = 16384;
 constexpr int64_t kMaxRaceFreeColumn = 4096;
 
-/// The rows each output of `reduce` reduces, if they are its operand's
-/// major dimensions in a row-major layout and some dimension is kept;
-/// else 0.
-int64_t majorReducedElements(const HloInstruction &reduce) {
-  if (reduce.operandCount() != 2 || !reduce.shape().isArray())
-    return 0;
-  const Shape &shape = reduce.operand(0)->shape();
-  if (!(shape.layoutOrDefault() == Layout::defaultForRank(shape.rank())))
-    return 0;
-  std::vector<int64_t> dimensions = reduce.dimensions();
-  std::sort(dimensions.begin(), dimensions.end());
-  if (dimensions.empty() || static_cast<int64_t>(dimensions.size()) >= shape.rank())
-    return 0;
-  int64_t n = 1;
-  for (size_t i = 0; i < dimensions.size(); ++i) {
-    if (dimensions[i] != static_cast<int64_t>(i))
-      return 0;
-    n *= shape.dimension(dimensions[i]);
-  }
-  return n;
-}
+/// Where a reduction's reduced elements sit in its operand: its minor
+/// dimensions (a row reduction) or its major ones (a column reduction).
+enum class Reduced { Minor, Major };
 
 /// The elements each output of `reduce` reduces, if they are its
-/// operand's minor dimensions in a row-major layout; else 0.
-int64_t minorReducedElements(const HloInstruction &reduce) {
+/// operand's dimensions `where` in a row-major layout (major: with some
+/// dimension kept); else 0.
+int64_t reducedElements(const HloInstruction &reduce, Reduced where) {
   if (reduce.operandCount() != 2 || !reduce.shape().isArray())
     return 0;
   const Shape &shape = reduce.operand(0)->shape();
@@ -56,9 +39,12 @@ int64_t minorReducedElements(const HloInstruction &reduce) {
     return 0;
   std::vector<int64_t> dimensions = reduce.dimensions();
   std::sort(dimensions.begin(), dimensions.end());
+  int64_t count = static_cast<int64_t>(dimensions.size());
+  if (where == Reduced::Major && (count == 0 || count >= shape.rank()))
+    return 0;
   int64_t n = 1;
-  for (size_t i = 0; i < dimensions.size(); ++i) {
-    if (dimensions[i] != shape.rank() - static_cast<int64_t>(dimensions.size() - i))
+  for (int64_t i = 0; i < count; ++i) {
+    if (dimensions[i] != (where == Reduced::Minor ? shape.rank() - count + i : i))
       return 0;
     n *= shape.dimension(dimensions[i]);
   }
@@ -80,77 +66,51 @@ HloAttribute reduceDimensions(int64_t dimension) {
   return {"dimensions", value};
 }
 
-HloInstruction *splitReduction(HloInstruction &reduce, int64_t n, PassContext &context) {
+/// `reduce` of `n` elements `where` in two (see the top): the reduced
+/// elements, flattened to one dimension in their place, padded, split
+/// [n/k, k], reduced over k, then over n/k.
+HloInstruction *splitReduction(HloInstruction &reduce, int64_t n, Reduced where,
+                               PassContext &context) {
   HloComputation &computation = *reduce.parent();
   HloInstruction *input = reduce.operand(0), *init = reduce.operand(1);
   PrimitiveType type = input->shape().elementType();
   std::vector<int64_t> kept = reduce.shape().dimensions();
-  int64_t k = 32 * static_cast<int64_t>(std::ceil(std::sqrt(static_cast<double>(n)) / 32));
+  double root = std::sqrt(static_cast<double>(n));
+  int64_t k = where == Reduced::Minor ? 32 * static_cast<int64_t>(std::ceil(root / 32))
+                                      : static_cast<int64_t>(std::ceil(root));
   int64_t rows = (n + k - 1) / k;
+  // The position of the reduced elements among the kept dimensions.
+  size_t position = where == Reduced::Minor ? kept.size() : 0;
+  auto at = [&](std::vector<int64_t> &dims) {
+    return dims.begin() + static_cast<std::ptrdiff_t>(position);
+  };
   std::vector<int64_t> flatDims = kept;
-  flatDims.push_back(n);
+  flatDims.insert(at(flatDims), n);
   HloInstruction *flat = add(computation, reduce, context, HloOpcode::Reshape, "tree_flat",
                              Shape(type, flatDims), {input});
   if (rows * k != n) {
     AttrValue padding;
     padding.kind = AttrKind::Padding;
     for (size_t i = 0; i < flatDims.size(); ++i)
-      padding.padding.push_back({0, i + 1 == flatDims.size() ? rows * k - n : 0, 0});
-    flatDims.back() = rows * k;
+      padding.padding.push_back({0, i == position ? rows * k - n : 0, 0});
+    flatDims[position] = rows * k;
     flat = add(computation, reduce, context, HloOpcode::Pad, "tree_padded", Shape(type, flatDims),
                {flat, init}, {{"padding", padding}});
   }
   std::vector<int64_t> splitDims = kept;
-  splitDims.push_back(rows);
-  splitDims.push_back(k);
+  splitDims.insert(at(splitDims), {rows, k});
   HloInstruction *split = add(computation, reduce, context, HloOpcode::Reshape, "tree_split",
                               Shape(type, splitDims), {flat});
   std::vector<int64_t> partialDims = kept;
-  partialDims.push_back(rows);
+  partialDims.insert(at(partialDims), rows);
   const HloAttribute &reducer = *reduce.findAttributeEntry("to_apply");
-  int64_t rank = static_cast<int64_t>(splitDims.size());
+  int64_t dimension = static_cast<int64_t>(position);
   HloInstruction *partial =
       add(computation, reduce, context, HloOpcode::Reduce, reduce.name() + ".partial",
           Shape(reduce.shape().elementType(), partialDims), {split, init},
-          {reduceDimensions(rank - 1), reducer});
+          {reduceDimensions(dimension + 1), reducer});
   return add(computation, reduce, context, HloOpcode::Reduce, reduce.name(), reduce.shape(),
-             {partial, init}, {reduceDimensions(rank - 2), reducer});
-}
-
-/// The column reduction `reduce` of `n` rows in two (see the top).
-HloInstruction *splitColumnReduction(HloInstruction &reduce, int64_t n, PassContext &context) {
-  HloComputation &computation = *reduce.parent();
-  HloInstruction *input = reduce.operand(0), *init = reduce.operand(1);
-  PrimitiveType type = input->shape().elementType();
-  std::vector<int64_t> kept = reduce.shape().dimensions();
-  int64_t k = static_cast<int64_t>(std::ceil(std::sqrt(static_cast<double>(n))));
-  int64_t rows = (n + k - 1) / k;
-  std::vector<int64_t> flatDims = {n};
-  flatDims.insert(flatDims.end(), kept.begin(), kept.end());
-  HloInstruction *flat = add(computation, reduce, context, HloOpcode::Reshape, "tree_flat",
-                             Shape(type, flatDims), {input});
-  if (rows * k != n) {
-    AttrValue padding;
-    padding.kind = AttrKind::Padding;
-    for (size_t i = 0; i < flatDims.size(); ++i)
-      padding.padding.push_back({0, i == 0 ? rows * k - n : 0, 0});
-    flatDims.front() = rows * k;
-    flat = add(computation, reduce, context, HloOpcode::Pad, "tree_padded", Shape(type, flatDims),
-               {flat, init}, {{"padding", padding}});
-  }
-  std::vector<int64_t> splitDims = {rows, k};
-  splitDims.insert(splitDims.end(), kept.begin(), kept.end());
-  HloInstruction *split = add(computation, reduce, context, HloOpcode::Reshape, "tree_split",
-                              Shape(type, splitDims), {flat});
-  std::vector<int64_t> partialDims = {rows};
-  partialDims.insert(partialDims.end(), kept.begin(), kept.end());
-  const HloAttribute &reducer = *reduce.findAttributeEntry("to_apply");
-  HloInstruction *partial =
-      add(computation, reduce, context, HloOpcode::Reduce, reduce.name() + ".partial",
-          Shape(reduce.shape().elementType(), partialDims), {split, init},
-          {reduceDimensions(1), reducer});
-  return add(computation, reduce, context, HloOpcode::Reduce, reduce.name(), reduce.shape(),
-             {partial, init}, {reduceDimensions(0), reducer});
+             {partial, init}, {reduceDimensions(dimension), reducer});
 }
 
 class TreeReduction : public HloPass {
@@ -160,22 +120,25 @@ public:
   llvm::Expected<bool> run(HloModule &module, PassContext &context) override {
     bool changed = false;
     for (HloComputation *computation : hostComputations(module)) {
-      std::vector<HloInstruction *> rows, columns;
+      struct Split {
+        HloInstruction *reduce;
+        Reduced where;
+        int64_t elements;
+      };
+      std::vector<Split> splits;
       for (const auto &instruction : computation->instructions()) {
         if (instruction->opcode() != HloOpcode::Reduce ||
             instruction->operand(0)->shape().elementType() != instruction->shape().elementType())
           continue;
-        if (minorReducedElements(*instruction) > kMaxRaceFreeRow)
-          rows.push_back(instruction.get());
-        else if (majorReducedElements(*instruction) > kMaxRaceFreeColumn)
-          columns.push_back(instruction.get());
+        if (int64_t n = reducedElements(*instruction, Reduced::Minor); n > kMaxRaceFreeRow)
+          splits.push_back({instruction.get(), Reduced::Minor, n});
+        else if (int64_t n = reducedElements(*instruction, Reduced::Major); n > kMaxRaceFreeColumn)
+          splits.push_back({instruction.get(), Reduced::Major, n});
       }
-      for (HloInstruction *reduce : rows)
-        reduce->replaceAllUsesWith(splitReduction(*reduce, minorReducedElements(*reduce), context));
-      for (HloInstruction *reduce : columns)
-        reduce->replaceAllUsesWith(
-            splitColumnReduction(*reduce, majorReducedElements(*reduce), context));
-      if (!rows.empty() || !columns.empty()) {
+      for (const Split &split : splits)
+        split.reduce->replaceAllUsesWith(
+            splitReduction(*split.reduce, split.elements, split.where, context));
+      if (!splits.empty()) {
         removeDeadInstructions(*computation);
         computation->sortTopologically();
         changed = true;

@@ -58,6 +58,30 @@ std::map<int64_t, unsigned> assignParts(std::vector<std::pair<int64_t, int64_t>>
   return partOf;
 }
 
+/// Whether `kind` may be compiled in parts: PTX or a cubin, without the
+/// IR of every pass dumped (a dump is of the whole module).
+bool mayCompileInParts(OutputKind kind, const PipelineOptions &options) {
+  return options.target == TargetKind::Nvptx &&
+         (kind == OutputKind::Ptx || kind == OutputKind::Cubin) &&
+         !options.printAfterEachPass && options.dumpDir.empty();
+}
+
+/// How many parts to make of a module whose kernels have `sizes`: 1 when
+/// it is too small to gain from parts.
+unsigned partCount(const std::vector<std::pair<int64_t, int64_t>> &sizes) {
+  int64_t ops = 0;
+  for (const auto &[launch, size] : sizes)
+    ops += size;
+  int64_t parts = std::min<int64_t>({ops / kOpsPerPart, kMaxParts,
+                                     static_cast<int64_t>(sizes.size())});
+  // A power of two: parts of about one size share 2, 4 or 8 cores evenly
+  // (3 parts on 2 cores take as long as 4).
+  int64_t even = 1;
+  while (even * 2 <= parts)
+    even *= 2;
+  return static_cast<unsigned>(even);
+}
+
 /// Whether `line` starts a top-level statement that parts may repeat.
 bool isSharedDeclaration(llvm::StringRef line) {
   line = line.ltrim();
@@ -76,25 +100,6 @@ void keepKernels(mlir::ModuleOp module, llvm::function_ref<bool(int64_t)> keep) 
   mlir::PassManager pm(module.getContext());
   pm.addPass(mlir::createSymbolDCEPass());
   (void)pm.run(module);
-}
-
-unsigned partCount(mlir::ModuleOp module, OutputKind kind, const PipelineOptions &options) {
-  if (options.target != TargetKind::Nvptx ||
-      (kind != OutputKind::Ptx && kind != OutputKind::Cubin) || options.printAfterEachPass ||
-      !options.dumpDir.empty())
-    return 1;
-  std::vector<std::pair<int64_t, int64_t>> sizes = kernelSizes(module);
-  int64_t ops = 0;
-  for (const auto &[launch, size] : sizes)
-    ops += size;
-  int64_t parts = std::min<int64_t>({ops / kOpsPerPart, kMaxParts,
-                                     static_cast<int64_t>(sizes.size())});
-  // A power of two: parts of about one size share 2, 4 or 8 cores evenly
-  // (3 parts on 2 cores take as long as 4).
-  int64_t even = 1;
-  while (even * 2 <= parts)
-    even *= 2;
-  return static_cast<unsigned>(even);
 }
 
 std::string joinPtxModules(const std::vector<std::string> &parts) {
@@ -137,10 +142,13 @@ llvm::Expected<CompiledCode> compileModuleInParts(mlir::ModuleOp module, OutputK
                                                   const PipelineOptions &options,
                                                   PassDumper &dumper, StageCallback stageDone,
                                                   unsigned threads) {
-  unsigned parts = partCount(module, kind, options);
+  std::vector<std::pair<int64_t, int64_t>> sizes;
+  if (mayCompileInParts(kind, options))
+    sizes = kernelSizes(module);
+  unsigned parts = partCount(sizes);
   if (parts <= 1)
     return compileModule(module, kind, options, dumper, stageDone);
-  std::map<int64_t, unsigned> partOf = assignParts(kernelSizes(module), parts);
+  std::map<int64_t, unsigned> partOf = assignParts(std::move(sizes), parts);
   std::vector<mlir::OwningOpRef<mlir::ModuleOp>> modules;
   for (unsigned p = 0; p < parts; ++p) {
     modules.push_back(module.clone());

@@ -26,13 +26,10 @@ namespace hlo::pipeline {
 /// rejects, and the helpers no kept kernel calls.
 void keepKernels(mlir::ModuleOp module, llvm::function_ref<bool(int64_t)> keep);
 
-/// How many parts compileModuleInParts makes of `module` for `kind`: 1
+/// compileModule, in parts at once on up to `threads` threads: one part
 /// where the output is not PTX or a cubin, the options dump the IR of
-/// every pass, or the module is too small to gain from parts.
-unsigned partCount(mlir::ModuleOp module, OutputKind kind, const PipelineOptions &options);
-
-/// compileModule, of partCount(module) parts at once on up to `threads`
-/// threads; one part: compileModule itself. `stageDone` gets one stage for
+/// every pass, or the module is too small to gain from parts (then
+/// compileModule itself). `stageDone` gets one stage for
 /// the parts ("code generation, N parts on T threads") and any finishing
 /// step. The first failing part's error is the result's.
 llvm::Expected<CompiledCode> compileModuleInParts(mlir::ModuleOp module, OutputKind kind,
