@@ -84,41 +84,34 @@ public:
                        const GpuDeviceInfo &device, const NormalizationRows &rows)
       : EmitterBase(analysis, fused, device), outputDims(rows.outputDims),
         rowDims(rows.rowDims), batchDims(rows.batchDims), reductions(rows.reductions),
-        rowElements(rows.rowElements()), rowCount(rows.rowCount()) {
+        rowElements(rows.rowElements()) {
     staged = withReductionsAsParameters(fused, reductions, clones);
-    int64_t work = rowElements;
+    int64_t work = 0;
     std::vector<int64_t> lengths = {rowElements};
     for (const HloInstruction *reduction : reductions) {
       work = std::max(work, NormalizationRows::reducedElements(*reduction));
       lengths.push_back(NormalizationRows::reducedElements(*reduction));
     }
     // The block: the warps XLA's block-level config asks for, else enough
-    // threads for a vector of neighbours each. The neighbours: a 16-byte
-    // load of the narrowest array read, where every walk's length is a
-    // multiple of it (so that each thread's first element is aligned) and
-    // every thread still has work.
+    // threads for a vector of neighbours each.
+    std::optional<int64_t> configured;
+    if (analysis.blockLevelWarps)
+      configured = std::clamp<int64_t>(*analysis.blockLevelWarps * kWarpSize, kWarpSize,
+                                       kMaxThreadsPerBlock);
+    chooseTile(analysis.blockLevelTile, configured);
+    int64_t segment = segmentElements();
+    work = std::max(work, segment);
+    lengths.push_back(segment);
+    lengths.push_back(tileSizes[rowDims.back()]);
+    lengths.push_back(outputDims[rowDims.back()]);
+    // The neighbours: a 16-byte load of the narrowest array read, where
+    // every walk's length is a multiple of it (so that each thread's first
+    // element is aligned) and every thread still has work.
     int64_t narrowest = kVectorBytes;
     for (const HloInstruction *parameter : fused.parameters())
       if (!parameter->shape().dimensions().empty())
         narrowest = std::min<int64_t>(narrowest,
                                       primitiveByteWidth(parameter->shape().elementType()));
-    std::optional<int64_t> configured;
-    if (analysis.blockLevelWarps)
-      configured = std::clamp<int64_t>(*analysis.blockLevelWarps * kWarpSize, kWarpSize,
-                                       kMaxThreadsPerBlock);
-    // Several rows per block where the config's tile holds several whole
-    // rows and each gets whole warps of its own.
-    const std::vector<int64_t> &tile = analysis.blockLevelTile;
-    if (configured && tile.size() == outputDims.size()) {
-      bool wholeRows = llvm::all_of(rowDims, [&](int64_t d) { return tile[d] >= outputDims[d]; });
-      int64_t rows = 1;
-      for (int64_t d : batchDims)
-        rows *= std::clamp<int64_t>(tile[d], 1, outputDims[d]);
-      rows = std::min(rows, std::max<int64_t>(rowCount, 1));
-      if (wholeRows && rows > 1 && *configured % rows == 0 &&
-          (*configured / rows) % kWarpSize == 0)
-        rowsPerBlock = rows;
-    }
     vector = kVectorBytes / std::max<int64_t>(narrowest, 1);
     auto fits = [&](int64_t v) {
       return llvm::all_of(lengths, [&](int64_t n) { return n % v == 0; }) &&
@@ -132,18 +125,53 @@ public:
                                kWarpSize, kMaxThreadsPerBlock);
   }
 
+  /// The output tile of a block, as XLA's block-level config gives it: its
+  /// batch dimensions are rows side by side (each with threadsPerRow()
+  /// threads: whole warps, or a power-of-two share of one), its row
+  /// dimensions the part of each row the block writes; every row's
+  /// reductions are over the whole row, whatever part of it the block
+  /// writes (as XLA's Triton kernels keep the reduced dimension whole). Without a
+  /// config, or with rows the block's threads cannot share out, a block
+  /// takes one whole row.
+  void chooseTile(const std::vector<int64_t> &tile, std::optional<int64_t> configured) {
+    tileSizes.assign(outputDims.size(), 1);
+    for (int64_t d : rowDims)
+      tileSizes[d] = outputDims[d];
+    rowsPerBlock = 1;
+    if (!configured || tile.size() != outputDims.size())
+      return;
+    // A tile size over its dimension is the dimension rounded up to a power
+    // of two (XLA's are powers of two): rows past the end are masked.
+    auto clamped = [&](int64_t d) {
+      return std::clamp<int64_t>(tile[d], 1,
+                                 static_cast<int64_t>(llvm::PowerOf2Ceil(outputDims[d])));
+    };
+    for (int64_t d : rowDims)
+      tileSizes[d] = std::min(clamped(d), outputDims[d]);
+    int64_t rows = 1;
+    for (int64_t d : batchDims)
+      rows *= clamped(d);
+    int64_t perRow = *configured / rows;
+    bool shared = rows <= *configured && *configured % rows == 0 &&
+                  (perRow % kWarpSize == 0 || (perRow < kWarpSize && llvm::isPowerOf2_64(perRow)));
+    if (!shared)
+      return;
+    for (int64_t d : batchDims)
+      tileSizes[d] = clamped(d);
+    rowsPerBlock = rows;
+  }
+
   LaunchDimensions launchDimensions() const override {
     LaunchDimensions launch;
     launch.threads[0] = threads;
-    launch.blocks =
-        splitGrid(std::max<int64_t>(llvm::divideCeil(rowCount, rowsPerBlock), 1), device);
+    launch.blocks = splitGrid(std::max<int64_t>(tileCount(), 1), device);
     return launch;
   }
   int64_t sharedMemoryBytes() const override {
     int64_t bytes = 0;
     for (const HloInstruction *reduction : reductions)
       bytes = llvm::alignTo(bytes, 16) +
-              warps() * primitiveByteWidth(reduction->shape().elementType());
+              slots() * primitiveByteWidth(reduction->shape().elementType());
     return bytes;
   }
   bool synchronizesThreads() const override { return true; }
@@ -167,8 +195,7 @@ protected:
     if (!rows)
       return emissionError(fused.root(), llvm::toString(rows.takeError()));
     Value blockThread = context.threadAndBlockIds[0];
-    // The row: the block's linear id (times its rows, plus the thread's row
-    // among them) over the batch dimensions.
+    // The block's linear id.
     LaunchDimensions launch = launchDimensions();
     Value block = context.threadAndBlockIds[1];
     for (size_t axis = 2; axis < context.threadAndBlockIds.size(); ++axis)
@@ -177,30 +204,42 @@ protected:
           arith::MulIOp::create(b, context.threadAndBlockIds[axis],
                                 constant(b, axis == 2 ? launch.blocks[0]
                                                       : launch.blocks[0] * launch.blocks[1])));
-    std::vector<int64_t> batchSizes, rowSizes;
-    for (int64_t dim : batchDims)
-      batchSizes.push_back(outputDims[dim]);
-    for (int64_t dim : rowDims)
-      rowSizes.push_back(outputDims[dim]);
+    // The tile's origin: the block's id over the tiles of each dimension.
+    SmallVector<int64_t> tileCounts;
+    for (size_t d = 0; d < outputDims.size(); ++d)
+      tileCounts.push_back(llvm::divideCeil(outputDims[d], tileSizes[d]));
+    SmallVector<Value> origin = delinearizeIndex(b, block, tileCounts);
+    for (size_t d = 0; d < outputDims.size(); ++d)
+      origin[d] = arith::MulIOp::create(b, origin[d], constant(b, tileSizes[d]));
+    // The thread's row: its place among the tile's rows, clamped into the
+    // output (a row past the end computes the last one again and writes
+    // nothing).
     Value thread = blockThread;
     Value rowValid;
+    SmallVector<Value> rowStart(outputDims.size(), constant(b, 0));
+    SmallVector<int64_t> rowsInTile;
+    for (int64_t d : batchDims)
+      rowsInTile.push_back(tileSizes[d]);
+    SmallVector<Value> rowInTile(batchDims.size(), constant(b, 0));
     if (rowsPerBlock > 1) {
       Value rowInBlock = arith::DivUIOp::create(b, blockThread, constant(b, threadsPerRow()));
       thread = arith::RemUIOp::create(b, blockThread, constant(b, threadsPerRow()));
-      block = arith::AddIOp::create(
-          b, arith::MulIOp::create(b, block, constant(b, rowsPerBlock)), rowInBlock);
-      // The last block's rows past the end compute the last row again and
-      // write nothing.
-      if (rowCount % rowsPerBlock != 0) {
-        rowValid = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, block,
-                                         constant(b, rowCount));
-        block = arith::MinUIOp::create(b, block, constant(b, rowCount - 1));
-      }
+      rowInTile = delinearizeIndex(b, rowInBlock, rowsInTile);
     }
-    SmallVector<Value> rowStart(outputDims.size(), constant(b, 0));
-    SmallVector<Value> batch = delinearizeIndex(b, block, batchSizes);
-    for (size_t i = 0; i < batchDims.size(); ++i)
-      rowStart[batchDims[i]] = batch[i];
+    for (size_t i = 0; i < batchDims.size(); ++i) {
+      int64_t d = batchDims[i];
+      Value index = arith::AddIOp::create(b, origin[d], rowInTile[i]);
+      if (outputDims[d] % tileSizes[d] != 0) {
+        Value inside = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, index,
+                                             constant(b, outputDims[d]));
+        rowValid = rowValid ? Value(arith::AndIOp::create(b, rowValid, inside)) : inside;
+        index = arith::MinUIOp::create(b, index, constant(b, outputDims[d] - 1));
+      }
+      rowStart[d] = index;
+    }
+    SmallVector<int64_t> segmentSizes;
+    for (int64_t d : rowDims)
+      segmentSizes.push_back(tileSizes[d]);
 
     // The fusion's parameters, then one scalar tensor per reduction: empty
     // until the block has computed it (nothing reads it before).
@@ -223,13 +262,22 @@ protected:
     // Every output element of the row.
     SmallVector<Value> outputs(context.outputs);
     BodyValues written = walkRow(
-        b, thread, rowElements, outputs, rowValid,
+        b, thread, segmentElements(), outputs, rowValid,
         [&](ImplicitLocOpBuilder &inner, Value k, Value valid,
             ValueRange carried) -> BodyValues {
           SmallVector<Value> index(rowStart);
-          SmallVector<Value> inRow = delinearizeIndex(inner, k, rowSizes);
-          for (size_t i = 0; i < rowDims.size(); ++i)
-            index[rowDims[i]] = inRow[i];
+          SmallVector<Value> inSegment = delinearizeIndex(inner, k, segmentSizes);
+          for (size_t i = 0; i < rowDims.size(); ++i) {
+            int64_t d = rowDims[i];
+            index[d] = arith::AddIOp::create(inner, origin[d], inSegment[i]);
+            // A tile past the row's end: clamped, and writes nothing there.
+            if (outputDims[d] % tileSizes[d] != 0) {
+              Value inside = arith::CmpIOp::create(inner, arith::CmpIPredicate::ult, index[d],
+                                                   constant(inner, outputDims[d]));
+              valid = valid ? Value(arith::AndIOp::create(inner, valid, inside)) : inside;
+              index[d] = arith::MinUIOp::create(inner, index[d], constant(inner, outputDims[d] - 1));
+            }
+          }
           // The values first (reads the other passes share), then the
           // writes, only where the position is one.
           std::vector<SmallVector<Value>> rootValues;
@@ -266,8 +314,24 @@ protected:
   }
 
 private:
-  int64_t warps() const { return threads / kWarpSize; }
   int64_t threadsPerRow() const { return threads / rowsPerBlock; }
+  /// The threads whose values one shuffle reduction combines: a warp, or
+  /// a row's share of one; and one shared-memory slot for each group.
+  int64_t groupSize() const { return std::min(threadsPerRow(), kWarpSize); }
+  int64_t slots() const { return threads / groupSize(); }
+  /// The output elements of a row one block writes.
+  int64_t segmentElements() const {
+    int64_t elements = 1;
+    for (int64_t d : rowDims)
+      elements *= tileSizes[d];
+    return elements;
+  }
+  int64_t tileCount() const {
+    int64_t count = 1;
+    for (size_t d = 0; d < outputDims.size(); ++d)
+      count *= llvm::divideCeil(outputDims[d], tileSizes[d]);
+    return count;
+  }
   static Value constant(ImplicitLocOpBuilder &b, int64_t value) {
     return arith::ConstantIndexOp::create(b, value);
   }
@@ -408,31 +472,35 @@ private:
     llvm::Expected<func::FuncOp> combiner = context.elemental.scalarFunction(reducer);
     if (!combiner)
       return combiner.takeError();
-    auto shuffled = xla_gpu::ShuffleReduceOp::create(b, *combiner, *accumulated, kWarpSize / 2);
-    // Lane 0 of each warp writes its warp's value; after the barrier every
-    // thread combines them all.
-    Type type = shuffled.getResult(0).getType();
-    Value tile = xla_gpu::AllocateSharedOp::create(b, RankedTensorType::get({warps()}, type));
-    Value lane = arith::RemUIOp::create(b, blockThread, constant(b, kWarpSize));
-    Value warp = arith::DivUIOp::create(b, blockThread, constant(b, kWarpSize));
+    // Each group's threads combine their values (a group of one has
+    // nothing to combine); its first thread writes the group's value;
+    // after the barrier every thread combines its row's groups.
+    Value partial = (*accumulated)[0];
+    if (groupSize() > 1)
+      partial = xla_gpu::ShuffleReduceOp::create(b, *combiner, *accumulated, groupSize() / 2)
+                    .getResult(0);
+    Type type = partial.getType();
+    Value tile = xla_gpu::AllocateSharedOp::create(b, RankedTensorType::get({slots()}, type));
+    Value lane = arith::RemUIOp::create(b, blockThread, constant(b, groupSize()));
+    Value slot = arith::DivUIOp::create(b, blockThread, constant(b, groupSize()));
     Value first = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, lane, constant(b, 0));
-    tile = xla_gpu::PredicatedInsertOp::create(b, tile.getType(), first, shuffled.getResult(0),
-                                               tile, ValueRange{warp});
+    tile = xla_gpu::PredicatedInsertOp::create(b, tile.getType(), first, partial, tile,
+                                               ValueRange{slot});
     tile = xla_gpu::SyncThreadsOp::create(b, ValueRange{tile}).getResult(0);
-    // The warps of the thread's row: all of them, or its row's share.
-    int64_t rowWarps = threadsPerRow() / kWarpSize;
-    Value firstWarp = constant(b, 0);
+    // The slots of the thread's row: all of them, or its row's share.
+    int64_t rowSlots = threadsPerRow() / groupSize();
+    Value firstSlot = constant(b, 0);
     if (rowsPerBlock > 1)
-      firstWarp = arith::MulIOp::create(
+      firstSlot = arith::MulIOp::create(
           b, arith::DivUIOp::create(b, blockThread, constant(b, threadsPerRow())),
-          constant(b, rowWarps));
-    auto warpValue = [&](int64_t w) -> Value {
+          constant(b, rowSlots));
+    auto slotValue = [&](int64_t w) -> Value {
       return tensor::ExtractOp::create(
-          b, tile, ValueRange{arith::AddIOp::create(b, firstWarp, constant(b, w))});
+          b, tile, ValueRange{arith::AddIOp::create(b, firstSlot, constant(b, w))});
     };
-    Value value = warpValue(0);
-    for (int64_t w = 1; w < rowWarps; ++w) {
-      Value other = warpValue(w);
+    Value value = slotValue(0);
+    for (int64_t w = 1; w < rowSlots; ++w) {
+      Value other = slotValue(w);
       llvm::Expected<SmallVector<Value>> combined =
           callComputation(b, context.elemental, reducer, {value, other});
       if (!combined)
@@ -444,8 +512,10 @@ private:
 
   std::vector<int64_t> outputDims, rowDims, batchDims;
   std::vector<const HloInstruction *> reductions;
-  int64_t rowElements, rowCount;
+  int64_t rowElements;
   int64_t threads = kWarpSize;
+  /// The output tile of a block, per output dimension (see chooseTile).
+  std::vector<int64_t> tileSizes;
   /// Neighbouring elements a thread takes at each step of a walk.
   int64_t vector = 1;
   /// Rows a block computes side by side, threadsPerRow() threads each.
