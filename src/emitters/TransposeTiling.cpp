@@ -78,10 +78,15 @@ TransposeTiling computeTransposeTiling(const TransposeDescription &description,
     // (32v) x (32v + 1) tiles fit, on aligned dimensions, however little
     // work there is (the packed variant's tile, padded instead of
     // swizzled).
+    // The swizzled tile takes ragged edges (the walks' constraints cut
+    // them, element by element, as XLA's packed transpose does); the
+    // padded one needs both tiled dimensions aligned.
+    bool minorMoves = tiling.permutation.back() != rank - 1;
     for (int64_t vector = widest; vector > 1; vector /= 2)
-      if (aligned(vector) && sharedBytes * vector * vector <= device.sharedMemoryPerBlock) {
+      if ((aligned(vector) || (minorMoves && vector * maxElementBytes == kMaxVectorBytes)) &&
+          sharedBytes * vector * vector <= device.sharedMemoryPerBlock) {
         setTiles(tiling, vector);
-        if (vector * maxElementBytes == kMaxVectorBytes && tiling.permutation.back() != rank - 1) {
+        if (vector * maxElementBytes == kMaxVectorBytes && minorMoves) {
           // Only the two tiled dimensions, in input order: (32v) x (32v).
           tiling.swizzled = true;
           int64_t size = tiling.tile[tiling.inputMinorTiled];

@@ -22,7 +22,9 @@
 //    transpose does; when the vector packs a whole word (v * bytes = 4)
 //    and the minor dimension moves, the tile is XLA's packed one:
 //    (32v) x (32v), unpadded, swizzled (64x64 for 16-bit, 128x128 for
-//    8-bit elements).
+//    8-bit elements), also where the tiled dimensions are not multiples
+//    of v (the walks' constraints cut the ragged edge element by element,
+//    as XLA's packed transpose does).
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_EMITTERS_TRANSPOSETILING_H
