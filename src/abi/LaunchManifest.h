@@ -130,6 +130,9 @@ struct ProgramStep {
   std::string backendConfig;
   /// Copy: the bytes copied; Library: the bytes of its result buffers.
   int64_t bytes = 0;
+  /// Copy: where in its operand's buffer the copied bytes start (a
+  /// contiguous slice's first element).
+  int64_t sourceOffset = 0;
   /// Copy, Library: the buffers its operands are read from and its result
   /// leaves written to, bound as kernel parameters are (one per operand,
   /// one per array leaf of the result); While: its initial state's

@@ -64,6 +64,8 @@ std::string stepJson(const ProgramStep &step) {
     json += ", \"predicate\": " + quoteJson(step.predicate);
   if (step.bytes)
     json += ", \"bytes\": " + std::to_string(step.bytes);
+  if (step.sourceOffset)
+    json += ", \"source_offset\": " + std::to_string(step.sourceOffset);
   auto bindings = [&](const char *key, const std::vector<KernelParameter> &list) {
     if (list.empty())
       return;
@@ -187,6 +189,7 @@ Status readProgramSections(const JsonValue &root, LaunchManifest &manifest) {
       step.predicate = text(entry, "predicate");
       step.backendConfig = text(entry, "backend_config");
       step.bytes = integer(entry, "bytes", 0);
+      step.sourceOffset = integer(entry, "source_offset", 0);
       for (auto [key, list] : {std::pair{"arguments", &step.arguments},
                                std::pair{"results", &step.results},
                                std::pair{"body_results", &step.bodyResults}})

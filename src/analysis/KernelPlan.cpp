@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace hlo {
@@ -181,6 +182,58 @@ KernelPlan::KernelPlan(const HloModule &module) : entry(module.entry()) {
     }
 }
 
+namespace {
+
+/// The byte offset at which `slice` (unit strides) reads one contiguous run
+/// of its operand's buffer, the two in the same layout; none otherwise.
+/// Contiguous: in the layout's order from the minor dimension, whole
+/// dimensions, then one of any extent, then dimensions of extent 1.
+std::optional<int64_t> contiguousSliceOffset(const HloInstruction &slice) {
+  const Shape &operand = slice.operand(0)->shape();
+  const Shape &result = slice.shape();
+  if (!operand.isArray() || !result.isArray() ||
+      operand.layoutOrDefault() != result.layoutOrDefault() || result.elementCount() == 0 ||
+      primitiveBitWidth(operand.elementType()) % 8 != 0)
+    return std::nullopt;
+  const std::vector<SliceRange> &ranges = sliceRangesOf(slice);
+  if (static_cast<int64_t>(ranges.size()) != operand.rank())
+    return std::nullopt;
+  bool partial = false;
+  int64_t offset = 0, stride = 1;
+  for (int64_t d : operand.layoutOrDefault().minorToMajor) {
+    const SliceRange &range = ranges[d];
+    int64_t extent = result.dimensions()[d];
+    if (range.stride != 1 && extent > 1)
+      return std::nullopt;
+    if (partial && extent != 1)
+      return std::nullopt;
+    partial |= extent != operand.dimensions()[d];
+    offset += range.start * stride;
+    stride *= operand.dimensions()[d];
+  }
+  return offset * primitiveByteWidth(operand.elementType());
+}
+
+/// The slice a fusion is, when its computation is one slice of its one
+/// parameter.
+const HloInstruction *fusedSlice(const HloInstruction &fusion) {
+  const HloComputation *fused = fusion.fusedComputation();
+  if (!fused || fusion.operandCount() != 1 || fused->instructions().size() != 2)
+    return nullptr;
+  const HloInstruction *root = fused->root();
+  if (root->opcode() != HloOpcode::Slice ||
+      root->operand(0)->opcode() != HloOpcode::Parameter)
+    return nullptr;
+  return root;
+}
+
+} // namespace
+
+int64_t KernelPlan::copySourceOffset(const HloInstruction &copy) const {
+  auto found = copyOffsets.find(&copy);
+  return found == copyOffsets.end() ? 0 : found->second;
+}
+
 void KernelPlan::planComputation(const HloComputation &computation) {
   for (const auto &instruction : computation.instructions()) {
     switch (launchRole(instruction->opcode())) {
@@ -188,6 +241,13 @@ void KernelPlan::planComputation(const HloComputation &computation) {
       if (runsAsLibraryCall(*instruction)) {
         libraryOps.push_back(instruction.get());
         break;
+      }
+      if (const HloInstruction *slice = fusedSlice(*instruction)) {
+        if (std::optional<int64_t> offset = contiguousSliceOffset(*slice)) {
+          copyOps.push_back(instruction.get());
+          copyOffsets[instruction.get()] = *offset;
+          break;
+        }
       }
       kernelList.push_back({instruction->name(),
                             instruction->fusedComputation(), instruction.get(),
@@ -203,6 +263,13 @@ void KernelPlan::planComputation(const HloComputation &computation) {
               instruction->operand(0)->shape().layoutOrDefault()) {
         copyOps.push_back(instruction.get());
         break;
+      }
+      if (instruction->opcode() == HloOpcode::Slice) {
+        if (std::optional<int64_t> offset = contiguousSliceOffset(*instruction)) {
+          copyOps.push_back(instruction.get());
+          copyOffsets[instruction.get()] = *offset;
+          break;
+        }
       }
       wrap(*instruction);
       break;
@@ -259,6 +326,7 @@ llvm::Error KernelPlan::retainKernels(const std::vector<std::string> &names) {
   libraryOps.clear();
   unsupportedOps.clear();
   copyOps.clear();
+  copyOffsets.clear();
   return llvm::Error::success();
 }
 

@@ -28,6 +28,7 @@
 
 #include "llvm/Support/Error.h"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -75,9 +76,14 @@ public:
   const std::vector<const HloInstruction *> &notEmitted() const {
     return libraryOps;
   }
-  /// Copies between buffers of one layout: XLA runs them as device-to-device
-  /// memcpy (its copy thunk), not as kernels.
+  /// Copies between buffers of one layout, and slices (bare or a fusion of
+  /// one slice of its parameter) whose elements are one contiguous run of
+  /// their operand's: XLA runs them as device-to-device memcpy (its copy
+  /// thunk), not as kernels.
   const std::vector<const HloInstruction *> &deviceCopies() const { return copyOps; }
+  /// Where in its operand's buffer a device copy starts reading, in bytes
+  /// (0 but for a slice).
+  int64_t copySourceOffset(const HloInstruction &copy) const;
   /// The computations that run on the host side (entry first, then module
   /// order): the steps of the module's program.
   const std::vector<const HloComputation *> &hostComputations() const {
@@ -126,6 +132,7 @@ private:
   std::vector<const HloInstruction *> libraryOps;
   std::vector<const HloInstruction *> unsupportedOps;
   std::vector<const HloInstruction *> copyOps;
+  std::map<const HloInstruction *, int64_t> copyOffsets;
   std::vector<const HloComputation *> hostComputationList;
   std::vector<std::unique_ptr<HloComputation>> wrappedComputations;
   const HloComputation *entry = nullptr;

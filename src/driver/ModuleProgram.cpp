@@ -203,6 +203,7 @@ void describeProgram(const HloModule &module, const KernelPlan &plan,
         step.kind = abi::ProgramStep::Kind::Copy;
         step.operands = operandNames(instruction);
         step.bytes = arrayBytes(instruction.shape());
+        step.sourceOffset = plan.copySourceOffset(instruction);
         bindStep(buffers, instruction, step);
       } else if (library.count(&instruction)) {
         step.kind = abi::ProgramStep::Kind::Library;

@@ -112,10 +112,19 @@ Status ModuleBuffers::copy(const ProgramStep &step) {
   ErrorOr<DeviceBuffer> destination = get(step.results[0]);
   if (!destination)
     return destination.status();
-  std::vector<uint8_t> bytes(static_cast<size_t>(step.results[0].bytes));
+  // A slice copies a run of its operand from sourceOffset on.
+  int64_t count = step.results[0].bytes;
+  if (step.sourceOffset < 0 || step.sourceOffset + count > step.arguments[0].bytes)
+    return Status::failure("copy '" + step.instruction + "': " + std::to_string(count) +
+                           " bytes from offset " + std::to_string(step.sourceOffset) +
+                           " run past its operand's " +
+                           std::to_string(step.arguments[0].bytes) + " bytes");
+  std::vector<uint8_t> bytes(static_cast<size_t>(step.arguments[0].bytes));
   if (Status downloaded = device.download(*source, bytes); !downloaded)
     return downloaded;
-  return device.upload(*destination, bytes);
+  std::vector<uint8_t> copied(bytes.begin() + step.sourceOffset,
+                              bytes.begin() + step.sourceOffset + count);
+  return device.upload(*destination, copied);
 }
 
 ErrorOr<std::string> ModuleBuffers::runLibraryCall(const ProgramStep &step,
