@@ -236,6 +236,7 @@ int64_t KernelPlan::copySourceOffset(const HloInstruction &copy) const {
 
 void KernelPlan::planComputation(const HloComputation &computation) {
   for (const auto &instruction : computation.instructions()) {
+    schedulePosition.emplace(instruction.get(), schedulePosition.size());
     switch (launchRole(instruction->opcode())) {
     case LaunchRole::Fusion:
       if (runsAsLibraryCall(*instruction)) {
@@ -472,17 +473,62 @@ bool KernelPlan::canReuseInputBuffer(const KernelSource &kernel, int64_t paramet
   if (operand->opcode() == HloOpcode::GetTupleElement &&
       operand->operand(0)->opcode() == HloOpcode::Parameter && operand->parent() != entry)
     return isLoopStateUpdatedBy(operand, user);
+  // A leaf of a multi-output fusion's (or other step's) result.
+  if (operand->opcode() == HloOpcode::GetTupleElement) {
+    HloOpcode producer = operand->operand(0)->opcode();
+    if (producer != HloOpcode::Fusion && producer != HloOpcode::CustomCall)
+      return false;
+    return isLastReaderOf(operand, user);
+  }
   switch (operand->opcode()) {
   case HloOpcode::Parameter:
   case HloOpcode::Constant:
-  case HloOpcode::GetTupleElement:
   case HloOpcode::Bitcast:
   case HloOpcode::Tuple:
     return false;
   default:
     break;
   }
-  return operand->users().size() == 1 && operand->users().front() == user;
+  return isLastReaderOf(operand, user);
+}
+
+bool KernelPlan::isLastReaderOf(const HloInstruction *value, const HloInstruction *user) const {
+  if (std::count(user->operands().begin(), user->operands().end(), value) != 1)
+    return false;
+  // The value's buffer: its own, or its producer's leaf, which every
+  // get-tuple-element of that index names; and the bitcasts and tuples
+  // of each.
+  std::vector<const HloInstruction *> aliases;
+  if (value->opcode() == HloOpcode::GetTupleElement) {
+    for (const HloInstruction *sibling : value->operand(0)->users())
+      if (sibling->opcode() == HloOpcode::GetTupleElement &&
+          tupleIndex(*sibling) == tupleIndex(*value))
+        aliases.push_back(sibling);
+  } else {
+    aliases.push_back(value);
+  }
+  auto position = schedulePosition.find(user);
+  if (position == schedulePosition.end())
+    return false;
+  for (size_t i = 0; i < aliases.size(); ++i) {
+    const HloInstruction *alias = aliases[i];
+    if (alias == alias->parent()->root())
+      return false;
+    for (const HloInstruction *reader : alias->users()) {
+      if (reader == user)
+        continue;
+      // A bitcast names the buffer again; a tuple passes it on (to a loop,
+      // a branch, the root): their readers read it too.
+      if (reader->opcode() == HloOpcode::Bitcast || reader->opcode() == HloOpcode::Tuple) {
+        aliases.push_back(reader);
+        continue;
+      }
+      auto readAt = schedulePosition.find(reader);
+      if (readAt == schedulePosition.end() || readAt->second > position->second)
+        return false;
+    }
+  }
+  return true;
 }
 
 } // namespace hlo

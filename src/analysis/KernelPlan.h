@@ -105,8 +105,10 @@ public:
   /// runtime's own (a parameter of a bare entry computation), a module
   /// parameter that the module's input_output_alias donates to this
   /// kernel's output, a while body's state element that this kernel
-  /// alone reads and replaces, or an intermediate that only this kernel
-  /// reads;
+  /// alone reads and replaces, or an intermediate (a step's result, or a
+  /// leaf of a multi-output fusion's) that nothing reads after this
+  /// kernel (readers scheduled before it are done with it: XLA's buffer
+  /// assignment decides by the same liveness);
   /// never a module parameter the caller still owns, nor a value read
   /// after this kernel.
   bool canReuseInputBuffer(const KernelSource &kernel, int64_t parameter) const;
@@ -127,12 +129,20 @@ private:
   /// whose new value `user` computes.
   bool isLoopStateUpdatedBy(const HloInstruction *element, const HloInstruction *user) const;
   void wrap(const HloInstruction &instruction);
+  /// Whether nothing reads the buffer `value` is in after `user` (in its
+  /// computation's order, which is the steps' order): the value's other
+  /// readers, through bitcasts and get-tuple-elements of the same leaf of
+  /// a multi-output producer, all come before it, none is the
+  /// computation's root, and `user` reads the value once.
+  bool isLastReaderOf(const HloInstruction *value, const HloInstruction *user) const;
 
   std::vector<KernelSource> kernelList;
   std::vector<const HloInstruction *> libraryOps;
   std::vector<const HloInstruction *> unsupportedOps;
   std::vector<const HloInstruction *> copyOps;
   std::map<const HloInstruction *, int64_t> copyOffsets;
+  /// Each host computation instruction's place in its computation.
+  std::map<const HloInstruction *, size_t> schedulePosition;
   std::vector<const HloComputation *> hostComputationList;
   std::vector<std::unique_ptr<HloComputation>> wrappedComputations;
   const HloComputation *entry = nullptr;
