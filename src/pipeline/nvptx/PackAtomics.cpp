@@ -1,7 +1,9 @@
 //===- PackAtomics.cpp - f16x2/bf16x2 atomics from pairs ------------------===//
 //
-// Owns xla-gpu-pack-atomics (NvptxPasses.td): neighbouring 16-bit float
-// atomic adds as one packed PTX reduction.
+// Owns xla-gpu-pack-atomics (NvptxPasses.td): neighbouring float atomic
+// adds as one packed PTX reduction: 16-bit pairs as one f16x2/bf16x2 word,
+// f32 pairs and quads (sm_90) as one red.global.add.v2/v4.f32, as XLA's
+// scatter kernels do; each group starts at an element aligned to its size.
 //
 //===----------------------------------------------------------------------===//
 #include "dialect/XlaGpuDialect.h"
@@ -14,6 +16,11 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/IR/Matchers.h"
 
+#include "llvm/ADT/DenseSet.h"
+
+#include <numeric>
+#include <optional>
+
 namespace hlo::pipeline {
 #define GEN_PASS_DEF_PACKATOMICSPASS
 #include "pipeline/nvptx/NvptxPasses.h.inc"
@@ -24,59 +31,84 @@ using namespace mlir;
 namespace hlo::pipeline {
 namespace {
 
-/// Whether `value` is even by its arithmetic.
-bool isEven(Value value, int depth = 0) {
+/// Whether `value` is a multiple of `factor` (a power of two) by its
+/// arithmetic.
+bool isMultipleOf(Value value, int64_t factor, int depth = 0) {
+  if (factor <= 1)
+    return true;
   if (depth > 16)
     return false;
   APInt constant;
   if (matchPattern(value, m_ConstantInt(&constant)))
-    return !constant[0];
+    return constant.getSExtValue() % factor == 0;
   Operation *op = value.getDefiningOp();
   if (!op)
     return false;
-  if (isa<arith::MulIOp>(op))
-    return isEven(op->getOperand(0), depth + 1) || isEven(op->getOperand(1), depth + 1);
+  if (isa<arith::MulIOp>(op)) {
+    APInt scale;
+    for (int i = 0; i < 2; ++i)
+      if (matchPattern(op->getOperand(i), m_ConstantInt(&scale)) && scale.getSExtValue() != 0 &&
+          isMultipleOf(op->getOperand(1 - i),
+                       factor / std::gcd(factor, std::abs(scale.getSExtValue())), depth + 1))
+        return true;
+    return isMultipleOf(op->getOperand(0), factor, depth + 1) ||
+           isMultipleOf(op->getOperand(1), factor, depth + 1);
+  }
   if (isa<arith::AddIOp, arith::SubIOp>(op))
-    return isEven(op->getOperand(0), depth + 1) && isEven(op->getOperand(1), depth + 1);
+    return isMultipleOf(op->getOperand(0), factor, depth + 1) &&
+           isMultipleOf(op->getOperand(1), factor, depth + 1);
   if (isa<arith::ShLIOp>(op)) {
     APInt shift;
-    return matchPattern(op->getOperand(1), m_ConstantInt(&shift)) && !shift.isZero();
+    if (!matchPattern(op->getOperand(1), m_ConstantInt(&shift)) || shift.getZExtValue() > 62)
+      return false;
+    int64_t scale = int64_t{1} << shift.getZExtValue();
+    return isMultipleOf(op->getOperand(0), factor / std::gcd(factor, scale), depth + 1);
   }
   if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(op))
-    return isEven(op->getOperand(0), depth + 1);
+    return isMultipleOf(op->getOperand(0), factor, depth + 1);
   return false;
 }
 
-/// Whether `next` is `first` + 1.
-bool isSuccessor(Value first, Value next) {
-  auto add = next.getDefiningOp<arith::AddIOp>();
-  if (!add)
-    return false;
-  APInt one;
-  for (int i = 0; i < 2; ++i)
-    if (add.getOperand(i) == first && matchPattern(add.getOperand(1 - i), m_ConstantInt(&one)) &&
-        one.isOne())
-      return true;
-  // first = x + c and next = x + (c + 1).
-  auto firstAdd = first.getDefiningOp<arith::AddIOp>();
-  APInt a, b;
-  return firstAdd && firstAdd.getLhs() == add.getLhs() &&
-         matchPattern(firstAdd.getRhs(), m_ConstantInt(&a)) &&
-         matchPattern(add.getRhs(), m_ConstantInt(&b)) && b.getSExtValue() == a.getSExtValue() + 1;
+/// `next` - `first` where both are the same value plus constants (or one
+/// is the other plus a constant).
+std::optional<int64_t> constantDistance(Value first, Value next) {
+  auto split = [](Value value) -> std::pair<Value, int64_t> {
+    auto add = value.getDefiningOp<arith::AddIOp>();
+    APInt constant;
+    if (add)
+      for (int i = 0; i < 2; ++i)
+        if (matchPattern(add.getOperand(i), m_ConstantInt(&constant)))
+          return {add.getOperand(1 - i), constant.getSExtValue()};
+    return {value, 0};
+  };
+  if (first == next)
+    return 0;
+  auto [firstBase, firstOffset] = split(first);
+  auto [nextBase, nextOffset] = split(next);
+  if (nextBase == first)
+    return nextOffset;
+  if (firstBase == nextBase)
+    return nextOffset - firstOffset;
+  return std::nullopt;
 }
 
-/// The packed PTX reduction for `element`, or null where the architecture
-/// has none.
-const char *packedReduction(Type element, int computeCapability) {
-  if (element.isF16() && computeCapability >= 60)
+/// The packed PTX reduction of `count` elements of type `element`, or null
+/// where the architecture has none: 16-bit pairs are one 32-bit word,
+/// f32 pairs and quads one vector reduction (sm_90).
+const char *packedReduction(Type element, int64_t count, int computeCapability) {
+  if (count == 2 && element.isF16() && computeCapability >= 60)
     return "red.add.noftz.f16x2 [$0], $1;";
-  if (element.isBF16() && computeCapability >= 90)
+  if (count == 2 && element.isBF16() && computeCapability >= 90)
     return "red.add.noftz.bf16x2 [$0], $1;";
+  if (count == 2 && element.isF32() && computeCapability >= 90)
+    return "red.global.add.v2.f32 [$0], {$1, $2};";
+  if (count == 4 && element.isF32() && computeCapability >= 90)
+    return "red.global.add.v4.f32 [$0], {$1, $2, $3, $4};";
   return nullptr;
 }
 
 /// Whether `op` neither writes memory nor reads `buffer`: the first atomic
-/// of a pair may move past it to the second.
+/// of a group may move past it to the last.
 bool commutesWithUpdateOf(Operation *op, Value buffer) {
   auto effects = dyn_cast<MemoryEffectOpInterface>(op);
   if (!effects)
@@ -101,58 +133,99 @@ memref::AtomicRMWOp nextAtomic(memref::AtomicRMWOp first) {
   return nullptr;
 }
 
-/// Whether `first` and `next` update the two halves of one aligned 32-bit
-/// word of a buffer with identity layout and an even minor extent.
-bool updatesOneWord(memref::AtomicRMWOp first, memref::AtomicRMWOp next) {
+/// Whether `group` updates `group.size()` neighbouring elements, the first
+/// aligned to the group's bytes, of a buffer with identity layout whose
+/// minor extent the group divides.
+bool updatesOneAlignedRun(MutableArrayRef<memref::AtomicRMWOp> group) {
+  memref::AtomicRMWOp first = group.front();
   auto type = cast<MemRefType>(first.getMemref().getType());
-  if (next.getMemref() != first.getMemref() || next.getKind() != first.getKind() ||
-      !type.getLayout().isIdentity() || type.getRank() == 0 || !type.hasStaticShape() ||
-      type.getShape().back() % 2 != 0)
+  int64_t count = static_cast<int64_t>(group.size());
+  if (!type.getLayout().isIdentity() || type.getRank() == 0 || !type.hasStaticShape() ||
+      type.getShape().back() % count != 0)
     return false;
-  ValueRange a = first.getIndices(), b = next.getIndices();
-  for (size_t d = 0; d + 1 < a.size(); ++d)
-    if (a[d] != b[d])
+  ValueRange a = first.getIndices();
+  if (!isMultipleOf(a.back(), count))
+    return false;
+  for (int64_t k = 1; k < count; ++k) {
+    memref::AtomicRMWOp next = group[k];
+    if (next.getMemref() != first.getMemref() || next.getKind() != first.getKind() ||
+        !next.getResult().use_empty())
       return false;
-  return isEven(a.back()) && isSuccessor(a.back(), b.back());
+    ValueRange b = next.getIndices();
+    for (size_t d = 0; d + 1 < a.size(); ++d)
+      if (a[d] != b[d])
+        return false;
+    if (constantDistance(a.back(), b.back()) != k)
+      return false;
+  }
+  return true;
 }
 
-void pack(memref::AtomicRMWOp first, memref::AtomicRMWOp next, const char *reduction) {
-  OpBuilder b(next);
+void pack(MutableArrayRef<memref::AtomicRMWOp> group, const char *reduction) {
+  memref::AtomicRMWOp first = group.front();
+  OpBuilder b(group.back());
   Location loc = first.getLoc();
   Type element = first.getValue().getType();
-  Value pair = vector::FromElementsOp::create(b, loc, VectorType::get({2}, element),
-                                              ValueRange{first.getValue(), next.getValue()});
-  Value word = vector::ExtractOp::create(
-      b, loc, vector::BitCastOp::create(b, loc, VectorType::get({1}, b.getI32Type()), pair),
-      ArrayRef<int64_t>{0});
+  SmallVector<Value> operands;
+  std::string constraints = "l";
+  if (element.getIntOrFloatBitWidth() == 16) {
+    // Two halves of one 32-bit word.
+    Value pair = vector::FromElementsOp::create(b, loc, VectorType::get({2}, element),
+                                                ValueRange{group[0].getValue(), group[1].getValue()});
+    operands.push_back(vector::ExtractOp::create(
+        b, loc, vector::BitCastOp::create(b, loc, VectorType::get({1}, b.getI32Type()), pair),
+        ArrayRef<int64_t>{0}));
+    constraints += ",r";
+  } else {
+    for (memref::AtomicRMWOp atomic : group) {
+      operands.push_back(atomic.getValue());
+      constraints += ",f";
+    }
+  }
   Value pointer = xla_gpu::ElementPointerOp::create(
       b, loc, LLVM::LLVMPointerType::get(b.getContext()), first.getMemref(), first.getIndices());
-  SmallVector<Value> operands = {pointer, word};
-  LLVM::InlineAsmOp::create(b, loc, TypeRange{}, operands, reduction, "l,r",
+  operands.insert(operands.begin(), pointer);
+  LLVM::InlineAsmOp::create(b, loc, TypeRange{}, operands, reduction, constraints,
                             /*has_side_effects=*/true, /*is_align_stack=*/false,
                             LLVM::TailCallKind::None, LLVM::AsmDialectAttr{},
                             /*operand_attrs=*/ArrayAttr{});
-  next.erase();
-  first.erase();
+  for (memref::AtomicRMWOp atomic : llvm::reverse(group))
+    atomic.erase();
 }
 
 struct PackAtomicsPass : impl::PackAtomicsPassBase<PackAtomicsPass> {
   using PackAtomicsPassBase::PackAtomicsPassBase;
 
   void runOnOperation() override {
-    SmallVector<std::pair<memref::AtomicRMWOp, memref::AtomicRMWOp>> pairs;
+    SmallVector<SmallVector<memref::AtomicRMWOp>> groups;
+    llvm::DenseSet<Operation *> grouped;
     getOperation().walk([&](memref::AtomicRMWOp first) {
-      if (first.getKind() != arith::AtomicRMWKind::addf || !first.getResult().use_empty() ||
-          !packedReduction(first.getValue().getType(), computeCapability))
+      if (grouped.contains(first) || first.getKind() != arith::AtomicRMWKind::addf ||
+          !first.getResult().use_empty())
         return;
-      if (!pairs.empty() && pairs.back().second == first)
-        return; // the second of a pair
-      memref::AtomicRMWOp next = nextAtomic(first);
-      if (next && next.getResult().use_empty() && updatesOneWord(first, next))
-        pairs.push_back({first, next});
+      Type element = first.getValue().getType();
+      // The widest group the architecture packs: 4, then 2 atomics.
+      for (int64_t count : {4, 2}) {
+        if (!packedReduction(element, count, computeCapability))
+          continue;
+        SmallVector<memref::AtomicRMWOp> group = {first};
+        while (static_cast<int64_t>(group.size()) < count) {
+          memref::AtomicRMWOp next = nextAtomic(group.back());
+          if (!next)
+            break;
+          group.push_back(next);
+        }
+        if (static_cast<int64_t>(group.size()) == count && updatesOneAlignedRun(group)) {
+          for (memref::AtomicRMWOp atomic : group)
+            grouped.insert(atomic);
+          groups.push_back(std::move(group));
+          return;
+        }
+      }
     });
-    for (auto [first, next] : pairs)
-      pack(first, next, packedReduction(first.getValue().getType(), computeCapability));
+    for (SmallVector<memref::AtomicRMWOp> &group : groups)
+      pack(group, packedReduction(group.front().getValue().getType(),
+                                  static_cast<int64_t>(group.size()), computeCapability));
   }
 };
 

@@ -73,3 +73,48 @@ func.func @not_pairs(%b: memref<64xf16>, %odd: memref<3x5xf16>, %p: index, %q: i
   %9 = memref.atomic_rmw maximumf %y, %b[%even1] : (f16, memref<64xf16>) -> f16
   return
 }
+
+// f32 adds on sm_90: four neighbours from an index that is a multiple of 4
+// (t * 4, then + 1, + 2, + 3) are one red.global.add.v4.f32; two from a
+// multiple of 2, one v2; before sm_90 they stay single atomics. Three
+// neighbours from a multiple of 4 make one v2 and a single atomic.
+// SM90-LABEL: func.func @f32_groups(
+// SM90-SAME:    %[[B:.*]]: memref<8x512xf32>, %[[R:.*]]: index, %[[T:.*]]: index
+// SM90:         %[[QUAD:.*]] = arith.muli %[[T]], %c4
+// SM90:         %[[P4:.*]] = xla_gpu.element_pointer %[[B]][%[[R]], %[[QUAD]]]
+// SM90:         llvm.inline_asm has_side_effects "red.global.add.v4.f32 [$0], {$1, $2, $3, $4};", "l,f,f,f,f" %[[P4]]
+// SM90:         %[[PAIR:.*]] = arith.muli %[[T]], %c2
+// SM90:         %[[P2:.*]] = xla_gpu.element_pointer %[[B]][%[[R]], %[[PAIR]]]
+// SM90:         llvm.inline_asm has_side_effects "red.global.add.v2.f32 [$0], {$1, $2};", "l,f,f" %[[P2]]
+// SM90:         llvm.inline_asm has_side_effects "red.global.add.v2.f32
+// SM90:         memref.atomic_rmw addf
+// SM90-NOT:     llvm.inline_asm
+// SM90:         return
+// SM80-LABEL: func.func @f32_groups(
+// SM80-NOT:     llvm.inline_asm
+// SM80:         return
+func.func @f32_groups(%b: memref<8x512xf32>, %r: index, %t: index, %x: f32, %y: f32) {
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %q = arith.muli %t, %c4 : index
+  %q1 = arith.addi %q, %c1 : index
+  %q2 = arith.addi %q, %c2 : index
+  %q3 = arith.addi %q, %c3 : index
+  %0 = memref.atomic_rmw addf %x, %b[%r, %q] : (f32, memref<8x512xf32>) -> f32
+  %1 = memref.atomic_rmw addf %y, %b[%r, %q1] : (f32, memref<8x512xf32>) -> f32
+  %2 = memref.atomic_rmw addf %x, %b[%r, %q2] : (f32, memref<8x512xf32>) -> f32
+  %3 = memref.atomic_rmw addf %y, %b[%r, %q3] : (f32, memref<8x512xf32>) -> f32
+  %p = arith.muli %t, %c2 : index
+  %p1 = arith.addi %p, %c1 : index
+  %4 = memref.atomic_rmw addf %x, %b[%r, %p] : (f32, memref<8x512xf32>) -> f32
+  %5 = memref.atomic_rmw addf %y, %b[%r, %p1] : (f32, memref<8x512xf32>) -> f32
+  %s = arith.muli %t, %c4 : index
+  %s1 = arith.addi %s, %c1 : index
+  %s2 = arith.addi %s, %c2 : index
+  %6 = memref.atomic_rmw addf %x, %b[%r, %s] : (f32, memref<8x512xf32>) -> f32
+  %7 = memref.atomic_rmw addf %y, %b[%r, %s1] : (f32, memref<8x512xf32>) -> f32
+  %8 = memref.atomic_rmw addf %x, %b[%r, %s2] : (f32, memref<8x512xf32>) -> f32
+  return
+}
