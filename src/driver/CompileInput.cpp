@@ -46,7 +46,7 @@ int fail(std::ostream &errors, const std::string &message, int code = kExitError
 }
 
 /// Runs the HLO optimization pipeline where --hlo-opt says (auto: on an
-/// unoptimized module), dumping the module after each pass for --v and
+/// unoptimized module; on a fused one, only split-fused-reductions), dumping the module after each pass for --v and
 /// --dump-dir and timing each for --time-passes; false after an error
 /// (reported).
 bool optimizeIfUnoptimized(HloModule &module, const Options &options, StageTimer &timer,
@@ -54,8 +54,22 @@ bool optimizeIfUnoptimized(HloModule &module, const Options &options, StageTimer
   if (options.hloOpt == "off")
     return true;
   std::string reason = opt::unoptimizedReason(module);
-  if (options.hloOpt == "auto" && reason.empty() && options.hloPasses.empty())
+  if (options.hloOpt == "auto" && reason.empty() && options.hloPasses.empty()) {
+    // A fused module as it stands, but for reductions too long for one
+    // block per output, which run in two kernels (split-fused-reductions).
+    if (!hasFusionInstruction(module) || !module.declarations().empty())
+      return true;
+    opt::OptimizeOptions split;
+    split.passes = {"split-fused-reductions"};
+    std::optional<GpuDeviceInfo> device = deviceInfoForArch(options.gpuArch);
+    split.device = device ? &*device : nullptr;
+    if (llvm::Error error = opt::optimizeModule(module, split)) {
+      fail(errors, "HLO optimization: " + llvm::toString(std::move(error)));
+      return false;
+    }
+    timer.lap("hlo-opt: split-fused-reductions");
     return true;
+  }
   if (!module.declarations().empty()) {
     fail(errors, "--hlo-opt=on needs every computation the module calls defined");
     return false;

@@ -35,6 +35,8 @@ std::vector<std::unique_ptr<HloPass>> pipelinePasses() {
   passes.push_back(createPriorityFusionPass());
   passes.push_back(createMultiOutputFusionPass());
   passes.push_back(createDeadCodePass());
+  // For fused modules (nothing to do after the pipeline's tree-reduction).
+  passes.push_back(createSplitFusedReductionsPass());
   return passes;
 }
 
