@@ -70,7 +70,10 @@ IndexingMap TransposeEmitter::tileWalk(bool input, bool withShared,
   const TransposeTiling &t = tiling();
   int64_t rank = static_cast<int64_t>(t.inputDimensions.size());
   int64_t vector = t.vectorSize;
-  int64_t iterations = t.tileElements() / (TransposeTiling::kThreads * vector);
+  // A packed tile's elements need not fill the last iteration: those past
+  // it are cut by a constraint.
+  int64_t perIteration = TransposeTiling::kThreads * vector;
+  int64_t iterations = (t.tileElements() + perIteration - 1) / perIteration;
   AffineExpr element = (getAffineSymbolExpr(0, context) * TransposeTiling::kThreads +
                         threadIdExpr(context)) *
                            vector +
@@ -99,6 +102,8 @@ IndexingMap TransposeEmitter::tileWalk(bool input, bool withShared,
   }
   if (withShared)
     results.append(shared.begin(), shared.end());
+  if (t.tileElements() % perIteration != 0)
+    constraints.push_back({element, Interval{0, t.tileElements() - 1}});
   IndexingMap map = launchMap(results, {iterations, vector}, context);
   if (launch.blocks[0] * std::max<int64_t>(launch.blocks[1], 1) * launch.blocks[2] >
       t.blockCount())
@@ -118,6 +123,15 @@ SmallVector<Value> TransposeEmitter::sharedTileIndex(ImplicitLocOpBuilder &b,
   auto constant = [&](int64_t value) { return arith::ConstantIndexOp::create(b, value); };
   Value v = constant(t.vectorSize);
   Value x = walkIndex[t.inputMinorTiled], y = walkIndex[t.outputMinorTiled];
+  // Packed neighbours: several short rows or columns side by side.
+  if (t.packedWithColumns >= 0)
+    x = arith::AddIOp::create(
+        b, arith::MulIOp::create(b, walkIndex[t.packedWithColumns], constant(t.tile[t.inputMinorTiled])),
+        x);
+  if (t.packedWithRows >= 0)
+    y = arith::AddIOp::create(
+        b, arith::MulIOp::create(b, walkIndex[t.packedWithRows], constant(t.tile[t.outputMinorTiled])),
+        y);
   Value word = arith::DivUIOp::create(b, x, v);
   Value row = arith::RemUIOp::create(b, arith::DivUIOp::create(b, y, v), constant(32));
   Value column = arith::MulIOp::create(b, arith::XOrIOp::create(b, word, row), v);

@@ -1,6 +1,7 @@
 //===- TransposeTiling.cpp - Launch figures of the transpose emitter ------===//
 #include "emitters/TransposeTiling.h"
 
+#include <algorithm>
 #include <numeric>
 #include <set>
 
@@ -30,6 +31,32 @@ void setTiles(TransposeTiling &tiling, int64_t vector) {
     tiling.tileCounts.push_back(ceilDiv(tiling.inputDimensions[d], tiling.tile[d]));
   tiling.sharedTile = tiling.tile;
   ++tiling.sharedTile[tiling.inputMinorTiled];
+}
+
+/// Where a tiled dimension of the swizzled tile is shorter than the tile,
+/// the tile takes that many of its neighbour too (see packedWithColumns).
+void packShortDimensions(TransposeTiling &tiling) {
+  int64_t rank = static_cast<int64_t>(tiling.inputDimensions.size());
+  int64_t size = tiling.tile[tiling.inputMinorTiled];
+  auto pack = [&](int64_t tiled, int64_t neighbour) -> bool {
+    int64_t extent = tiling.inputDimensions[tiled];
+    if (neighbour < 0 || neighbour == tiling.inputMinorTiled ||
+        neighbour == tiling.outputMinorTiled || tiling.tile[neighbour] != 1 ||
+        size / extent < 2)
+      return false;
+    tiling.tile[tiled] = extent;
+    tiling.tile[neighbour] = std::min(size / extent, tiling.inputDimensions[neighbour]);
+    return tiling.tile[neighbour] > 1;
+  };
+  if (tiling.inputDimensions[tiling.inputMinorTiled] < size &&
+      pack(tiling.inputMinorTiled, rank - 2))
+    tiling.packedWithColumns = rank - 2;
+  if (tiling.inputDimensions[tiling.outputMinorTiled] < size &&
+      pack(tiling.outputMinorTiled, tiling.permutation[rank - 2]))
+    tiling.packedWithRows = tiling.permutation[rank - 2];
+  tiling.tileCounts.clear();
+  for (int64_t d = 0; d < rank; ++d)
+    tiling.tileCounts.push_back(ceilDiv(tiling.inputDimensions[d], tiling.tile[d]));
 }
 
 } // namespace
@@ -91,6 +118,7 @@ TransposeTiling computeTransposeTiling(const TransposeDescription &description,
           tiling.swizzled = true;
           int64_t size = tiling.tile[tiling.inputMinorTiled];
           tiling.sharedTile = {size, size};
+          packShortDimensions(tiling);
         }
         break;
       }

@@ -66,6 +66,14 @@ struct TransposeTiling {
   /// ((x / v) xor ((y / v) mod 32)) * v + x mod v, so that a warp reading
   /// a row or a column of words touches 32 different banks.
   bool swizzled = false;
+  /// The swizzled tile's rows or columns, where a tiled dimension is
+  /// shorter than the tile, hold several of it side by side (XLA's packed
+  /// transpose does so): the input dimension before the input's minor one
+  /// (`packedWithColumns`, a column is then a * T1 + x) or the one before
+  /// the output's minor one in output order (`packedWithRows`, a row is
+  /// a * T2 + y); -1 where none.
+  int64_t packedWithColumns = -1;
+  int64_t packedWithRows = -1;
 
   int64_t blockCount() const;
   /// Elements of one tile, and of its shared (padded) form.
