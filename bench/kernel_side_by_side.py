@@ -16,6 +16,7 @@ like XLA's dumps), and lists every kernel of its manifest:
 
   bench/kernel_side_by_side.py [--build build] [--tsv FILE] [--dumps-only]
       [--corpus-only] [--jobs N]
+  bench/kernel_side_by_side.py --from-tsv FILE     (the summary of a saved table)
 
 Per kernel: grid, block, registers, spills, shared memory and the widest
 global load (128 = v4.b32), ours then XLA's. The summary, per emitter:
@@ -27,6 +28,7 @@ over 110% of XLA's.
 import argparse
 import collections
 import concurrent.futures
+import csv
 import json
 import os
 import re
@@ -37,6 +39,10 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from hero_side_by_side import (CORPUS, ARCH, fusion_fingerprints, widest_load,  # noqa: E402
                                xla_rows)
+
+
+HEADER = ["source", "kernel", "emitter", "grid", "block", "regs", "spills", "smem", "ld_bits",
+          "xla_grid", "xla_block", "xla_regs", "xla_spills", "xla_smem", "xla_ld_bits"]
 
 
 def ptx_entries(ptx_text):
@@ -153,9 +159,18 @@ def main():
     parser.add_argument("--corpus-only", action="store_true")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--tsv", help="also write every row as TSV here")
+    parser.add_argument("--from-tsv", help="only summarize a table written by --tsv before")
     parser.add_argument("--xla-cache", default=os.path.join(tempfile.gettempdir(),
                                                             "hlo-bench-xla-reference-flat"))
     args = parser.parse_args()
+    if args.from_tsv:
+        with open(args.from_tsv) as f:
+            table = []
+            for row in csv.DictReader(f, delimiter="\t"):
+                values = [row[h] for h in HEADER]
+                table.append([int(v) if v.isdigit() else v for v in values])
+        summarize(table, [])
+        return 0
     hlo_compile = os.path.join(args.build, "bin", "hlo-compile")
     if not os.access(hlo_compile, os.X_OK):
         sys.exit("kernel_side_by_side: build hlo-compile first (%s)" % hlo_compile)
@@ -168,8 +183,7 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         results = list(pool.map(lambda j: compile_module(hlo_compile, j[1]), jobs))
 
-    header = ["source", "kernel", "emitter", "grid", "block", "regs", "spills", "smem", "ld_bits",
-              "xla_grid", "xla_block", "xla_regs", "xla_spills", "xla_smem", "xla_ld_bits"]
+    header = HEADER
     table, failures = [], []
     for (source, _, xla, keep), result in zip(jobs, results):
         if "error" in result:
@@ -195,6 +209,11 @@ def main():
             for row in table:
                 f.write("\t".join(str(v) for v in row) + "\n")
 
+    summarize(table, failures)
+    return 0
+
+
+def summarize(table, failures):
     by_emitter = collections.defaultdict(list)
     for row in table:
         by_emitter[row[2]].append(row)
@@ -238,7 +257,6 @@ def main():
     print("\ndifferences (%d):" % len(differences))
     for difference in differences:
         print("  %s %s [%s]: %s" % difference)
-    return 0
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@
 #include "emitters/ScatterEmitter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <numeric>
 
@@ -33,9 +34,13 @@ public:
   using ScatterEmitter::ScatterEmitter;
 
 protected:
+  /// A thread per update element (or run of them), in whole warps as
+  /// XLA's scatter launches (24 updates: 32 threads, 8 of them idle).
   LaunchDimensions scatterLaunch() const override {
-    return threadPerItemLaunch(form.sliceCount * form.windowElements / elementsPerThread(),
-                               kThreadsPerBlock, device);
+    LaunchDimensions launch = threadPerItemLaunch(
+        form.sliceCount * form.windowElements / elementsPerThread(), kThreadsPerBlock, device);
+    launch.threads[0] = llvm::alignTo(launch.threads[0], 32);
+    return launch;
   }
 
   /// The update dimension that walks the operand's minor dimension in the
