@@ -126,8 +126,16 @@ IndexingMap EmitterBase::elementIndexing(const std::vector<int64_t> &dims, int64
   std::vector<IndexingVar> ranges = {{Interval{0, unroll - 1}, "vector_index"}};
   IndexingMap map(AffineMap::get(dimVars.size(), 1, results, context), dimVars, ranges, {});
   __int128 launched = (__int128)launch.blockCount() * launch.threads[0] * unroll;
-  if (launched > count)
-    map.addConstraint(linear, Interval{0, std::max<int64_t>(count, 1) - 1});
+  // Threads past the last element do nothing. Where the unroll divides the
+  // elements, that is a bound on the thread alone (no element of a
+  // thread's vector is cut), so that its accesses stay one vector.
+  if (launched > count) {
+    if (count % unroll == 0)
+      map.addConstraint(blockId * launch.threads[0] + threadIdExpr(context),
+                        Interval{0, std::max<int64_t>(count / unroll, 1) - 1});
+    else
+      map.addConstraint(linear, Interval{0, std::max<int64_t>(count, 1) - 1});
+  }
   map.simplify();
   return map;
 }
