@@ -170,6 +170,19 @@ def fusion_fingerprints(module_path):
     return fingerprints
 
 
+def dump_xla_rows(directory):
+    """XLA's kernels of a dump by fusion name, with the fusions XLA compiled
+    into a kernel listed under another fusion's name found through their
+    common structure."""
+    xla = xla_rows(directory)
+    fingerprints = fusion_fingerprints(os.path.join(directory, "module.hlo"))
+    kernel_of = {fingerprints[hlo]: row for hlo, row in xla.items() if hlo in fingerprints}
+    for fusion, fingerprint in fingerprints.items():
+        if fusion not in xla and fingerprint in kernel_of:
+            xla[fusion] = kernel_of[fingerprint]
+    return xla
+
+
 def corpus_modules():
     modules = []
     with open(os.path.join(CORPUS, "xla", "INDEX.tsv")) as f:
@@ -234,14 +247,7 @@ def main():
             module = os.path.join(dumps, name, "module.hlo")
             analysis = subprocess.run([hlo_compile, "--emit=fusion-analysis", module],
                                       capture_output=True, text=True).stdout
-            xla = xla_rows(os.path.join(dumps, name))
-            # Fusions XLA compiled into a kernel listed under another
-            # fusion's name: found through their common structure.
-            fingerprints = fusion_fingerprints(module)
-            kernel_of = {fingerprints[hlo]: row for hlo, row in xla.items() if hlo in fingerprints}
-            for fusion, fingerprint in fingerprints.items():
-                if fusion not in xla and fingerprint in kernel_of:
-                    xla[fusion] = kernel_of[fingerprint]
+            xla = dump_xla_rows(os.path.join(dumps, name))
             lines = analysis.splitlines()
             for i, line in enumerate(lines):
                 match = re.match(r"^(\S+): (k[A-Za-z]+(?:/[A-Za-z]+)?)\s*$", line)

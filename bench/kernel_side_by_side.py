@@ -37,7 +37,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hero_side_by_side import (CORPUS, ARCH, fusion_fingerprints, widest_load,  # noqa: E402
+from hero_side_by_side import (CORPUS, ARCH, dump_xla_rows, widest_load,  # noqa: E402
                                xla_rows)
 
 
@@ -92,12 +92,7 @@ def dump_jobs(dumps):
         if variant not in (".native", ".default"):
             continue
         module = os.path.join(dumps, name, "module.hlo")
-        xla = xla_rows(os.path.join(dumps, name))
-        fingerprints = fusion_fingerprints(module)
-        kernel_of = {fingerprints[hlo]: row for hlo, row in xla.items() if hlo in fingerprints}
-        for fusion, fingerprint in fingerprints.items():
-            if fusion not in xla and fingerprint in kernel_of:
-                xla[fusion] = kernel_of[fingerprint]
+        xla = dump_xla_rows(os.path.join(dumps, name))
         keep = None if variant == ".native" else "kBlockLevel/"
         jobs.append((name, module, xla, keep))
     return jobs
