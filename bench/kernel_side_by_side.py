@@ -56,6 +56,26 @@ def ptx_entries(ptx_text):
     return entries
 
 
+def sort_kernel_names(module_path):
+    """Per fusion with a sort, the name XLA gives its kernel: the sort
+    instruction's (`sort.14.1` -> `sort_14_1`; launch K is `sort_14_1__K`)."""
+    calls, sorts, current = {}, {}, None
+    with open(module_path) as f:
+        for line in f:
+            header = re.match(r"^%?(\S+) \(.*\) -> .*\{\s*$", line)
+            if header:
+                current = header.group(1)
+                continue
+            sort = re.match(r"^\s*(?:ROOT )?%?(\S+) = .* sort\(", line)
+            if sort and current:
+                sorts[current] = sort.group(1).replace(".", "_").replace("-", "_")
+            call = re.match(r"^\s*(?:ROOT )?%?(\S+) = .* fusion\(.*calls=%?([\w.\-]+)", line)
+            if call:
+                calls[call.group(1)] = call.group(2)
+    return {fusion: sorts[computation] for fusion, computation in calls.items()
+            if computation in sorts}
+
+
 def compile_module(hlo_compile, module):
     """Our kernels of one module: [{name, hlo, emitter, grid, block, regs, spills, smem, bits}]."""
     with tempfile.TemporaryDirectory() as work:
@@ -77,7 +97,11 @@ def compile_module(hlo_compile, module):
             kernels = json.load(f)["kernels"]
         with open(ptx) as f:
             entries = ptx_entries(f.read())
+        sort_names = sort_kernel_names(module)
         return {"kernels": [{"name": k["name"], "hlo": k.get("hlo_instruction", k["name"]),
+                             "xla_name": sort_names.get(k.get("hlo_instruction"), "") +
+                             ("__%d" % k["launch_index"] if k.get("launch_index") else "")
+                             if k.get("hlo_instruction") in sort_names else "",
                              "emitter": k["emitter"],
                              "grid": "%d,%d,%d" % tuple(k["grid"]),
                              "block": "%d,%d,%d" % tuple(k["block"]),
@@ -134,7 +158,8 @@ HERO_WORDS = {"kReduction/": "reduce", "kTranspose/": "transpose",
 
 
 def xla_kernel_for(ours, xla, single):
-    theirs = xla.get(ours["hlo"]) or xla.get(ours["name"])
+    theirs = (xla.get(ours["xla_name"]) if ours.get("xla_name") else None) or \
+        xla.get(ours["hlo"]) or xla.get(ours["name"])
     if theirs is None and single and len(xla) == 1:
         word = next((w for prefix, w in HERO_WORDS.items()
                      if ours["emitter"].startswith(prefix)), None)
