@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "dialect/KernelContract.h"
 #include "dialect/XlaGpuDialect.h"
+#include "pipeline/LinearIndex.h"
 #include "pipeline/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -34,18 +35,6 @@ std::pair<Value, OperandRange> accessOf(Operation *op) {
   return {Value(), OperandRange(op->operand_end(), op->operand_end())};
 }
 
-/// Row-major linear index, the minor index added last.
-Value linearize(OpBuilder &b, Location loc, ValueRange indices,
-                ArrayRef<int64_t> shape) {
-  Value linear = indices.front();
-  for (size_t d = 1; d < indices.size(); ++d) {
-    Value scaled = arith::MulIOp::create(
-        b, loc, linear, arith::ConstantIndexOp::create(b, loc, shape[d]));
-    linear = arith::AddIOp::create(b, loc, scaled, indices[d]);
-  }
-  return linear;
-}
-
 bool canFlatten(BlockArgument argument) {
   auto type = dyn_cast<MemRefType>(argument.getType());
   if (!type || type.getRank() < 2 || !type.hasStaticShape() ||
@@ -68,7 +57,7 @@ void flattenArgument(BlockArgument argument) {
     OpBuilder b(user);
     Location loc = user->getLoc();
     auto [memref, indices] = accessOf(user);
-    Value linear = linearize(b, loc, indices, type.getShape());
+    Value linear = linearIndex(b, loc, indices, type.getShape());
     Operation *replacement = nullptr;
     if (auto load = dyn_cast<memref::LoadOp>(user))
       replacement = memref::LoadOp::create(b, loc, argument, ValueRange{linear});
