@@ -234,6 +234,15 @@ int64_t KernelPlan::copySourceOffset(const HloInstruction &copy) const {
   return found == copyOffsets.end() ? 0 : found->second;
 }
 
+bool KernelPlan::planAsSliceCopy(const HloInstruction &instruction, const HloInstruction &slice) {
+  std::optional<int64_t> offset = contiguousSliceOffset(slice);
+  if (!offset)
+    return false;
+  copyOps.push_back(&instruction);
+  copyOffsets[&instruction] = *offset;
+  return true;
+}
+
 void KernelPlan::planComputation(const HloComputation &computation) {
   for (const auto &instruction : computation.instructions()) {
     schedulePosition.emplace(instruction.get(), schedulePosition.size());
@@ -243,13 +252,9 @@ void KernelPlan::planComputation(const HloComputation &computation) {
         libraryOps.push_back(instruction.get());
         break;
       }
-      if (const HloInstruction *slice = fusedSlice(*instruction)) {
-        if (std::optional<int64_t> offset = contiguousSliceOffset(*slice)) {
-          copyOps.push_back(instruction.get());
-          copyOffsets[instruction.get()] = *offset;
-          break;
-        }
-      }
+      if (const HloInstruction *slice = fusedSlice(*instruction);
+          slice && planAsSliceCopy(*instruction, *slice))
+        break;
       kernelList.push_back({instruction->name(),
                             instruction->fusedComputation(), instruction.get(),
                             instruction.get()});
@@ -265,13 +270,9 @@ void KernelPlan::planComputation(const HloComputation &computation) {
         copyOps.push_back(instruction.get());
         break;
       }
-      if (instruction->opcode() == HloOpcode::Slice) {
-        if (std::optional<int64_t> offset = contiguousSliceOffset(*instruction)) {
-          copyOps.push_back(instruction.get());
-          copyOffsets[instruction.get()] = *offset;
-          break;
-        }
-      }
+      if (instruction->opcode() == HloOpcode::Slice &&
+          planAsSliceCopy(*instruction, *instruction))
+        break;
       wrap(*instruction);
       break;
     case LaunchRole::Library:
@@ -401,17 +402,19 @@ bool KernelPlan::isLoopStateUpdatedBy(const HloInstruction *element,
   if (root->opcode() != HloOpcode::Tuple || index >= root->operandCount() ||
       root->operand(index) != user)
     return false;
-  std::map<const HloInstruction *, size_t> position;
-  for (const auto &instruction : computation->instructions())
-    position.emplace(instruction.get(), position.size());
+  auto userAt = schedulePosition.find(user);
+  if (userAt == schedulePosition.end())
+    return false;
   for (const HloInstruction *reader : element->operand(0)->users()) {
     if (reader->opcode() != HloOpcode::GetTupleElement)
       return false;
     if (tupleIndex(*reader) != index)
       continue;
-    for (const HloInstruction *use : reader->users())
-      if (use != user && position[use] > position[user])
+    for (const HloInstruction *use : reader->users()) {
+      auto useAt = schedulePosition.find(use);
+      if (use != user && (useAt == schedulePosition.end() || useAt->second > userAt->second))
         return false;
+    }
   }
   return true;
 }

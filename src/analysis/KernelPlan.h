@@ -129,6 +129,9 @@ private:
   /// whose new value `user` computes.
   bool isLoopStateUpdatedBy(const HloInstruction *element, const HloInstruction *user) const;
   void wrap(const HloInstruction &instruction);
+  /// Plans `instruction` as a device copy when `slice` (itself, or the
+  /// slice it fuses) reads one contiguous run of its operand.
+  bool planAsSliceCopy(const HloInstruction &instruction, const HloInstruction &slice);
   /// Whether nothing reads the buffer `value` is in after `user` (in its
   /// computation's order, which is the steps' order): the value's other
   /// readers, through bitcasts and get-tuple-elements of the same leaf of

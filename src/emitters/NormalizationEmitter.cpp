@@ -164,7 +164,10 @@ public:
   LaunchDimensions launchDimensions() const override {
     LaunchDimensions launch;
     launch.threads[0] = threads;
-    launch.blocks = splitGrid(std::max<int64_t>(tileCount(), 1), device);
+    int64_t blocks = 1;
+    for (int64_t count : tileCounts())
+      blocks *= count;
+    launch.blocks = splitGrid(std::max<int64_t>(blocks, 1), device);
     return launch;
   }
   int64_t sharedMemoryBytes() const override {
@@ -205,10 +208,7 @@ protected:
                                 constant(b, axis == 2 ? launch.blocks[0]
                                                       : launch.blocks[0] * launch.blocks[1])));
     // The tile's origin: the block's id over the tiles of each dimension.
-    SmallVector<int64_t> tileCounts;
-    for (size_t d = 0; d < outputDims.size(); ++d)
-      tileCounts.push_back(llvm::divideCeil(outputDims[d], tileSizes[d]));
-    SmallVector<Value> origin = delinearizeIndex(b, block, tileCounts);
+    SmallVector<Value> origin = delinearizeIndex(b, block, tileCounts());
     for (size_t d = 0; d < outputDims.size(); ++d)
       origin[d] = arith::MulIOp::create(b, origin[d], constant(b, tileSizes[d]));
     // The thread's row: its place among the tile's rows, clamped into the
@@ -228,14 +228,8 @@ protected:
     }
     for (size_t i = 0; i < batchDims.size(); ++i) {
       int64_t d = batchDims[i];
-      Value index = arith::AddIOp::create(b, origin[d], rowInTile[i]);
-      if (outputDims[d] % tileSizes[d] != 0) {
-        Value inside = arith::CmpIOp::create(b, arith::CmpIPredicate::ult, index,
-                                             constant(b, outputDims[d]));
-        rowValid = rowValid ? Value(arith::AndIOp::create(b, rowValid, inside)) : inside;
-        index = arith::MinUIOp::create(b, index, constant(b, outputDims[d] - 1));
-      }
-      rowStart[d] = index;
+      rowStart[d] = clampIntoOutput(b, arith::AddIOp::create(b, origin[d], rowInTile[i]), d,
+                                    rowValid);
     }
     SmallVector<int64_t> segmentSizes;
     for (int64_t d : rowDims)
@@ -269,14 +263,9 @@ protected:
           SmallVector<Value> inSegment = delinearizeIndex(inner, k, segmentSizes);
           for (size_t i = 0; i < rowDims.size(); ++i) {
             int64_t d = rowDims[i];
-            index[d] = arith::AddIOp::create(inner, origin[d], inSegment[i]);
             // A tile past the row's end: clamped, and writes nothing there.
-            if (outputDims[d] % tileSizes[d] != 0) {
-              Value inside = arith::CmpIOp::create(inner, arith::CmpIPredicate::ult, index[d],
-                                                   constant(inner, outputDims[d]));
-              valid = valid ? Value(arith::AndIOp::create(inner, valid, inside)) : inside;
-              index[d] = arith::MinUIOp::create(inner, index[d], constant(inner, outputDims[d] - 1));
-            }
+            index[d] = clampIntoOutput(
+                inner, arith::AddIOp::create(inner, origin[d], inSegment[i]), d, valid);
           }
           // The values first (reads the other passes share), then the
           // writes, only where the position is one.
@@ -326,14 +315,26 @@ private:
       elements *= tileSizes[d];
     return elements;
   }
-  int64_t tileCount() const {
-    int64_t count = 1;
+  /// The tiles along each output dimension; blocks are their product.
+  SmallVector<int64_t> tileCounts() const {
+    SmallVector<int64_t> counts;
     for (size_t d = 0; d < outputDims.size(); ++d)
-      count *= llvm::divideCeil(outputDims[d], tileSizes[d]);
-    return count;
+      counts.push_back(llvm::divideCeil(outputDims[d], tileSizes[d]));
+    return counts;
   }
   static Value constant(ImplicitLocOpBuilder &b, int64_t value) {
     return arith::ConstantIndexOp::create(b, value);
+  }
+  /// `index` into output dimension `d`, where tiles of it can run past its
+  /// end: clamped into it, and `valid` (null: always) and-ed with whether
+  /// it was inside.
+  Value clampIntoOutput(ImplicitLocOpBuilder &b, Value index, int64_t d, Value &valid) const {
+    if (outputDims[d] % tileSizes[d] == 0)
+      return index;
+    Value inside =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ult, index, constant(b, outputDims[d]));
+    valid = valid ? Value(arith::AndIOp::create(b, valid, inside)) : inside;
+    return arith::MinUIOp::create(b, index, constant(b, outputDims[d] - 1));
   }
 
   /// One element of a walk: its position in the row, whether it is one

@@ -70,8 +70,9 @@ protected:
 
   /// The neighbouring update elements one thread takes along
   /// minorUpdateDim(), as XLA's vector size: the loop emitter's unroll
-  /// factor for the updates (4 where there is a wave of work and no
-  /// expensive op) as far as the window's minor extent divides it; at
+  /// factor for the updates (4 where there is a wave of work; a scatter
+  /// fusion has none of the ops that stop the loop emitter unrolling) as
+  /// far as the window's minor extent divides it; at
   /// least 2 where atomics pair. (XLA takes the gcd with all the slice's
   /// elements, so that a thread's neighbours may continue on the next row
   /// of the window; here they stay in one row.)
@@ -94,12 +95,12 @@ protected:
     ImplicitLocOpBuilder &b = context.b;
     SmallVector<Value> outputs(context.outputs);
     int64_t vector = elementsPerThread();
-    std::optional<size_t> paired;
+    std::optional<size_t> vectorDim;
     if (vector > 1)
-      paired = minorUpdateDim();
+      vectorDim = minorUpdateDim();
     std::vector<int64_t> threadDims = form.updateDims;
-    if (paired)
-      threadDims[*paired] /= vector;
+    if (vectorDim)
+      threadDims[*vectorDim] /= vector;
     llvm::Expected<Operation *> loop = emitLoop(
         b, context.threadAndBlockIds, elementIndexing(threadDims, 1, b.getContext()), outputs,
         [&](ImplicitLocOpBuilder &nested, ValueRange, ValueRange threadIndex,
@@ -119,10 +120,10 @@ protected:
                 std::vector<SmallVector<Value>> updateIndices, values;
                 for (int64_t k = 0; k < vector; ++k) {
                   SmallVector<Value> updateIndex(threadIndex);
-                  if (paired)
-                    updateIndex[*paired] = arith::AddIOp::create(
+                  if (vectorDim)
+                    updateIndex[*vectorDim] = arith::AddIOp::create(
                         inner,
-                        arith::MulIOp::create(inner, threadIndex[*paired],
+                        arith::MulIOp::create(inner, threadIndex[*vectorDim],
                                               arith::ConstantIndexOp::create(inner, vector)),
                         arith::ConstantIndexOp::create(inner, k));
                   llvm::Expected<SmallVector<Value>> read = updateValues(inner, context, updateIndex);

@@ -119,12 +119,12 @@ Status ModuleBuffers::copy(const ProgramStep &step) {
                            " bytes from offset " + std::to_string(step.sourceOffset) +
                            " run past its operand's " +
                            std::to_string(step.arguments[0].bytes) + " bytes");
-  std::vector<uint8_t> bytes(static_cast<size_t>(step.arguments[0].bytes));
-  if (Status downloaded = device.download(*source, bytes); !downloaded)
+  std::vector<uint8_t> bytes(static_cast<size_t>(count));
+  if (Status downloaded =
+          device.download(*source + static_cast<DeviceBuffer>(step.sourceOffset), bytes);
+      !downloaded)
     return downloaded;
-  std::vector<uint8_t> copied(bytes.begin() + step.sourceOffset,
-                              bytes.begin() + step.sourceOffset + count);
-  return device.upload(*destination, copied);
+  return device.upload(*destination, bytes);
 }
 
 ErrorOr<std::string> ModuleBuffers::runLibraryCall(const ProgramStep &step,
