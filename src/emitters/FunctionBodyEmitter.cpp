@@ -100,7 +100,12 @@ SmallVector<Value> FunctionBodyEmitter::callScalar(const HloComputation &computa
     error = function.takeError();
     return {};
   }
-  auto call = func::CallOp::create(b, *function, arguments);
+  // A pure call: equal calls merge (CSE), and so do the loops and branches
+  // that hold them (a reduce-window read twice at the same index), which a
+  // func.call, with unknown effects, would keep apart.
+  auto call = xla_gpu::PureCallOp::create(
+      b, function->getFunctionType().getResults(),
+      FlatSymbolRefAttr::get(function->getSymNameAttr()), arguments, ArrayAttr(), ArrayAttr());
   return SmallVector<Value>(call.getResults().begin(), call.getResults().end());
 }
 
