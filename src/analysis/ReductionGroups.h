@@ -5,8 +5,8 @@
 // go into one group, except that reductions are not joined through a
 // broadcast constant or scalar they can each recompute; all side outputs
 // (roots without a reduction hero) share one group, so that no group
-// writes what another reads. Each group is one `blockIdx.z` of the
-// launch, so disjoint reductions run side by side.
+// writes what another reads. Each group is one grid row (`blockIdx.y`,
+// as XLA launches them) so disjoint reductions run side by side.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_ANALYSIS_REDUCTIONGROUPS_H

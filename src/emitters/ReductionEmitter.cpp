@@ -48,10 +48,23 @@ ReductionEmitter::ReductionEmitter(const FusionAnalysis &analysis,
   const ReductionTiling &tiling = tilingValue;
   launch.threads = {tiling.threadsPerBlock(), 1, 1};
   std::array<int64_t, 3> grid = splitGrid(tiling.blockCount(), device);
-  // Grid z is the group; a block count past x * y does not occur for
-  // arrays that fit in memory.
-  launch.blocks = {grid[0], grid[1] * grid[2],
-                   static_cast<int64_t>(groupsValue.groupedRoots.size())};
+  int64_t groupCount = static_cast<int64_t>(groupsValue.groupedRoots.size());
+  // One group per grid row, as XLA launches reduction groups; a block
+  // count past grid x (2^31 - 1) takes y and moves the groups to z. A
+  // count past x * y does not occur for arrays that fit in memory.
+  if (grid[1] * grid[2] == 1) {
+    launch.blocks = {grid[0], groupCount, 1};
+    groupAxis = 1;
+  } else {
+    launch.blocks = {grid[0], grid[1] * grid[2], groupCount};
+    groupAxis = 2;
+  }
+}
+
+AffineExpr ReductionEmitter::linearBlockId(MLIRContext *context) const {
+  if (groupAxis == 1)
+    return blockIdExpr(0, context);
+  return blockIdExpr(1, context) * launch.blocks[0] + blockIdExpr(0, context);
 }
 
 std::vector<int64_t> ReductionEmitter::normalizedInputShape() const {
@@ -93,7 +106,7 @@ std::array<AffineExpr, 2> ReductionEmitter::threadIds(MLIRContext *context) cons
 }
 
 std::array<AffineExpr, 2> ReductionEmitter::blockIds(MLIRContext *context) const {
-  AffineExpr linear = blockIdExpr(1, context) * launch.blocks[0] + blockIdExpr(0, context);
+  AffineExpr linear = linearBlockId(context);
   int64_t minor = tiling().blocks[1];
   return {linear.floorDiv(minor), linear % minor};
 }
@@ -113,9 +126,9 @@ IndexingMap ReductionEmitter::reductionMap(
     llvm::ArrayRef<std::pair<AffineExpr, Interval>> constraints, MLIRContext *context) const {
   IndexingMap map = launchMap(results, symbolSizes, context);
   // Blocks past the logical count (a split grid's last row) do nothing.
-  AffineExpr linear = blockIdExpr(1, context) * launch.blocks[0] + blockIdExpr(0, context);
-  if (launch.blocks[0] * std::max<int64_t>(launch.blocks[1], 1) > tiling().blockCount())
-    map.addConstraint(linear, Interval{0, tiling().blockCount() - 1});
+  int64_t launched = groupAxis == 1 ? launch.blocks[0] : launch.blocks[0] * launch.blocks[1];
+  if (launched > tiling().blockCount())
+    map.addConstraint(linearBlockId(context), Interval{0, tiling().blockCount() - 1});
   for (const auto &[expr, range] : constraints)
     map.addConstraint(expr, range);
   map.simplify();
@@ -165,9 +178,9 @@ std::optional<IndexingMap> ReductionEmitter::threadIdToOutputIndexing(int64_t ro
   if (!map)
     return std::nullopt;
   // Only the root's group writes it.
-  if (launch.blocks[2] > 1) {
+  if (groupsValue.groupedRoots.size() > 1) {
     int64_t group = groupsValue.groupOfRoot[rootIndex];
-    map->addConstraint(blockIdExpr(2, context), Interval{group, group});
+    map->addConstraint(blockIdExpr(groupAxis, context), Interval{group, group});
   }
   map->simplify();
   return map;
@@ -184,7 +197,7 @@ llvm::Error ReductionEmitter::emitEntryFunction(EmitterContext &context) {
       return written.takeError();
     results = std::move(*written);
   } else {
-    // One group per blockIdx.z: the default region is group 0.
+    // One group per grid row (the last block id): group 0 is the default.
     SmallVector<int64_t> cases;
     for (int64_t id = 1; id < groupCount; ++id)
       cases.push_back(id);

@@ -5,8 +5,8 @@
 // .cpp), each computing its launch figures (emitters/ReductionTiling.h)
 // when it is built.
 //
-// The base emits, per group of disjoint reductions (one `blockIdx.z` each,
-// an scf.index_switch when there are several):
+// The base emits, per group of disjoint reductions (one grid row each,
+// `blockIdx.y`; an scf.index_switch when there are several):
 //  1. the per-thread loop (xla_gpu.loop over the variant's thread -> input
 //     map): each thread folds its elements into accumulators with the
 //     reducer (xla_gpu.pure_call), in the reducer's own types, and writes
@@ -140,6 +140,9 @@ protected:
   std::array<mlir::AffineExpr, 2> threadIds(mlir::MLIRContext *context) const;
   /// The logical block (over tiling().blocks): {major, minor}.
   std::array<mlir::AffineExpr, 2> blockIds(mlir::MLIRContext *context) const;
+  /// The block's place among the blocks of its group (x, or y * X + x
+  /// when the block count needs grid y).
+  mlir::AffineExpr linearBlockId(mlir::MLIRContext *context) const;
   /// Rows of threads[1] threads each, one kept row per thread row, the
   /// row's first thread writing its reduced value (row and multi-row).
   IndexingMap keptRowReducedIndexing(mlir::MLIRContext *context) const;
@@ -162,6 +165,9 @@ private:
   ReductionTiling tilingValue;
   ReductionGroups groupsValue;
   LaunchDimensions launch;
+  /// The grid axis of the group: y as XLA's launches, z where the block
+  /// count itself needs y.
+  int groupAxis = 1;
 };
 
 // The variants, one file each.
