@@ -22,13 +22,16 @@ namespace hlo {
 std::array<int64_t, 3> splitGrid(int64_t blocks, const GpuDeviceInfo &device) {
   // Past the x-dimension limit the grid becomes x * y, past y's x * y * z.
   // An array's size fits in 64 bits (the verifier), so x * y * z always
-  // suffices.
+  // suffices. As XLA's launches, the blocks are spread evenly over the
+  // rows (x = ceil(blocks / rows)), so that at most rows - 1 launched
+  // blocks have no work; a full x row would leave up to a row idle.
+  auto ceilDiv = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
   std::array<int64_t, 3> grid;
   blocks = std::max<int64_t>(blocks, 1);
-  grid[0] = std::min(blocks, device.blockDimLimitX);
-  int64_t rows = (blocks + grid[0] - 1) / grid[0];
-  grid[1] = std::min(rows, device.blockDimLimitYZ);
-  grid[2] = (rows + grid[1] - 1) / grid[1];
+  int64_t rows = ceilDiv(blocks, device.blockDimLimitX);
+  grid[0] = ceilDiv(blocks, rows);
+  grid[2] = ceilDiv(rows, device.blockDimLimitYZ);
+  grid[1] = ceilDiv(rows, grid[2]);
   return grid;
 }
 
