@@ -233,7 +233,9 @@ ErrorOr<LaunchManifest> parseLaunchManifest(const std::string &json) {
   const JsonValue *kernels = root->find("kernels");
   if (!reader.readString(*root, "module", manifest.module, "manifest") ||
       !reader.readString(*root, "gpu_arch", manifest.gpuArch, "manifest") ||
-      !reader.readString(*root, "code", manifest.codeFile, "manifest", /*required=*/false))
+      !reader.readString(*root, "code", manifest.codeFile, "manifest", /*required=*/false) ||
+      !reader.readString(*root, "compiled_hlo", manifest.compiledHloFile, "manifest",
+                         /*required=*/false))
     return makeError(reader.error);
   if (!reader.readString(*root, "target", manifest.target, "manifest", /*required=*/false))
     return makeError(reader.error);
@@ -328,6 +330,8 @@ std::string printLaunchManifest(const LaunchManifest &manifest) {
     json += "  \"host_abi_version\": " + std::to_string(manifest.hostAbiVersion) + ",\n";
   if (!manifest.codeFile.empty())
     json += "  \"code\": " + quoteJson(manifest.codeFile) + ",\n";
+  if (!manifest.compiledHloFile.empty())
+    json += "  \"compiled_hlo\": " + quoteJson(manifest.compiledHloFile) + ",\n";
   json += "  \"kernels\": [";
   for (size_t k = 0; k < manifest.kernels.size(); ++k) {
     const KernelSpec &kernel = manifest.kernels[k];

@@ -210,6 +210,11 @@ struct LaunchManifest {
   /// The code file, relative to the manifest's directory; empty when the
   /// code went to stdout.
   std::string codeFile;
+  /// The module the kernels were compiled from, relative to the manifest's
+  /// directory, when hlo-compile's HLO passes rewrote its input (fused an
+  /// unoptimized module, split a long reduction); empty when the input was
+  /// compiled as written. hlo-run checks it against the input.
+  std::string compiledHloFile;
   std::vector<KernelSpec> kernels;
   /// Instructions hlo-compile did not generate code for (name, opcode).
   std::vector<std::pair<std::string, std::string>> notEmitted;

@@ -15,6 +15,7 @@
 #include "hlo_parser/Verifier.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/LogicalResult.h"
 #include "llvm/Support/Path.h"
 
 #include <regex>
@@ -46,33 +47,36 @@ int fail(std::ostream &errors, const std::string &message, int code = kExitError
 }
 
 /// Runs the HLO optimization pipeline where --hlo-opt says (auto: on an
-/// unoptimized module; on a fused one, only split-fused-reductions), dumping the module after each pass for --v and
-/// --dump-dir and timing each for --time-passes; false after an error
-/// (reported).
-bool optimizeIfUnoptimized(HloModule &module, const Options &options, StageTimer &timer,
-                           std::ostream &errors) {
+/// unoptimized module; on a fused one, only split-fused-reductions),
+/// dumping the module after each pass for --v and --dump-dir and timing
+/// each for --time-passes. Whether it rewrote the module; a failure after
+/// an error (reported).
+llvm::FailureOr<bool> optimizeIfUnoptimized(HloModule &module, const Options &options,
+                                            StageTimer &timer, std::ostream &errors) {
   if (options.hloOpt == "off")
-    return true;
+    return false;
   std::string reason = opt::unoptimizedReason(module);
   if (options.hloOpt == "auto" && reason.empty() && options.hloPasses.empty()) {
     // A fused module as it stands, but for reductions too long for one
     // block per output, which run in two kernels (split-fused-reductions).
     if (!hasFusionInstruction(module) || !module.declarations().empty())
-      return true;
+      return false;
+    size_t computations = module.computations().size();
     opt::OptimizeOptions split;
     split.passes = {"split-fused-reductions"};
     std::optional<GpuDeviceInfo> device = deviceInfoForArch(options.gpuArch);
     split.device = device ? &*device : nullptr;
     if (llvm::Error error = opt::optimizeModule(module, split)) {
       fail(errors, "HLO optimization: " + llvm::toString(std::move(error)));
-      return false;
+      return llvm::failure();
     }
     timer.lap("hlo-opt: split-fused-reductions");
-    return true;
+    // A split adds the fusions' partial and final computations.
+    return module.computations().size() != computations;
   }
   if (!module.declarations().empty()) {
     fail(errors, "--hlo-opt=on needs every computation the module calls defined");
-    return false;
+    return llvm::failure();
   }
   if (options.printAfterEachPass)
     errors << "// hlo-compile: optimizing the module ("
@@ -102,7 +106,7 @@ bool optimizeIfUnoptimized(HloModule &module, const Options &options, StageTimer
   };
   if (llvm::Error error = opt::optimizeModule(module, optimize)) {
     fail(errors, "HLO optimization: " + llvm::toString(std::move(error)));
-    return false;
+    return llvm::failure();
   }
   return true;
 }
@@ -160,7 +164,8 @@ CompileResult compileInput(const Options &options, std::ostream &errors) {
   if (!module || diagnostics.hasErrors())
     return failed();
 
-  if (!optimizeIfUnoptimized(*module, options, timer, errors)) {
+  llvm::FailureOr<bool> rewritten = optimizeIfUnoptimized(*module, options, timer, errors);
+  if (llvm::failed(rewritten)) {
     flushDiagnostics();
     return failed();
   }
@@ -189,8 +194,15 @@ CompileResult compileInput(const Options &options, std::ostream &errors) {
   // --keep-going, what compiled is written despite errors in kernels.
   if (!ok || (diagnostics.hasErrors() && !options.keepGoing))
     return failed();
-  if (llvm::Error error =
-          outputs.write(text, manifest ? abi::printLaunchManifest(*manifest) : ""))
+  // The module compiled, where the HLO passes rewrote the input, goes
+  // beside the manifest: hlo-run checks it against the input.
+  std::string compiledModuleText;
+  if (manifest && *rewritten && !outputs.compiledModuleForManifest().empty()) {
+    manifest->compiledHloFile = outputs.compiledModuleForManifest();
+    compiledModuleText = printModule(*module);
+  }
+  if (llvm::Error error = outputs.write(
+          text, manifest ? abi::printLaunchManifest(*manifest) : "", compiledModuleText))
     return failed(fail(errors, llvm::toString(std::move(error))));
   timer.lap("write");
   timer.finish();

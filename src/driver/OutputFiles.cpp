@@ -32,6 +32,13 @@ std::string absolute(const std::string &file) {
   return result.str().str();
 }
 
+/// Removes `file` if it is a regular file (never a device or folder).
+void removeIfRegular(const std::string &file) {
+  fs::file_status status;
+  if (!file.empty() && !fs::status(file, status) && fs::is_regular_file(status))
+    fs::remove(file);
+}
+
 /// `file` relative to directory `base` (both absolute).
 std::string relativeTo(const std::string &file, const std::string &base) {
   llvm::SmallVector<llvm::StringRef> fileParts(path::begin(file), path::end(file));
@@ -108,11 +115,20 @@ OutputFiles::OutputFiles(const Options &options, bool writesManifest) {
     // two targets from one input keeps a manifest each.
     manifest = output + ".json";
   }
+  if (!manifest.empty()) {
+    llvm::StringRef stem(manifest);
+    stem.consume_back(".json");
+    compiledModule = stem.str() + ".compiled.hlo";
+  }
+  input = options.input;
 }
 
 llvm::Error OutputFiles::validate() const {
   if (!output.empty() && !manifest.empty() && absolute(output) == absolute(manifest))
     return writeError("-o and --manifest name the same file '" + output + "'");
+  if (!compiledModule.empty() && input != "-" && absolute(input) == absolute(compiledModule))
+    return writeError("the module compiled would go to the input '" + input +
+                      "' (beside the manifest): name the manifest otherwise (--manifest)");
   return llvm::Error::success();
 }
 
@@ -123,8 +139,12 @@ std::string OutputFiles::codePathForManifest() const {
   return relativeTo(absolute(output), directory);
 }
 
-llvm::Error OutputFiles::write(const std::string &text,
-                               const std::string &manifestText) const {
+std::string OutputFiles::compiledModuleForManifest() const {
+  return compiledModule.empty() ? "" : path::filename(compiledModule).str();
+}
+
+llvm::Error OutputFiles::write(const std::string &text, const std::string &manifestText,
+                               const std::string &compiledModuleText) const {
   if (output.empty() && isatty(STDOUT_FILENO) &&
       std::any_of(text.begin(), text.end(), [](char c) { return c == '\0'; })) {
     // As LLVM's tools do: binary output would garble the terminal.
@@ -140,15 +160,18 @@ llvm::Error OutputFiles::write(const std::string &text,
   }
   if (manifest.empty() || manifestText.empty())
     return llvm::Error::success();
+  if (!compiledModuleText.empty()) {
+    if (llvm::Error error = writeWhole(compiledModule, compiledModuleText))
+      return error;
+  } else {
+    removeIfRegular(compiledModule); // an earlier run's, which no manifest names now
+  }
   return writeWhole(manifest, manifestText);
 }
 
 void OutputFiles::removeStale() const {
-  for (const std::string &file : {output, manifest}) {
-    fs::file_status status;
-    if (!file.empty() && !fs::status(file, status) && fs::is_regular_file(status))
-      fs::remove(file);
-  }
+  for (const std::string &file : {output, manifest, compiledModule})
+    removeIfRegular(file);
 }
 
 } // namespace hlo::driver
