@@ -17,6 +17,8 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Vectorize/LoadStoreVectorizer.h"
 
 namespace hlo::pipeline {
 
@@ -68,6 +70,19 @@ translateToLlvmIr(mlir::ModuleOp module, llvm::LLVMContext &context,
                                   : options.optLevel == 2 ? llvm::OptimizationLevel::O2
                                   : options.optLevel == 1 ? llvm::OptimizationLevel::O1
                                                           : llvm::OptimizationLevel::O0;
+  // GPU code: neighbouring accesses become vector ones at the end of the
+  // pipeline, while their addresses still show it. The NVPTX backend's own
+  // load-store vectorizer runs after its address rewrites
+  // (SeparateConstOffsetFromGEP), which turn `zext(a | b)` of one access
+  // and `zext(a | (b + 1))` of its neighbour into forms it no longer
+  // matches (a sorted scatter's two f32 updates stayed two loads).
+  if ((*machine)->getTargetTriple().isNVPTX() && level != llvm::OptimizationLevel::O0)
+    builder.registerOptimizerLastEPCallback(
+        [](llvm::ModulePassManager &modulePasses, llvm::OptimizationLevel,
+           llvm::ThinOrFullLTOPhase) {
+          modulePasses.addPass(
+              llvm::createModuleToFunctionPassAdaptor(llvm::LoadStoreVectorizerPass()));
+        });
   llvm::ModulePassManager passes = builder.buildPerModuleDefaultPipeline(level);
   passes.run(*llvmModule, modules);
   if (llvm::verifyModule(*llvmModule, &llvm::errs()))
