@@ -11,6 +11,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace hlo::pipeline {
 #define GEN_PASS_DEF_VECTORIZELOOPACCESSESPASS
@@ -80,30 +81,49 @@ void vectorizeLoop(scf::ForOp loop) {
   // vectors of the stores are carried after them.
   unsigned carriedCount = loop.getNumResults();
   int64_t length = *upper;
-  // Only accesses directly in the body (not under scf.if: those may be
-  // masked off).
+  // Only accesses directly in the body are vectorized (not under scf.if:
+  // those may be masked off).
   SmallVector<memref::LoadOp> loads;
   SmallVector<memref::StoreOp> stores;
   llvm::DenseSet<Value> written, read;
-  for (Operation &op : loop.getBody()->without_terminator()) {
+  // Buffers every access in the loop reads or writes, nested ones too (a
+  // concatenate's branches): a vectorized load's buffer must not be
+  // written in the loop, a vectorized store's not read. An access to an
+  // unknown buffer stops the vectorization.
+  bool unknownAccess = false;
+  auto record = [&](Operation *op) {
     if (auto load = dyn_cast<memref::LoadOp>(op)) {
       read.insert(load.getMemRef());
+    } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      written.insert(store.getMemRef());
+    } else if (auto effecting = dyn_cast<MemoryEffectOpInterface>(op)) {
+      SmallVector<MemoryEffects::EffectInstance> effects;
+      effecting.getEffects(effects);
+      for (const MemoryEffects::EffectInstance &effect : effects) {
+        Value buffer = effect.getValue();
+        if (!isa<MemoryEffects::Read, MemoryEffects::Write>(effect.getEffect()))
+          continue;
+        if (!buffer || !isa<BaseMemRefType>(buffer.getType()))
+          unknownAccess = true;
+        else if (isa<MemoryEffects::Write>(effect.getEffect()))
+          written.insert(buffer);
+        else
+          read.insert(buffer);
+      }
+    }
+  };
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    op.walk([&](Operation *inner) { record(inner); });
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
       if (isContiguous(load.getIndices(), loop))
         loads.push_back(load);
     } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
-      written.insert(store.getMemRef());
       if (isContiguous(store.getIndices(), loop))
         stores.push_back(store);
-    } else if (op.getNumRegions() > 0) {
-      // Nested accesses could alias the vectorized ones: be conservative.
-      bool touchesMemory = false;
-      op.walk([&](Operation *inner) {
-        touchesMemory |= isa<memref::LoadOp, memref::StoreOp>(inner);
-      });
-      if (touchesMemory)
-        return;
     }
   }
+  if (unknownAccess)
+    return;
   // Vectors of sub-byte elements (pred as i1, s4) are bit-packed in LLVM,
   // while their buffers hold them otherwise: leave those accesses scalar.
   auto isSubByte = [](Type type) {

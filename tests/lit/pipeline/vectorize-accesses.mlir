@@ -79,3 +79,75 @@ func.func @sub_byte(%in: memref<64xi1>, %out: memref<64xi4>, %base: index) {
 // CHECK-NOT:     vector.
 // CHECK:         memref.load
 // CHECK:         memref.store
+
+// A concatenate's branches read under scf.if: those loads stay scalar,
+// but the store to another buffer becomes one vector store (as XLA's
+// llama loop_transpose_fusion: st.global.v4.b16).
+func.func @guarded_reads(%a: memref<64xbf16>, %b: memref<64xbf16>, %out: memref<64xbf16>,
+                         %base: index, %cond: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %v = %c0 to %c4 step %c1 {
+    %i = arith.addi %base, %v : index
+    %x = scf.if %cond -> (bf16) {
+      %l = memref.load %a[%i] : memref<64xbf16>
+      scf.yield %l : bf16
+    } else {
+      %l = memref.load %b[%i] : memref<64xbf16>
+      scf.yield %l : bf16
+    }
+    memref.store %x, %out[%i] : memref<64xbf16>
+  }
+  return
+}
+// CHECK-LABEL: func.func @guarded_reads(
+// CHECK:         scf.for
+// CHECK:           scf.if
+// CHECK:             memref.load
+// CHECK:             memref.load
+// CHECK:           vector.insert
+// CHECK:         vector.store {{.*}} : memref<64xbf16>, vector<4xbf16>
+
+// The same with the stored buffer read in a branch: nothing moves.
+func.func @guarded_read_of_stored(%a: memref<64xbf16>, %out: memref<64xbf16>,
+                                  %base: index, %cond: i1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %v = %c0 to %c4 step %c1 {
+    %i = arith.addi %base, %v : index
+    %x = scf.if %cond -> (bf16) {
+      %l = memref.load %out[%i] : memref<64xbf16>
+      scf.yield %l : bf16
+    } else {
+      %l = memref.load %a[%i] : memref<64xbf16>
+      scf.yield %l : bf16
+    }
+    memref.store %x, %out[%i] : memref<64xbf16>
+  }
+  return
+}
+// CHECK-LABEL: func.func @guarded_read_of_stored(
+// CHECK-NOT:     vector.
+// CHECK:         memref.store
+
+// An atomic update of another buffer (its effects name the buffer) does
+// not keep the loop's own accesses scalar.
+func.func @atomic_in_loop(%in: memref<64xf32>, %out: memref<64xf32>, %sum: memref<1xf32>,
+                          %base: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %v = %c0 to %c4 step %c1 {
+    %i = arith.addi %base, %v : index
+    %x = memref.load %in[%i] : memref<64xf32>
+    %old = memref.atomic_rmw addf %x, %sum[%c0] : (f32, memref<1xf32>) -> f32
+    memref.store %x, %out[%i] : memref<64xf32>
+  }
+  return
+}
+// CHECK-LABEL: func.func @atomic_in_loop(
+// CHECK:         vector.load %{{.*}} : memref<64xf32>, vector<4xf32>
+// CHECK:         memref.atomic_rmw
+// CHECK:         vector.store
