@@ -169,7 +169,15 @@ private:
                               arith::AddIOp::create(b, j, one)),
         arith::AndIOp::create(b, pair, arith::SubIOp::create(b, distance, one)));
     Value block = arith::SubIOp::create(b, arith::ShLIOp::create(b, distance, one), one);
-    Value high = arith::SelectOp::create(b, mirror, arith::XOrIOp::create(b, low, block),
+    // The mirror partner low ^ block, written 2 * (low & ~block) + block -
+    // low: affine in `low` within a block, so a thread's consecutive pairs
+    // get partners at constant offsets (one address each, as XLA's).
+    Value blockStart = arith::AndIOp::create(
+        b, low, arith::XOrIOp::create(b, block, arith::ConstantIndexOp::create(b, -1)));
+    Value mirrored = arith::SubIOp::create(
+        b, arith::AddIOp::create(b, arith::AddIOp::create(b, blockStart, blockStart), block),
+        low);
+    Value high = arith::SelectOp::create(b, mirror, mirrored,
                                          arith::AddIOp::create(b, low, distance));
     return {low, high};
   }
@@ -192,11 +200,14 @@ private:
     return result;
   }
 
-  /// The exchanged values: (`low`, `high`) with the smaller first. The
-  /// last value of each is the position for a stable sort.
-  llvm::Expected<std::pair<SmallVector<Value>, SmallVector<Value>>>
-  compareExchange(ImplicitLocOpBuilder &b, EmitterContext &context, ValueRange low,
-                  ValueRange high) const {
+  /// Whether (`low`, `high`) must be exchanged (the smaller goes first).
+  /// The last value of each is the position for a stable sort. Callers
+  /// exchange under an scf.if, as XLA's sort does: a pair in order stores
+  /// nothing, and values the comparator does not read are loaded only to
+  /// be exchanged (selects of every value, always stored, kept all of a
+  /// thread's pairs live at once: 28 registers where XLA's take 20).
+  llvm::Expected<Value> swapCondition(ImplicitLocOpBuilder &b, EmitterContext &context,
+                                      ValueRange low, ValueRange high) const {
     size_t n = static_cast<size_t>(sort->operandCount());
     llvm::Expected<Value> less = lessThan(b, context, high.take_front(n), low.take_front(n));
     if (!less)
@@ -213,12 +224,21 @@ private:
       Value earlier = arith::CmpIOp::create(b, arith::CmpIPredicate::slt, high.back(), low.back());
       swap = arith::OrIOp::create(b, swap, arith::AndIOp::create(b, tie, earlier));
     }
-    SmallVector<Value> newLow, newHigh;
-    for (size_t i = 0; i < low.size(); ++i) {
-      newLow.push_back(arith::SelectOp::create(b, swap, high[i], low[i]));
-      newHigh.push_back(arith::SelectOp::create(b, swap, low[i], high[i]));
+    return swap;
+  }
+
+  /// `tensors` with the values at `low` and `high` of each exchanged.
+  static SmallVector<Value> exchanged(ImplicitLocOpBuilder &b, ValueRange tensors,
+                                      ArrayRef<SmallVector<Value>> lowIndices,
+                                      ArrayRef<SmallVector<Value>> highIndices) {
+    SmallVector<Value> results;
+    for (size_t i = 0; i < tensors.size(); ++i) {
+      Value atLow = tensor::ExtractOp::create(b, tensors[i], lowIndices[i]);
+      Value atHigh = tensor::ExtractOp::create(b, tensors[i], highIndices[i]);
+      Value updated = tensor::InsertOp::create(b, atHigh, tensors[i], lowIndices[i]);
+      results.push_back(tensor::InsertOp::create(b, atLow, updated, highIndices[i]));
     }
-    return std::make_pair(newLow, newHigh);
+    return results;
   }
 
   llvm::Error emitSharedLaunch(EmitterContext &context) {
@@ -369,18 +389,17 @@ private:
                           lowValues.push_back(tensor::ExtractOp::create(inner, t, low));
                           highValues.push_back(tensor::ExtractOp::create(inner, t, high));
                         }
-                        auto exchanged =
-                            compareExchange(inner, context, lowValues, highValues);
-                        if (!exchanged)
-                          return exchanged.takeError();
-                        SmallVector<Value> results;
-                        for (size_t i = 0; i < current.size(); ++i) {
-                          Value updated = tensor::InsertOp::create(inner, exchanged->first[i],
-                                                                   current[i], low);
-                          results.push_back(tensor::InsertOp::create(
-                              inner, exchanged->second[i], updated, high));
-                        }
-                        return results;
+                        llvm::Expected<Value> swap =
+                            swapCondition(inner, context, lowValues, highValues);
+                        if (!swap)
+                          return swap.takeError();
+                        return emitIf(inner, *swap, current,
+                                      [&](ImplicitLocOpBuilder &then) -> BodyValues {
+                                        SmallVector<SmallVector<Value>> lows(current.size(),
+                                                                             {low}),
+                                            highs(current.size(), {high});
+                                        return exchanged(then, current, lows, highs);
+                                      });
                       });
                   if (!exchangedTiles)
                     record(exchangedTiles.takeError());
@@ -462,18 +481,17 @@ private:
                   highValues.push_back(tensor::ExtractOp::create(
                       inner, outputs[i], bufferIndices(shapes[i], highIndex)));
                 }
-                auto exchanged = compareExchange(inner, context, lowValues, highValues);
-                if (!exchanged)
-                  return exchanged.takeError();
-                SmallVector<Value> results;
-                for (size_t i = 0; i < shapes.size(); ++i) {
-                  const Shape &shape = shapes[i];
-                  Value t = tensor::InsertOp::create(inner, exchanged->first[i], outputs[i],
-                                                     bufferIndices(shape, lowIndex));
-                  results.push_back(tensor::InsertOp::create(inner, exchanged->second[i], t,
-                                                             bufferIndices(shape, highIndex)));
-                }
-                return results;
+                llvm::Expected<Value> swap = swapCondition(inner, context, lowValues, highValues);
+                if (!swap)
+                  return swap.takeError();
+                return emitIf(inner, *swap, outputs, [&](ImplicitLocOpBuilder &then) -> BodyValues {
+                  SmallVector<SmallVector<Value>> lows, highs;
+                  for (const Shape &shape : shapes) {
+                    lows.push_back(bufferIndices(shape, lowIndex));
+                    highs.push_back(bufferIndices(shape, highIndex));
+                  }
+                  return exchanged(then, outputs, lows, highs);
+                });
               });
         });
     if (!loop)
