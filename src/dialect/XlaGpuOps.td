@@ -43,6 +43,14 @@ def XlaGpu_PureCallOp : XlaGpu_Op<"pure_call",
   let assemblyFormat = [{
     $callee `(` $operands `)` attr-dict `:` functional-type($operands, results)
   }];
+  let builders = [
+    // A call of `callee` itself: its name and result types.
+    OpBuilder<(ins "::mlir::func::FuncOp":$callee, "::mlir::ValueRange":$operands), [{
+      build($_builder, $_state, callee.getFunctionType().getResults(),
+            ::mlir::FlatSymbolRefAttr::get(callee.getSymNameAttr()), operands,
+            ::mlir::ArrayAttr(), ::mlir::ArrayAttr());
+    }]>
+  ];
   let extraClassDeclaration = [{
     ::mlir::CallInterfaceCallable getCallableForCallee() {
       return getCalleeAttr();

@@ -339,9 +339,7 @@ EmitterBase::callComputation(ImplicitLocOpBuilder &b, IndexedValueEmitter &eleme
   llvm::Expected<func::FuncOp> function = elemental.scalarFunction(computation);
   if (!function)
     return function.takeError();
-  auto call = xla_gpu::PureCallOp::create(b, function->getFunctionType().getResults(),
-                                          FlatSymbolRefAttr::get(function->getSymNameAttr()),
-                                          arguments, ArrayAttr(), ArrayAttr());
+  auto call = xla_gpu::PureCallOp::create(b, *function, arguments);
   // No values: every caller's failure, which recorded nothing.
   if (call.getResults().empty())
     return emissionError(nullptr, "");

@@ -103,9 +103,7 @@ SmallVector<Value> FunctionBodyEmitter::callScalar(const HloComputation &computa
   // A pure call: equal calls merge (CSE), and so do the loops and branches
   // that hold them (a reduce-window read twice at the same index), which a
   // func.call, with unknown effects, would keep apart.
-  auto call = xla_gpu::PureCallOp::create(
-      b, function->getFunctionType().getResults(),
-      FlatSymbolRefAttr::get(function->getSymNameAttr()), arguments, ArrayAttr(), ArrayAttr());
+  auto call = xla_gpu::PureCallOp::create(b, *function, arguments);
   return SmallVector<Value>(call.getResults().begin(), call.getResults().end());
 }
 

@@ -127,10 +127,7 @@ SmallVector<Value> IndexedValueEmitter::callEpilogue(ImplicitLocOpBuilder &b,
   SmallVector<Value> operands(parameters.begin(), parameters.end());
   operands.append(rootIndices.begin(), rootIndices.end());
   operands.append(heroValues.begin(), heroValues.end());
-  auto call = xla_gpu::PureCallOp::create(
-      b, callee.getFunctionType().getResults(),
-      FlatSymbolRefAttr::get(callee.getSymNameAttr()), operands, ArrayAttr(),
-      ArrayAttr());
+  auto call = xla_gpu::PureCallOp::create(b, callee, operands);
   return SmallVector<Value>(call.getResults().begin(), call.getResults().end());
 }
 

@@ -52,13 +52,10 @@ protected:
   /// than keep a warp's lanes busy (XLA's f32[2008,32] updates: 1 each;
   /// s32[2008,64]: 2).
   int64_t vectorSize() const {
-    if (form.updateWindowDims.empty() || form.arrays != 1)
+    std::optional<size_t> minorDim = minorUpdateDim();
+    if (!minorDim || *minorDim != form.updateWindowDims.back() || form.arrays != 1)
       return 1;
-    const Shape &operand = scatter->operand(0)->shape();
-    int64_t minor = operand.layoutOrDefault().minorToMajor.front();
-    if (form.windowOperandDims.back() != minor)
-      return 1;
-    int64_t bits = primitiveBitWidth(operand.elementType());
+    int64_t bits = primitiveBitWidth(scatter->operand(0)->shape().elementType());
     if (bits < 8 || bits > 32)
       return 1;
     int64_t vector = std::gcd(int64_t{64} / bits, form.updateDims[form.updateWindowDims.back()]);

@@ -43,16 +43,6 @@ protected:
     return launch;
   }
 
-  /// The update dimension that walks the operand's minor dimension in the
-  /// window: a thread takes neighbours along it.
-  std::optional<size_t> minorUpdateDim() const {
-    int64_t minor = scatter->operand(0)->shape().layoutOrDefault().minorToMajor.front();
-    for (size_t j = 0; j < form.windowOperandDims.size(); ++j)
-      if (form.windowOperandDims[j] == minor)
-        return form.updateWindowDims[j];
-    return std::nullopt;
-  }
-
   /// Whether a thread's atomics on 16-bit floats go in aligned pairs: the
   /// window walks the operand's minor dimension from 0 with an even
   /// extent, over an even dimension (so each pair starts at an even

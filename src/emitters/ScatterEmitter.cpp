@@ -135,6 +135,14 @@ llvm::Error ScatterEmitter::emitOperandCopy(EmitterContext &context) {
   return llvm::Error::success();
 }
 
+std::optional<size_t> ScatterEmitter::minorUpdateDim() const {
+  int64_t minor = scatter->operand(0)->shape().layoutOrDefault().minorToMajor.front();
+  for (size_t j = 0; j < form.windowOperandDims.size(); ++j)
+    if (form.windowOperandDims[j] == minor)
+      return form.updateWindowDims[j];
+  return std::nullopt;
+}
+
 llvm::Expected<ScatterEmitter::WindowStart>
 ScatterEmitter::windowStart(ImplicitLocOpBuilder &b, EmitterContext &context,
                             ValueRange slice) const {

@@ -64,6 +64,10 @@ protected:
   [[nodiscard]] llvm::Expected<WindowStart> windowStart(mlir::ImplicitLocOpBuilder &b,
                                                         EmitterContext &context,
                                                         mlir::ValueRange slice) const;
+  /// The update dimension that walks the operand's minor dimension in the
+  /// window: a thread takes neighbours along it (none when no window
+  /// dimension does).
+  std::optional<size_t> minorUpdateDim() const;
   /// The update elements at `updateIndex`, one per array.
   [[nodiscard]] llvm::Expected<llvm::SmallVector<mlir::Value>>
   updateValues(mlir::ImplicitLocOpBuilder &b, EmitterContext &context,

@@ -201,11 +201,12 @@ private:
   }
 
   /// Whether (`low`, `high`) must be exchanged (the smaller goes first).
-  /// The last value of each is the position for a stable sort. Callers
-  /// exchange under an scf.if, as XLA's sort does: a pair in order stores
-  /// nothing, and values the comparator does not read are loaded only to
-  /// be exchanged (selects of every value, always stored, kept all of a
-  /// thread's pairs live at once: 28 registers where XLA's take 20).
+  /// The last value of each is the position for a stable sort. Global
+  /// steps exchange under an scf.if, as XLA's sort does: a pair in order
+  /// stores nothing, and values the comparator does not read are loaded
+  /// only to be exchanged (selects of every value, always stored, kept all
+  /// of a thread's pairs live at once: 28 registers where XLA's take 20).
+  /// Shared-memory steps store both values, selected.
   llvm::Expected<Value> swapCondition(ImplicitLocOpBuilder &b, EmitterContext &context,
                                       ValueRange low, ValueRange high) const {
     size_t n = static_cast<size_t>(sort->operandCount());

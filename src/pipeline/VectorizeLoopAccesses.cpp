@@ -87,29 +87,27 @@ void vectorizeLoop(scf::ForOp loop) {
   SmallVector<memref::StoreOp> stores;
   llvm::DenseSet<Value> written, read;
   // Buffers every access in the loop reads or writes, nested ones too (a
-  // concatenate's branches): a vectorized load's buffer must not be
-  // written in the loop, a vectorized store's not read. An access to an
-  // unknown buffer stops the vectorization.
+  // concatenate's branches), by their memory effects (a load's, a store's,
+  // an atomic's): a vectorized load's buffer must not be written in the
+  // loop, a vectorized store's not read. An access to an unknown buffer
+  // stops the vectorization.
   bool unknownAccess = false;
   auto record = [&](Operation *op) {
-    if (auto load = dyn_cast<memref::LoadOp>(op)) {
-      read.insert(load.getMemRef());
-    } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
-      written.insert(store.getMemRef());
-    } else if (auto effecting = dyn_cast<MemoryEffectOpInterface>(op)) {
-      SmallVector<MemoryEffects::EffectInstance> effects;
-      effecting.getEffects(effects);
-      for (const MemoryEffects::EffectInstance &effect : effects) {
-        Value buffer = effect.getValue();
-        if (!isa<MemoryEffects::Read, MemoryEffects::Write>(effect.getEffect()))
-          continue;
-        if (!buffer || !isa<BaseMemRefType>(buffer.getType()))
-          unknownAccess = true;
-        else if (isa<MemoryEffects::Write>(effect.getEffect()))
-          written.insert(buffer);
-        else
-          read.insert(buffer);
-      }
+    auto effecting = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effecting)
+      return;
+    SmallVector<MemoryEffects::EffectInstance> effects;
+    effecting.getEffects(effects);
+    for (const MemoryEffects::EffectInstance &effect : effects) {
+      Value buffer = effect.getValue();
+      if (!isa<MemoryEffects::Read, MemoryEffects::Write>(effect.getEffect()))
+        continue;
+      if (!buffer || !isa<BaseMemRefType>(buffer.getType()))
+        unknownAccess = true;
+      else if (isa<MemoryEffects::Write>(effect.getEffect()))
+        written.insert(buffer);
+      else
+        read.insert(buffer);
     }
   };
   for (Operation &op : loop.getBody()->without_terminator()) {

@@ -10,6 +10,7 @@
 
 #include "Comparison.h"
 #include "ReductionTolerance.h"
+#include "ManifestTypes.h"
 #include "RunOptions.h"
 
 #include "hlo_parser/HloModule.h"
@@ -41,8 +42,10 @@ bool readInputFiles(const RunOptions &options, const HloModule &module,
 bool createDirectories(const std::string &path);
 
 int runInterpreter(const RunOptions &options, const HloModule &module);
-int runKernelCheck(const RunOptions &options, const HloModule &module,
-                   const HloModule *reference = nullptr);
+/// Runs `manifest`'s kernels (read from options.manifestPath) on `module`
+/// and checks them against the interpreter (on `reference`, if given).
+int runKernelCheck(const RunOptions &options, const LaunchManifest &manifest,
+                   const HloModule &module, const HloModule *reference = nullptr);
 
 } // namespace hlo::runtime
 

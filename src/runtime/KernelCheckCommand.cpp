@@ -35,11 +35,6 @@
 namespace hlo::runtime {
 namespace {
 
-std::string directoryOf(const std::string &path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string::npos ? "." : path.substr(0, slash);
-}
-
 /// One kernel's line in the report.
 struct KernelRow {
   std::string kernel, emitter;
@@ -711,40 +706,28 @@ private:
 
 } // namespace
 
-int runKernelCheck(const RunOptions &options, const HloModule &module,
-                   const HloModule *reference) {
-  ErrorOr<std::shared_ptr<SourceFile>> json = SourceFile::read(options.manifestPath);
-  if (!json) {
-    std::cerr << "hlo-run: error: manifest: " << json.error() << "\n";
-    return kExitError;
-  }
-  ErrorOr<LaunchManifest> manifest = parseLaunchManifest(std::string((*json)->text()));
-  if (!manifest) {
-    std::cerr << options.manifestPath << ": error: " << manifest.error() << "\n";
-    return kExitError;
-  }
-  bool host = manifest->target == "host";
-  if (host && manifest->hostAbiVersion != HLO_HOST_ABI_VERSION) {
+int runKernelCheck(const RunOptions &options, const LaunchManifest &manifest,
+                   const HloModule &module, const HloModule *reference) {
+  bool host = manifest.target == "host";
+  if (host && manifest.hostAbiVersion != HLO_HOST_ABI_VERSION) {
     std::cerr << options.manifestPath << ": error: the kernels were compiled for host ABI "
-              << "version " << manifest->hostAbiVersion << ", this hlo-run implements "
+              << "version " << manifest.hostAbiVersion << ", this hlo-run implements "
               << HLO_HOST_ABI_VERSION << " (recompile them)\n";
     return kExitError;
   }
   std::string codePath = options.codePath;
-  if (codePath.empty() && manifest->codeFile.empty()) {
+  if (codePath.empty() && manifest.codeFile.empty()) {
     std::cerr << options.manifestPath << ": error: the manifest names no code file (it was "
               << "written to the standard output): give --code\n";
     return kExitError;
   }
   if (codePath.empty())
-    codePath = manifest->codeFile[0] == '/'
-                   ? manifest->codeFile
-                   : directoryOf(options.manifestPath) + "/" + manifest->codeFile;
+    codePath = besideManifest(options.manifestPath, manifest.codeFile);
   std::map<int64_t, Literal> given;
   if (!readInputFiles(options, module, given) || !createDirectories(options.saveDir))
     return kExitError;
 
-  std::string blocker = moduleModeBlocker(*manifest, module);
+  std::string blocker = moduleModeBlocker(manifest, module);
   bool wholeModule = options.mode == CheckMode::Module ||
                      (options.mode == CheckMode::Auto && blocker.empty());
   if (options.mode == CheckMode::Module && !blocker.empty()) {
@@ -754,15 +737,15 @@ int runKernelCheck(const RunOptions &options, const HloModule &module,
 
   std::unique_ptr<Device> device;
   if (host) {
-    device = std::make_unique<HostDevice>(manifest->gpuArch, options.hostThreads);
+    device = std::make_unique<HostDevice>(manifest.gpuArch, options.hostThreads);
   } else {
     ErrorOr<std::unique_ptr<GpuContext>> gpu = GpuContext::open(options.device);
     if (!gpu) {
       // Say what the manifest is for: a GPU manifest may have been taken
       // for the host one (both are named after their code file).
       std::cerr << "hlo-run: " << options.manifestPath << " is for the GPU (target "
-                << manifest->target << ", " << manifest->gpuArch << ", code "
-                << manifest->codeFile << ") and this machine cannot run it: " << gpu.error()
+                << manifest.target << ", " << manifest.gpuArch << ", code "
+                << manifest.codeFile << ") and this machine cannot run it: " << gpu.error()
                 << "; nothing was run (--interpret runs the reference interpreter alone; "
                    "hlo-compile --target=host -o NAME.so compiles kernels this CPU runs, "
                    "with their manifest NAME.so.json)\n";
@@ -771,8 +754,8 @@ int runKernelCheck(const RunOptions &options, const HloModule &module,
     device = std::move(*gpu);
   }
   std::cout << "device: " << device->description() << "\n";
-  if (!device->arch().empty() && manifest->gpuArch != device->arch())
-    std::cout << "note: the code was compiled for " << manifest->gpuArch
+  if (!device->arch().empty() && manifest.gpuArch != device->arch())
+    std::cout << "note: the code was compiled for " << manifest.gpuArch
               << ", the device is " << device->arch() << "\n";
   if (Status loaded = device->loadCode(codePath); !loaded) {
     std::cerr << "hlo-run: error: " << codePath << ": " << loaded.error() << "\n";
@@ -780,14 +763,14 @@ int runKernelCheck(const RunOptions &options, const HloModule &module,
   }
   if (!wholeModule && options.mode == CheckMode::Auto)
     std::cout << "note: " << blocker << "\n";
-  for (const auto &[instruction, failure] : manifest->failed)
+  for (const auto &[instruction, failure] : manifest.failed)
     std::cout << "note: not compiled, not checked: " << instruction << ": " << failure << "\n";
   RunOptions resolved = options;
   if (resolved.warmup < 0)
     resolved.warmup = host ? 1 : 10;
   if (resolved.iterations < 0)
     resolved.iterations = host ? 5 : 100;
-  KernelCheck check(resolved, module, *manifest, *device, reference);
+  KernelCheck check(resolved, module, manifest, *device, reference);
   return check.run(wholeModule, given);
 }
 

@@ -2,6 +2,9 @@
 #include "ManifestTypes.h"
 
 #include "hlo_parser/PrimitiveType.h"
+#include "hlo_parser/SourceFile.h"
+
+#include <iostream>
 
 namespace hlo::runtime {
 
@@ -14,4 +17,25 @@ Shape shapeOf(const abi::ArrayShape &shape) {
   return result;
 }
 
+std::string besideManifest(const std::string &manifestPath, const std::string &file) {
+  if (!file.empty() && file[0] == '/')
+    return file;
+  size_t slash = manifestPath.rfind('/');
+  std::string directory = slash == std::string::npos ? "." : manifestPath.substr(0, slash);
+  return directory + "/" + file;
+}
+
+std::optional<LaunchManifest> loadLaunchManifest(const std::string &path) {
+  ErrorOr<std::shared_ptr<SourceFile>> json = SourceFile::read(path);
+  if (!json) {
+    std::cerr << "hlo-run: error: manifest: " << json.error() << "\n";
+    return std::nullopt;
+  }
+  ErrorOr<LaunchManifest> manifest = parseLaunchManifest(std::string((*json)->text()));
+  if (!manifest) {
+    std::cerr << path << ": error: " << manifest.error() << "\n";
+    return std::nullopt;
+  }
+  return std::move(*manifest);
+}
 } // namespace hlo::runtime

@@ -12,6 +12,9 @@
 #include "abi/LaunchManifest.h"
 #include "hlo_parser/Shape.h"
 
+#include <optional>
+#include <string>
+
 namespace hlo::runtime {
 
 using abi::BufferBinding;
@@ -26,6 +29,14 @@ using abi::parseLaunchManifest;
 /// The interpreter's shape of a manifest's array (element type, dimensions
 /// and layout); the reader accepted only element types HLO names.
 Shape shapeOf(const abi::ArrayShape &shape);
+
+/// A file the manifest at `manifestPath` names ("code", "compiled_hlo"):
+/// absolute, or relative to the manifest's directory.
+std::string besideManifest(const std::string &manifestPath, const std::string &file);
+
+/// The manifest at `path`, read and parsed; nullopt after an error
+/// (printed to stderr).
+std::optional<LaunchManifest> loadLaunchManifest(const std::string &path);
 
 } // namespace hlo::runtime
 

@@ -39,30 +39,16 @@ bool parseInputSpec(const std::string &spec, RunOptions &options) {
   return true;
 }
 
-std::string directoryOf(const std::string &path) {
-  size_t slash = path.rfind('/');
-  return slash == std::string::npos ? "." : path.substr(0, slash);
-}
-
 /// Where hlo-compile's HLO passes rewrote the module it was given (the
 /// manifest's "compiled_hlo": fused an unoptimized module, split a long
 /// reduction), the kernels belong to the module compiled: it becomes the
 /// module run, and the module given its reference, as with --reference.
 /// Nothing changes when --reference is given or the manifest names no
-/// compiled module (a manifest that cannot be read is reported later).
-void useCompiledModule(RunOptions &options) {
-  if (options.interpretOnly || options.manifestPath.empty() || !options.referencePath.empty())
+/// compiled module.
+void useCompiledModule(RunOptions &options, const LaunchManifest &manifest) {
+  if (!options.referencePath.empty() || manifest.compiledHloFile.empty())
     return;
-  ErrorOr<std::shared_ptr<SourceFile>> json = SourceFile::read(options.manifestPath);
-  if (!json)
-    return;
-  ErrorOr<LaunchManifest> manifest = parseLaunchManifest(std::string((*json)->text()));
-  if (!manifest || manifest->compiledHloFile.empty())
-    return;
-  std::string compiled = manifest->compiledHloFile[0] == '/'
-                             ? manifest->compiledHloFile
-                             : directoryOf(options.manifestPath) + "/" +
-                                   manifest->compiledHloFile;
+  std::string compiled = besideManifest(options.manifestPath, manifest.compiledHloFile);
   std::cout << "note: the kernels were compiled from " << compiled
             << " (hlo-compile's HLO passes rewrote " << options.hloPath
             << "): checking it against " << options.hloPath << "\n";
@@ -187,7 +173,13 @@ int main(int argc, char **argv) {
     return kExitError;
   }
 
-  useCompiledModule(options);
+  std::optional<LaunchManifest> manifest;
+  if (!options.interpretOnly) {
+    manifest = loadLaunchManifest(options.manifestPath);
+    if (!manifest)
+      return kExitError;
+    useCompiledModule(options, *manifest);
+  }
   ErrorOr<std::shared_ptr<SourceFile>> read = SourceFile::read(options.hloPath);
   if (!read) {
     std::cerr << "hlo-run: error: " << read.error() << "\n";
@@ -218,7 +210,7 @@ int main(int argc, char **argv) {
   }
   try {
     return options.interpretOnly ? runInterpreter(options, *module)
-                                 : runKernelCheck(options, *module, reference.get());
+                                 : runKernelCheck(options, *manifest, *module, reference.get());
   } catch (const std::bad_alloc &) {
     std::cerr << "hlo-run: error: out of memory (--max-elements bounds the interpreter's "
                  "arrays)\n";
