@@ -2,6 +2,7 @@
 #include "BufferSharing.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -87,18 +88,58 @@ void shareTemporaryBuffers(abi::LaunchManifest &manifest) {
       life.bytes = std::max(life.bytes, binding.bytes);
     });
   }
+  // An in-place output is its operand's memory: the two are one buffer
+  // with one live range (the union of theirs), pinned if either is (a
+  // module parameter or output, or a buffer outside the entry's straight
+  // line). Chains (an update of an update) join transitively.
+  std::map<std::string, std::string> parent;
+  std::function<std::string(const std::string &)> root = [&](const std::string &name) {
+    auto found = parent.find(name);
+    if (found == parent.end() || found->second == name)
+      return name;
+    return found->second = root(found->second);
+  };
+  // A binding's name in the plan: a named buffer's, or one per parameter
+  // or output leaf (always pinned).
+  auto keyOf = [](const KernelParameter &binding) {
+    if (isNamedBuffer(binding))
+      return binding.bufferName;
+    return std::string(binding.binding == BufferBinding::Output ? "<output " : "<parameter ") +
+           std::to_string(binding.number) + ">";
+  };
   for (size_t k = 0; k < manifest.kernels.size(); ++k) {
     const std::vector<KernelParameter> &parameters = manifest.kernels[k].parameters;
     for (const KernelParameter &parameter : parameters) {
-      if (!isNamedBuffer(parameter))
-        continue;
-      bool inPlace = parameter.aliases >= 0;
-      if (!launched[k] || inPlace)
+      if (!launched[k] && isNamedBuffer(parameter))
         pinned.insert(parameter.bufferName);
-      if (inPlace && parameter.aliases < static_cast<int64_t>(parameters.size()) &&
-          isNamedBuffer(parameters[parameter.aliases]))
-        pinned.insert(parameters[parameter.aliases].bufferName);
+      if (parameter.aliases < 0 || parameter.aliases >= static_cast<int64_t>(parameters.size()))
+        continue;
+      std::string a = root(keyOf(parameter));
+      std::string b = root(keyOf(parameters[parameter.aliases]));
+      if (a != b)
+        parent[a] = b;
     }
+  }
+  std::map<std::string, Life> chainLives;
+  std::set<std::string> pinnedChains;
+  for (const auto &[name, life] : lives) {
+    Life &chain = chainLives[root(name)];
+    chain.first = chain.first < 0 ? life.first : std::min(chain.first, life.first);
+    chain.last = std::max(chain.last, life.last);
+    chain.bytes = std::max(chain.bytes, life.bytes);
+  }
+  for (const auto &[name, unused] : parent)
+    if (name.front() == '<' || pinned.count(name))
+      pinnedChains.insert(root(name));
+  for (const std::string &name : pinned)
+    pinnedChains.insert(root(name));
+  // A member of a chain takes the chain's life; a pinned chain pins all.
+  for (auto &[name, life] : lives) {
+    std::string chain = root(name);
+    if (pinnedChains.count(chain))
+      pinned.insert(name);
+    else
+      life = chainLives[chain];
   }
 
   // Largest first (then first written, then name: a deterministic order),

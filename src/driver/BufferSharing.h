@@ -9,8 +9,11 @@
 // Shared: the entry's temporaries and kernels' scratch buffers. Kept on
 // their own: parameters, outputs and constants; anything a while loop or
 // conditional binds or a kernel of a nested computation reads (their
-// lives repeat with the loop); and both sides of an in-place output (the
-// runtime binds the output to its input's buffer).
+// lives repeat with the loop). An in-place output and its input are one
+// buffer (the runtime binds the output to its input's memory): one live
+// range, the union of theirs, along whole chains of updates, and kept on
+// its own if any member is (an in-place update whose result is a module
+// output keeps its temporary input out of sharing).
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_DRIVER_BUFFERSHARING_H
