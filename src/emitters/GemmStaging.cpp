@@ -58,12 +58,17 @@ GemmEmitter::Staging GemmEmitter::stagingOf(int operand) const {
              : (operand == 0 ? gemm.lhsFree : gemm.rhsFree);
   int64_t extent = kMinor ? gemm.k : (operand == 0 ? gemm.m : gemm.n);
   int64_t tileExtent = kMinor ? tiling.blockK : result.rows;
+  // Where one block's tile starts along that extent: a vector is inside the
+  // operand or outside it as a whole only if every start is whole vectors
+  // (XLA's 8-row tiles stage 16 rows of an 8-bit operand: a 16-byte vector
+  // from row 24 of 32 would read past the end).
+  int64_t blockStep = kMinor ? tiling.blockK : (operand == 0 ? tiling.blockM : tiling.blockN);
   std::vector<int64_t> layout = shape.layoutOrDefault().minorToMajor;
   if (run.empty() || layout.empty() || layout.front() != run.back())
     return result;
   for (int64_t width = 16 / elementBytes; width > 1 && width * elementBytes >= 4; width /= 2)
     if (shape.dimension(run.back()) % width == 0 && extent % width == 0 &&
-        tileExtent % width == 0 &&
+        tileExtent % width == 0 && blockStep % width == 0 &&
         (!result.contiguousInTile || result.tileShape.back() % width == 0)) {
       result.width = width;
       break;
