@@ -263,6 +263,21 @@ createScatterEmitter(const FusionAnalysis &analysis, const HloComputation &fused
             "cannot be updated together atomically (XLA expands such scatters into "
             "loops before emission)");
   }
+  // A c128 element is 16 bytes: with repeated indices only an addition
+  // can update it atomically (two f64 atomic adds); other combiners would
+  // need a 16-byte compare-and-swap.
+  const HloComputation *combiner = toApply(*scatter);
+  const HloInstruction *combined = combiner ? combiner->root() : nullptr;
+  bool adds = combined && combined->opcode() == HloOpcode::Add &&
+              combined->operand(0)->opcode() == HloOpcode::Parameter &&
+              combined->operand(1)->opcode() == HloOpcode::Parameter;
+  if (scatter->operand(0)->shape().elementType() == PrimitiveType::C128 &&
+      !scatterDimensionNumbers(*scatter).uniqueIndices && !adds)
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "unsupported: a c128 scatter ('" + scatter->name() +
+            "') whose combiner is not an addition needs unique_indices=true: a "
+            "16-byte element has no atomic compare-and-swap here");
   if (analysis.variant == FusionVariant::ScatterWithDistributedIndices &&
       !isComplex(scatter->operand(0)->shape().elementType()))
     return createScatterDistributedIndicesEmitter(analysis, fused, device);

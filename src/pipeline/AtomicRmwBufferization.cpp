@@ -1,9 +1,11 @@
 //===- AtomicRmwBufferization.cpp - xla_gpu.atomic_rmw to buffers ---------===//
 #include "pipeline/AtomicRmwBufferization.h"
+#include "pipeline/AtomicUpdates.h"
 
 #include "dialect/XlaGpuDialect.h"
 
 #include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/IRMapping.h"
@@ -37,11 +39,40 @@ struct AtomicRmwBufferization
     if (failed(buffer))
       return failure();
     Location loc = op->getLoc();
+    Block &from = atomic.getComputation().front();
+    auto yielded = cast<xla_gpu::YieldOp>(from.getTerminator()).getValues().front();
+    if (auto complexType = dyn_cast<ComplexType>(from.getArgument(0).getType())) {
+      // memref.generic_atomic_rmw holds integers and floats only: a complex
+      // update is written out here (AtomicUpdates.h), an addition of a
+      // value from outside as one atomic add per part.
+      auto add = yielded.getDefiningOp<complex::AddOp>();
+      Value current = from.getArgument(0);
+      Value addend = !add                         ? Value()
+                     : add.getLhs() == current ? add.getRhs()
+                     : add.getRhs() == current ? add.getLhs()
+                                               : Value();
+      if (addend && addend.getParentBlock() != &from && from.getOperations().size() == 2) {
+        emitComplexAtomicAdd(rewriter, loc, *buffer, atomic.getIndices(), addend);
+      } else {
+        FailureOr<Value> stored = emitCompareAndSwapLoop(
+            rewriter, loc, *buffer, atomic.getIndices(),
+            [&](OpBuilder &b, Location, Value value) {
+              IRMapping mapping;
+              mapping.map(current, value);
+              for (Operation &inner : from.without_terminator())
+                b.clone(inner, mapping);
+              return mapping.lookupOrDefault(yielded);
+            });
+        if (failed(stored))
+          return failure();
+      }
+      replaceOpWithBufferizedValues(rewriter, op, *buffer);
+      return success();
+    }
     auto generic = memref::GenericAtomicRMWOp::create(rewriter, loc, *buffer,
                                                       atomic.getIndices());
     {
       OpBuilder::InsertionGuard guard(rewriter);
-      Block &from = atomic.getComputation().front();
       Block *to = generic.getBody();
       rewriter.setInsertionPointToStart(to);
       IRMapping mapping;

@@ -5,10 +5,12 @@
 // the rest of the floats (LLVM's cmpxchg takes no floats) and for elements
 // narrower than a byte (pred, s2, s4, u2, u4), which LLVM has no atomics
 // on; the 2- and 4-bit elements of kernel arguments are left to the
-// packing pass.
+// packing pass. (Complex elements never get here: their bufferization
+// writes their updates out, AtomicRmwBufferization.cpp.)
 //
 //===----------------------------------------------------------------------===//
 #include "dialect/XlaGpuDialect.h"
+#include "pipeline/AtomicUpdates.h"
 #include "pipeline/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -46,61 +48,24 @@ std::optional<arith::AtomicRMWKind> nativeKind(Operation *combiner) {
       .Default([](Operation *) { return std::nullopt; });
 }
 
-/// An update as a compare-and-swap loop on an integer word: LLVM's
-/// cmpxchg takes integers only. A sub-byte element (pred, s4, u4) swaps its
-/// byte, the element zero-extended (only the low bits of the byte are the
-/// element: the buffers' encoding, interpreter/ElementBytes.h); a float
-/// swaps its bits as the integer of its width. The first guess is the
-/// element as a plain load reads it (the access the host target
-/// bounds-checks); a failed exchange returns the word as it is and the
-/// loop retries with it.
+/// An update as a compare-and-swap loop on an integer word (AtomicUpdates.h):
+/// LLVM's cmpxchg takes integers only.
 LogicalResult lowerToCompareAndSwap(memref::GenericAtomicRMWOp generic) {
-  auto type = cast<MemRefType>(generic.getMemref().getType());
-  Type element = generic.getCurrentValue().getType();
-  if (type.getMemorySpace())
-    return generic.emitOpError("a compare-and-swap update of ")
-           << element << " in memory space " << type.getMemorySpace() << " is not supported";
   OpBuilder b(generic);
-  Location loc = generic.getLoc();
-  bool subByte = element.getIntOrFloatBitWidth() < 8;
-  if (subByte && !element.isInteger()) // f4: through its bits
-    return generic.emitOpError("an atomic update of ") << element << " is not supported";
-  Type word = subByte ? b.getI8Type() : b.getIntegerType(element.getIntOrFloatBitWidth());
-  auto toWord = [&](OpBuilder &b, Location loc, Value value) -> Value {
-    return subByte ? Value(arith::ExtUIOp::create(b, loc, word, value))
-                   : Value(arith::BitcastOp::create(b, loc, word, value));
-  };
-  auto fromWord = [&](OpBuilder &b, Location loc, Value value) -> Value {
-    return subByte ? Value(arith::TruncIOp::create(b, loc, element, value))
-                   : Value(arith::BitcastOp::create(b, loc, element, value));
-  };
-  Value pointer = xla_gpu::ElementPointerOp::create(
-      b, loc, LLVM::LLVMPointerType::get(b.getContext()), generic.getMemref(), generic.getIndices());
-  Value first = memref::LoadOp::create(b, loc, generic.getMemref(), generic.getIndices());
-  auto loop = scf::WhileOp::create(
-      b, loc, TypeRange{word, element}, ValueRange{toWord(b, loc, first)},
-      [&](OpBuilder &b, Location loc, ValueRange arguments) {
-        Value expected = arguments[0];
+  FailureOr<Value> stored = emitCompareAndSwapLoop(
+      b, generic.getLoc(), generic.getMemref(), generic.getIndices(),
+      [&](OpBuilder &b, Location, Value current) {
         IRMapping mapping;
-        mapping.map(generic.getCurrentValue(), fromWord(b, loc, expected));
+        mapping.map(generic.getCurrentValue(), current);
         for (Operation &op : generic.getBody()->without_terminator())
           b.clone(op, mapping);
         auto yield = cast<memref::AtomicYieldOp>(generic.getBody()->getTerminator());
-        Value updated = mapping.lookupOrDefault(yield.getResult());
-        auto exchange = LLVM::AtomicCmpXchgOp::create(
-            b, loc, pointer, expected, toWord(b, loc, updated), LLVM::AtomicOrdering::acq_rel,
-            LLVM::AtomicOrdering::monotonic);
-        Value seen = LLVM::ExtractValueOp::create(b, loc, exchange, 0);
-        Value stored = LLVM::ExtractValueOp::create(b, loc, exchange, 1);
-        Value retry = arith::XOrIOp::create(
-            b, loc, stored, arith::ConstantIntOp::create(b, loc, 1, 1));
-        scf::ConditionOp::create(b, loc, retry, ValueRange{seen, updated});
-      },
-      [&](OpBuilder &b, Location loc, ValueRange arguments) {
-        scf::YieldOp::create(b, loc, arguments[0]);
+        return mapping.lookupOrDefault(yield.getResult());
       });
+  if (failed(stored))
+    return failure();
   // The value stored, as memref.generic_atomic_rmw defines its result.
-  generic.getResult().replaceAllUsesWith(loop.getResult(1));
+  generic.getResult().replaceAllUsesWith(*stored);
   generic.erase();
   return success();
 }

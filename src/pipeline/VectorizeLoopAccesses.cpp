@@ -123,9 +123,10 @@ void vectorizeLoop(scf::ForOp loop) {
   if (unknownAccess)
     return;
   // Vectors of sub-byte elements (pred as i1, s4) are bit-packed in LLVM,
-  // while their buffers hold them otherwise: leave those accesses scalar.
+  // while their buffers hold them otherwise, and LLVM has no vectors of
+  // structs (complex<f32> is one): leave those accesses scalar.
   auto isSubByte = [](Type type) {
-    return type.isIntOrFloat() && type.getIntOrFloatBitWidth() % 8 != 0;
+    return !type.isIntOrFloat() || type.getIntOrFloatBitWidth() % 8 != 0;
   };
   llvm::erase_if(loads, [&](memref::LoadOp load) {
     return isSubByte(load.getType()) || written.contains(load.getMemRef()) ||
