@@ -9,6 +9,26 @@ scripts/install-deps.sh
 scripts/build.sh
 status=0
 ctest --test-dir build --output-on-failure -j "$(nproc)" || status=$?
-# ctest says that a test was skipped, not why: the host suite's skips say.
-grep -h '^SKIPPED: ' build/Testing/Temporary/LastTest.log 2>/dev/null | sort -u || true
+# ctest says that a test was skipped, not why: the scripts' SKIPPED lines
+# say (the host suite's modules, steps without ptxas), and so do
+# GoogleTest's skips (GTEST_SKIP: no corpus, no CUDA toolkit), whose
+# message follows "FILE:LINE: Skipped" in the test's output in ctest's log:
+# one line per reason, with its cases (the first three named).
+log=build/Testing/Temporary/LastTest.log
+if [ -f "$log" ]; then
+  { grep -h '^SKIPPED: ' "$log" || true
+    awk '/^[0-9]+\/[0-9]+ Test: / { sub(/^[0-9]+\/[0-9]+ Test: /, ""); test = $0; next }
+         /^[^ ].*:[0-9]+: Skipped$/ { skipping = 1; reason = ""; next }
+         skipping && (/^$/ || /^\[  SKIPPED \]/) {
+           if (reason == "") reason = "(GTEST_SKIP without a message)"
+           if (!(reason in count)) order[++reasons] = reason
+           if (++count[reason] <= 3) names[reason] = names[reason] (count[reason] > 1 ? ", " : "") test
+           skipping = 0; next }
+         skipping { reason = reason (reason == "" ? "" : " ") $0 }
+         END { for (i = 1; i <= reasons; i++) {
+                 r = order[i]; n = count[r]
+                 printf "SKIPPED: %s: %d GoogleTest case%s: %s%s\n", r, n, (n > 1 ? "s" : ""),
+                        names[r], (n > 3 ? sprintf(" and %d more", n - 3) : "") } }' "$log"
+  } | sort -u
+fi
 exit $status

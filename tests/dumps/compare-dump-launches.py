@@ -9,9 +9,12 @@ fusion: `.` and `-` become `_`, launches of a sort get `__N`). Per fusion
 the grids and blocks of all launches must be equal, as multisets.
 
 Every difference must be pinned in tests/dumps/launch-differences.tsv
-(dump, fusion, reason) and every pinned difference must still be one, so
-the list stays exact. The kernel counts (our distinct kernel functions,
-XLA's rows) must be those pinned on the dump's `#kernels` line.
+(dump, fusion, the launches of both sides as `ours G/B ... xla G/B ...`,
+reason) with exactly the grids and blocks seen, so that any change of a
+pinned fusion's launches fails too, and every pinned difference must
+still be one, so the list stays exact. The kernel counts (our distinct
+kernel functions, XLA's rows) must be those pinned on the dump's
+`#kernels` line. --report prints the pin lines of what it sees.
 
   compare-dump-launches.py DUMP_DIR MANIFEST.json [--pins FILE] [--report]
 """
@@ -66,6 +69,11 @@ def xla_launches(dump, module_text):
     return launches
 
 
+def launch_text(launches):
+    """`G/B G/B ...` (grid/block of each launch, sorted), or `none`."""
+    return " ".join(f"{grid}/{block}" for grid, block in sorted(launches)) or "none"
+
+
 def our_launches(manifest):
     launches = collections.defaultdict(list)
     for kernel in manifest["kernels"]:
@@ -94,18 +102,22 @@ def main():
     xla_kernels = sum(len(v) for v in xla.values())
 
     library = {entry["name"] for entry in manifest.get("not_emitted", [])}
-    differences = {}
+    differences = {}  # fusion -> (what, "ours G/B... xla G/B...")
     equal = listed = 0
+
+    def differ(fusion, what):
+        differences[fusion] = (what, f"ours {launch_text(ours.get(fusion, []))} "
+                                     f"xla {launch_text(xla.get(fusion, []))}")
     for fusion, dims in sorted(xla.items()):
         # XLA's row stands for every fusion with its code; ours lists each.
         mine = ours.get(fusion)
         if mine is None and fusion in library:
             listed += 1  # a Triton GEMM or custom kernel: a listed library call
         elif mine is None:
-            differences[fusion] = "XLA kernel, no launch of ours"
+            differ(fusion, "XLA kernel, no launch of ours")
         elif sorted(set(mine)) != sorted(set(dims)) or (
                 len(dims) > 1 and sorted(mine) != sorted(dims)):
-            differences[fusion] = f"grid/block ours {sorted(mine)} XLA {sorted(dims)}"
+            differ(fusion, "grid/block")
         else:
             equal += 1
     # Our kernels none of whose launches is an XLA kernel's fusion: kernels
@@ -115,7 +127,7 @@ def main():
         runs[kernel["name"]].add(kernel["hlo_instruction"])
     for function, instructions in sorted(runs.items()):
         if not instructions & set(xla):
-            differences[min(instructions)] = "our kernel, no XLA kernel"
+            differ(min(instructions), "our kernel, no XLA kernel")
     pins, counts = {}, None
     if os.path.exists(args.pins):
         with open(args.pins) as f:
@@ -128,20 +140,27 @@ def main():
                 if fields[1] == "#kernels":
                     counts = fields[2]
                 else:
-                    pins[fields[1]] = fields[2] if len(fields) > 2 else ""
+                    # The launches, exactly (None: a pin without them, which fails).
+                    pins[fields[1]] = fields[2] if len(fields) > 3 else None
     count_text = f"ours {our_kernels} xla {xla_kernels}"
     print(f"{name}: {len(xla)} XLA fusions with kernels, {equal} with equal grid and block, "
           f"{listed} run by libraries (listed), {len(differences)} different; "
           f"kernels {count_text}; {len(library)} library calls listed")
     if args.report:
         print(f"{name}\t#kernels\t{count_text}")
-        for fusion, what in sorted(differences.items()):
-            print(f"{name}\t{fusion}\t{what}")
+        for fusion, (what, launches) in sorted(differences.items()):
+            print(f"{name}\t{fusion}\t{launches}\t{what}")
         return 0
     failures = []
-    for fusion, what in sorted(differences.items()):
+    for fusion, (what, launches) in sorted(differences.items()):
         if fusion not in pins:
-            failures.append(f"not pinned: {fusion}: {what}")
+            failures.append(f"not pinned: {fusion}: {what}: {launches}")
+        elif pins[fusion] is None:
+            failures.append(f"pinned without its launches (dump, fusion, launches, reason): "
+                            f"{fusion}: {what}: {launches}")
+        elif pins[fusion] != launches:
+            failures.append(f"pinned launches changed: {fusion}: {what}: {launches}, "
+                            f"pinned: {pins[fusion]}")
     for fusion in sorted(pins):
         if fusion not in differences:
             failures.append(f"pinned, but now equal (remove the pin): {fusion}")

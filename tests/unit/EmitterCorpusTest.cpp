@@ -1,8 +1,12 @@
-//===- EmitterCorpusTest.cpp - The loop emitter on the corpus -------------===//
+//===- EmitterCorpusTest.cpp - The emitters on the claimed corpus ---------===//
 //
-// Every module of corpus/xla/{loop,input_slices,convert} and the loop-kind
-// modules of dynamic_update_slice emits MLIR that verifies, or fails with
-// a diagnostic naming what is unsupported; at least 90% emit.
+// Every corpus module the compiler claims (scripts/gpu-check.sh modules:
+// corpus/xla/{loop,input_slices,convert}, the dynamic_update_slice,
+// reduce_*, transpose, concatenate and scatter categories, and
+// tests/claimed-modules.txt) emits MLIR that verifies. A claimed module
+// that fails, "unsupported" included, fails its test: only the modules
+// tests/host/expected-skips.txt lists with an "unsupported: ..." reason may
+// be refused, and then for that reason.
 //
 //===----------------------------------------------------------------------===//
 #include "emitters/FusionEmitter.h"
@@ -15,6 +19,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <set>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -23,7 +28,17 @@ using testing_utils::kCorpus;
 
 namespace {
 
-using testing_utils::claimedLoopModules;
+/// scripts/gpu-check.sh's corpus modules, each once.
+std::vector<std::string> claimedModules() {
+  std::vector<std::string> files;
+  std::set<std::string> seen;
+  for (const std::vector<std::string> &list :
+       {testing_utils::claimedLoopModules(), testing_utils::claimedHeroModules()})
+    for (const std::string &file : list)
+      if (seen.insert(file).second)
+        files.push_back(file);
+  return files;
+}
 
 /// Emits one module: "" on success, else the diagnostics.
 std::string emit(const std::string &file) {
@@ -38,33 +53,36 @@ std::string emit(const std::string &file) {
   return emitted ? std::string() : diagnostics.rendered();
 }
 
-class LoopCorpus : public testing::TestWithParam<std::string> {};
+class ClaimedCorpus : public testing::TestWithParam<std::string> {};
 
-TEST_P(LoopCorpus, EmitsVerifiedMlirOrNamesWhatIsUnsupported) {
-  std::string errors = emit(GetParam());
-  if (!errors.empty()) {
-    EXPECT_NE(errors.find(": error: unsupported: "), std::string::npos) << errors;
+TEST_P(ClaimedCorpus, EmitsVerifiedMlir) {
+  const std::string &file = GetParam();
+  std::string errors = emit(file);
+  std::optional<std::string> reason = testing_utils::expectedSkipReason(file);
+  if (reason && reason->rfind("unsupported:", 0) == 0) {
+    EXPECT_NE(errors, "") << file << " now emits: drop it from tests/host/expected-skips.txt";
+    EXPECT_NE(errors.find(*reason), std::string::npos) << errors;
+    GTEST_SKIP() << *reason;
   }
+  EXPECT_EQ(errors, "") << file << " is claimed (scripts/gpu-check.sh modules) and does "
+                        << "not emit";
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    Corpus, LoopCorpus, testing::ValuesIn(claimedLoopModules()),
+    Corpus, ClaimedCorpus, testing::ValuesIn(claimedModules()),
     [](const testing::TestParamInfo<std::string> &info) {
       return testing_utils::gtestName(info.param);
     });
-GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(LoopCorpus);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(ClaimedCorpus);
 
-TEST(LoopCorpusSummary, AtLeastNinetyPercentEmit) {
-  std::vector<std::string> files = claimedLoopModules();
-  if (files.empty())
-    GTEST_SKIP() << "no corpus";
-  int emitted = 0;
-  for (const std::string &file : files)
-    emitted += emit(file).empty();
-  RecordProperty("emitted", emitted);
+TEST(ClaimedCorpusSummary, HasModules) {
+  if (!fs::exists(kCorpus / "xla" / "INDEX.tsv"))
+    GTEST_SKIP() << "no corpus at " << kCorpus.string();
+  std::vector<std::string> files = claimedModules();
   RecordProperty("modules", static_cast<int>(files.size()));
-  EXPECT_GE(emitted * 10, static_cast<int>(files.size()) * 9)
-      << emitted << " of " << files.size() << " emit";
+  // The loop categories alone hold 52 modules: an empty or short list is
+  // a broken INDEX.tsv or list, not a pass.
+  EXPECT_GE(files.size(), 100u);
 }
 
 } // namespace
