@@ -6,7 +6,11 @@
 set -euo pipefail
 venv="$1/test-venv"
 python="$venv/bin/python3"
-if ! "$python" -c 'import numpy, ml_dtypes' 2>/dev/null; then
+# ml_dtypes is pinned: its conversions are what the interpreter is checked
+# against, and they change between versions (0.7 converts -NaN to
+# f4e2m1fn +0; 0.6 and XLA's GPU code give -0 for every NaN).
+if ! "$python" -c 'import numpy, ml_dtypes; assert ml_dtypes.__version__ == "0.6.0"' \
+    2>/dev/null; then
   rm -rf "$venv"
   python3 -m venv "$venv" >&2
   "$python" -m pip install --quiet --disable-pip-version-check \
