@@ -78,12 +78,8 @@ DotGeometry dotGeometry(const DotDimensions &dimensions, const Shape &lhsShape,
   std::vector<int64_t> contractingSizes;
   for (int64_t d : lhsContracting)
     contractingSizes.push_back(lhsShape.dimension(d));
-  geometry.lhsStep.push_back(0); // no contracting dims: one product
-  geometry.rhsStep.push_back(0);
-  if (!contractingSizes.empty()) {
-    geometry.lhsStep.clear();
-    geometry.rhsStep.clear();
-  }
+  // (No contracting dimensions: forEachIndex visits the one empty index,
+  // one product per element.)
   forEachIndex(contractingSizes, [&](const std::vector<int64_t> &k, int64_t) {
     int64_t lhs = 0, rhs = 0;
     for (size_t i = 0; i < k.size(); ++i) {
