@@ -600,10 +600,11 @@ SmallVector<Value> FunctionBodyEmitter::emitDot(const HloInstruction *inst,
   SmallVector<int64_t> bounds;
   for (const IndexingVar &var : lhsMap.getRangeVars())
     bounds.push_back(var.bounds.upper + 1);
-  // 8- and 4-bit float results accumulate in f32 and round once, as
-  // cuBLAS's FP8 GEMMs and the interpreter do (a step in f8 would round
-  // every partial sum to 3 or fewer significand bits).
-  bool smallFloat = isFloatingPoint(resultType) && primitiveBitWidth(resultType) <= 8;
+  // Float results narrower than f32 accumulate in f32 and round once, as
+  // tensor-core GEMMs, cuBLAS and XLA's normalized dots do (a step in bf16
+  // would round every partial sum to 8 significand bits); hlo-run's bounds
+  // take a dot's sums to err in f32's unit.
+  bool smallFloat = isFloatingPoint(resultType) && primitiveBitWidth(resultType) < 32;
   PrimitiveType accumulatorType = smallFloat ? PrimitiveType::F32 : resultType;
   Value zero = ::hlo::emitConstant(b, accumulatorType, 0.0, 0);
   SmallVector<Value> sum =

@@ -29,10 +29,13 @@ Tolerance toleranceFor(const RunOptions &options, PrimitiveType type);
 /// Compares `actual` with `expected` and prints one line ("  LABEL SHAPE:
 /// max abs error ..., PASS") and, on failure, the first mismatch. A value
 /// that went through float reductions (`depth`) gets the tolerance of
-/// ReductionTolerance.h unless --atol/--rtol were given.
+/// ReductionTolerance.h unless --atol/--rtol were given, its growth
+/// scaled by each element's `magnitudes` (ElementMagnitudes.h; null: its
+/// own |expected|).
 ComparisonResult reportComparison(const std::string &label, const Literal &expected,
                                   const Literal &actual, const RunOptions &options,
-                                  const ReductionDepth &depth = ReductionDepth());
+                                  const ReductionDepth &depth = ReductionDepth(),
+                                  const Literal *magnitudes = nullptr);
 
 /// Reads the --input files for the entry's parameters; prints errors.
 bool readInputFiles(const RunOptions &options, const HloModule &module,

@@ -21,7 +21,7 @@ std::string indexText(const std::vector<int64_t> &dims, int64_t linear) {
 }
 
 /// Whether `actual` matches `expected`; updates the error maxima.
-bool floatMatches(double expected, double actual, Tolerance tolerance,
+bool floatMatches(double expected, double actual, Tolerance tolerance, double magnitude,
                   ComparisonResult &result) {
   if (std::isnan(expected) || std::isnan(actual))
     return std::isnan(expected) && std::isnan(actual);
@@ -31,7 +31,8 @@ bool floatMatches(double expected, double actual, Tolerance tolerance,
   result.maxAbsoluteError = std::max(result.maxAbsoluteError, error);
   if (expected != 0)
     result.maxRelativeError = std::max(result.maxRelativeError, error / std::fabs(expected));
-  return error <= tolerance.absolute + tolerance.relative * std::fabs(expected);
+  return error <= tolerance.absolute + tolerance.relative * std::fabs(expected) +
+                      tolerance.growth * magnitude;
 }
 
 std::string valueText(const Literal &array, int64_t i) {
@@ -66,7 +67,7 @@ Tolerance defaultTolerance(PrimitiveType type) {
 }
 
 ComparisonResult compareArrays(const Literal &expected, const Literal &actual,
-                               Tolerance tolerance) {
+                               Tolerance tolerance, const Literal *magnitudes) {
   ComparisonResult result;
   PrimitiveType type = expected.shape().elementType();
   result.elements = std::max<int64_t>(expected.elementCount(), 0);
@@ -78,15 +79,37 @@ ComparisonResult compareArrays(const Literal &expected, const Literal &actual,
     return result;
   }
   bool isFloat = isFloatingPoint(type) || isComplex(type);
+  if (magnitudes && magnitudes->realData().size() != static_cast<size_t>(result.elements))
+    magnitudes = nullptr;
   for (int64_t i = 0; i < result.elements; ++i) {
     bool matches;
     if (isFloat) {
-      matches = floatMatches(expected.realData()[i], actual.realData()[i], tolerance, result);
+      // The element's magnitude, else its own size (a complex value's
+      // modulus for both parts).
+      double magnitude = magnitudes ? magnitudes->realData()[i]
+                         : isComplex(type)
+                             ? std::hypot(expected.realData()[i], expected.imagData()[i])
+                             : std::fabs(expected.realData()[i]);
+      if (!std::isfinite(magnitude))
+        magnitude = 0;
+      double grown = tolerance.growth * magnitude;
+      if (grown > 0 && grown >= std::fabs(expected.realData()[i]) &&
+          (!isComplex(type) || grown >= std::fabs(expected.imagData()[i])))
+        ++result.wideElements;
+      matches = floatMatches(expected.realData()[i], actual.realData()[i], tolerance, magnitude,
+                             result);
       if (isComplex(type))
         matches = floatMatches(expected.imagData()[i], actual.imagData()[i], tolerance,
-                               result) && matches;
+                               magnitude, result) && matches;
     } else {
       matches = expected.intData()[i] == actual.intData()[i];
+      // An integer converted from a reduced float may differ by that
+      // float's bound, rounded up (Tolerance::growth, set only then).
+      if (!matches && tolerance.growth > 0 && magnitudes) {
+        double allowed = std::ceil(tolerance.growth * magnitudes->realData()[i]);
+        matches = std::fabs(static_cast<double>(expected.intData()[i]) -
+                            static_cast<double>(actual.intData()[i])) <= allowed;
+      }
       if (!matches) {
         double error = std::fabs(static_cast<double>(expected.intData()[i]) -
                                  static_cast<double>(actual.intData()[i]));

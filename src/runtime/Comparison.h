@@ -1,9 +1,11 @@
 //===- Comparison.h - Checking results against the reference ---*- C++ -*-===//
 //
 // Owns how a computed array is judged against the interpreter's: integers
-// and pred exactly; floats within |actual - expected| <= absolute +
-// relative * |expected| (defaults per type, overridable), with NaN where
-// and only where the reference has NaN, and infinities equal.
+// and pred exactly; floats element by element within
+//   |actual - expected| <= absolute + relative |expected| + growth m
+// (defaults per type, overridable; m the element's magnitude, see
+// ElementMagnitudes.h, else |expected|), with NaN where and only where the
+// reference has NaN, and infinities equal.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_RUNTIME_COMPARISON_H
@@ -19,6 +21,9 @@ namespace hlo::runtime {
 struct Tolerance {
   double absolute = 0;
   double relative = 0;
+  /// The relative error reductions and stages may add, to each element's
+  /// magnitude (ReductionTolerance.h); 0: none.
+  double growth = 0;
 };
 
 /// f64 1e-9, f32/c64 1e-5, narrow floats 2^(1 - mantissa bits) (two units
@@ -34,12 +39,17 @@ struct ComparisonResult {
   /// The first mismatch, described ("at [1, 2]: expected 1.5, got 2"), or
   /// empty.
   std::string firstMismatch;
+  /// Elements whose growth term alone is at least their own |expected|
+  /// (their terms cancel): there the bound cannot tell a slip from noise.
+  int64_t wideElements = 0;
   bool passed() const { return mismatches == 0; }
 };
 
-/// Compares `actual` with `expected` (same shape and element type).
+/// Compares `actual` with `expected` (same shape and element type);
+/// `magnitudes` (f64, one per element) scale `tolerance.growth`, else each
+/// element's |expected| does.
 ComparisonResult compareArrays(const Literal &expected, const Literal &actual,
-                               Tolerance tolerance);
+                               Tolerance tolerance, const Literal *magnitudes = nullptr);
 
 } // namespace hlo::runtime
 

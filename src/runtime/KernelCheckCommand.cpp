@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "ElementMagnitudes.h"
 #include "GpuContext.h"
 #include "ModuleBuffers.h"
 #include "ReferenceCases.h"
@@ -33,6 +34,17 @@
 #include <unistd.h>
 
 namespace hlo::runtime {
+namespace {
+
+/// Whether any of the outputs' bounds grows with reductions (only then are
+/// the magnitudes worth computing).
+bool anyGrowth(const std::vector<ReductionDepth> &depths) {
+  return std::any_of(depths.begin(), depths.end(),
+                     [](const ReductionDepth &depth) { return reductionGrowth(depth) > 0; });
+}
+
+} // namespace
+
 namespace {
 
 /// One kernel's line in the report.
@@ -113,8 +125,9 @@ private:
 
   /// Compares and prints one output; records it in `row`.
   bool checkOutput(const std::string &label, const Literal &expected, const Literal &actual,
-                   KernelRow &row, const ReductionDepth &depth) {
-    ComparisonResult result = reportComparison(label, expected, actual, options, depth);
+                   KernelRow &row, const ReductionDepth &depth, const Literal *magnitudes) {
+    ComparisonResult result =
+        reportComparison(label, expected, actual, options, depth, magnitudes);
     row.checked = true;
     row.passed = row.passed && result.passed();
     row.maxAbsoluteError = std::max(row.maxAbsoluteError, result.maxAbsoluteError);
@@ -322,7 +335,13 @@ private:
     std::cout << "checking the module as a whole: " << manifest.kernels.size()
               << " kernel(s) in order\n";
     std::vector<interp::ValuePtr> inputs;
-    std::vector<Literal> expected;
+    std::vector<Literal> expected, magnitudes;
+    bool scaleByLargest = false;
+    // The library calls of the entry run in the interpreter on both sides.
+    std::set<std::string> libraryCalls;
+    for (const ProgramStep &step : manifest.program)
+      if (step.kind == ProgramStep::Kind::Library && step.computation == module.entry()->name())
+        libraryCalls.insert(step.instruction);
     try {
       // The program's oracle: the reference module where one was given.
       const HloModule &oracle = reference ? *reference : module;
@@ -331,8 +350,26 @@ private:
         return fail("the reference module's entry takes or returns other shapes than the "
                     "compiled module's");
       inputs = moduleInputs(oracle, oracleEvaluator, options.seed, given);
-      if (!options.launchOnly)
+      // Magnitudes only where a bound grows with them, and where they fit
+      // beside the values.
+      bool measure =
+          !options.launchOnly && anyGrowth(moduleOutputDepths(*module.entry(), libraryCalls));
+      if (measure && largestArrayElements(oracle) > kMagnitudeElementLimit) {
+        std::cout << "note: the module computes arrays of more than " << kMagnitudeElementLimit
+                  << " elements: its outputs' bounds scale with each output's largest value, "
+                     "not with each element's |terms| (which would double the interpreter's "
+                     "memory); --mode replay checks each kernel with per-element bounds\n";
+        measure = false;
+        scaleByLargest = true;
+      }
+      if (measure) {
+        ValueWithMagnitudes evaluated =
+            evaluateWithMagnitudes(oracleEvaluator, *oracle.entry(), inputs);
+        expected = arrayLeaves(*evaluated.value);
+        magnitudes = std::move(evaluated.magnitudes);
+      } else if (!options.launchOnly) {
         expected = arrayLeaves(*oracleEvaluator.run(inputs));
+      }
       else // nothing is evaluated, but the results keep the same size limit
         for (const KernelSpec &kernel : manifest.kernels) {
           const HloInstruction *result = kernel.hloInstruction.empty()
@@ -400,10 +437,6 @@ private:
     if (int status = runSteps(entry->name(), buffers, arguments); status != kExitPass)
       return status;
     bool passed = true;
-    std::set<std::string> libraryCalls;
-    for (const ProgramStep &step : manifest.program)
-      if (step.kind == ProgramStep::Kind::Library && step.computation == entry->name())
-        libraryCalls.insert(step.instruction);
     std::vector<ReductionDepth> outputDepths = moduleOutputDepths(*entry, libraryCalls);
     // Entry output `number` (`bytes` long) against the interpreter, read in
     // the entry's layout; false after a download or save error.
@@ -418,8 +451,15 @@ private:
         return true;
       }
       Literal actual = fromBufferBytes(data.data(), entryOutputShape(*entry, number));
+      Literal scale;
+      if (scaleByLargest)
+        scale = largestValueScale(expected.at(number));
       passed &= checkOutput("output " + std::to_string(number), expected.at(number), actual,
-                            row, outputDepths.at(number));
+                            row, outputDepths.at(number),
+                            scaleByLargest ? &scale
+                            : static_cast<size_t>(number) < magnitudes.size()
+                                ? &magnitudes[static_cast<size_t>(number)]
+                                : nullptr);
       return save("output_" + std::to_string(number), actual);
     };
     for (size_t k = 0; k < manifest.kernels.size(); ++k) {
@@ -530,7 +570,9 @@ private:
       Literal actual = fromBufferBytes(bytes.data(), shapeOf(parameter->shape));
       passed &= checkOutput("output " + std::to_string(output), check.expected[output],
                             actual, rows[k],
-                            output < depths.size() ? depths[output] : ReductionDepth());
+                            output < depths.size() ? depths[output] : ReductionDepth(),
+                            output < check.magnitudes.size() ? &check.magnitudes[output]
+                                                             : nullptr);
       if (!save(rows[k].kernel + "_output_" + std::to_string(output), actual))
         return kExitError;
       ++output;
@@ -563,11 +605,15 @@ private:
     bool passed = true;
     int status = kExitPass;
     std::set<size_t> replayed;
+    // (The magnitudes re-evaluate the kernel's instruction, loops' bodies
+    // included: not a replay of their own.)
+    bool measuring = false;
     evaluator.setObserver([&](const HloInstruction &instruction,
                               const std::vector<interp::ValuePtr> &operands,
                               const interp::ValuePtr &value) {
       auto found = kernelOf.find(instruction.parent()->name() + "/" + instruction.name());
-      if (status != kExitPass || found == kernelOf.end() || replayed.count(found->second))
+      if (measuring || status != kExitPass || found == kernelOf.end() ||
+          replayed.count(found->second))
         return;
       size_t k = found->second;
       replayed.insert(k);
@@ -586,6 +632,18 @@ private:
         check.inputs.push_back(*operands[i]);
       }
       check.expected = arrayLeaves(*value);
+      if (!anyGrowth(kernelOutputDepths(manifest.kernels[k]))) {
+        status = checkKernelCase(k, check, passed);
+        return;
+      }
+      measuring = true;
+      try {
+        check.magnitudes =
+            evaluateInstructionWithMagnitudes(evaluator, instruction, operands).magnitudes;
+      } catch (const std::exception &) {
+        check.magnitudes.clear(); // each element's own size
+      }
+      measuring = false;
       status = checkKernelCase(k, check, passed);
     });
     try {
@@ -636,7 +694,8 @@ private:
       KernelCase check;
       try {
         check = buildKernelCase(kernel, module, evaluator, options.seed + 1000 * k, given,
-                                /*withExpected=*/!options.launchOnly);
+                                /*withExpected=*/!options.launchOnly,
+                                /*withMagnitudes=*/anyGrowth(kernelOutputDepths(kernel)));
       } catch (const interp::InterpreterLimitError &failure) {
         if (!options.skipOversized) {
           std::cerr << interp::formatInterpreterError(module, failure);

@@ -58,8 +58,11 @@ double unitRoundoffOf(PrimitiveType type) {
 ReductionDepth deeper(ReductionDepth a, const ReductionDepth &b) {
   a.elements = std::max(a.elements, b.elements);
   a.unitRoundoff = std::max(a.unitRoundoff, b.unitRoundoff);
+  a.productRoundoff = std::max(a.productRoundoff, b.productRoundoff);
   a.stageGrowth = std::max(a.stageGrowth, b.stageGrowth);
+  a.storedRounding = std::max(a.storedRounding, b.storedRounding);
   a.bitsOfFloat.reset();
+  a.roundedFromFloat = false;
   a.computedIn = coarserFloatType(a.computedIn, b.computedIn);
   return a;
 }
@@ -102,6 +105,27 @@ std::optional<PrimitiveType> floatBitsOf(const HloInstruction &inst,
     return from == to ? operand.bitsOfFloat : std::nullopt;
   default:
     return std::nullopt;
+  }
+}
+
+/// Integers converted from a float (or moved since).
+bool isRoundedFromFloat(const HloInstruction &inst, const ReductionDepth &operand) {
+  if (inst.operandCount() < 1 || !inst.shape().isArray() || !inst.operand(0)->shape().isArray() ||
+      !isIntegral(inst.shape().elementType()))
+    return false;
+  switch (inst.opcode()) {
+  case HloOpcode::Convert:
+    return isFloatingPoint(inst.operand(0)->shape().elementType());
+  case HloOpcode::Reshape:
+  case HloOpcode::Copy:
+  case HloOpcode::Transpose:
+  case HloOpcode::Broadcast:
+  case HloOpcode::Bitcast:
+  case HloOpcode::Slice:
+  case HloOpcode::Reverse:
+    return operand.roundedFromFloat;
+  default:
+    return false;
   }
 }
 
@@ -191,8 +215,10 @@ public:
         depth = reduced(*inst, depth);
         break;
       default:
-        if (!operands.empty())
+        if (!operands.empty()) {
           depth.bitsOfFloat = floatBitsOf(*inst, operands[0]);
+          depth.roundedFromFloat = isRoundedFromFloat(*inst, operands[0]);
+        }
         break;
       }
       // A value computed here is rounded to its type (a constant or iota
@@ -226,13 +252,17 @@ public:
     // Another library call (a custom-call, or a fusion such as a Triton
     // GEMM) is evaluated by the interpreter on both sides: it adds no
     // reduction order of its own, only the rounding of its result.
-    double growth = reductionGrowth(incoming) + reductionGrowth(own);
+    // The rounding of the operands' stored results counts from here on:
+    // for the stage that stored them it is the output type's default.
+    double growth = reductionGrowth(incoming) + incoming.storedRounding + reductionGrowth(own);
     double roundoff = coarsestRoundoff(inst.shape());
     if (roundoff == 0 && own.bitsOfFloat)
       roundoff = unitRoundoffOf(*own.bitsOfFloat);
     ReductionDepth result;
-    result.stageGrowth = growth > 0 ? growth + 2 * roundoff : 0;
+    result.stageGrowth = growth;
+    result.storedRounding = growth > 0 ? 2 * roundoff : 0;
     result.bitsOfFloat = own.bitsOfFloat;
+    result.roundedFromFloat = own.roundedFromFloat;
     result.computedIn = coarserFloatType(
         coarserFloatType(incoming.computedIn, own.computedIn), coarsestFloatType(inst.shape()));
     return result;
@@ -284,13 +314,22 @@ public:
     } else { // dot: the contracted elements
       for (int64_t d : dotDimensionNumbers(inst).lhsContracting)
         count *= input.dimension(d);
-      // At default precision XLA multiplies f32 on tensor cores as TF32
-      // (inputs rounded to 10 fraction bits), and so does our GEMM emitter:
-      // each product then errs by up to 2^-11 of itself. Above it, our
-      // emitter sums three TF32 products per f32 product.
-      if (input.elementType() == PrimitiveType::F32)
-        roundoff = std::max(roundoff, allowsTf32DotProducts(inst) ? kTf32UnitRoundoff
-                                                                  : kTf32x3UnitRoundoff);
+      // Products of 16-bit and 8-bit floats are exact in f32, and every
+      // float dot accumulates them in f32 (tensor cores, the elemental
+      // dot), f64 for f64: the sum errs in f32's unit, not the output's
+      // (whose one rounding the output type's default covers). At default
+      // precision XLA multiplies f32 on tensor cores as TF32 (inputs
+      // rounded to 10 fraction bits), and so does our GEMM emitter: each
+      // product then errs by up to 2 * 2^-11 of itself, whatever K is.
+      // Above it, our emitter sums three TF32 products per f32 product.
+      PrimitiveType in = input.elementType();
+      bool wide = in == PrimitiveType::F64 || in == PrimitiveType::C128 ||
+                  type == PrimitiveType::F64 || type == PrimitiveType::C128;
+      roundoff = unitRoundoffOf(wide ? PrimitiveType::F64 : PrimitiveType::F32);
+      if (in == PrimitiveType::F32 || in == PrimitiveType::C64)
+        depth.productRoundoff =
+            std::max(depth.productRoundoff,
+                     allowsTf32DotProducts(inst) ? 2 * kTf32UnitRoundoff : kTf32x3UnitRoundoff);
     }
     depth.elements *= std::max(count, 1.0);
     depth.unitRoundoff = std::max(depth.unitRoundoff, roundoff);
@@ -317,9 +356,9 @@ void leafProducers(const Shape &shape, const HloInstruction *value,
                   built ? value->operand(static_cast<int64_t>(i)) : nullptr, producers);
 }
 
-/// `depth` for each leaf of `computation`'s result: tuple leaves share the
-/// deepest path, but each keeps the precision its own value was computed
-/// in.
+/// `depth` for each leaf of `computation`'s result: each leaf built by a
+/// tuple instruction keeps its own path (an f8 GEMM beside an f32 sum
+/// does not widen the sum's bound); others share the deepest.
 std::vector<ReductionDepth> perLeaf(const HloComputation &computation,
                                     const ReductionDepth &depth,
                                     const DepthAnalysis::DepthMap &depths) {
@@ -329,7 +368,7 @@ std::vector<ReductionDepth> perLeaf(const HloComputation &computation,
   for (size_t i = 0; i < producers.size(); ++i)
     if (producers[i])
       if (auto found = depths.find(producers[i]); found != depths.end())
-        leaves[i].computedIn = found->second.computedIn;
+        leaves[i] = found->second;
   return leaves;
 }
 
@@ -361,7 +400,7 @@ std::optional<PrimitiveType> coarserFloatType(std::optional<PrimitiveType> a,
 }
 
 double reductionGrowth(const ReductionDepth &depth) {
-  double growth = depth.stageGrowth;
+  double growth = depth.stageGrowth + depth.productRoundoff;
   if (depth.elements > 1 && depth.unitRoundoff > 0)
     growth += 4 * std::sqrt(depth.elements) * depth.unitRoundoff;
   return growth;
@@ -390,23 +429,11 @@ Literal reinterpretAsFloat(const Literal &value, PrimitiveType floatType) {
 }
 
 Tolerance reductionTolerance(Tolerance base, const ReductionDepth &depth,
-                             const Literal &expected) {
-  PrimitiveType type = expected.shape().elementType();
-  double growth = reductionGrowth(depth);
-  if (growth == 0 || !(isFloatingPoint(type) || isComplex(type)))
+                             PrimitiveType type) {
+  if (!(isFloatingPoint(type) || isComplex(type) ||
+        (isIntegral(type) && depth.roundedFromFloat)))
     return base;
-  double scale = 0;
-  auto consider = [&](double value) {
-    if (std::isfinite(value))
-      scale = std::max(scale, std::fabs(value));
-  };
-  for (int64_t i = 0; i < expected.elementCount(); ++i) {
-    consider(expected.realData()[i]);
-    if (isComplex(type))
-      consider(expected.imagData()[i]);
-  }
-  base.absolute += growth * scale;
-  base.relative += growth;
+  base.growth += reductionGrowth(depth);
   return base;
 }
 

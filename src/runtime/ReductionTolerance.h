@@ -14,20 +14,22 @@
 // probability that grows quickly with lambda (Higham & Mary, SIAM J. Sci.
 // Comput. 41(5), 2019, Thm 3.1). Kernel and interpreter each err that much,
 // so their difference is bounded by 2 lambda sqrt(n) u sum|x_i|. The check
-// cannot see sum|x_i|; it bounds it by the output's own scale M (the
-// largest |expected| of the array), which holds within a constant for the
-// sums test inputs produce (terms of one sign: sum|x| = |sum|; terms of
-// both signs: errors grow with the partial sums, of order sqrt(n) as M).
-// With lambda = 2:
+// takes sum|x_i| per element from the interpreter (ElementMagnitudes.h:
+// for a dot, sum_k |a_ik||b_kj|; carried through the ops after it), never
+// from the array's largest value, which would let a missing K step pass
+// wherever values are small. With lambda = 2:
 //
-//   |actual - expected| <= atol + rtol |expected| + 4 sqrt(n) u (M + |expected|)
+//   |actual - expected| <= atol + rtol |expected| + (4 sqrt(n) u + p) m
 //
+// where m is the element's magnitude, p the relative error each product
+// may carry whatever n is (TF32 inputs of an f32 dot: 2 * 2^-11),
 // where n multiplies the element counts of the float reductions (reduce,
 // reduce-window, dot, and scatters whose indices may repeat: the slices
 // that may land on one element, plus the operand, since atomics combine
 // them in no fixed order) along the deepest path to the output and u is the
-// coarsest of their types' unit roundoffs (an f32 dot at default
-// precision counts as TF32, 2^-11, as XLA computes it on tensor cores).
+// coarsest unit roundoff they accumulate in (a dot: f32's, f64's for f64,
+// whatever its output type; the output's one rounding is the type's
+// default tolerance).
 // Terms a broadcast replicates
 // along the reduced dimensions are equal, and their rounding errors do not
 // cancel: such a reduce counts as n^2 terms, for the deterministic 4 n u.
@@ -41,13 +43,13 @@
 // stored, so errors compose additively, not as one long sum. There the
 // growth is a sum over the stages (kernels and library calls) on the
 // deepest path: each adds its own 4 sqrt(n) u and, once any difference has
-// reached it, 2 u_out -- its stored result, rounded to its type, may then
-// round the other way (one unit in the last place, 2 u_out relative). This
-// is first order, with every stage's normwise condition taken as one (the
-// layers of a network, normalized, keep it near that); it bounds the error
-// relative to the output's scale M. In bf16 each stage after the first
-// difference costs 2^-7 of M: the bound catches a misplaced buffer or a
-// wrong kernel (errors of order M), not a one-unit slip of one element;
+// reached it, 2 u_out for the next stage -- its stored result, rounded to
+// its type, may then round the other way (one unit in the last place,
+// 2 u_out relative; for the output itself, its type's default). This
+// is first order: the magnitudes carry each stage's errors through the
+// ops after it (ElementMagnitudes.h). In bf16 each stage after the first
+// difference costs 2^-7 of the element's magnitude: the bound catches a
+// misplaced buffer or a wrong kernel, not a one-unit slip of one element;
 // replay mode checks each kernel on its own with the tight bound above.
 //
 //===----------------------------------------------------------------------===//
@@ -71,14 +73,26 @@ struct ReductionDepth {
   /// Product of the reduced element counts along the deepest path (1:
   /// none).
   double elements = 1;
-  /// The largest unit roundoff among those reductions' types.
+  /// The largest unit roundoff among those reductions' accumulations.
   double unitRoundoff = 0;
+  /// The relative error each product may carry whatever the count (TF32
+  /// inputs of an f32 dot: 2^-10), to the element's sum of |terms|.
+  double productRoundoff = 0;
   /// Across kernels: the relative error (to the output's scale) carried
   /// from the stages before the current one (0: none, or within a kernel).
   double stageGrowth = 0;
+  /// Across kernels: the rounding of the last stage's stored result once a
+  /// difference has reached it (2 u of its type), which the stages after
+  /// it add to their growth (the output itself: its type's default).
+  double storedRounding = 0;
   /// An integer output that holds a float's bits (a bitcast of a reduced
   /// float): compared as that float type.
   std::optional<PrimitiveType> bitsOfFloat;
+  /// An integer output converted from a reduced float (or moved since):
+  /// an order-dependent difference of the float may cross a rounding
+  /// boundary, so it may differ by the float's bound (at least one), and
+  /// by no more.
+  bool roundedFromFloat = false;
   /// The coarsest float type among the values computed on the way to the
   /// output (parameters and constants aside): a convert(logistic(f32)) to
   /// f64 was rounded to f32 and is judged at f32's tolerance, not f64's.
@@ -111,10 +125,9 @@ ReductionDepth reductionDepthOf(const HloInstruction &instruction);
 /// `value` (integers holding `floatType`'s bit patterns) as floats.
 Literal reinterpretAsFloat(const Literal &value, PrimitiveType floatType);
 
-/// `base` widened for an output of that depth, whose expected values are
-/// `expected` (see above).
-Tolerance reductionTolerance(Tolerance base, const ReductionDepth &depth,
-                             const Literal &expected);
+/// `base` with the growth an output of `type` at that depth may add to
+/// each element's magnitude (see above).
+Tolerance reductionTolerance(Tolerance base, const ReductionDepth &depth, PrimitiveType type);
 
 } // namespace hlo::runtime
 

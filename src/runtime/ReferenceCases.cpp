@@ -1,5 +1,6 @@
 //===- ReferenceCases.cpp - What the GPU run is checked against -----------===//
 #include "ReferenceCases.h"
+#include "ElementMagnitudes.h"
 #include "ModuleBuffers.h"
 
 #include "interpreter/ArrayUtils.h"
@@ -272,7 +273,7 @@ moduleInputs(const HloModule &module, const interp::Evaluator &evaluator, uint64
 KernelCase buildKernelCase(const KernelSpec &kernel, const HloModule &module,
                            interp::Evaluator &evaluator, uint64_t seed,
                            const std::map<int64_t, Literal> &overrides,
-                           bool withExpected) {
+                           bool withExpected, bool withMagnitudes) {
   // The values the kernel reads: instructions whose uses choose the input
   // range, in kernel-parameter order.
   std::vector<const HloInstruction *> sources;
@@ -339,16 +340,24 @@ KernelCase buildKernelCase(const KernelSpec &kernel, const HloModule &module,
     evaluator.checkSize(root, root.shape());
     return result;
   }
-  interp::ValuePtr value;
+  ValueWithMagnitudes evaluated;
   if (computation) {
-    value = evaluator.evaluate(*computation, values);
+    if (withMagnitudes)
+      evaluated = evaluateWithMagnitudes(evaluator, *computation, values);
+    else
+      evaluated.value = evaluator.evaluate(*computation, values);
   } else {
     std::vector<interp::ValuePtr> operands;
     for (const HloInstruction *operand : instruction->operands())
       operands.push_back(values[std::find(sources.begin(), sources.end(), operand) -
                                 sources.begin()]);
-    value = evaluator.evaluateInstruction(*instruction, operands);
+    if (withMagnitudes)
+      evaluated = evaluateInstructionWithMagnitudes(evaluator, *instruction, operands);
+    else
+      evaluated.value = evaluator.evaluateInstruction(*instruction, operands);
   }
+  const interp::ValuePtr &value = evaluated.value;
+  result.magnitudes = std::move(evaluated.magnitudes);
   result.expected = arrayLeaves(*value);
   if (result.expected.size() != outputs.size())
     throw std::runtime_error("kernel " + kernel.name + " writes " +

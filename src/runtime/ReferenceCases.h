@@ -66,6 +66,9 @@ bool sameEntrySignature(const HloModule &a, const HloModule &b);
 struct KernelCase {
   std::vector<Literal> inputs;   ///< per "in" parameter, in order
   std::vector<Literal> expected; ///< per "out" parameter, in order
+  /// Per expected output, the f64 magnitudes its bound scales with
+  /// (ElementMagnitudes.h); empty: none computed.
+  std::vector<Literal> magnitudes;
 };
 
 /// Inputs and expected outputs of `kernel`: its HLO (fusion, wrapped
@@ -74,10 +77,12 @@ struct KernelCase {
 /// Throws interp::InterpreterError or std::runtime_error. Without
 /// `withExpected`, only the checks of the kernel against its HLO: no
 /// inputs are generated and nothing is evaluated.
+/// With `withMagnitudes`, the expected outputs' magnitudes too (what a
+/// bound that grows with reductions scales with; ElementMagnitudes.h).
 KernelCase buildKernelCase(const KernelSpec &kernel, const HloModule &module,
                            interp::Evaluator &evaluator, uint64_t seed,
                            const std::map<int64_t, Literal> &overrides,
-                           bool withExpected = true);
+                           bool withExpected = true, bool withMagnitudes = true);
 
 } // namespace hlo::runtime
 

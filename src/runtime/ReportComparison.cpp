@@ -30,7 +30,7 @@ Tolerance toleranceFor(const RunOptions &options, PrimitiveType type) {
 
 ComparisonResult reportComparison(const std::string &label, const Literal &expected,
                                   const Literal &actual, const RunOptions &options,
-                                  const ReductionDepth &depth) {
+                                  const ReductionDepth &depth, const Literal *magnitudes) {
   // A reduced float's bits are judged as that float.
   if (depth.bitsOfFloat && reductionGrowth(depth) > 0 &&
       isIntegral(expected.shape().elementType()) && expected.shape().isArray()) {
@@ -51,18 +51,24 @@ ComparisonResult reportComparison(const std::string &label, const Literal &expec
       tolerance.absolute = std::max(tolerance.absolute, coarser.absolute);
       tolerance.relative = std::max(tolerance.relative, coarser.relative);
     }
-    tolerance = reductionTolerance(tolerance, depth, expected);
+    tolerance = reductionTolerance(tolerance, depth, type);
   }
-  ComparisonResult result = compareArrays(expected, actual, tolerance);
+  ComparisonResult result = compareArrays(expected, actual, tolerance, magnitudes);
   std::cout << "  " << label << " " << expected.shape().toString(false)
             << ": max abs error " << formatNumber(result.maxAbsoluteError)
             << ", max rel error " << formatNumber(result.maxRelativeError) << ", "
             << result.mismatches << " of " << result.elements << " outside (abs "
             << formatNumber(tolerance.absolute) << ", rel "
-            << formatNumber(tolerance.relative) << ")  "
-            << (result.passed() ? "PASS" : "FAIL") << "\n";
+            << formatNumber(tolerance.relative);
+  if (tolerance.growth > 0)
+    std::cout << ", + " << formatNumber(tolerance.growth) << " x |terms|";
+  std::cout << ")  " << (result.passed() ? "PASS" : "FAIL") << "\n";
   if (!result.passed())
     std::cout << "    first mismatch " << result.firstMismatch << "\n";
+  if (result.wideElements > 0)
+    std::cout << "    note: " << result.wideElements << " of " << result.elements
+              << " values may err by as much as themselves (their terms cancel): there the "
+                 "check cannot tell a small slip from rounding\n";
   return result;
 }
 
