@@ -8,6 +8,7 @@
 #include "runtime/Comparison.h"
 #include "support/Json.h"
 #include "abi/LaunchManifest.h"
+#include "runtime/ElementMagnitudes.h"
 #include "runtime/ReductionTolerance.h"
 #include "runtime/ReferenceCases.h"
 #include "runtime/TensorMapLayout.h"
@@ -612,8 +613,55 @@ ENTRY main {
 )");
   ASSERT_NE(module, nullptr) << errors;
   double u = std::ldexp(1.0, -24);
-  EXPECT_NEAR(reductionGrowth(moduleOutputDepths(*module->entry())[0]),
-              4 * std::sqrt(256.0) * u + 2 * u, 1e-12);
+  // (Its own result's rounding is the output type's default.)
+  EXPECT_NEAR(reductionGrowth(moduleOutputDepths(*module->entry())[0]), 4 * std::sqrt(256.0) * u,
+              1e-12);
+}
+
+// A dot's magnitudes are its sums of |a||b| per element; a product's,
+// |b| m_a + |a| m_b; an exponential's, exp(x) m_x (first order); the
+// comparison scales the growth by them, never by the array's largest
+// value.
+TEST(ElementMagnitudes, FollowTheTermsOfEachElement) {
+  auto [module, errors] = parseHloModuleText(R"(HloModule m
+ENTRY main {
+  a = f32[2,2] parameter(0)
+  b = f32[2,1] parameter(1)
+  d = f32[2,1] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  e = f32[2,1] exponential(d)
+  p = f32[2,1] multiply(d, e)
+  ROOT t = (f32[2,1], f32[2,1], f32[2,1]) tuple(d, e, p)
+}
+)");
+  ASSERT_NE(module, nullptr) << errors;
+  Literal a(Shape(PrimitiveType::F32, {2, 2})), b(Shape(PrimitiveType::F32, {2, 1}));
+  a.realData() = {1, -1, 0.5, 0.25};
+  b.realData() = {2, 2};
+  interp::Evaluator evaluator(*module);
+  ValueWithMagnitudes result =
+      evaluateWithMagnitudes(evaluator, *module->entry(),
+                             {std::make_shared<const Literal>(a), std::make_shared<const Literal>(b)});
+  ASSERT_EQ(result.magnitudes.size(), 3u);
+  // d = {0, 1.5}: terms |1*2| + |-1*2| = 4 and 1 + 0.5 = 1.5.
+  EXPECT_DOUBLE_EQ(result.magnitudes[0].realData()[0], 4);
+  EXPECT_DOUBLE_EQ(result.magnitudes[0].realData()[1], 1.5);
+  EXPECT_NEAR(result.magnitudes[1].realData()[0], std::exp(0.0) * 4, 1e-4);
+  EXPECT_NEAR(result.magnitudes[1].realData()[1], std::exp(1.5) * 1.5, 1e-4);
+  // d * e at element 0: |e| m_d + |d| m_e = 1 * 4 + 0.
+  EXPECT_NEAR(result.magnitudes[2].realData()[0], 4, 1e-4);
+
+  // The cancelled element (d = 0, terms 4) may err by growth x 4; the other
+  // by growth x 1.5 only, whatever the first allows.
+  Literal expected = arrayLeaves(*result.value)[0];
+  Literal actual = expected;
+  Tolerance tolerance{0, 0, 0.01};
+  actual.realData()[0] = 0.039;
+  actual.realData()[1] = 1.5 + 0.016;
+  ComparisonResult compared = compareArrays(expected, actual, tolerance, &result.magnitudes[0]);
+  EXPECT_EQ(compared.mismatches, 1);
+  EXPECT_EQ(compared.wideElements, 1);
+  actual.realData()[1] = 1.5 + 0.014;
+  EXPECT_TRUE(compareArrays(expected, actual, tolerance, &result.magnitudes[0]).passed());
 }
 
 TEST(Status, SuccessAndFailureCarryTheirMessage) {
