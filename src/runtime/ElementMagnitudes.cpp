@@ -5,6 +5,7 @@
 #include "interpreter/Ops.h"
 
 #include "hlo_parser/HloComputation.h"
+#include "hlo_parser/HloModule.h"
 #include "hlo_parser/OpAttributes.h"
 
 #include <algorithm>
@@ -433,6 +434,25 @@ int64_t largestArrayElements(const HloModule &module) {
     for (const auto &instruction : computation->instructions())
       largest = std::max(largest, largestLeaf(instruction->shape()));
   return largest;
+}
+
+ModuleReference evaluateModuleReference(interp::Evaluator &evaluator,
+                                        const std::vector<ValuePtr> &inputs,
+                                        bool withMagnitudes) {
+  ModuleReference reference;
+  const HloModule &module = evaluator.hloModule();
+  if (withMagnitudes && largestArrayElements(module) > kMagnitudeElementLimit) {
+    withMagnitudes = false;
+    reference.scaleByLargest = true;
+  }
+  ValueWithMagnitudes evaluated;
+  if (withMagnitudes)
+    evaluated = evaluateWithMagnitudes(evaluator, *module.entry(), inputs);
+  else
+    evaluated.value = evaluator.run(inputs);
+  flattenInto(*evaluated.value, reference.expected);
+  reference.magnitudes = std::move(evaluated.magnitudes);
+  return reference;
 }
 
 Literal largestValueScale(const Literal &expected) {

@@ -56,6 +56,18 @@ constexpr int64_t kMagnitudeElementLimit = int64_t(1) << 26;
 /// computes.
 int64_t largestArrayElements(const HloModule &module);
 
+/// A module's expected outputs (its entry run on `inputs`) and, where
+/// `withMagnitudes` and they fit (kMagnitudeElementLimit), their
+/// magnitudes; else `scaleByLargest` says the fallback applies.
+struct ModuleReference {
+  std::vector<Literal> expected;
+  std::vector<Literal> magnitudes;
+  bool scaleByLargest = false;
+};
+ModuleReference evaluateModuleReference(interp::Evaluator &evaluator,
+                                        const std::vector<interp::ValuePtr> &inputs,
+                                        bool withMagnitudes);
+
 /// The fallback scale for such modules: each element of `expected` scaled
 /// by the largest finite |value| of the array plus its own (f64,
 /// `expected`'s dimensions).

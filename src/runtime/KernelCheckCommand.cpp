@@ -14,6 +14,7 @@
 #include "Commands.h"
 #include "ElementMagnitudes.h"
 #include "GpuContext.h"
+#include "KernelReport.h"
 #include "ModuleBuffers.h"
 #include "ReferenceCases.h"
 #include "host/HostDevice.h"
@@ -27,7 +28,6 @@
 #include "hlo_parser/SourceFile.h"
 
 #include <algorithm>
-#include <fstream>
 #include <iostream>
 #include <set>
 
@@ -35,25 +35,6 @@
 
 namespace hlo::runtime {
 namespace {
-
-/// Whether any of the outputs' bounds grows with reductions (only then are
-/// the magnitudes worth computing).
-bool anyGrowth(const std::vector<ReductionDepth> &depths) {
-  return std::any_of(depths.begin(), depths.end(),
-                     [](const ReductionDepth &depth) { return reductionGrowth(depth) > 0; });
-}
-
-} // namespace
-
-namespace {
-
-/// One kernel's line in the report.
-struct KernelRow {
-  std::string kernel, emitter;
-  bool checked = false, passed = true;
-  double maxAbsoluteError = 0;
-  double microseconds = -1, gigabytesPerSecond = 0, fractionOfCopy = 0;
-};
 
 class KernelCheck {
 public:
@@ -95,7 +76,7 @@ public:
       return status;
     if (faulted)
       status = kExitMismatch;
-    if (!options.reportPath.empty() && !writeReport())
+    if (!options.reportPath.empty() && !appendKernelReport(options.reportPath, manifest.module, rows))
       return kExitError;
     if (options.launchOnly && status == kExitPass) {
       std::cout << "LAUNCHED: every kernel ran; nothing was checked (--launch-only)\n";
@@ -350,25 +331,17 @@ private:
         return fail("the reference module's entry takes or returns other shapes than the "
                     "compiled module's");
       inputs = moduleInputs(oracle, oracleEvaluator, options.seed, given);
-      // Magnitudes only where a bound grows with them, and where they fit
-      // beside the values.
-      bool measure =
-          !options.launchOnly && anyGrowth(moduleOutputDepths(*module.entry(), libraryCalls));
-      if (measure && largestArrayElements(oracle) > kMagnitudeElementLimit) {
-        std::cout << "note: the module computes arrays of more than " << kMagnitudeElementLimit
-                  << " elements: its outputs' bounds scale with each output's largest value, "
-                     "not with each element's |terms| (which would double the interpreter's "
-                     "memory); --mode replay checks each kernel with per-element bounds\n";
-        measure = false;
-        scaleByLargest = true;
-      }
-      if (measure) {
-        ValueWithMagnitudes evaluated =
-            evaluateWithMagnitudes(oracleEvaluator, *oracle.entry(), inputs);
-        expected = arrayLeaves(*evaluated.value);
+      if (!options.launchOnly) {
+        ModuleReference evaluated = evaluateModuleReference(
+            oracleEvaluator, inputs, anyGrowth(moduleOutputDepths(*module.entry(), libraryCalls)));
+        if (evaluated.scaleByLargest)
+          std::cout << "note: the module computes arrays of more than " << kMagnitudeElementLimit
+                    << " elements: its outputs' bounds scale with each output's largest value, "
+                       "not with each element's |terms| (which would double the interpreter's "
+                       "memory); --mode replay checks each kernel with per-element bounds\n";
+        expected = std::move(evaluated.expected);
         magnitudes = std::move(evaluated.magnitudes);
-      } else if (!options.launchOnly) {
-        expected = arrayLeaves(*oracleEvaluator.run(inputs));
+        scaleByLargest = evaluated.scaleByLargest;
       }
       else // nothing is evaluated, but the results keep the same size limit
         for (const KernelSpec &kernel : manifest.kernels) {
@@ -719,32 +692,6 @@ private:
     if (skipped && !checked)
       return kExitSkipped;
     return passed ? kExitPass : kExitMismatch;
-  }
-
-  bool writeReport() const {
-    // A header row when the file is new (or empty): rows are appended.
-    bool fresh = true;
-    {
-      std::ifstream existing(options.reportPath);
-      fresh = !existing || existing.peek() == std::ifstream::traits_type::eof();
-    }
-    std::ofstream out(options.reportPath, std::ios::app);
-    if (fresh)
-      out << "module\tkernel\temitter\tmax_abs_error\tstatus\tus\tGB/s\t%_of_copy\n";
-    for (const KernelRow &row : rows) {
-      out << manifest.module << '\t' << row.kernel << '\t' << row.emitter << '\t'
-          << (row.checked ? formatNumber(row.maxAbsoluteError) : "-") << '\t'
-          << (!row.checked ? "-" : row.passed ? "PASS" : "FAIL") << '\t'
-          << (row.microseconds >= 0 ? formatNumber(row.microseconds) : "-") << '\t'
-          << (row.microseconds >= 0 ? formatNumber(row.gigabytesPerSecond) : "-") << '\t'
-          << (row.microseconds >= 0 ? formatNumber(100 * row.fractionOfCopy, 3) : "-")
-          << '\n';
-    }
-    if (!out) {
-      std::cerr << "hlo-run: error: cannot write " << options.reportPath << "\n";
-      return false;
-    }
-    return true;
   }
 
   const RunOptions &options;

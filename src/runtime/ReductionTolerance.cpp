@@ -406,6 +406,11 @@ double reductionGrowth(const ReductionDepth &depth) {
   return growth;
 }
 
+bool anyGrowth(const std::vector<ReductionDepth> &depths) {
+  return std::any_of(depths.begin(), depths.end(),
+                     [](const ReductionDepth &depth) { return reductionGrowth(depth) > 0; });
+}
+
 ReductionDepth reductionDepthOf(const HloInstruction &instruction) {
   switch (instruction.opcode()) {
   case HloOpcode::Reduce:

@@ -115,6 +115,10 @@ std::vector<ReductionDepth> reductionDepths(const HloComputation &computation,
 std::vector<ReductionDepth> moduleOutputDepths(const HloComputation &entry,
                                                const std::set<std::string> &libraryCalls = {});
 
+/// Whether any of `depths` allows growth (only then are an output's
+/// magnitudes worth computing).
+bool anyGrowth(const std::vector<ReductionDepth> &depths);
+
 /// The relative error (to the output's scale) `depth` allows: the stages'
 /// sum plus 4 sqrt(n) u for the reductions since (0: exact).
 double reductionGrowth(const ReductionDepth &depth);
