@@ -6,11 +6,18 @@
 # Owns: the driver (per seed: generate a module with hlo_fuzz_gen.py,
 # compile it for the host and check it against the reference interpreter
 # with hlo-run, compile it to cubin for sm_80 and sm_90 so that ptxas
-# assembles it), the classification of every outcome (pass, mismatch,
-# fault, crash, compile-error / unsupported, ptxas-failure, run-error,
-# timeout), the saving of every non-pass case with its logs, its reduction
-# to a minimal module that fails the same way, and the summary (per class
-# and fusion kind, per distinct failure with its seeds).
+# assembles it; a case that carries its GPU architecture -- the gemm
+# kind's -- is compiled for the host with --gpu-arch=ARCH and its two
+# cubin steps use the case's two architectures; a case that names
+# hlo-run's --mode -- the module kind's: module -- runs in that mode),
+# the classification of every outcome (pass, mismatch, fault, crash,
+# compile-error / unsupported, ptxas-failure, run-error, timeout;
+# skipped: no step could run), the saving of every non-pass case with
+# its logs, its reduction to a minimal module that fails the same way,
+# the summary (per class and fusion kind, per distinct failure with its
+# seeds, a SKIPPED line per step or case not run and why) and the exit
+# status (--fail-on classes, and --max-refused: the share of a kind's
+# cases the compiler may refuse).
 #
 # Standard library only.
 import argparse
@@ -32,151 +39,22 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import hlo_fuzz_gen as gen  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# Classes that are bugs of the compiler (or of its reference interpreter).
-BUG_CLASSES = ['mismatch', 'fault', 'crash', 'ptxas-failure']
-# Order of the summary's columns.
-CLASSES = ['pass', 'mismatch', 'fault', 'crash', 'ptxas-failure', 'compile-error',
-           'unsupported', 'run-error', 'timeout', 'tool-error']
-STEPS = ['host-compile', 'host-run', 'sm_80', 'sm_90']
-CRASH_TEXT = re.compile(r'internal error|LLVM ERROR|Assertion .* failed|assertion failed|'
-                        r'terminate called|Segmentation fault|Stack dump|PLEASE submit a bug '
-                        r'report|UNREACHABLE|Aborted|core dumped|AddressSanitizer|'
-                        r'std::bad_alloc|std::out_of_range|uncaught exception', re.I)
-ERROR_LINE = re.compile(r'^(?:[^\s:]+):(\d+):(\d+): error: (.*)$', re.M)
-
-
-def normalize(message):
-    """A message with its numbers, names and shapes blurred, so that the same
-    failure of different modules has one signature."""
-    # Quoted instruction and kernel names go; MLIR op names ('math.ctlz')
-    # and element types stay: they tell failures apart.
-    m = re.sub(r"(?<!\w)'([^']*)'", lambda q: q.group(0) if re.fullmatch(
-        r'[a-z_]+\.[a-z_.]+|pred|bf16|[suf]\d+', q.group(1)) else "'_'", message)
-    m = re.sub(r'\b[a-z]+\d*\[[0-9,]*\](\{[^}]*\})?', 'T[..]', m)
-    m = re.sub(r'%?[A-Za-z_][\w.-]*\.\d+', 'NAME', m)
-    m = re.sub(r'-?\d+(\.\d+)?', 'N', m)
-    return m.strip()[:300]
-
-
-class Tools:
-    def __init__(self, hlo_compile, hlo_run, timeout, cuda_path=None, host_threads=0):
-        self.hlo_compile = hlo_compile
-        self.hlo_run = hlo_run
-        self.timeout = timeout
-        self.cuda = cuda_path
-        self.host_threads = host_threads
-
-
-def run_cmd(argv, timeout, cwd):
-    start = time.time()
-    try:
-        p = subprocess.run(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           timeout=timeout, start_new_session=True)
-        out = p.stdout.decode('utf-8', 'replace')
-        rc = p.returncode
-    except subprocess.TimeoutExpired as e:
-        out = (e.stdout or b'').decode('utf-8', 'replace')
-        rc = None
-    return rc, out, time.time() - start
-
-
-def classify_compile(rc, out, cubin=False):
-    """(class, message) of one hlo-compile run."""
-    if rc is None:
-        return 'timeout', 'timed out'
-    if rc == 0:
-        return 'pass', ''
-    crash = CRASH_TEXT.search(out)
-    if rc < 0 or rc >= 128 or crash:
-        if rc < 0:
-            what = 'signal %s' % signal.Signals(-rc).name if -rc in signal.Signals._value2member_map_ \
-                else 'signal %d' % -rc
-        else:
-            what = 'exit %d' % rc
-        return 'crash', '%s: %s' % (what, crash_text(out))
-    if cubin and 'cannot run' not in out and re.search(
-            r'ptxas failed|ptxas wrote no output|ptxas[^\n]*(error|fatal)', out, re.I):
-        lines = [l for l in out.splitlines() if re.search(r'error|fatal', l, re.I)
-                 and 'ptxas failed' not in l]
-        lines = lines or [l for l in out.splitlines() if 'ptxas' in l]
-        return 'ptxas-failure', (lines[0].strip() if lines else out.strip()[:200])
-    m = ERROR_LINE.search(out)
-    if m:
-        message = m.group(3)
-        if message.startswith('unsupported'):
-            return 'unsupported', message
-        return 'compile-error', message
-    first = out.strip().splitlines()[0] if out.strip() else 'exit %d, no output' % rc
-    if 'error' in first:
-        if 'unsupported' in first:
-            return 'unsupported', first
-        return 'compile-error', first
-    return 'tool-error', first
-
-
-BOILERPLATE = re.compile(r'PLEASE submit|Stack dump|Program arguments|^\s*#\d+|^\s*\d+\.\s')
-
-
-def crash_text(out):
-    """The telling part of a crash: the first message that is not LLVM's
-    stack-dump boilerplate (an assertion, 'free(): invalid pointer', the
-    LLVM error), and the innermost frame of the compiler's own code."""
-    message = ''
-    for l in out.splitlines():
-        if l.strip() and not BOILERPLATE.search(l) and not l.startswith('$ '):
-            message = l.strip()
-            break
-    frame = ''
-    for l in out.splitlines():
-        l = l.replace('(anonymous namespace)', '{anon}')
-        m = re.match(r'\s*#\d+ 0x[0-9a-f]+ (\S*hlo::[^( ]*)', l)
-        if m and 'Signal' not in m.group(1):
-            frame = re.sub(r'\(.*', '', m.group(1))
-            frame = re.sub(r'std::__cxx11::basic_string<[^>]*>', 'string', frame)
-            break
-    text = message or '(no message)'
-    if frame:
-        text += ' @ ' + frame
-    return text[:300]
-
-
-def classify_run(rc, out):
-    if rc is None:
-        return 'timeout', 'timed out'
-    if rc == 0:
-        return 'pass', ''
-    if rc < 0 or rc >= 128 or CRASH_TEXT.search(out):
-        if 'kernel fault' in out or 'segmentation fault' in out.lower() and 'kernel' in out:
-            lines = [l for l in out.splitlines() if 'fault' in l]
-            return 'fault', lines[0].strip() if lines else 'kernel fault'
-        # hlo-run's own progress lines come first: the last line tells.
-        last = [l.strip() for l in out.splitlines() if l.strip() and not BOILERPLATE.search(l)]
-        text = crash_text(out)
-        if last and not last[-1].startswith('checking') and text.startswith(('device:', '(no')):
-            text = last[-1] + text[text.index(' @ '):] if ' @ ' in text else last[-1]
-        return 'crash', 'hlo-run exit %d: %s' % (rc, text)
-    if rc == 1:
-        if 'kernel fault' in out:
-            lines = [l for l in out.splitlines() if 'kernel fault' in l]
-            return 'fault', lines[0].strip()
-        return 'mismatch', mismatch_summary(out)
-    lines = [l for l in out.splitlines() if 'error' in l.lower()] or out.strip().splitlines()[-1:]
-    return 'run-error', (lines[0].strip() if lines else 'exit %d' % rc)
-
-
-def mismatch_summary(out):
-    lines = [l.strip() for l in out.splitlines()
-             if re.search(r'mismatch|FAIL|expected|differ|max abs', l, re.I)]
-    return ' | '.join(lines[:4])[:400]
-
-
-def signature(cls, step, message, emitter):
-    if cls in ('mismatch', 'fault'):
-        return '%s %s [%s]' % (cls, step, emitter)
-    if cls == 'timeout':
-        return '%s %s [%s]' % (cls, step, emitter)
-    return '%s %s: %s' % (cls, step if cls != 'compile-error' and cls != 'unsupported'
-                          else 'compile', normalize(message))
+from fuzz_outcomes import (  # noqa: E402
+    BUG_CLASSES,
+    CLASSES,
+    REFUSED_CLASSES,
+    STEPS,
+    CRASH_TEXT,
+    ERROR_LINE,
+    normalize,
+    Tools,
+    run_cmd,
+    classify_compile,
+    BOILERPLATE,
+    crash_text,
+    classify_run,
+    mismatch_summary,
+    signature)
 
 
 class Runner:
@@ -203,11 +81,15 @@ class Runner:
             for l in listing:
                 f.write('#   %s\n' % l)
             f.write('cd "$(dirname "$0")"\n')
-            f.write('${HLO_COMPILE:-hlo-compile} --target=host -w module.hlo -o kernels.so '
+            arch = ' --gpu-arch=%s' % case.arch if getattr(case, 'arch', None) else ''
+            mode = ' --mode %s' % case.run_mode if getattr(case, 'run_mode', None) else ''
+            f.write('${HLO_COMPILE:-hlo-compile}%s --target=host -w module.hlo -o kernels.so '
                     '--manifest kernels.json &&\n  ${HLO_RUN:-hlo-run} module.hlo --manifest '
-                    'kernels.json%s\n' % ''.join(' --input ' + i for i in inputs))
-            f.write('${HLO_COMPILE:-hlo-compile} -arch sm_90 --emit=cubin -w module.hlo '
-                    '-o kernels_sm_90.cubin\n')
+                    'kernels.json%s%s\n' % (arch, mode, ''.join(' --input ' + i for i in inputs)))
+            for step in ('sm_80', 'sm_90'):
+                a = cubin_arch(case, step)
+                f.write('${HLO_COMPILE:-hlo-compile} -arch %s --emit=cubin -w module.hlo '
+                        '-o kernels_%s.cubin\n' % (a, a))
         os.chmod(os.path.join(d, 'repro.sh'), 0o755)
         return inputs
 
@@ -230,12 +112,16 @@ class Runner:
         if case.kind == 'large':  # too large to run here: compiled only
             steps = [s for s in steps if s.startswith('sm_')]
         inputs = self.write_case(case, d)
+        if not steps:  # nothing ran: the caller counts the case as skipped
+            return {}
         results, outputs = {}, {}
         host_ok = False
         for step in steps:
             if step == 'host-compile':
                 argv = [self.t.hlo_compile, '--target=host', '-w', 'module.hlo', '-o', 'kernels.so',
                         '--manifest', 'kernels.json']
+                if getattr(case, 'arch', None):
+                    argv.insert(1, '--gpu-arch=%s' % case.arch)
                 rc, out, sec = run_cmd(argv, self.t.timeout, d)
                 cls, msg = classify_compile(rc, out)
                 host_ok = cls == 'pass'
@@ -243,6 +129,8 @@ class Runner:
                 if 'host-compile' in steps and not host_ok:
                     continue
                 argv = [self.t.hlo_run, 'module.hlo', '--manifest', 'kernels.json']
+                if getattr(case, 'run_mode', None):
+                    argv += ['--mode', case.run_mode]
                 if self.t.host_threads:
                     argv += ['--host-threads', str(self.t.host_threads)]
                 for i in inputs:
@@ -250,12 +138,15 @@ class Runner:
                 rc, out, sec = run_cmd(argv, self.t.timeout, d)
                 cls, msg = classify_run(rc, out)
             else:
-                argv = [self.t.hlo_compile, '-arch', step, '--emit=cubin', '-w', 'module.hlo',
+                arch = cubin_arch(case, step)
+                argv = [self.t.hlo_compile, '-arch', arch, '--emit=cubin', '-w', 'module.hlo',
                         '-o', 'kernels_%s.cubin' % step, '--manifest', 'kernels_%s.json' % step]
                 if self.t.cuda:
                     argv += ['--cuda-path=%s' % self.t.cuda]
                 rc, out, sec = run_cmd(argv, self.t.timeout, d)
                 cls, msg = classify_compile(rc, out, cubin=True)
+                if arch != step and cls != 'pass':
+                    msg = '[%s] %s' % (arch, msg)
             results[step] = (cls, msg, round(sec, 2))
             outputs[step] = '$ %s\n%s\n[exit %s, %.2f s]\n' % (' '.join(argv), out, rc, sec)
         if logs:
@@ -269,6 +160,15 @@ class Runner:
             if os.path.exists(p) and not logs:
                 os.unlink(p)
         return results
+
+
+def cubin_arch(case, step):
+    """The architecture a cubin step compiles `case` for: the step's own
+    (sm_80, sm_90), or the case's (Case.cubin_archs: the gemm kind's cases
+    carry theirs, sm_80 / sm_89 / sm_90a, and 8-bit float GEMMs never ask
+    for sm_80, which has no 8-bit float tensor cores)."""
+    archs = getattr(case, 'cubin_archs', None) or {}
+    return archs.get(step, step)
 
 
 def primary(results):
@@ -549,11 +449,17 @@ class Fuzzer:
         results = self.runner.check(case, d)
         emitter = self.runner.analysis(d)
         cls, step, msg = primary(results)
+        if not results:
+            cls, step, msg = 'skipped', '', 'no step to run (%s cases: %s; steps here: %s)' % (
+                case.kind, 'cubin steps only' if case.kind == 'large' else 'all',
+                ','.join(self.args.steps) or 'none')
         r = {'seed': seed, 'kind': case.kind, 'class': cls, 'step': step, 'message': msg,
              'emitter': emitter, 'features': case.features,
              'steps': {s: list(v) for s, v in results.items()},
              'findings': all_findings(results), 'seconds': round(time.time() - t0, 2)}
-        if cls != 'pass':
+        if cls == 'skipped':
+            r['signature'] = 'skipped: ' + msg
+        elif cls != 'pass':
             r['signature'] = signature(cls, step, msg, emitter)
             dest = os.path.join(self.out, 'cases', cls, '%s-seed%d' % (case.kind, seed))
             shutil.rmtree(dest, ignore_errors=True)
@@ -670,21 +576,45 @@ class Fuzzer:
                         lines.append('      reduced: %s/%s (%d -> %d instructions)' % (
                             self.out, r['reduced'], r['original_size'][0], r['reduced_size'][0]))
         bugs = [r for r in res if r['class'] in a.fail_on]
+        # A kind whose valid modules the compiler mostly refuses is not
+        # checked: more than --max-refused of its (not skipped) cases.
+        refused = []
+        max_refused = getattr(a, 'max_refused', None)
+        for k in kinds:
+            row = [r for r in res if r['kind'] == k and r['class'] != 'skipped']
+            n = sum(1 for r in row if r['class'] in REFUSED_CLASSES)
+            if max_refused is not None and row and n > max_refused * len(row):
+                refused.append('%s %d of %d' % (k, n, len(row)))
         lines.append('')
+        # What did not run, and why (scripts/test.sh lists these lines).
+        for note in getattr(a, 'skipped_steps', []):
+            lines.append('SKIPPED: fuzz %s: %s' % (self.out, note))
+        skipped = [r for r in res if r['class'] == 'skipped']
+        for msg in sorted({r['message'] for r in skipped}):
+            rows = [r for r in skipped if r['message'] == msg]
+            lines.append('SKIPPED: fuzz %s: %d case(s), %s; seeds %s' % (
+                self.out, len(rows), msg, ' '.join(str(r['seed']) for r in rows[:12]) +
+                (' ...' if len(rows) > 12 else '')))
         if bugs:
             lines.append('FAILED: %d case(s) of class %s; seeds %s (rerun one: scripts/fuzz.sh '
                          '--cases 1 --seed S --out DIR; cases saved under %s/cases)' % (
                              len(bugs), '/'.join(sorted({r['class'] for r in bugs})),
                              ' '.join(str(r['seed']) for r in bugs), self.out))
-        else:
-            lines.append('OK: no case of class %s' % '/'.join(a.fail_on))
+        if refused:
+            lines.append('FAILED: the compiler refused (%s) more than %g of the cases of: %s' % (
+                '/'.join(REFUSED_CLASSES), max_refused, ', '.join(refused)))
+        if not bugs and not refused:
+            lines.append('OK: no case of class %s%s' % (
+                '/'.join(a.fail_on), '' if max_refused is None else
+                '; no kind with more than %g of its cases %s' % (
+                    max_refused, '/'.join(REFUSED_CLASSES))))
         text = '\n'.join(lines)
         print(text)
         with open(os.path.join(self.out, 'summary.txt'), 'w') as f:
             f.write(text + '\n')
         with open(os.path.join(self.out, 'results.json'), 'w') as f:
             json.dump(res, f, indent=1)
-        return 1 if bugs else 0
+        return 1 if bugs or refused else 0
 
 
 def main():
@@ -709,6 +639,9 @@ def main():
                     help='comma-separated subset of %s' % ','.join(STEPS))
     ap.add_argument('--fail-on', default=','.join(BUG_CLASSES),
                     help='classes that make the exit status 1 (default %s)' % ','.join(BUG_CLASSES))
+    ap.add_argument('--max-refused', type=float, metavar='SHARE',
+                    help='exit 1 if more than this share (0..1) of the cases of any kind end '
+                         'as %s (default: no limit)' % '/'.join(REFUSED_CLASSES))
     ap.add_argument('--hlo-compile', default=os.environ.get('HLO_COMPILE',
                                                             os.path.join(ROOT, 'build/bin/hlo-compile')))
     ap.add_argument('--hlo-run', default=os.environ.get('HLO_RUN', os.path.join(ROOT, 'build/bin/hlo-run')))
@@ -739,9 +672,12 @@ def main():
                              'HLO_RUN)\n' % tool)
             return 2
     cuda = args.cuda_path or '/usr/local/cuda'
+    args.skipped_steps = []
     if any(s.startswith('sm_') for s in args.steps) and \
             not os.access(os.path.join(cuda, 'bin', 'ptxas'), os.X_OK):
         sys.stderr.write('hlo_fuzz: no %s/bin/ptxas: the cubin steps are skipped\n' % cuda)
+        args.skipped_steps.append('the cubin steps (%s) of every case: no %s/bin/ptxas' % (
+            ', '.join(s for s in args.steps if s.startswith('sm_')), cuda))
         args.steps = [s for s in args.steps if not s.startswith('sm_')]
     args.out = os.path.abspath(args.out)
     tools = Tools(args.hlo_compile, args.hlo_run, args.timeout, args.cuda_path, args.host_threads)

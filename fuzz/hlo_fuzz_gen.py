@@ -16,7 +16,10 @@
 # reductions (row, column, multi-row, small column, full, variadic argmax,
 # multi-output), transposes (packed 8/16-bit ones too), concatenate
 # fusions, in-place dynamic-update-slice, scatter, sort and normalization
-# (softmax, layer norm) -- over every element type the compiler supports,
+# (softmax, layer norm), XLA's Triton GEMM fusions (kCustom, per GPU
+# architecture), c64/c128 fusions, and whole modules of several kernels
+# (buffer sharing, donated parameters, 8-/4-bit entry parameters and
+# outputs) -- over every element type the compiler supports,
 # with non-default layouts and the index inputs (.npy) that hlo-run cannot
 # choose itself: out-of-range, negative and high unsigned start indices,
 # unique / sorted scatter indices.

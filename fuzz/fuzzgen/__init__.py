@@ -15,6 +15,11 @@
 #   kinds_loop.py     fusion kinds loop, transpose, concat, dus
 #   kinds_reduce.py   fusion kinds reduce, norm (softmax, layer norm)
 #   kinds_scatter_sort.py  fusion kinds scatter, sort
+#   kinds_gemm.py     fusion kind gemm (XLA's Triton GEMM fusions, kCustom)
+#   kinds_complex.py  fusion kind complex (c64 / c128) and the complex value graph
+#   kinds_module.py   kind module (whole modules: buffer sharing, donation,
+#                     in-place outputs, 8-/4-bit entry parameters and outputs)
+#   kinds_large.py    fusions of more than 2^31 elements (compiled only)
 #   generator.py      Generator (the mixins together) and generate()
 #
 # Standard library only.

@@ -24,10 +24,11 @@ BITS = {'pred': 8, 's8': 8, 's16': 16, 's32': 32, 's64': 64, 'u8': 8, 'u16': 16,
         'u32': 32, 'u64': 64, 'f16': 16, 'bf16': 16, 'f32': 32, 'f64': 64}
 SAME_WIDTH = {8: ['s8', 'u8'], 16: ['s16', 'u16', 'f16', 'bf16'],
               32: ['s32', 'u32', 'f32'], 64: ['s64', 'u64', 'f64']}
-KINDS = ['loop', 'reduce', 'transpose', 'concat', 'dus', 'scatter', 'sort', 'norm', 'large']
+KINDS = ['loop', 'reduce', 'transpose', 'concat', 'dus', 'scatter', 'sort', 'norm', 'gemm',
+         'complex', 'module', 'large']
 # Relative frequency of the kinds in a long run.
 KIND_WEIGHTS = {'loop': 5, 'reduce': 4, 'transpose': 3, 'concat': 2, 'dus': 2,
-                'scatter': 2, 'sort': 2, 'norm': 1}
+                'scatter': 2, 'sort': 2, 'norm': 1, 'gemm': 3, 'complex': 3, 'module': 2}
 
 UNARY_FLOAT = ['abs', 'negate', 'sign', 'floor', 'ceil', 'round-nearest-afz',
                'round-nearest-even', 'exponential', 'exponential-minus-one', 'log',

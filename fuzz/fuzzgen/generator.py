@@ -10,15 +10,18 @@
 from .base import GeneratorBase
 from .elementwise import ElementwiseOps
 from .ir import Inst
+from .kinds_complex import ComplexKinds
+from .kinds_gemm import GemmKinds
 from .kinds_large import LargeKinds
 from .kinds_loop import LoopKinds
+from .kinds_module import ModuleKinds
 from .kinds_reduce import ReduceKinds
 from .kinds_scatter_sort import ScatterSortKinds
 from .movement import MovementOps
 
 
-class Generator(LargeKinds, LoopKinds, ReduceKinds, ScatterSortKinds, MovementOps, ElementwiseOps,
-                GeneratorBase):
+class Generator(ComplexKinds, GemmKinds, ModuleKinds, LargeKinds, LoopKinds, ReduceKinds,
+                ScatterSortKinds, MovementOps, ElementwiseOps, GeneratorBase):
     """A random module of a seed: generate() returns its Case."""
 
     def generate(self):

@@ -7,6 +7,8 @@
 # objects directly.
 #
 # Standard library only.
+import re
+
 from .dtypes import int_range
 
 
@@ -85,6 +87,13 @@ class Case:
         self.percent = False
         self.features = []
         self.fused_name = 'fused_computation'
+        # The GPU architecture of the host compile (--gpu-arch), None for
+        # hlo-compile's default; cubin_archs: {cubin step: architecture}
+        # where a case must not run at the step's own (8-bit float GEMMs
+        # need sm_89 on). run_mode: hlo-run's --mode (None: its default).
+        self.arch = None
+        self.cubin_archs = None
+        self.run_mode = None
 
     # -- structure ------------------------------------------------------
     def params(self):
@@ -119,9 +128,10 @@ class Case:
         if self.style != 'bare' or self.seed % 2 == 0:
             lines.append(header)
             lines.append('')
-        called = ' '.join(i.attrs for i in self.insts)
+        called = ' '.join(i.attrs for i in self.insts) + ' ' + ' '.join(
+            t for _, t in self.subcomputations)
         for name, text in self.subcomputations:
-            if ('to_apply=%s' % name) not in called:
+            if not re.search(r'(to_apply|calls)=%%?%s(?![\w.])' % re.escape(name), called):
                 continue   # the reducer dropped its user
             lines.append(text)
             lines.append('')
