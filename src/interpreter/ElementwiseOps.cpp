@@ -91,6 +91,46 @@ Scalar floatUnary(HloOpcode opcode, double x) {
                                       " is not defined on floating-point values");
 }
 
+// Complex formulas as XLA's GPU kernels compute them (its PTX for c64/c128
+// multiply, sine and power, from the reference tool; the same formulas as
+// MLIR's complex-to-standard lowering that our kernels use), not C99
+// Annex G's, which std::complex follows: no recovery of infinities from
+// NaN parts. (inf, 0) * (inf, 0) * (inf, 0) is (nan, nan) on the GPU.
+
+Complex xlaMultiply(Complex x, Complex y) {
+  return {x.real() * y.real() - x.imag() * y.imag(), x.imag() * y.real() + x.real() * y.imag()};
+}
+
+/// sin(a + bi) = sin a cosh b + i cos a sinh b, cosh and sinh from e^b and
+/// e^-b.
+Complex xlaSine(Complex x) {
+  double e = std::exp(x.imag()), inverse = std::exp(-x.imag());
+  return {0.5 * (inverse + e) * std::sin(x.real()), 0.5 * (e - inverse) * std::cos(x.real())};
+}
+
+/// cos(a + bi) = cos a cosh b - i sin a sinh b.
+Complex xlaCosine(Complex x) {
+  double e = std::exp(x.imag()), inverse = std::exp(-x.imag());
+  return {0.5 * (inverse + e) * std::cos(x.real()), 0.5 * (inverse - e) * std::sin(x.real())};
+}
+
+/// (a + bi)^(c + di) = |z|^c e^(-d arg z) (cos q + i sin q),
+/// q = c arg z + d ln|z|, with 0^w = 1 for w = 0 and 0 otherwise (for a
+/// real part of w above 0; NaN below).
+Complex xlaPower(Complex x, Complex y) {
+  double a = x.real(), b = x.imag(), c = y.real(), d = y.imag();
+  if (a == 0 && b == 0) {
+    if (c == 0 && d == 0)
+      return {1, 0};
+    if (c > 0 && d == 0)
+      return {0, 0};
+  }
+  double squared = a * a + b * b, angle = std::atan2(b, a);
+  double coefficient = std::pow(squared, 0.5 * c) * std::exp(-d * angle);
+  double q = c * angle + 0.5 * d * std::log(squared);
+  return {coefficient * std::cos(q), coefficient * std::sin(q)};
+}
+
 Scalar complexUnary(HloOpcode opcode, Complex x) {
   switch (opcode) {
   case HloOpcode::Abs: return fromReal(std::abs(x));
@@ -106,8 +146,8 @@ Scalar complexUnary(HloOpcode opcode, Complex x) {
   case HloOpcode::Log: return fromComplex(std::log(x));
   case HloOpcode::Log1p: return fromComplex(std::log(1.0 + x));
   case HloOpcode::Logistic: return fromComplex(1.0 / (1.0 + std::exp(-x)));
-  case HloOpcode::Sin: return fromComplex(std::sin(x));
-  case HloOpcode::Cos: return fromComplex(std::cos(x));
+  case HloOpcode::Sin: return fromComplex(xlaSine(x));
+  case HloOpcode::Cos: return fromComplex(xlaCosine(x));
   case HloOpcode::Tan: return fromComplex(std::tan(x));
   case HloOpcode::Tanh: return fromComplex(std::tanh(x));
   default: break;
@@ -250,11 +290,9 @@ Scalar complexBinary(HloOpcode opcode, Complex x, Complex y) {
   switch (opcode) {
   case HloOpcode::Add: return fromComplex(x + y);
   case HloOpcode::Subtract: return fromComplex(x - y);
-  case HloOpcode::Multiply: return fromComplex(x * y);
+  case HloOpcode::Multiply: return fromComplex(xlaMultiply(x, y));
   case HloOpcode::Divide: return fromComplex(x / y);
-  case HloOpcode::Power:
-    return fromComplex(x == Complex(0, 0) && y == Complex(0, 0) ? Complex(1, 0)
-                                                               : std::pow(x, y));
+  case HloOpcode::Power: return fromComplex(xlaPower(x, y));
   default: break;
   }
   throw InterpreterError(nullptr, std::string(opcodeName(opcode)) +

@@ -5,7 +5,8 @@
 //   |actual - expected| <= absolute + relative |expected| + growth m
 // (defaults per type, overridable; m the element's magnitude, see
 // ElementMagnitudes.h, else |expected|), with NaN where and only where the
-// reference has NaN, and infinities equal.
+// reference has NaN (a complex value with a NaN part counting as a NaN),
+// and infinities equal.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_RUNTIME_COMPARISON_H
