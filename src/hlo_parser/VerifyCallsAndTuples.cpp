@@ -32,6 +32,28 @@ bool InstructionChecker::checkTuple() {
   return expectResult(Shape::tuple(elements));
 }
 
+namespace {
+
+/// Whether two arrays of the same dimensions are stored alike: their
+/// minor-to-major orders agree once dimensions of size 1 (which do not
+/// move any element) are left out; shapes without a layout, tuples and
+/// other shapes agree with anything.
+bool sameArrayLayout(const Shape &a, const Shape &b) {
+  if (!a.isArray() || !b.isArray() || !a.hasLayout() || !b.hasLayout() ||
+      a.dimensions() != b.dimensions())
+    return true;
+  auto order = [](const Shape &shape) {
+    std::vector<int64_t> kept;
+    for (int64_t d : shape.layout().minorToMajor)
+      if (d >= 0 && d < shape.rank() && shape.dimension(d) != 1)
+        kept.push_back(d);
+    return kept;
+  };
+  return order(a) == order(b);
+}
+
+} // namespace
+
 bool InstructionChecker::checkCallLike(const HloComputation *computation) {
   if (!isDefined(computation))
     return true;
@@ -46,6 +68,21 @@ bool InstructionChecker::checkCallLike(const HloComputation *computation) {
                   operandShape(i).toString(false) + " but parameter " +
                   std::to_string(i) + " of " + computation->name() + " is " +
                   computation->parameter(i)->shape().toString(false));
+  // A fusion reads its operands' buffers as its parameters are laid out
+  // (XLA's layout-sensitive verifier): a kernel would read a {0,1} operand
+  // as {1,0} and compute on transposed data.
+  if (inst.opcode() == HloOpcode::Fusion) {
+    for (int64_t i = 0; i < inst.operandCount(); ++i)
+      if (!sameArrayLayout(computation->parameter(i)->shape(), operandShape(i)))
+        return fail("operand " + std::to_string(i) + " is laid out " +
+                    operandShape(i).toString(true) + " but parameter " + std::to_string(i) +
+                    " of " + computation->name() + " is " +
+                    computation->parameter(i)->shape().toString(true) +
+                    ": a fusion's operands must have its parameters' layouts");
+    if (!sameArrayLayout(computation->root()->shape(), inst.shape()))
+      return fail("the fusion is laid out " + inst.shape().toString(true) + " but the root of " +
+                  computation->name() + " is " + computation->root()->shape().toString(true));
+  }
   return expectResult(computation->root()->shape());
 }
 
