@@ -42,6 +42,25 @@ ValuePtr Evaluator::run(const std::vector<ValuePtr> &arguments) {
   return evaluate(*module.entry(), arguments);
 }
 
+EvaluationOrder evaluationOrder(const HloComputation &computation) {
+  // Post-order from the root (iterative: computations can be long chains).
+  EvaluationOrder order;
+  std::vector<std::pair<const HloInstruction *, size_t>> stack = {{computation.root(), 0}};
+  order.uses[computation.root()] = 1; // the caller's use
+  while (!stack.empty()) {
+    auto &[instruction, next] = stack.back();
+    if (next < instruction->operands().size()) {
+      const HloInstruction *operand = instruction->operand(next++);
+      if (order.uses[operand]++ == 0)
+        stack.push_back({operand, 0});
+      continue;
+    }
+    order.instructions.push_back(instruction);
+    stack.pop_back();
+  }
+  return order;
+}
+
 ValuePtr Evaluator::evaluate(const HloComputation &computation,
                              const std::vector<ValuePtr> &arguments) {
   if (computation.isDeclaration())
@@ -53,22 +72,9 @@ ValuePtr Evaluator::evaluate(const HloComputation &computation,
                                std::to_string(computation.parameterCount()) +
                                " arguments, given " +
                                std::to_string(arguments.size()));
-  // Post-order from the root (iterative: computations can be long chains).
-  std::vector<const HloInstruction *> order;
-  std::unordered_map<const HloInstruction *, int64_t> remainingUses;
-  std::vector<std::pair<const HloInstruction *, size_t>> stack = {{computation.root(), 0}};
-  remainingUses[computation.root()] = 1; // the caller's use
-  while (!stack.empty()) {
-    auto &[instruction, next] = stack.back();
-    if (next < instruction->operands().size()) {
-      const HloInstruction *operand = instruction->operand(next++);
-      if (remainingUses[operand]++ == 0)
-        stack.push_back({operand, 0});
-      continue;
-    }
-    order.push_back(instruction);
-    stack.pop_back();
-  }
+  EvaluationOrder evaluation = evaluationOrder(computation);
+  const std::vector<const HloInstruction *> &order = evaluation.instructions;
+  std::unordered_map<const HloInstruction *, int64_t> &remainingUses = evaluation.uses;
 
   std::unordered_map<const HloInstruction *, ValuePtr> values;
   for (const HloInstruction *instruction : order) {

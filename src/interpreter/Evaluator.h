@@ -14,6 +14,7 @@
 #include "hlo_parser/HloModule.h"
 
 #include <functional>
+#include <unordered_map>
 
 namespace hlo::interp {
 
@@ -57,6 +58,16 @@ private:
   int64_t maxWhileIterations = 10'000'000;
   int64_t maxElements = int64_t(1) << 26;
 };
+
+/// The order Evaluator::evaluate runs `computation`'s instructions in (post
+/// order from the root, only what the root reaches), and how many users
+/// each has (the root one more, its caller): a value can be freed when its
+/// count reaches 0.
+struct EvaluationOrder {
+  std::vector<const HloInstruction *> instructions;
+  std::unordered_map<const HloInstruction *, int64_t> uses;
+};
+EvaluationOrder evaluationOrder(const HloComputation &computation);
 
 /// `error` as `file:line:col: error: ...` pointing at its instruction.
 std::string formatInterpreterError(const HloModule &module,

@@ -108,23 +108,10 @@ public:
   std::pair<ValuePtr, MagnitudePtr> computation(const HloComputation &computation,
                                                 const std::vector<ValuePtr> &arguments,
                                                 const std::vector<MagnitudePtr> &magnitudes) {
-    // Post-order from the root, operands freed after their last user, as
-    // Evaluator::evaluate.
-    std::vector<const HloInstruction *> order;
-    std::unordered_map<const HloInstruction *, int64_t> remainingUses;
-    std::vector<std::pair<const HloInstruction *, size_t>> stack = {{computation.root(), 0}};
-    remainingUses[computation.root()] = 1;
-    while (!stack.empty()) {
-      auto &[instruction, next] = stack.back();
-      if (next < instruction->operands().size()) {
-        const HloInstruction *operand = instruction->operand(next++);
-        if (remainingUses[operand]++ == 0)
-          stack.push_back({operand, 0});
-        continue;
-      }
-      order.push_back(instruction);
-      stack.pop_back();
-    }
+    // Operands freed after their last user, as Evaluator::evaluate.
+    interp::EvaluationOrder evaluation = interp::evaluationOrder(computation);
+    const std::vector<const HloInstruction *> &order = evaluation.instructions;
+    std::unordered_map<const HloInstruction *, int64_t> &remainingUses = evaluation.uses;
     std::unordered_map<const HloInstruction *, std::pair<ValuePtr, MagnitudePtr>> values;
     for (const HloInstruction *instruction : order) {
       if (instruction->opcode() == HloOpcode::Parameter) {
