@@ -63,6 +63,7 @@ ReductionDepth deeper(ReductionDepth a, const ReductionDepth &b) {
   a.storedRounding = std::max(a.storedRounding, b.storedRounding);
   a.bitsOfFloat.reset();
   a.roundedFromFloat = false;
+  a.computed = a.computed || b.computed;
   a.computedIn = coarserFloatType(a.computedIn, b.computedIn);
   return a;
 }
@@ -124,6 +125,36 @@ bool isRoundedFromFloat(const HloInstruction &inst, const ReductionDepth &operan
   case HloOpcode::Slice:
   case HloOpcode::Reverse:
     return operand.roundedFromFloat;
+  default:
+    return false;
+  }
+}
+
+/// Ops that only move, select or convert values: exact inputs give the
+/// same bits on both sides.
+bool movesValues(HloOpcode opcode) {
+  switch (opcode) {
+  case HloOpcode::Parameter:
+  case HloOpcode::Constant:
+  case HloOpcode::Iota:
+  case HloOpcode::Reshape:
+  case HloOpcode::Transpose:
+  case HloOpcode::Broadcast:
+  case HloOpcode::Slice:
+  case HloOpcode::Concatenate:
+  case HloOpcode::Pad:
+  case HloOpcode::Reverse:
+  case HloOpcode::Copy:
+  case HloOpcode::Bitcast:
+  case HloOpcode::BitcastConvert:
+  case HloOpcode::Convert:
+  case HloOpcode::Gather:
+  case HloOpcode::DynamicSlice:
+  case HloOpcode::DynamicUpdateSlice:
+  case HloOpcode::Tuple:
+  case HloOpcode::GetTupleElement:
+  case HloOpcode::Select:
+    return true;
   default:
     return false;
   }
@@ -221,9 +252,13 @@ public:
         }
         break;
       }
-      // A value computed here is rounded to its type (a constant or iota
-      // holds exact values).
-      if (inst->opcode() != HloOpcode::Constant && inst->opcode() != HloOpcode::Iota)
+      // A value computed here, or from a computed value, is rounded to its
+      // type (moving or converting exact values rounds alike on both sides;
+      // a fusion or call carries what its body computed).
+      if (!movesValues(inst->opcode()) && inst->opcode() != HloOpcode::Fusion &&
+          inst->opcode() != HloOpcode::Call)
+        depth.computed = true;
+      if (depth.computed)
         depth.computedIn = coarserFloatType(depth.computedIn, coarsestFloatType(inst->shape()));
       depths[inst] = depth;
     }
@@ -263,8 +298,12 @@ public:
     result.storedRounding = growth > 0 ? 2 * roundoff : 0;
     result.bitsOfFloat = own.bitsOfFloat;
     result.roundedFromFloat = own.roundedFromFloat;
-    result.computedIn = coarserFloatType(
-        coarserFloatType(incoming.computedIn, own.computedIn), coarsestFloatType(inst.shape()));
+    // (A library call computes: its result's type counts.)
+    result.computed = incoming.computed || own.computed || inst.opcode() == HloOpcode::CustomCall ||
+                      libraryCalls.count(inst.name());
+    result.computedIn = coarserFloatType(incoming.computedIn, own.computedIn);
+    if (result.computed)
+      result.computedIn = coarserFloatType(result.computedIn, coarsestFloatType(inst.shape()));
     return result;
   }
 

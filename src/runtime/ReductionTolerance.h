@@ -93,9 +93,14 @@ struct ReductionDepth {
   /// boundary, so it may differ by the float's bound (at least one), and
   /// by no more.
   bool roundedFromFloat = false;
+  /// Whether some op on the way computed (not only moved or converted the
+  /// module's exact inputs): roundings from there on may go either way.
+  bool computed = false;
   /// The coarsest float type among the values computed on the way to the
-  /// output (parameters and constants aside): a convert(logistic(f32)) to
-  /// f64 was rounded to f32 and is judged at f32's tolerance, not f64's.
+  /// output, from the first computing op on: a convert(logistic(f32)) to
+  /// f64 was rounded to f32 and is judged at f32's tolerance, not f64's;
+  /// a parameter converted to f8 and back, or concatenated with f8 values,
+  /// was rounded the same way on both sides and keeps its own type's.
   std::optional<PrimitiveType> computedIn;
 };
 
