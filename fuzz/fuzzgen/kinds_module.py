@@ -100,7 +100,12 @@ class ModuleKinds:
         operands = []
         for i, p in enumerate(sub.params()):
             if bind and i in bind:
-                operands.append(bind[i])
+                value = bind[i]
+                # A fusion reads its operands in its parameters' layouts
+                # (the verifier refuses others): relayout with a copy.
+                if value.shape.text() != p.shape.text():
+                    value = self.add(Inst(self.name('copy'), p.shape, 'copy', [value]))
+                operands.append(value)
                 continue
             same = [v for v in self.values if v.shape.text() == p.shape.text()]
             if p.index_values is None and same and self.ro.random() < 0.7:
