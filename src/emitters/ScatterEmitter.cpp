@@ -266,13 +266,8 @@ createScatterEmitter(const FusionAnalysis &analysis, const HloComputation &fused
   // A c128 element is 16 bytes: with repeated indices only an addition
   // can update it atomically (two f64 atomic adds); other combiners would
   // need a 16-byte compare-and-swap.
-  const HloComputation *combiner = toApply(*scatter);
-  const HloInstruction *combined = combiner ? combiner->root() : nullptr;
-  bool adds = combined && combined->opcode() == HloOpcode::Add &&
-              combined->operand(0)->opcode() == HloOpcode::Parameter &&
-              combined->operand(1)->opcode() == HloOpcode::Parameter;
   if (scatter->operand(0)->shape().elementType() == PrimitiveType::C128 &&
-      !scatterDimensionNumbers(*scatter).uniqueIndices && !adds)
+      !scatterDimensionNumbers(*scatter).uniqueIndices && !isParameterSum(toApply(*scatter)))
     return llvm::createStringError(
         llvm::inconvertibleErrorCode(),
         "unsupported: a c128 scatter ('" + scatter->name() +

@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "OpAttributes.h"
+#include "HloComputation.h"
 #include "HloInstruction.h"
 
 #include <cctype>
@@ -86,6 +87,15 @@ ScatterDimensionNumbers scatterDimensionNumbers(const HloInstruction &scatter) {
 
 HloComputation *toApply(const HloInstruction &instruction) {
   return instruction.computationAttr("to_apply");
+}
+
+bool isParameterSum(const HloComputation *computation) {
+  if (!computation || computation->isDeclaration())
+    return false;
+  const HloInstruction *root = computation->root();
+  return root->opcode() == HloOpcode::Add &&
+         root->operand(0)->opcode() == HloOpcode::Parameter &&
+         root->operand(1)->opcode() == HloOpcode::Parameter;
 }
 
 HloComputation *whileCondition(const HloInstruction &loop) {

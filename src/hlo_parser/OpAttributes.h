@@ -69,6 +69,9 @@ ScatterDimensionNumbers scatterDimensionNumbers(const HloInstruction &scatter);
 
 /// The computations an instruction calls, by their role.
 HloComputation *toApply(const HloInstruction &instruction);
+/// Whether `computation` (a reducer or combiner) is add(parameter,
+/// parameter): a plain sum.
+bool isParameterSum(const HloComputation *computation);
 HloComputation *whileCondition(const HloInstruction &loop);
 HloComputation *whileBody(const HloInstruction &loop);
 /// A conditional's branches: `branch_computations`, or the predicated

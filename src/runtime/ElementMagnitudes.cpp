@@ -92,15 +92,6 @@ void flattenInto(const Literal &value, std::vector<Literal> &leaves) {
     leaves.push_back(value);
 }
 
-bool isAddReducer(const HloComputation *reducer) {
-  if (!reducer || reducer->isDeclaration())
-    return false;
-  const HloInstruction *root = reducer->root();
-  return root->opcode() == HloOpcode::Add &&
-         root->operand(0)->opcode() == HloOpcode::Parameter &&
-         root->operand(1)->opcode() == HloOpcode::Parameter;
-}
-
 class MagnitudeWalker {
 public:
   explicit MagnitudeWalker(interp::Evaluator &evaluator) : evaluator(evaluator) {}
@@ -243,7 +234,7 @@ private:
       return result;
     }
     case HloOpcode::Reduce:
-      if (values.size() == 2 && isAddReducer(toApply(inst)))
+      if (values.size() == 2 && isParameterSum(toApply(inst)))
         return reducedSum(inst, *magnitudes[0], magnitudes[1]->realData().at(0));
       return substituted(inst, values, magnitudes, value);
     case HloOpcode::Select:
