@@ -1,6 +1,8 @@
 //===- ElementwiseOps.cpp - Scalar HLO semantics -------------------------===//
 #include "ElementwiseOps.h"
 
+#include "ComplexFormulas.h"
+
 #include "hlo_parser/FloatFormat.h"
 #include "hlo_parser/OpAttributes.h"
 
@@ -8,6 +10,7 @@
 #include <complex>
 #include <cstring>
 #include <limits>
+#include <optional>
 
 namespace hlo::interp {
 namespace {
@@ -91,69 +94,29 @@ Scalar floatUnary(HloOpcode opcode, double x) {
                                       " is not defined on floating-point values");
 }
 
-// Complex formulas as XLA's GPU kernels compute them (its PTX for c64/c128
-// multiply, sine and power, from the reference tool; the same formulas as
-// MLIR's complex-to-standard lowering that our kernels use), not C99
-// Annex G's, which std::complex follows: no recovery of infinities from
-// NaN parts. (inf, 0) * (inf, 0) * (inf, 0) is (nan, nan) on the GPU.
-
-Complex xlaMultiply(Complex x, Complex y) {
-  return {x.real() * y.real() - x.imag() * y.imag(), x.imag() * y.real() + x.real() * y.imag()};
-}
-
-/// sin(a + bi) = sin a cosh b + i cos a sinh b, cosh and sinh from e^b and
-/// e^-b.
-Complex xlaSine(Complex x) {
-  double e = std::exp(x.imag()), inverse = std::exp(-x.imag());
-  return {0.5 * (inverse + e) * std::sin(x.real()), 0.5 * (e - inverse) * std::cos(x.real())};
-}
-
-/// cos(a + bi) = cos a cosh b - i sin a sinh b.
-Complex xlaCosine(Complex x) {
-  double e = std::exp(x.imag()), inverse = std::exp(-x.imag());
-  return {0.5 * (inverse + e) * std::cos(x.real()), 0.5 * (inverse - e) * std::sin(x.real())};
-}
-
-/// (a + bi)^(c + di) = |z|^c e^(-d arg z) (cos q + i sin q),
-/// q = c arg z + d ln|z|, with 0^w = 1 for w = 0 and 0 otherwise (for a
-/// real part of w above 0; NaN below).
-Complex xlaPower(Complex x, Complex y) {
-  double a = x.real(), b = x.imag(), c = y.real(), d = y.imag();
-  if (a == 0 && b == 0) {
-    if (c == 0 && d == 0)
-      return {1, 0};
-    if (c > 0 && d == 0)
-      return {0, 0};
-  }
-  double squared = a * a + b * b, angle = std::atan2(b, a);
-  double coefficient = std::pow(squared, 0.5 * c) * std::exp(-d * angle);
-  double q = c * angle + 0.5 * d * std::log(squared);
-  return {coefficient * std::cos(q), coefficient * std::sin(q)};
-}
-
-Scalar complexUnary(HloOpcode opcode, Complex x) {
+/// A complex function of `type`'s elements (c64 in float, c128 in double:
+/// ComplexFormulas.h).
+Scalar complexUnary(HloOpcode opcode, PrimitiveType type, Complex x) {
   switch (opcode) {
-  case HloOpcode::Abs: return fromReal(std::abs(x));
   case HloOpcode::Real: return fromReal(x.real());
   case HloOpcode::Imag: return fromReal(x.imag());
   case HloOpcode::Negate: return fromComplex(-x);
-  case HloOpcode::Sign:
-    return fromComplex(x == Complex(0, 0) ? x : x / std::abs(x));
-  case HloOpcode::Sqrt: return fromComplex(std::sqrt(x));
-  case HloOpcode::Rsqrt: return fromComplex(1.0 / std::sqrt(x));
-  case HloOpcode::Exp: return fromComplex(std::exp(x));
-  case HloOpcode::Expm1: return fromComplex(std::exp(x) - 1.0);
-  case HloOpcode::Log: return fromComplex(std::log(x));
-  case HloOpcode::Log1p: return fromComplex(std::log(1.0 + x));
-  case HloOpcode::Logistic: return fromComplex(1.0 / (1.0 + std::exp(-x)));
-  case HloOpcode::Sin: return fromComplex(xlaSine(x));
-  case HloOpcode::Cos: return fromComplex(xlaCosine(x));
-  case HloOpcode::Tan: return fromComplex(std::tan(x));
-  case HloOpcode::Tanh: return fromComplex(std::tanh(x));
   default: break;
   }
-  throw InterpreterError(nullptr, std::string(opcodeName(opcode)) +
-                                      " is not defined on complex values");
+  std::optional<Complex> result;
+  if (type == PrimitiveType::C64) {
+    std::complex<float> narrow(static_cast<float>(x.real()), static_cast<float>(x.imag()));
+    if (auto value = evaluateComplexUnary(opcode, narrow))
+      result = Complex(value->real(), value->imag());
+  } else {
+    result = evaluateComplexUnary(opcode, x);
+  }
+  if (!result)
+    throw InterpreterError(nullptr, std::string(opcodeName(opcode)) +
+                                        " is not defined on complex values");
+  if (opcode == HloOpcode::Abs)
+    return fromReal(result->real());
+  return fromComplex(*result);
 }
 
 Scalar integerUnary(HloOpcode opcode, PrimitiveType type, int64_t x) {
@@ -286,17 +249,21 @@ Scalar floatBinary(HloOpcode opcode, double x, double y) {
                                       " is not defined on floating-point values");
 }
 
-Scalar complexBinary(HloOpcode opcode, Complex x, Complex y) {
-  switch (opcode) {
-  case HloOpcode::Add: return fromComplex(x + y);
-  case HloOpcode::Subtract: return fromComplex(x - y);
-  case HloOpcode::Multiply: return fromComplex(xlaMultiply(x, y));
-  case HloOpcode::Divide: return fromComplex(x / y);
-  case HloOpcode::Power: return fromComplex(xlaPower(x, y));
-  default: break;
+Scalar complexBinary(HloOpcode opcode, PrimitiveType type, Complex x, Complex y) {
+  std::optional<Complex> result;
+  if (type == PrimitiveType::C64) {
+    auto narrow = [](Complex value) {
+      return std::complex<float>(static_cast<float>(value.real()), static_cast<float>(value.imag()));
+    };
+    if (auto value = evaluateComplexBinary(opcode, narrow(x), narrow(y)))
+      result = Complex(value->real(), value->imag());
+  } else {
+    result = evaluateComplexBinary(opcode, x, y);
   }
-  throw InterpreterError(nullptr, std::string(opcodeName(opcode)) +
-                                      " is not defined on complex values");
+  if (!result)
+    throw InterpreterError(nullptr, std::string(opcodeName(opcode)) +
+                                        " is not defined on complex values");
+  return fromComplex(*result);
 }
 
 /// A key whose signed order is IEEE totalOrder (-NaN < -inf < ... < -0 <
@@ -502,7 +469,7 @@ Scalar evaluateUnary(HloOpcode opcode, PrimitiveType operandType,
   case ElementClass::Float:
     return roundScalar(floatUnary(opcode, x.re), resultType);
   case ElementClass::Complex:
-    return roundScalar(complexUnary(opcode, asComplex(x)), resultType);
+    return roundScalar(complexUnary(opcode, operandType, asComplex(x)), resultType);
   default:
     return integerUnary(opcode, operandType, x.i);
   }
@@ -517,7 +484,7 @@ Scalar evaluateBinary(HloOpcode opcode, const HloInstruction *instruction,
   case ElementClass::Float:
     return roundScalar(floatBinary(opcode, x.re, y.re), resultType);
   case ElementClass::Complex:
-    return roundScalar(complexBinary(opcode, asComplex(x), asComplex(y)), resultType);
+    return roundScalar(complexBinary(opcode, operandType, asComplex(x), asComplex(y)), resultType);
   case ElementClass::Pred: {
     // pred arithmetic is on 0/1 with the result reduced to a truth value.
     Scalar result = integerBinary(opcode, PrimitiveType::U8, x.i, y.i);
