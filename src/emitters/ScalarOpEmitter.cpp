@@ -202,36 +202,6 @@ Value integerPower(ImplicitLocOpBuilder &b, Value x, Value y) {
   return select(b, negative, forNegative, result);
 }
 
-/// atan2 of two constants, computed here: MLIR's folder makes a NaN of
-/// atan2(+-0, +-0), which is +-0 or +-pi (the runtime's atan2, libdevice's
-/// and libm's, and XLA's constant folding agree). Null if either operand is
-/// not a constant.
-Value foldedAtan2(ImplicitLocOpBuilder &b, Value y, Value x) {
-  FloatAttr numerator, denominator;
-  if (!matchPattern(y, m_Constant(&numerator)) || !matchPattern(x, m_Constant(&denominator)))
-    return {};
-  return arith::ConstantOp::create(
-      b, FloatAttr::get(y.getType(), std::atan2(numerator.getValueAsDouble(),
-                                                denominator.getValueAsDouble())));
-}
-
-/// log of a complex constant, computed here for the same reason: its
-/// lowering takes atan2(im, re), which MLIR folds to NaN for (-0, +-0).
-Value foldedComplexLog(ImplicitLocOpBuilder &b, Value z) {
-  ArrayAttr parts;
-  auto type = dyn_cast<ComplexType>(z.getType());
-  if (!type || !matchPattern(z, m_Constant(&parts)) || parts.size() != 2)
-    return {};
-  auto re = dyn_cast<FloatAttr>(parts[0]), im = dyn_cast<FloatAttr>(parts[1]);
-  if (!re || !im)
-    return {};
-  double real = re.getValueAsDouble(), imag = im.getValueAsDouble();
-  double logAbs = std::log(std::hypot(real, imag)), angle = std::atan2(imag, real);
-  Type part = type.getElementType();
-  return complex::ConstantOp::create(
-      b, type, b.getArrayAttr({FloatAttr::get(part, logAbs), FloatAttr::get(part, angle)}));
-}
-
 /// Unary and binary float math; `x`, `y` already in a computable type.
 Value floatMath(ImplicitLocOpBuilder &b, HloOpcode opcode, Value x, Value y) {
   Type type = x.getType();
@@ -253,8 +223,6 @@ Value floatMath(ImplicitLocOpBuilder &b, HloOpcode opcode, Value x, Value y) {
   case HloOpcode::Power:
     return math::PowFOp::create(b, x, y);
   case HloOpcode::Atan2:
-    if (Value folded = foldedAtan2(b, x, y))
-      return folded;
     return math::Atan2Op::create(b, x, y);
   case HloOpcode::Abs:
     return math::AbsFOp::create(b, x);
@@ -345,8 +313,6 @@ Value complexMath(ImplicitLocOpBuilder &b, HloOpcode opcode, Value x, Value y) {
   case HloOpcode::Expm1:
     return complex::Expm1Op::create(b, x);
   case HloOpcode::Log:
-    if (Value folded = foldedComplexLog(b, x))
-      return folded;
     return complex::LogOp::create(b, x);
   case HloOpcode::Log1p:
     return complex::Log1pOp::create(b, x);

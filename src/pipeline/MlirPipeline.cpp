@@ -161,11 +161,13 @@ const std::string kDoubleRoundingFolds[] = {"(anonymous namespace)::TruncFSIToFP
 /// whose f8E8M0FNU and f4E2M1FN rules differ from ml_dtypes'. Without the
 /// arith patterns that fold truncf(sitofp x) and truncf(uitofp x) into one
 /// conversion: HLO rounds twice there (s32 -> bf16 -> f8E4M3FN turns 465
-/// into 464, then 448), the folded conversion once (465 -> NaN).
+/// into 464, then 448), the folded conversion once (465 -> NaN). atan2s
+/// of constants are guarded first (their folder makes NaNs of zeros).
 void addCanonicalizer(PassManager &pm) {
   ExpandSmallFloatsPassOptions constantsOnly;
   constantsOnly.constantOperandsOnly = true;
   pm.addPass(createExpandSmallFloatsPass(constantsOnly));
+  pm.addPass(createGuardConstantAtan2Pass());
   pm.addPass(createCanonicalizerPass(GreedyRewriteConfig(), kDoubleRoundingFolds));
 }
 

@@ -95,6 +95,20 @@ def LowerIntegerMathPass
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
+def GuardConstantAtan2Pass
+    : Pass<"xla-gpu-guard-constant-atan2", "mlir::ModuleOp"> {
+  let summary = "atan2 of constants selects its value at (+-0, +-0)";
+  let description = [{
+    A `math.atan2` whose operands are computed from constants alone (pure
+    ops without regions: what the canonicalizer folds) is followed by a
+    select of +-0 or +-pi (the sign of y; pi for an x with its sign bit set)
+    where both operands are zero. MLIR's folder makes a NaN of atan2 at
+    (+-0, +-0), where libm, libdevice and XLA give those values; the select
+    folds with its operands. Runtime atan2s are left as they are.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect", "mlir::math::MathDialect"];
+}
+
 def GuardHalfIntConversionsPass
     : Pass<"xla-gpu-guard-half-int-conversions", "mlir::ModuleOp"> {
   let summary = "Integer -> f16 conversions select +-inf for overflowing sources";
