@@ -54,6 +54,12 @@ public:
   /// Loads the compiled code (PTX or cubin, or a host shared object).
   virtual Status loadCode(const std::string &path) = 0;
   virtual ErrorOr<DeviceKernel> findKernel(const KernelSpec &kernel) = 0;
+  /// Loads another compiler's code (XLA's PTX for one kernel) beside the
+  /// loaded code and finds `kernel` in it. Only a GPU runs PTX.
+  virtual ErrorOr<DeviceKernel> loadKernel(const std::string &path, const KernelSpec &kernel) {
+    (void)path, (void)kernel;
+    return makeError("only a GPU runs other compilers' PTX");
+  }
 
   virtual ErrorOr<DeviceBuffer> allocate(size_t bytes) = 0;
   /// Frees a buffer `allocate` gave (every buffer is freed with the device

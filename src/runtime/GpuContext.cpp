@@ -82,6 +82,8 @@ GpuContext::~GpuContext() {
     driver->memFree(pointer);
   if (module)
     driver->moduleUnload(module);
+  for (CUmodule other : otherModules)
+    driver->moduleUnload(other);
   if (context)
     driver->primaryCtxRelease(device);
 }
@@ -113,10 +115,23 @@ Status GpuContext::loadCode(const std::string &path) {
   ErrorOr<std::shared_ptr<SourceFile>> code = SourceFile::read(path);
   if (!code)
     return code.status();
-  return loadImage(std::string((*code)->text()));
+  return loadImage(std::string((*code)->text()), module);
 }
 
-Status GpuContext::loadImage(const std::string &image) {
+ErrorOr<DeviceKernel> GpuContext::loadKernel(const std::string &path, const KernelSpec &kernel) {
+  if (Status status = usable(); !status)
+    return status;
+  ErrorOr<std::shared_ptr<SourceFile>> code = SourceFile::read(path);
+  if (!code)
+    return code.status();
+  CUmodule loaded = nullptr;
+  if (Status status = loadImage(std::string((*code)->text()), loaded); !status)
+    return Status::failure(path + ": " + status.error());
+  otherModules.push_back(loaded);
+  return functionIn(loaded, kernel);
+}
+
+Status GpuContext::loadImage(const std::string &image, CUmodule &module) {
   // PTX must be NUL-terminated; the JIT log explains rejected PTX.
   std::string data = image;
   data.push_back('\0');
@@ -135,6 +150,10 @@ Status GpuContext::loadImage(const std::string &image) {
 }
 
 ErrorOr<DeviceKernel> GpuContext::findKernel(const KernelSpec &kernel) {
+  return functionIn(module, kernel);
+}
+
+ErrorOr<DeviceKernel> GpuContext::functionIn(CUmodule module, const KernelSpec &kernel) {
   CUfunction function = nullptr;
   Status status = usable();
   if (status)

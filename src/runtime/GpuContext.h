@@ -46,6 +46,9 @@ public:
   /// Loads PTX (JIT-compiled by the driver) or a cubin from `path`.
   Status loadCode(const std::string &path) override;
   ErrorOr<DeviceKernel> findKernel(const KernelSpec &kernel) override;
+  /// Loads the PTX or cubin at `path` as a module of its own (kept until
+  /// the context closes) and finds `kernel` in it, checked as findKernel's.
+  ErrorOr<DeviceKernel> loadKernel(const std::string &path, const KernelSpec &kernel) override;
 
   ErrorOr<DeviceBuffer> allocate(size_t bytes) override;
   void release(DeviceBuffer buffer) override;
@@ -73,7 +76,11 @@ private:
   Status check(CUresult result, const char *what) const;
   /// A failure once a sticky error has ended the context.
   Status usable() const;
-  Status loadImage(const std::string &image);
+  /// Loads PTX or a cubin image into `module`.
+  Status loadImage(const std::string &image, CUmodule &module);
+  /// `kernel` in `module`, its launch checked against what the driver
+  /// says of the code (threads, registers, static shared memory).
+  ErrorOr<DeviceKernel> functionIn(CUmodule module, const KernelSpec &kernel);
   /// A launch's kernel arguments: each buffer's address, or the tensor
   /// map of it the manifest asks for.
   struct LaunchArguments {
@@ -95,6 +102,8 @@ private:
   CUdevice device = 0;
   CUcontext context = nullptr;
   CUmodule module = nullptr;
+  /// Modules loadKernel loaded (XLA's kernels).
+  std::vector<CUmodule> otherModules;
   std::vector<CUdeviceptr> allocations;
   std::string name, archName;
   /// The first sticky error; empty while the context is usable.

@@ -14,6 +14,7 @@
 #include "Commands.h"
 #include "ElementMagnitudes.h"
 #include "GpuContext.h"
+#include "KernelCheckBase.h"
 #include "KernelReport.h"
 #include "ModuleBuffers.h"
 #include "ReferenceCases.h"
@@ -36,14 +37,11 @@
 namespace hlo::runtime {
 namespace {
 
-class KernelCheck {
+class KernelCheck : public KernelCheckBase {
 public:
   KernelCheck(const RunOptions &options, const HloModule &module,
               const LaunchManifest &manifest, Device &device, const HloModule *reference)
-      : options(options), module(module), manifest(manifest), device(device),
-        evaluator(module), reference(reference) {
-    evaluator.setMaxWhileIterations(options.maxWhileIterations);
-    evaluator.setMaxElements(options.maxElements);
+      : KernelCheckBase(options, module, manifest, device), reference(reference) {
     if (reference) {
       referenceEvaluator = std::make_unique<interp::Evaluator>(*reference);
       referenceEvaluator->setMaxWhileIterations(options.maxWhileIterations);
@@ -52,6 +50,14 @@ public:
   }
 
   int run(bool wholeModule, const std::map<int64_t, Literal> &given) {
+    if (!options.xlaKernelsDir.empty()) {
+      ErrorOr<XlaKernelTable> table = XlaKernelTable::read(options.xlaKernelsDir);
+      if (!table)
+        return fail(table.error());
+      std::cout << "XLA's kernels: " << table->size() << " from " << options.xlaKernelsDir
+                << "\n";
+      xlaKernels = std::move(*table);
+    }
     functions.resize(manifest.kernels.size());
     for (size_t k = 0; k < manifest.kernels.size(); ++k) {
       ErrorOr<DeviceKernel> function = device.findKernel(manifest.kernels[k]);
@@ -76,7 +82,8 @@ public:
       return status;
     if (faulted)
       status = kExitMismatch;
-    if (!options.reportPath.empty() && !appendKernelReport(options.reportPath, manifest.module, rows))
+    if (!options.reportPath.empty() && !appendKernelReport(options.reportPath, manifest.module, rows,
+                                                      xlaKernels.has_value()))
       return kExitError;
     if (options.launchOnly && status == kExitPass) {
       std::cout << "LAUNCHED: every kernel ran; nothing was checked (--launch-only)\n";
@@ -91,133 +98,6 @@ public:
   }
 
 private:
-  int fail(const std::string &message) {
-    std::cerr << "hlo-run: error: " << message << "\n";
-    return kExitError;
-  }
-
-  void printKernel(size_t k) const {
-    const KernelSpec &kernel = manifest.kernels[k];
-    std::cout << rows[k].kernel << " (" << kernel.emitter << "): grid ["
-              << kernel.grid[0] << ", " << kernel.grid[1] << ", " << kernel.grid[2] << "], block ["
-              << kernel.block[0] << ", " << kernel.block[1] << ", " << kernel.block[2]
-              << "]\n";
-  }
-
-  /// Compares and prints one output; records it in `row`.
-  bool checkOutput(const std::string &label, const Literal &expected, const Literal &actual,
-                   KernelRow &row, const ReductionDepth &depth, const Literal *magnitudes) {
-    ComparisonResult result =
-        reportComparison(label, expected, actual, options, depth, magnitudes);
-    row.checked = true;
-    row.passed = row.passed && result.passed();
-    row.maxAbsoluteError = std::max(row.maxAbsoluteError, result.maxAbsoluteError);
-    return result.passed();
-  }
-
-  /// --launch-only: an output the kernels wrote, not compared.
-  void reportLaunchedOnly(const std::string &label, const Shape &shape) const {
-    std::cout << "  " << label << " " << shape.toString(/*printLayout=*/false)
-              << ": written, not checked (--launch-only)\n";
-  }
-
-  /// The reductions behind each output of a kernel run on fresh inputs:
-  /// those of the HLO it computes.
-  std::vector<ReductionDepth> kernelOutputDepths(const KernelSpec &kernel) const {
-    if (kernel.hloInstruction.empty())
-      return reductionDepths(*module.entry());
-    const HloInstruction *instruction = findKernelInstruction(module, kernel);
-    if (!instruction)
-      return {};
-    if (instruction->opcode() == HloOpcode::Fusion && instruction->fusedComputation())
-      return reductionDepths(*instruction->fusedComputation());
-    return {reductionDepthOf(*instruction)};
-  }
-
-  bool save(const std::string &name, const Literal &array) {
-    if (options.saveDir.empty())
-      return true;
-    Status written = interp::writeNpyFile(options.saveDir + "/" + name + ".npy", array);
-    if (written)
-      return true;
-    std::cerr << "hlo-run: error: " << written.error() << "\n";
-    return false;
-  }
-
-  /// Runs kernel `k`; false when it did not complete (reported; a fault
-  /// marks the check failed).
-  bool launch(size_t k, const std::vector<DeviceBuffer> &buffers) {
-    // The kernel was compiled assuming each buffer's alignment (vector
-    // loads and stores): a view into another buffer must keep it.
-    const KernelSpec &kernel = manifest.kernels[k];
-    for (size_t i = 0; i < kernel.parameters.size() && i < buffers.size(); ++i) {
-      int64_t alignment = kernel.parameters[i].alignment;
-      if (alignment > 1 && buffers[i] % static_cast<uint64_t>(alignment) != 0) {
-        std::cerr << "hlo-run: error: kernel " << kernel.name << ": parameter " << i
-                  << "'s buffer is not " << alignment
-                  << "-byte aligned, as the kernel assumes (offset "
-                  << buffers[i] % static_cast<uint64_t>(alignment) << ")\n";
-        return false;
-      }
-    }
-    LaunchResult result = device.launch(functions[k], manifest.kernels[k], buffers);
-    if (result.ok())
-      return true;
-    if (result.status == LaunchResult::Fault) {
-      std::cout << rows[k].kernel << ": kernel fault: " << result.message
-                << "\n";
-      rows[k].checked = true;
-      rows[k].passed = false;
-      faulted = true;
-    } else {
-      std::cerr << "hlo-run: error: " << result.message << "\n";
-    }
-    return false;
-  }
-
-  bool bench(size_t k, const std::vector<DeviceBuffer> &buffers) {
-    if (!options.bench)
-      return true;
-    const KernelSpec &kernel = manifest.kernels[k];
-    int64_t bytes = 0;
-    for (const KernelParameter &parameter : kernel.parameters)
-      bytes += parameter.bytes;
-    // A copy of bytes/2 reads and writes `bytes` in all, like the kernel.
-    size_t copyBytes = static_cast<size_t>(std::max<int64_t>(bytes / 2, 1));
-    // On a terminal, what is being timed (host kernels take seconds).
-    bool terminal = ::isatty(STDERR_FILENO);
-    if (terminal)
-      std::cerr << "hlo-run: timing " << rows[k].kernel << " (" << k + 1 << "/"
-                << manifest.kernels.size() << "): " << options.warmup << " + "
-                << options.iterations << " launches, then a copy as many times..." << std::flush;
-    // The copy is timed once the kernel was; either's failure ends here.
-    ErrorOr<double> kernelTime =
-        device.timeKernel(functions[k], kernel, buffers, options.warmup, options.iterations);
-    ErrorOr<double> copyTime =
-        kernelTime ? device.timeCopy(copyBytes, options.warmup, options.iterations)
-                   : kernelTime;
-    if (!copyTime) {
-      std::cerr << "hlo-run: error: " << copyTime.error() << "\n";
-      return false;
-    }
-    double kernelMs = *kernelTime, copyMs = *copyTime;
-    if (terminal)
-      std::cerr << "\r\033[K" << std::flush;
-    KernelRow &row = rows[k];
-    row.microseconds = kernelMs * 1e3;
-    row.gigabytesPerSecond = kernelMs > 0 ? bytes / (kernelMs * 1e-3) / 1e9 : 0;
-    double copyGigabytesPerSecond = copyMs > 0 ? 2.0 * copyBytes / (copyMs * 1e-3) / 1e9 : 0;
-    row.fractionOfCopy =
-        copyGigabytesPerSecond > 0 ? row.gigabytesPerSecond / copyGigabytesPerSecond : 0;
-    std::cout << "  " << device.timeDomain() << " time " << formatNumber(row.microseconds)
-              << " us (" << device.timingMethod(options.iterations) << "), "
-              << formatNumber(row.gigabytesPerSecond) << " GB/s over "
-              << formatNumber(bytes / 1e6) << " MB; device copy "
-              << formatNumber(copyGigabytesPerSecond) << " GB/s: "
-              << formatNumber(100 * row.fractionOfCopy, 3) << "% of copy bandwidth\n";
-    return true;
-  }
-
   /// Runs the program's steps of `computation` in schedule order: launches,
   /// device copies, library calls on the host, while loops (their
   /// condition and body, recursively), conditionals (the branch the index
@@ -471,91 +351,6 @@ private:
   /// Runs kernel `k` (all its launches) on `check`'s inputs and compares
   /// its outputs with `check`'s expected values (clearing `passed` on a
   /// mismatch). kExitPass, or the exit status after an error or a fault.
-  int checkKernelCase(size_t k, const KernelCase &check, bool &passed) {
-    // The case's buffers, freed on every path out (kernels mode checks one
-    // kernel after another on the same device).
-    std::vector<DeviceBuffer> allocated;
-    struct Release {
-      Device &device;
-      std::vector<DeviceBuffer> &buffers;
-      ~Release() {
-        for (DeviceBuffer buffer : buffers)
-          device.release(buffer);
-      }
-    } release{device, allocated};
-
-    const KernelSpec &kernel = manifest.kernels[k];
-    size_t launches = static_cast<size_t>(kernel.launchCount);
-    std::vector<DeviceBuffer> arguments;
-    size_t input = 0, output = 0;
-    std::vector<std::pair<DeviceBuffer, const KernelParameter *>> outputs;
-    for (const KernelParameter &parameter : kernel.parameters) {
-      DeviceBuffer pointer = 0;
-      if (parameter.aliases >= 0 && !options.noAliasing) {
-        // In place: the output is the aliased input's buffer.
-        pointer = arguments.at(static_cast<size_t>(parameter.aliases));
-        outputs.emplace_back(pointer, &parameter);
-        arguments.push_back(pointer);
-        continue;
-      }
-      ErrorOr<DeviceBuffer> allocation = device.allocate(parameter.bytes);
-      if (!allocation)
-        return fail(allocation.error());
-      pointer = *allocation;
-      allocated.push_back(pointer);
-      if (parameter.binding == BufferBinding::Scratch) {
-        // The kernel's own: it writes before it reads.
-        if (Status filled = device.fill(pointer, parameter.bytes, 0xff); !filled)
-          return fail(filled.error());
-      } else if (parameter.isOutput) {
-        if (Status filled = device.fill(pointer, parameter.bytes, 0xff); !filled)
-          return fail(filled.error());
-        outputs.emplace_back(pointer, &parameter);
-      } else if (options.launchOnly) {
-        // Nothing is checked: any input will do (zeros cost nothing).
-        if (Status filled = device.fill(pointer, parameter.bytes, 0); !filled)
-          return fail(filled.error());
-      } else {
-        const Literal &value = check.inputs[input];
-        if (Status uploaded = device.upload(pointer, toBufferBytes(value, shapeOf(parameter.shape)));
-            !uploaded)
-          return fail(uploaded.error());
-        // (save reports its own error.)
-        if (!save(rows[k].kernel + "_input_" + std::to_string(input), value))
-          return kExitError;
-        ++input;
-      }
-      arguments.push_back(pointer);
-    }
-    for (size_t j = k; j < k + launches; ++j)
-      if (!launch(j, arguments))
-        return faulted ? kExitMismatch : kExitError;
-    std::vector<ReductionDepth> depths = kernelOutputDepths(kernel);
-    for (const auto &[pointer, parameter] : outputs) {
-      std::vector<uint8_t> bytes(static_cast<size_t>(parameter->bytes));
-      if (Status downloaded = device.download(pointer, bytes); !downloaded)
-        return fail(downloaded.error());
-      if (options.launchOnly) {
-        reportLaunchedOnly("output " + std::to_string(output), shapeOf(parameter->shape));
-        ++output;
-        continue;
-      }
-      Literal actual = fromBufferBytes(bytes.data(), shapeOf(parameter->shape));
-      passed &= checkOutput("output " + std::to_string(output), check.expected[output],
-                            actual, rows[k],
-                            output < depths.size() ? depths[output] : ReductionDepth(),
-                            output < check.magnitudes.size() ? &check.magnitudes[output]
-                                                             : nullptr);
-      if (!save(rows[k].kernel + "_output_" + std::to_string(output), actual))
-        return kExitError;
-      ++output;
-    }
-    for (size_t j = k; j < k + launches; ++j)
-      if (!bench(j, arguments))
-        return kExitError;
-    return kExitPass;
-  }
-
   /// Replay: the interpreter runs the module; the first time it evaluates
   /// an instruction that a kernel computes (in the entry, or a loop body
   /// or condition), the kernel runs on the operands' values and is checked
@@ -651,61 +446,8 @@ private:
     return passed ? kExitPass : kExitMismatch;
   }
 
-  int runKernels(const std::map<int64_t, Literal> &given) {
-    std::cout << "checking " << manifest.kernels.size()
-              << " kernel(s) one at a time, each on its own inputs\n";
-    bool passed = true;
-    for (size_t k = 0; k < manifest.kernels.size(); k += manifest.kernels[k].launchCount) {
-      const KernelSpec &kernel = manifest.kernels[k];
-      // A kernel of several launches runs them all, in order, on the same
-      // buffers, and is checked after the last.
-      size_t launches = static_cast<size_t>(kernel.launchCount);
-      if (kernel.launchIndex != 0 || k + launches > manifest.kernels.size())
-        return fail("kernel '" + kernel.name + "': its launches are not listed in order");
-      for (size_t j = k; j < k + launches; ++j)
-        printKernel(j);
-      KernelCase check;
-      try {
-        check = buildKernelCase(kernel, module, evaluator, options.seed + 1000 * k, given,
-                                /*withExpected=*/!options.launchOnly,
-                                /*withMagnitudes=*/anyGrowth(kernelOutputDepths(kernel)));
-      } catch (const interp::InterpreterLimitError &failure) {
-        if (!options.skipOversized) {
-          std::cerr << interp::formatInterpreterError(module, failure);
-          std::cerr << "hlo-run: note: --skip-oversized skips such kernels and checks the "
-                       "others\n";
-          return kExitError;
-        }
-        std::cout << "SKIPPED (--skip-oversized): " << failure.what() << "\n";
-        ++skipped;
-        continue;
-      } catch (const interp::InterpreterError &failure) {
-        std::cerr << interp::formatInterpreterError(module, failure);
-        return kExitError;
-      } catch (const std::exception &failure) {
-        return fail(failure.what());
-      }
-      if (int status = checkKernelCase(k, check, passed); status != kExitPass)
-        return status;
-      ++checked;
-    }
-    if (skipped && !checked)
-      return kExitSkipped;
-    return passed ? kExitPass : kExitMismatch;
-  }
-
-  const RunOptions &options;
-  const HloModule &module;
-  const LaunchManifest &manifest;
-  Device &device;
-  interp::Evaluator evaluator;
   const HloModule *reference;
   std::unique_ptr<interp::Evaluator> referenceEvaluator;
-  std::vector<DeviceKernel> functions;
-  std::vector<KernelRow> rows;
-  bool faulted = false;
-  /// Kernels mode: kernels checked, and skipped by --skip-oversized.
-  int checked = 0, skipped = 0;
   /// Library steps already announced (loops run them many times).
   std::set<const ProgramStep *> announced;
 };
@@ -734,6 +476,15 @@ int runKernelCheck(const RunOptions &options, const LaunchManifest &manifest,
     return kExitError;
 
   std::string blocker = moduleModeBlocker(manifest, module);
+  if (!options.xlaKernelsDir.empty()) {
+    if (options.mode == CheckMode::Module) {
+      std::cerr << "hlo-run: error: --xla-kernels compares kernel by kernel: use --mode "
+                   "kernels or replay\n";
+      return kExitError;
+    }
+    if (blocker.empty())
+      blocker = "--xla-kernels: each kernel beside XLA's, kernel by kernel";
+  }
   bool wholeModule = options.mode == CheckMode::Module ||
                      (options.mode == CheckMode::Auto && blocker.empty());
   if (options.mode == CheckMode::Module && !blocker.empty()) {

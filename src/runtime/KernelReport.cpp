@@ -9,7 +9,7 @@
 namespace hlo::runtime {
 
 bool appendKernelReport(const std::string &path, const std::string &module,
-                        const std::vector<KernelRow> &rows) {
+                        const std::vector<KernelRow> &rows, bool withXla) {
   // A header row when the file is new (or empty): rows are appended.
   bool fresh = true;
   {
@@ -18,14 +18,23 @@ bool appendKernelReport(const std::string &path, const std::string &module,
   }
   std::ofstream out(path, std::ios::app);
   if (fresh)
-    out << "module\tkernel\temitter\tmax_abs_error\tstatus\tus\tGB/s\t%_of_copy\n";
+    out << "module\tkernel\temitter\tmax_abs_error\tstatus\tus\tGB/s\t%_of_copy"
+        << (withXla ? "\txla_kernel\txla_status\txla_us\tours/xla" : "") << "\n";
   for (const KernelRow &row : rows) {
     out << module << '\t' << row.kernel << '\t' << row.emitter << '\t'
         << (row.checked ? formatNumber(row.maxAbsoluteError) : "-") << '\t'
         << (!row.checked ? "-" : row.passed ? "PASS" : "FAIL") << '\t'
         << (row.microseconds >= 0 ? formatNumber(row.microseconds) : "-") << '\t'
         << (row.microseconds >= 0 ? formatNumber(row.gigabytesPerSecond) : "-") << '\t'
-        << (row.microseconds >= 0 ? formatNumber(100 * row.fractionOfCopy, 3) : "-") << '\n';
+        << (row.microseconds >= 0 ? formatNumber(100 * row.fractionOfCopy, 3) : "-");
+    if (withXla) {
+      bool timed = row.microseconds > 0 && row.xlaMicroseconds > 0;
+      out << '\t' << (row.xlaKernel.empty() ? "-" : row.xlaKernel) << '\t'
+          << (row.xlaStatus.empty() ? "-" : row.xlaStatus) << '\t'
+          << (row.xlaMicroseconds >= 0 ? formatNumber(row.xlaMicroseconds) : "-") << '\t'
+          << (timed ? formatNumber(row.microseconds / row.xlaMicroseconds, 3) : "-");
+    }
+    out << '\n';
   }
   if (!out) {
     std::cerr << "hlo-run: error: cannot write " << path << "\n";

@@ -19,11 +19,18 @@ struct KernelRow {
   bool checked = false, passed = true;
   double maxAbsoluteError = 0;
   double microseconds = -1, gigabytesPerSecond = 0, fractionOfCopy = 0;
+  /// --xla-kernels: XLA's kernel for the same fusion on the same inputs
+  /// (empty name: none ran), its check ("PASS", "FAIL", or why it did not
+  /// run) and time.
+  std::string xlaKernel, xlaStatus;
+  double xlaMicroseconds = -1;
 };
 
 /// Appends `rows` of `module` to `path`; false (reported) if it cannot.
+/// `withXla`: four more columns, XLA's kernel, its status, its time and
+/// ours over XLA's.
 bool appendKernelReport(const std::string &path, const std::string &module,
-                        const std::vector<KernelRow> &rows);
+                        const std::vector<KernelRow> &rows, bool withXla = false);
 
 } // namespace hlo::runtime
 

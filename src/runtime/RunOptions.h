@@ -34,6 +34,9 @@ struct RunOptions {
   std::string expectDir;
   std::string saveDir;   ///< GPU run: inputs and GPU outputs as .npy
   std::string reportPath; ///< GPU run: TSV rows appended, one per kernel
+  /// An XLA dump directory (xla_kernels.tsv, xla_ptx/): XLA's kernel for
+  /// each fusion runs beside ours on the same inputs (XlaKernels.h).
+  std::string xlaKernelsDir;
   uint64_t seed = 42;
   std::optional<double> absoluteTolerance, relativeTolerance;
   CheckMode mode = CheckMode::Auto;

@@ -137,6 +137,12 @@ int main(int argc, char **argv) {
   app.add_option("--report", options.reportPath,
                  "Append one TSV row per kernel: module, kernel, emitter, max abs error, "
                  "status, us, GB/s, % of copy bandwidth");
+  app.add_option("--xla-kernels", options.xlaKernelsDir,
+                 "An XLA dump directory (xla_kernels.tsv and xla_ptx/, as the corpus dumps "
+                 "have): on a GPU, XLA's kernel for each fusion runs beside ours on the same "
+                 "inputs, bound to the same buffers (operands, then results), is checked "
+                 "against the interpreter and, with --bench, timed the same way; the report "
+                 "gets XLA's columns. Kernels or replay mode (auto means kernels)");
   app.add_option("--max-while-iterations", options.maxWhileIterations,
                  "Interpreter: report a while loop running longer than this")
       ->capture_default_str();

@@ -17,7 +17,10 @@
 // - block and grid axes within the device's limits, and a block of exactly
 //   the kernel's `.reqntid` (at most its `.maxntid`), else INVALID_VALUE;
 // - every argument the start of a buffer it allocated (256-byte aligned,
-//   as cuMemAlloc's are), else INVALID_VALUE;
+//   as cuMemAlloc's are), and as aligned as its PTX declaration says
+//   (`.param .u64 .ptr .align 256`), else INVALID_VALUE;
+// - several modules may be loaded (XLA's kernels beside ours), each
+//   kernel found in its own module's PTX;
 // - FAKE_CUDA_MAX_THREADS=N: the device reports N threads per block at most;
 // - FAKE_CUDA_MISALIGN=N: allocations start N bytes past a 256-byte boundary;
 // - FAKE_CUDA_STATS: at exit, the most buffers allocated at once (stderr);
@@ -48,6 +51,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <list>
 #include <map>
 #include <regex>
 #include <string>
@@ -64,6 +68,9 @@ struct Kernel {
   int maxDynamicShared = -1; // -1: not set (48 KB minus the static size)
   /// Per parameter: a tensor map passed by value (else a pointer).
   std::vector<bool> tensorMaps;
+  /// Per parameter: the alignment its declaration states (`.ptr .align
+  /// 256`), 1 without one.
+  std::vector<unsigned long long> alignments;
   /// `.reqnctapercluster`; zeros: none.
   unsigned cluster[3] = {0, 0, 0};
   bool nonPortableClusters = false;
@@ -80,9 +87,11 @@ int Kernel::maxDynamic() const {
 }
 
 std::map<CUdeviceptr, size_t> allocations;
-std::string image;
+/// The loaded modules' code (a CUmodule points at its string), and their
+/// kernels by module and name (std::list and std::map keep addresses).
+std::list<std::string> images;
 int contextToken;
-std::map<std::string, Kernel> kernels;
+std::map<std::pair<const std::string *, std::string>, Kernel> kernels;
 /// The error that ended the context (CUDA_SUCCESS while it is usable), and
 /// one a launch raised that the next synchronization reports.
 CUresult sticky = CUDA_SUCCESS, pending = CUDA_SUCCESS;
@@ -103,18 +112,24 @@ std::map<std::string, int> sharedVariables(const std::string &ptx) {
   return variables;
 }
 
-/// Reads `name`'s entry: parameters, the shared variables its body names,
-/// and its thread limit (.reqntid or .maxntid).
-bool parseKernel(const std::string &name, Kernel &kernel) {
+/// Reads `name`'s entry in `image`: parameters, the shared variables its
+/// body names, and its thread limit (.reqntid or .maxntid).
+bool parseKernel(const std::string &image, const std::string &name, Kernel &kernel) {
   size_t entry = image.find(".entry " + name + "(");
   if (entry == std::string::npos)
     return false;
   kernel.name = name;
   size_t close = image.find(')', entry);
   static const std::regex tensorMap(R"(^\.param\s+\.align\s+64\s+\.b8\s+[\w$]+\[128\])");
+  static const std::regex pointerAlignment(R"(^\.param\s+\.u64\s+\.ptr\s+(?:\.global\s+)?\.align\s+(\d+))");
   for (size_t at = image.find(".param", entry); at < close; at = image.find(".param", at + 1)) {
     ++kernel.parameters;
-    kernel.tensorMaps.push_back(std::regex_search(image.substr(at, close - at), tensorMap));
+    std::string declaration = image.substr(at, image.find_first_of(",)", at) - at);
+    kernel.tensorMaps.push_back(std::regex_search(declaration, tensorMap));
+    std::smatch alignment;
+    kernel.alignments.push_back(std::regex_search(declaration, alignment, pointerAlignment)
+                                    ? std::stoull(alignment[1])
+                                    : 1);
   }
   // The entry's header and body, to its closing brace (what follows may be
   // another part's helpers and module-scope variables).
@@ -204,23 +219,24 @@ CUresult cuCtxSynchronize() { return synchronize(); }
 CUresult cuModuleLoadDataEx(CUmodule *module, const void *data, unsigned count,
                             CUjit_option *options, void **values) {
   RETURN_IF_STICKY();
-  image = static_cast<const char *>(data);
-  kernels.clear();
+  std::string image = static_cast<const char *>(data);
   if (image.find(".entry") == std::string::npos) {
     for (unsigned i = 0; i < count; ++i)
       if (options[i] == CU_JIT_ERROR_LOG_BUFFER)
         std::strcpy(static_cast<char *>(values[i]), "fake ptxas: no kernel in this PTX");
     return CUDA_ERROR_INVALID_PTX;
   }
-  *module = reinterpret_cast<CUmodule>(&image);
+  images.push_back(std::move(image));
+  *module = reinterpret_cast<CUmodule>(&images.back());
   return CUDA_SUCCESS;
 }
-CUresult cuModuleGetFunction(CUfunction *function, CUmodule, const char *name) {
+CUresult cuModuleGetFunction(CUfunction *function, CUmodule module, const char *name) {
   RETURN_IF_STICKY();
+  const auto *image = reinterpret_cast<const std::string *>(module);
   Kernel kernel;
-  if (!parseKernel(name, kernel))
+  if (!image || !parseKernel(*image, name, kernel))
     return CUDA_ERROR_NOT_FOUND;
-  auto inserted = kernels.insert({name, kernel}).first;
+  auto inserted = kernels.insert({{image, name}, kernel}).first;
   *function = reinterpret_cast<CUfunction>(&inserted->second);
   return CUDA_SUCCESS;
 }
@@ -358,9 +374,11 @@ CUresult launch(CUfunction function, const unsigned grid[3], const unsigned bloc
     if (blocks > (kernel.nonPortableClusters ? 16u : 8u))
       return CUDA_ERROR_INVALID_CLUSTER_SIZE;
   }
-  for (size_t i = 0; i < kernel.parameters; ++i)
-    if (!parameterBuffer(kernel, i, parameters))
+  for (size_t i = 0; i < kernel.parameters; ++i) {
+    CUdeviceptr buffer = parameterBuffer(kernel, i, parameters);
+    if (!buffer || (!kernel.tensorMaps[i] && buffer % kernel.alignments[i] != 0))
       return CUDA_ERROR_INVALID_VALUE;
+  }
   const char *fault = std::getenv("FAKE_CUDA_FAULT");
   if (fault && kernel.name == fault) {
     pending = CUDA_ERROR_ILLEGAL_ADDRESS;
