@@ -17,7 +17,7 @@ ErrorOr<std::unique_ptr<CublasLt>> CublasLt::load() {
 }
 CublasLt::~CublasLt() = default;
 CublasLt::RunResult CublasLt::run(const GemmPlan &, const std::vector<DeviceBuffer> &,
-                                  const std::vector<DeviceBuffer> &) {
+                                  const std::vector<DeviceBuffer> &, const Repeater *) {
   return {Outcome::Unsupported, "hlo-run was built without cublasLt.h"};
 }
 } // namespace hlo::runtime
@@ -151,10 +151,13 @@ CublasLt::~CublasLt() {
 
 CublasLt::RunResult CublasLt::run(const GemmPlan &plan,
                                   const std::vector<DeviceBuffer> &arguments,
-                                  const std::vector<DeviceBuffer> &results) {
+                                  const std::vector<DeviceBuffer> &results,
+                                  const Repeater *repeat) {
   const Api &a = *api;
   bool f64 = plan.d.type == PrimitiveType::F64;
-  cublasComputeType_t compute = f64 ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F;
+  cublasComputeType_t compute = f64         ? CUBLAS_COMPUTE_64F
+                                : plan.tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32
+                                            : CUBLAS_COMPUTE_32F;
   cudaDataType_t scaleType = f64 ? CUDA_R_64F : CUDA_R_32F;
   cublasLtMatmulDesc_t desc = nullptr;
   cublasLtMatrixLayout_t layouts[4] = {};
@@ -256,11 +259,18 @@ CublasLt::RunResult CublasLt::run(const GemmPlan &plan,
     void *workspace =
         plan.workspaceResult ? reinterpret_cast<void *>(results.at(*plan.workspaceResult))
                              : nullptr;
-    s = a.matmul(static_cast<cublasLtHandle_t>(handle), desc, alpha, argument(plan.a.argument),
-                 layouts[0], argument(plan.b.argument), layouts[1], beta, c, layouts[2], d,
-                 layouts[3], &heuristic.algo, workspace, workspaceBytes, nullptr);
-    if (s != CUBLAS_STATUS_SUCCESS) {
-      failed("cublasLtMatmul", s);
+    auto enqueue = [&]() {
+      cublasStatus_t status =
+          a.matmul(static_cast<cublasLtHandle_t>(handle), desc, alpha, argument(plan.a.argument),
+                   layouts[0], argument(plan.b.argument), layouts[1], beta, c, layouts[2], d,
+                   layouts[3], &heuristic.algo, workspace, workspaceBytes, nullptr);
+      if (status == CUBLAS_STATUS_SUCCESS)
+        return Status::success();
+      failed("cublasLtMatmul", status);
+      return Status::failure(message);
+    };
+    if (Status ran = repeat ? (*repeat)(enqueue) : enqueue(); !ran) {
+      message = ran.error();
       break;
     }
     outcome = Outcome::Ran;

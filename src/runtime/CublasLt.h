@@ -14,6 +14,7 @@
 #include "GemmPlan.h"
 #include "support/ErrorOr.h"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,11 +39,14 @@ public:
     Outcome outcome = Outcome::Ran;
     std::string message;
   };
-  /// Enqueues `plan` over the step's argument and result buffers. Unsupported
+  /// Runs what enqueues the GEMM as often as it likes (a timing loop).
+  using Repeater = std::function<Status(const std::function<Status()> &enqueue)>;
+  /// Enqueues `plan` over the step's argument and result buffers (through
+  /// `repeat` when given: descriptors and algorithm chosen once). Unsupported
   /// where cuBLASLt has no algorithm for it: the caller computes the step
   /// another way. Failed: a library error.
   RunResult run(const GemmPlan &plan, const std::vector<DeviceBuffer> &arguments,
-                const std::vector<DeviceBuffer> &results);
+                const std::vector<DeviceBuffer> &results, const Repeater *repeat = nullptr);
 
 private:
   CublasLt() = default;

@@ -98,6 +98,15 @@ public:
     (void)step, (void)arguments, (void)results;
     return {LibraryOutcome::NotHere, ""};
   }
+  /// Milliseconds of library step `step` on the device, timed as
+  /// timeKernel times a kernel; a failure where the device does not run it.
+  virtual ErrorOr<double> timeLibraryStep(const ProgramStep &step,
+                                          const std::vector<DeviceBuffer> &arguments,
+                                          const std::vector<DeviceBuffer> &results, int warmup,
+                                          int iterations) {
+    (void)step, (void)arguments, (void)results, (void)warmup, (void)iterations;
+    return makeError("library steps are timed on a GPU only");
+  }
 };
 
 } // namespace hlo::runtime

@@ -128,6 +128,21 @@ bool isGemmLibraryCall(const std::string &target) {
          target == "__cublas$lt$matmul$f8";
 }
 
+bool gemmConfigAllowsTf32(const JsonValue &gemm) {
+  const JsonValue *precision = gemm.find("precision_config");
+  if (!precision)
+    return true;
+  const JsonValue *algorithm = precision->find("algorithm");
+  if (algorithm && algorithm->kind() == JsonValue::Kind::String &&
+      algorithm->string() != "ALG_UNSET")
+    return algorithm->string().find("TF32") != std::string::npos;
+  if (const JsonValue *operands = precision->find("operand_precision"))
+    for (const JsonValue &operand : operands->array())
+      if (operand.kind() != JsonValue::Kind::String || operand.string() != "DEFAULT")
+        return false;
+  return true;
+}
+
 std::variant<GemmPlan, std::string> planGemm(const abi::ProgramStep &step) {
   if (!isGemmLibraryCall(step.target))
     return "not a cuBLAS GEMM";
@@ -202,6 +217,7 @@ std::variant<GemmPlan, std::string> planGemm(const abi::ProgramStep &step) {
            std::string(primitiveTypeName(dType));
   if ((aType == PrimitiveType::F64) != (dType == PrimitiveType::F64))
     return "f64 mixed with other types";
+  plan.tf32 = !plan.fp8 && aType == PrimitiveType::F32 && gemmConfigAllowsTf32(*gemm);
 
   std::vector<int64_t> lhsBatch = dimensionList(*numbers, "lhs_batch_dimensions");
   std::vector<int64_t> rhsBatch = dimensionList(*numbers, "rhs_batch_dimensions");

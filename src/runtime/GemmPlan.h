@@ -14,6 +14,7 @@
 #define HLO_RUNTIME_GEMMPLAN_H
 
 #include "ManifestTypes.h"
+#include "support/Json.h"
 
 #include <cstdint>
 #include <optional>
@@ -45,6 +46,9 @@ struct GemmPlan {
   double alpha = 1, beta = 0;
   Epilogue epilogue = Epilogue::Default;
   bool fp8 = false;
+  /// f32 operands multiplied as TF32 (CUBLAS_COMPUTE_32F_FAST_TF32), as
+  /// XLA runs an f32 GEMM at default precision.
+  bool tf32 = false;
   /// D^T was planned (the HLO result is row-major): A is the HLO rhs.
   bool swapped = false;
 };
@@ -56,6 +60,11 @@ std::variant<GemmPlan, std::string> planGemm(const abi::ProgramStep &step);
 
 /// Whether `target` is a GEMM custom-call planGemm reads.
 bool isGemmLibraryCall(const std::string &target);
+
+/// Whether a gemm_backend_config lets f32 operands be multiplied as TF32:
+/// its precision_config's algorithm names TF32, or (no algorithm) every
+/// operand precision is DEFAULT, as XLA decides for cuBLAS.
+bool gemmConfigAllowsTf32(const JsonValue &gemmBackendConfig);
 
 } // namespace hlo::runtime
 

@@ -484,6 +484,28 @@ ErrorOr<double> GpuContext::timeCopy(size_t bytes, int warmup, int iterations) {
 Device::LibraryResult GpuContext::runLibraryStep(const ProgramStep &step,
                                                  const std::vector<DeviceBuffer> &arguments,
                                                  const std::vector<DeviceBuffer> &results) {
+  return runGemm(step, arguments, results, nullptr);
+}
+
+ErrorOr<double> GpuContext::timeLibraryStep(const ProgramStep &step,
+                                            const std::vector<DeviceBuffer> &arguments,
+                                            const std::vector<DeviceBuffer> &results, int warmup,
+                                            int iterations) {
+  ErrorOr<double> milliseconds = makeError("not timed");
+  CublasLt::Repeater repeat = [&](const std::function<Status()> &enqueue) {
+    milliseconds = timeRepeated(enqueue, warmup, iterations);
+    return milliseconds.status();
+  };
+  LibraryResult ran = runGemm(step, arguments, results, &repeat);
+  if (ran.outcome != LibraryOutcome::Ran)
+    return makeError("library call '" + step.instruction + "' not timed: " + ran.message);
+  return milliseconds;
+}
+
+Device::LibraryResult GpuContext::runGemm(const ProgramStep &step,
+                                          const std::vector<DeviceBuffer> &arguments,
+                                          const std::vector<DeviceBuffer> &results,
+                                          const CublasLt::Repeater *repeat) {
   if (Status status = usable(); !status)
     return {LibraryOutcome::Failed, status.error()};
   if (!isGemmLibraryCall(step.target))
@@ -501,7 +523,7 @@ Device::LibraryResult GpuContext::runLibraryStep(const ProgramStep &step,
   }
   if (!cublasLt)
     return {LibraryOutcome::NotHere, cublasLtError};
-  CublasLt::RunResult ran = cublasLt->run(std::get<GemmPlan>(plan), arguments, results);
+  CublasLt::RunResult ran = cublasLt->run(std::get<GemmPlan>(plan), arguments, results, repeat);
   switch (ran.outcome) {
   case CublasLt::Outcome::Unsupported:
     return {LibraryOutcome::NotHere, ran.message};

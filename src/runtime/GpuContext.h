@@ -68,9 +68,19 @@ public:
   LibraryResult runLibraryStep(const ProgramStep &step,
                                const std::vector<DeviceBuffer> &arguments,
                                const std::vector<DeviceBuffer> &results) override;
+  /// A GEMM step: its cublasLtMatmul (descriptors and algorithm chosen
+  /// once) timed as kernels are.
+  ErrorOr<double> timeLibraryStep(const ProgramStep &step,
+                                  const std::vector<DeviceBuffer> &arguments,
+                                  const std::vector<DeviceBuffer> &results, int warmup,
+                                  int iterations) override;
 
 private:
   GpuContext() = default;
+  /// A GEMM step through cuBLASLt, enqueued once or through `repeat`.
+  LibraryResult runGemm(const ProgramStep &step, const std::vector<DeviceBuffer> &arguments,
+                        const std::vector<DeviceBuffer> &results,
+                        const CublasLt::Repeater *repeat);
   /// A failure if `result` is an error; a sticky one (see
   /// CudaDriver::isSticky) also ends the context for every later call.
   Status check(CUresult result, const char *what) const;

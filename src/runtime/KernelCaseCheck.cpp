@@ -14,41 +14,46 @@
 #include "hlo_parser/SourceFile.h"
 
 #include <iostream>
+#include <set>
 
 namespace hlo::runtime {
 
-int KernelCheckBase::runCase(const KernelSpec &kernel, const std::vector<CaseLaunch> &launches,
-                             const KernelCase &check, KernelRow &row, bool &passed,
-                             const std::string &label) {
-  // The case's buffers, freed on every path out (kernels mode checks one
-  // kernel after another on the same device).
-  std::vector<DeviceBuffer> allocated;
-  struct Release {
-    Device &device;
-    std::vector<DeviceBuffer> &buffers;
-    ~Release() {
-      for (DeviceBuffer buffer : buffers)
-        device.release(buffer);
-    }
-  } release{device, allocated};
+KernelCheckBase::CaseBuffers::~CaseBuffers() {
+  for (DeviceBuffer buffer : owned)
+    device.release(buffer);
+}
 
-  std::vector<DeviceBuffer> arguments;
-  size_t input = 0, output = 0;
-  std::vector<std::pair<DeviceBuffer, const KernelParameter *>> outputs;
+ErrorOr<std::unique_ptr<KernelCheckBase::CaseBuffers>>
+KernelCheckBase::allocateCase(const KernelSpec &kernel) {
+  auto buffers = std::make_unique<CaseBuffers>(device);
   for (const KernelParameter &parameter : kernel.parameters) {
-    DeviceBuffer pointer = 0;
     if (parameter.aliases >= 0 && !options.noAliasing) {
       // In place: the output is the aliased input's buffer.
-      pointer = arguments.at(static_cast<size_t>(parameter.aliases));
-      outputs.emplace_back(pointer, &parameter);
-      arguments.push_back(pointer);
+      buffers->arguments.push_back(buffers->arguments.at(static_cast<size_t>(parameter.aliases)));
       continue;
     }
     ErrorOr<DeviceBuffer> allocation = device.allocate(parameter.bytes);
     if (!allocation)
-      return fail(allocation.error());
-    pointer = *allocation;
-    allocated.push_back(pointer);
+      return allocation.status();
+    buffers->owned.push_back(*allocation);
+    buffers->arguments.push_back(*allocation);
+  }
+  return buffers;
+}
+
+int KernelCheckBase::runCase(const KernelSpec &kernel, const std::vector<CaseLaunch> &launches,
+                             const KernelCase &check, KernelRow &row, bool &passed,
+                             const std::string &label,
+                             const std::vector<DeviceBuffer> &arguments) {
+  size_t input = 0, output = 0;
+  std::vector<std::pair<DeviceBuffer, const KernelParameter *>> outputs;
+  for (size_t i = 0; i < kernel.parameters.size(); ++i) {
+    const KernelParameter &parameter = kernel.parameters[i];
+    DeviceBuffer pointer = arguments.at(i);
+    if (parameter.aliases >= 0 && !options.noAliasing) {
+      outputs.emplace_back(pointer, &parameter);
+      continue;
+    }
     if (parameter.binding == BufferBinding::Scratch) {
       // The kernel's own: it writes before it reads.
       if (Status filled = device.fill(pointer, parameter.bytes, 0xff); !filled)
@@ -61,6 +66,14 @@ int KernelCheckBase::runCase(const KernelSpec &kernel, const std::vector<CaseLau
       // Nothing is checked: any input will do (zeros cost nothing).
       if (Status filled = device.fill(pointer, parameter.bytes, 0); !filled)
         return fail(filled.error());
+    } else if (input < check.patterned.size() && check.patterned[input]) {
+      // --time-only, too large to generate: floats about 0.01 or 1 (a
+      // repeated 0x3c byte), integers 0 (in-bounds indices).
+      PrimitiveType type = shapeOf(parameter.shape).elementType();
+      unsigned char pattern = isFloatingPoint(type) || isComplex(type) ? 0x3c : 0;
+      if (Status filled = device.fill(pointer, parameter.bytes, pattern); !filled)
+        return fail(filled.error());
+      ++input;
     } else {
       const Literal &value = check.inputs[input];
       if (Status uploaded = device.upload(pointer, toBufferBytes(value, shapeOf(parameter.shape)));
@@ -71,7 +84,6 @@ int KernelCheckBase::runCase(const KernelSpec &kernel, const std::vector<CaseLau
         return kExitError;
       ++input;
     }
-    arguments.push_back(pointer);
   }
   for (const CaseLaunch &launch : launches)
     if (!this->launch(launch.handle, *launch.kernel, *launch.row, arguments))
@@ -79,15 +91,15 @@ int KernelCheckBase::runCase(const KernelSpec &kernel, const std::vector<CaseLau
   std::vector<ReductionDepth> depths = kernelOutputDepths(kernel);
   std::string prefix = launches.front().outputPrefix;
   for (const auto &[pointer, parameter] : outputs) {
-    std::vector<uint8_t> bytes(static_cast<size_t>(parameter->bytes));
-    if (Status downloaded = device.download(pointer, bytes); !downloaded)
-      return fail(downloaded.error());
     std::string name = prefix + "output " + std::to_string(output);
-    if (options.launchOnly) {
+    if (options.launchOnly || options.timeOnly) {
       reportLaunchedOnly(name, shapeOf(parameter->shape));
       ++output;
       continue;
     }
+    std::vector<uint8_t> bytes(static_cast<size_t>(parameter->bytes));
+    if (Status downloaded = device.download(pointer, bytes); !downloaded)
+      return fail(downloaded.error());
     Literal actual = fromBufferBytes(bytes.data(), shapeOf(parameter->shape));
     passed &= checkOutput(name, check.expected[output], actual, row,
                           output < depths.size() ? depths[output] : ReductionDepth(),
@@ -110,13 +122,21 @@ int KernelCheckBase::checkKernelCase(size_t k, const KernelCase &check, bool &pa
     launches.push_back({functions[j], &manifest.kernels[j], &rows[j],
                         std::to_string(j + 1) + "/" + std::to_string(manifest.kernels.size()),
                         ""});
-  if (int status = runCase(kernel, launches, check, rows[k], passed, rows[k].kernel);
+  // The case's buffers, freed on every path out (kernels mode checks one
+  // kernel after another on the same device); XLA's kernel gets them too,
+  // its inputs uploaded and its outputs poisoned afresh.
+  ErrorOr<std::unique_ptr<CaseBuffers>> buffers = allocateCase(kernel);
+  if (!buffers)
+    return fail(buffers.error());
+  if (int status = runCase(kernel, launches, check, rows[k], passed, rows[k].kernel,
+                           (*buffers)->arguments);
       status != kExitPass)
     return status;
-  return checkXlaKernel(k, check);
+  return checkXlaKernel(k, check, (*buffers)->arguments);
 }
 
-int KernelCheckBase::checkXlaKernel(size_t k, const KernelCase &check) {
+int KernelCheckBase::checkXlaKernel(size_t k, const KernelCase &check,
+                                    const std::vector<DeviceBuffer> &buffers) {
   if (!xlaKernels)
     return kExitPass;
   const KernelSpec &ours = manifest.kernels[k];
@@ -145,7 +165,8 @@ int KernelCheckBase::checkXlaKernel(size_t k, const KernelCase &check) {
       declared ? xlaLaunchSpec(ours, *xla, *declared, kept) : ErrorOr<KernelSpec>(declared.status());
   if (!spec)
     return skip("unbound", xla->ptxPath + ": " + spec.error());
-  ErrorOr<DeviceKernel> handle = device.loadKernel(xla->ptxPath, *spec);
+  ErrorOr<DeviceKernel> handle =
+      device.loadKernel(xla->cubinPath.empty() ? xla->ptxPath : xla->cubinPath, *spec);
   if (!handle)
     return skip("not-loaded", handle.error());
   std::cout << "  XLA's kernel " << xla->name << ": grid [" << spec->grid[0] << ", "
@@ -155,8 +176,11 @@ int KernelCheckBase::checkXlaKernel(size_t k, const KernelCase &check) {
   KernelRow xlaRow;
   xlaRow.kernel = xla->name;
   bool xlaPassed = true;
+  std::vector<DeviceBuffer> arguments;
+  for (size_t ours : kept)
+    arguments.push_back(buffers.at(ours));
   int status = runCase(*spec, {{*handle, &*spec, &xlaRow, "XLA's", "XLA "}}, check, xlaRow,
-                       xlaPassed, "xla_" + xla->name);
+                       xlaPassed, "xla_" + xla->name, arguments);
   // XLA's kernel failing its check says the binding or XLA is wrong, not
   // our kernel: it fails its own column, not the check. A fault ends the
   // run (a GPU's context is lost) and fails it.
@@ -177,6 +201,28 @@ int KernelCheckBase::checkXlaKernel(size_t k, const KernelCase &check) {
   return kExitPass;
 }
 
+/// "grid x,y,z block x,y,z shared N": what makes two launches of one
+/// kernel the same work.
+static std::string launchShape(const KernelSpec &kernel) {
+  std::string shape;
+  for (unsigned extent : kernel.grid)
+    shape += std::to_string(extent) + ",";
+  for (unsigned extent : kernel.block)
+    shape += std::to_string(extent) + ",";
+  for (const KernelParameter &parameter : kernel.parameters)
+    shape += std::to_string(parameter.bytes) + ",";
+  return shape + std::to_string(kernel.dynamicSharedMemoryBytes);
+}
+
+bool KernelCheckBase::reportKernel(size_t k, size_t launches) {
+  if (options.reportPath.empty())
+    return true;
+  reportedAsItWent = true;
+  std::vector<KernelRow> done(rows.begin() + static_cast<std::ptrdiff_t>(k),
+                              rows.begin() + static_cast<std::ptrdiff_t>(k + launches));
+  return appendKernelReport(options.reportPath, manifest.module, done, xlaKernels.has_value());
+}
+
 int KernelCheckBase::runKernels(const std::map<int64_t, Literal> &given) {
   std::cout << "checking " << manifest.kernels.size()
             << " kernel(s) one at a time, each on its own inputs\n";
@@ -190,11 +236,23 @@ int KernelCheckBase::runKernels(const std::map<int64_t, Literal> &given) {
       return fail("kernel '" + kernel.name + "': its launches are not listed in order");
     for (size_t j = k; j < k + launches; ++j)
       printKernel(j);
+    // --time-only, and --launch-only beside XLA's kernels: code another
+    // fusion shares, launched the same way, runs once (a model's repeated
+    // layers would multiply the run and tell nothing new).
+    bool once = options.timeOnly || (options.launchOnly && xlaKernels);
+    if (once && launches == 1 &&
+        !timedLaunches.insert(kernel.name + " " + launchShape(kernel)).second) {
+      std::cout << "  run already: the same code and launch as an earlier kernel\n";
+      if (!reportKernel(k, launches))
+        return kExitError;
+      continue;
+    }
     KernelCase check;
     try {
       check = buildKernelCase(kernel, module, evaluator, options.seed + 1000 * k, given,
-                              /*withExpected=*/!options.launchOnly,
-                              /*withMagnitudes=*/anyGrowth(kernelOutputDepths(kernel)));
+                              /*withExpected=*/!options.launchOnly && !options.timeOnly,
+                              /*withMagnitudes=*/anyGrowth(kernelOutputDepths(kernel)),
+                              /*withInputs=*/options.timeOnly);
     } catch (const interp::InterpreterLimitError &failure) {
       if (!options.skipOversized) {
         std::cerr << interp::formatInterpreterError(module, failure);
@@ -204,6 +262,8 @@ int KernelCheckBase::runKernels(const std::map<int64_t, Literal> &given) {
       }
       std::cout << "SKIPPED (--skip-oversized): " << failure.what() << "\n";
       ++skipped;
+      if (!reportKernel(k, launches))
+        return kExitError;
       continue;
     } catch (const interp::InterpreterError &failure) {
       std::cerr << interp::formatInterpreterError(module, failure);
@@ -214,6 +274,8 @@ int KernelCheckBase::runKernels(const std::map<int64_t, Literal> &given) {
     if (int status = checkKernelCase(k, check, passed); status != kExitPass)
       return status;
     ++checked;
+    if (!reportKernel(k, launches))
+      return kExitError;
   }
   if (xlaKernels)
     std::cout << "XLA's kernels: " << xlaPassedCount << " passed, " << xlaFailedCount

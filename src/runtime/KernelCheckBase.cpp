@@ -37,7 +37,8 @@ bool KernelCheckBase::checkOutput(const std::string &label, const Literal &expec
 
 void KernelCheckBase::reportLaunchedOnly(const std::string &label, const Shape &shape) const {
   std::cout << "  " << label << " " << shape.toString(/*printLayout=*/false)
-            << ": written, not checked (--launch-only)\n";
+            << ": written, not checked (" << (options.timeOnly ? "--time-only" : "--launch-only")
+            << ")\n";
 }
 
 std::vector<ReductionDepth> KernelCheckBase::kernelOutputDepths(const KernelSpec &kernel) const {

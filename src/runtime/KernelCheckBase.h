@@ -22,6 +22,7 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -80,21 +81,38 @@ protected:
     KernelRow *row;
     std::string progress, outputPrefix;
   };
-  /// Makes `kernel`'s buffers (inputs from `check`, outputs poisoned),
-  /// runs `launches` on them in order, compares the outputs with
+  /// Fills `kernel`'s buffers `arguments` (inputs from `check`, outputs
+  /// poisoned), runs `launches` on them in order, compares the outputs with
   /// `check`'s into `row` and `passed`, times the launches (--bench).
   /// `label` names saved arrays. kExitPass, or the status after an error
   /// or a fault.
   int runCase(const KernelSpec &kernel, const std::vector<CaseLaunch> &launches,
-              const KernelCase &check, KernelRow &row, bool &passed, const std::string &label);
+              const KernelCase &check, KernelRow &row, bool &passed, const std::string &label,
+              const std::vector<DeviceBuffer> &arguments);
+  /// A case's device buffers, one per kernel parameter (an in-place
+  /// output: its input's), freed with it.
+  struct CaseBuffers {
+    explicit CaseBuffers(Device &device) : device(device) {}
+    ~CaseBuffers();
+    CaseBuffers(const CaseBuffers &) = delete;
+    CaseBuffers &operator=(const CaseBuffers &) = delete;
+    Device &device;
+    std::vector<DeviceBuffer> arguments, owned;
+  };
+  ErrorOr<std::unique_ptr<CaseBuffers>> allocateCase(const KernelSpec &kernel);
   /// Manifest kernel `k` (all its launches) on `check`; then XLA's kernel
   /// for its fusion (--xla-kernels).
   int checkKernelCase(size_t k, const KernelCase &check, bool &passed);
-  /// XLA's kernel for kernel `k`'s fusion on `check`, into rows[k]'s XLA
-  /// columns; what kept it from running is a note, not a failure.
-  int checkXlaKernel(size_t k, const KernelCase &check);
-  /// Every kernel alone, on its own inputs.
+  /// XLA's kernel for kernel `k`'s fusion on `check`, on our kernel's
+  /// `buffers`, into rows[k]'s XLA columns; what kept it from running is
+  /// a note, not a failure.
+  int checkXlaKernel(size_t k, const KernelCase &check,
+                     const std::vector<DeviceBuffer> &buffers);
+  /// Every kernel alone, on its own inputs; with --report, each kernel's
+  /// rows appended as soon as it is done (a run cut short keeps them).
   int runKernels(const std::map<int64_t, Literal> &given);
+  /// Appends the rows of kernel `k`'s `launches` to --report's file.
+  bool reportKernel(size_t k, size_t launches);
 
   const RunOptions &options;
   const HloModule &module;
@@ -104,6 +122,11 @@ protected:
   std::vector<DeviceKernel> functions;
   std::vector<KernelRow> rows;
   bool faulted = false;
+  /// The report's rows were appended kernel by kernel (kernels mode).
+  bool reportedAsItWent = false;
+  /// --time-only (and --launch-only with --xla-kernels): the kernels
+  /// (code and launch) run so far.
+  std::set<std::string> timedLaunches;
   /// Kernels mode: kernels checked, and skipped by --skip-oversized.
   int checked = 0, skipped = 0;
   /// --xla-kernels: the dump's kernels (empty without the option), and

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
 #include "ElementMagnitudes.h"
+#include "GemmPlan.h"
 #include "GpuContext.h"
 #include "KernelCheckBase.h"
 #include "KernelReport.h"
@@ -82,11 +83,12 @@ public:
       return status;
     if (faulted)
       status = kExitMismatch;
-    if (!options.reportPath.empty() && !appendKernelReport(options.reportPath, manifest.module, rows,
+    if (!options.reportPath.empty() && !reportedAsItWent && !appendKernelReport(options.reportPath, manifest.module, rows,
                                                       xlaKernels.has_value()))
       return kExitError;
-    if (options.launchOnly && status == kExitPass) {
-      std::cout << "LAUNCHED: every kernel ran; nothing was checked (--launch-only)\n";
+    if ((options.launchOnly || options.timeOnly) && status == kExitPass) {
+      std::cout << "LAUNCHED: every kernel ran; nothing was checked ("
+                << (options.timeOnly ? "--time-only" : "--launch-only") << ")\n";
       return status;
     }
     std::cout << (status == kExitPass ? "PASS" : "FAIL");
@@ -122,6 +124,8 @@ private:
         if (where && announced.insert(&step).second)
           std::cout << "library " << step.instruction << " (" << step.target << "): " << *where
                     << "\n";
+        if (where && where->rfind("on the GPU", 0) == 0)
+          ranOnDevice.insert(&step);
         done = where.status();
         break;
       }
@@ -299,11 +303,14 @@ private:
         fail(downloaded.error());
         return false;
       }
-      if (options.launchOnly) {
-        reportLaunchedOnly("output " + std::to_string(number), entryOutputShape(*entry, number));
-        return true;
-      }
       Literal actual = fromBufferBytes(data.data(), entryOutputShape(*entry, number));
+      if (options.launchOnly) {
+        // Not compared, but kept (--save-dir): another run's outputs may be
+        // (bench/gemm compares ours with cuBLAS's at sizes the interpreter
+        // cannot reach).
+        reportLaunchedOnly("output " + std::to_string(number), entryOutputShape(*entry, number));
+        return save("output_" + std::to_string(number), actual);
+      }
       Literal scale;
       if (scaleByLargest)
         scale = largestValueScale(expected.at(number));
@@ -339,18 +346,22 @@ private:
     // Timing relaunches each kernel on the module's buffers, so it comes
     // after every check: relaunching a sort's first pass or an in-place
     // update before a later kernel's check would change what it reads.
-    if (options.bench)
+    if (options.bench) {
       for (size_t k = 0; k < manifest.kernels.size(); ++k) {
         std::cout << "timing " << rows[k].kernel << "\n";
         if (!bench(k, arguments[k]))
           return kExitError;
       }
+      // The entry's library calls the device ran (cuBLAS GEMMs), the same
+      // way: the other side of a GEMM comparison (bench/gemm).
+      for (const ProgramStep &step : manifest.program)
+        if (step.kind == ProgramStep::Kind::Library &&
+            step.computation == module.entry()->name() && ranOnDevice.count(&step))
+          benchLibraryStep(step, buffers);
+    }
     return passed ? kExitPass : kExitMismatch;
   }
 
-  /// Runs kernel `k` (all its launches) on `check`'s inputs and compares
-  /// its outputs with `check`'s expected values (clearing `passed` on a
-  /// mismatch). kExitPass, or the exit status after an error or a fault.
   /// Replay: the interpreter runs the module; the first time it evaluates
   /// an instruction that a kernel computes (in the entry, or a loop body
   /// or condition), the kernel runs on the operands' values and is checked
@@ -448,8 +459,29 @@ private:
 
   const HloModule *reference;
   std::unique_ptr<interp::Evaluator> referenceEvaluator;
-  /// Library steps already announced (loops run them many times).
-  std::set<const ProgramStep *> announced;
+  /// Library steps already announced (loops run them many times), and
+  /// those the device ran (a GPU's library, not the interpreter).
+  std::set<const ProgramStep *> announced, ranOnDevice;
+
+  /// --bench: times library step `step` on the module's buffers and
+  /// prints its time (a GEMM's TFLOP/s too); a note where it cannot be.
+  void benchLibraryStep(const ProgramStep &step, ModuleBuffers &buffers) {
+    std::cout << "timing library " << step.instruction << " (" << step.target << ")\n";
+    ErrorOr<double> milliseconds =
+        buffers.timeLibraryCall(step, options.warmup, options.iterations);
+    if (!milliseconds) {
+      std::cout << "  note: " << milliseconds.error() << "\n";
+      return;
+    }
+    std::cout << "  " << device.timeDomain() << " time " << formatNumber(*milliseconds * 1e3)
+              << " us (" << device.timingMethod(options.iterations) << ")";
+    std::variant<GemmPlan, std::string> plan = planGemm(step);
+    if (const GemmPlan *gemm = std::get_if<GemmPlan>(&plan); gemm && *milliseconds > 0)
+      std::cout << ", " << formatNumber(2.0 * gemm->m * gemm->n * gemm->k * gemm->batch /
+                                        (*milliseconds * 1e-3) / 1e12)
+                << " TFLOP/s";
+    std::cout << "\n";
+  }
 };
 
 } // namespace

@@ -127,21 +127,37 @@ Status ModuleBuffers::copy(const ProgramStep &step) {
   return device.upload(*destination, bytes);
 }
 
-ErrorOr<std::string> ModuleBuffers::runLibraryCall(const ProgramStep &step,
-                                                    interp::Evaluator &evaluator) {
-  std::vector<DeviceBuffer> argumentBuffers, resultBuffers;
+ErrorOr<ModuleBuffers::StepBuffers> ModuleBuffers::stepBuffers(const ProgramStep &step) {
+  StepBuffers buffers;
   for (const KernelParameter &argument : step.arguments) {
     ErrorOr<DeviceBuffer> buffer = get(argument);
     if (!buffer)
       return buffer.status();
-    argumentBuffers.push_back(*buffer);
+    buffers.arguments.push_back(*buffer);
   }
   for (const KernelParameter &result : step.results) {
     ErrorOr<DeviceBuffer> buffer = get(result);
     if (!buffer)
       return buffer.status();
-    resultBuffers.push_back(*buffer);
+    buffers.results.push_back(*buffer);
   }
+  return buffers;
+}
+
+ErrorOr<double> ModuleBuffers::timeLibraryCall(const ProgramStep &step, int warmup,
+                                               int iterations) {
+  ErrorOr<StepBuffers> buffers = stepBuffers(step);
+  if (!buffers)
+    return buffers.status();
+  return device.timeLibraryStep(step, buffers->arguments, buffers->results, warmup, iterations);
+}
+
+ErrorOr<std::string> ModuleBuffers::runLibraryCall(const ProgramStep &step,
+                                                    interp::Evaluator &evaluator) {
+  ErrorOr<StepBuffers> found = stepBuffers(step);
+  if (!found)
+    return found.status();
+  std::vector<DeviceBuffer> &argumentBuffers = found->arguments, &resultBuffers = found->results;
   std::string where;
   auto [outcome, message] = device.runLibraryStep(step, argumentBuffers, resultBuffers);
   switch (outcome) {

@@ -56,6 +56,9 @@ public:
   /// where it ran ("on the GPU by cuBLASLt ...", "by the interpreter on the
   /// host (why)").
   ErrorOr<std::string> runLibraryCall(const ProgramStep &step, interp::Evaluator &evaluator);
+  /// Milliseconds of library step `step` on the device, over the buffers
+  /// runLibraryCall gave it (Device::timeLibraryStep).
+  ErrorOr<double> timeLibraryCall(const ProgramStep &step, int warmup, int iterations);
 
   /// While loops. The state of loop `step`, one buffer per element: what
   /// its body and condition read as "PARAM#i" and its results are. To be
@@ -82,6 +85,11 @@ public:
   Status copyBranchValues(const ProgramStep &step, size_t branch, bool intoBranch);
 
 private:
+  /// The device buffers of a step's arguments and results, in order.
+  struct StepBuffers {
+    std::vector<DeviceBuffer> arguments, results;
+  };
+  ErrorOr<StepBuffers> stepBuffers(const ProgramStep &step);
   static std::string keyOf(const KernelParameter &parameter);
   Status copyBuffer(DeviceBuffer source, DeviceBuffer destination, int64_t bytes);
 

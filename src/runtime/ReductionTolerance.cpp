@@ -1,5 +1,6 @@
 //===- ReductionTolerance.cpp - Tolerances that grow with reductions ------===//
 #include "ReductionTolerance.h"
+#include "GemmPlan.h"
 
 #include "support/BackendConfig.h"
 
@@ -44,6 +45,17 @@ int64_t cublasGemmTerms(const HloInstruction &inst) {
     terms *= inst.operand(0)->shape().dimension(d);
   }
   return terms;
+}
+
+/// Whether a cuBLAS GEMM custom-call of f32 operands runs as TF32 on a GPU
+/// (GemmPlan's tf32: XLA's choice at default precision).
+bool cublasMultipliesAsTf32(const HloInstruction &inst) {
+  if (inst.operand(0)->shape().elementType() != PrimitiveType::F32 ||
+      customCallTarget(inst) == "__cublas$lt$matmul$f8")
+    return false;
+  std::optional<JsonValue> config = parseBackendConfig(backendConfigText(inst));
+  const JsonValue *gemm = config ? config->find("gemm_backend_config") : nullptr;
+  return gemm && gemmConfigAllowsTf32(*gemm);
 }
 
 /// Each significand bit halves the rounding error.
@@ -283,6 +295,10 @@ public:
       bool f64 = inst.operand(0)->shape().isArray() &&
                  inst.operand(0)->shape().elementType() == PrimitiveType::F64;
       own.unitRoundoff = unitRoundoffOf(f64 ? PrimitiveType::F64 : PrimitiveType::F32);
+      // f32 at default precision: TF32 products, each off by up to
+      // 2 * 2^-11 of itself.
+      if (cublasMultipliesAsTf32(inst))
+        own.productRoundoff = 2 * kTf32UnitRoundoff;
     }
     // Another library call (a custom-call, or a fusion such as a Triton
     // GEMM) is evaluated by the interpreter on both sides: it adds no

@@ -273,7 +273,7 @@ moduleInputs(const HloModule &module, const interp::Evaluator &evaluator, uint64
 KernelCase buildKernelCase(const KernelSpec &kernel, const HloModule &module,
                            interp::Evaluator &evaluator, uint64_t seed,
                            const std::map<int64_t, Literal> &overrides,
-                           bool withExpected, bool withMagnitudes) {
+                           bool withExpected, bool withMagnitudes, bool withInputs) {
   // The values the kernel reads: instructions whose uses choose the input
   // range, in kernel-parameter order.
   std::vector<const HloInstruction *> sources;
@@ -315,9 +315,16 @@ KernelCase buildKernelCase(const KernelSpec &kernel, const HloModule &module,
       throw std::runtime_error("kernel " + kernel.name + " input " + std::to_string(i) +
                                " is " + shapeText(shapeOf(parameter.shape)) + ", its HLO reads " +
                                shapeText(sources[i]->shape()));
-    evaluator.checkSize(*sources[i], logical);
-    if (!withExpected)
+    if (withExpected || !withInputs)
+      evaluator.checkSize(*sources[i], logical);
+    if (!withExpected && !withInputs)
       continue;
+    if (!withExpected && logical.elementCount() > kTimeOnlyGeneratedElements) {
+      result.inputs.emplace_back();
+      result.patterned.push_back(1);
+      continue;
+    }
+    result.patterned.push_back(0);
     auto given = overrides.find(parameter.number);
     // The value the kernel is given in the module: an entry constant (or a
     // loop body's) is its literal, not generated data.
@@ -335,9 +342,11 @@ KernelCase buildKernelCase(const KernelSpec &kernel, const HloModule &module,
   }
 
   if (!withExpected) {
-    // Nothing is evaluated, but the outputs keep the same size limit.
+    // Nothing is evaluated, but the outputs keep the same size limit
+    // (what a launch-only run allocates; a timing run allocates nothing).
     const HloInstruction &root = computation ? *computation->root() : *instruction;
-    evaluator.checkSize(root, root.shape());
+    if (!withInputs)
+      evaluator.checkSize(root, root.shape());
     return result;
   }
   ValueWithMagnitudes evaluated;

@@ -69,20 +69,30 @@ struct KernelCase {
   /// Per expected output, the f64 magnitudes its bound scales with
   /// (ElementMagnitudes.h); empty: none computed.
   std::vector<Literal> magnitudes;
+  /// Per input: generated (0), or too large to generate without a check
+  /// (1, --time-only: its literal is empty; the device fills the buffer
+  /// with a pattern instead).
+  std::vector<char> patterned;
 };
+
+/// --time-only: inputs of more elements than this are not generated.
+inline constexpr int64_t kTimeOnlyGeneratedElements = int64_t(1) << 20;
 
 /// Inputs and expected outputs of `kernel`: its HLO (fusion, wrapped
 /// instruction or bare entry) evaluated on seeded inputs, module
 /// parameters taken from `overrides` where the kernel reads them directly.
 /// Throws interp::InterpreterError or std::runtime_error. Without
-/// `withExpected`, only the checks of the kernel against its HLO: no
-/// inputs are generated and nothing is evaluated.
+/// `withExpected`, only the checks of the kernel against its HLO and, with
+/// `withInputs`, its generated inputs (up to kTimeOnlyGeneratedElements
+/// each, larger ones marked `patterned`; no size limit): nothing is
+/// evaluated.
 /// With `withMagnitudes`, the expected outputs' magnitudes too (what a
 /// bound that grows with reductions scales with; ElementMagnitudes.h).
 KernelCase buildKernelCase(const KernelSpec &kernel, const HloModule &module,
                            interp::Evaluator &evaluator, uint64_t seed,
                            const std::map<int64_t, Literal> &overrides,
-                           bool withExpected = true, bool withMagnitudes = true);
+                           bool withExpected = true, bool withMagnitudes = true,
+                           bool withInputs = false);
 
 } // namespace hlo::runtime
 

@@ -64,6 +64,11 @@ struct RunOptions {
   /// interpreter, checking nothing: a dry run of the launches (the CUDA
   /// stand-in computes nothing to check).
   bool launchOnly = false;
+  /// --bench without the reference: every kernel runs and is timed on its
+  /// generated inputs (seeded, as a check's), nothing is evaluated or
+  /// compared (kernels mode: a GPU run's timing pass over modules whose
+  /// reference would take the interpreter minutes).
+  bool timeOnly = false;
 };
 
 /// Exit codes.

@@ -69,7 +69,7 @@ ErrorOr<XlaKernelTable> XlaKernelTable::read(const std::string &dumpDir) {
   };
   int kernel = column("kernel"), hlo = column("hlo"), grid = column("grid"),
       block = column("block"), dynamic = column("dyn_smem"), shared = column("smem"),
-      registers = column("registers"), ptx = column("ptx_file");
+      registers = column("registers"), ptx = column("ptx_file"), cubin = column("cubin_file");
   if (kernel < 0 || hlo < 0 || grid < 0 || block < 0 || dynamic < 0 || ptx < 0)
     return makeError(path + ": the header lacks kernel, hlo, grid, block, dyn_smem or ptx_file");
   XlaKernelTable table;
@@ -85,8 +85,12 @@ ErrorOr<XlaKernelTable> XlaKernelTable::read(const std::string &dumpDir) {
     entry.name = cell(kernel);
     entry.hloInstruction = cell(hlo);
     std::string where = path + ":" + std::to_string(number) + ": ";
-    if (entry.name.empty() || entry.hloInstruction.empty())
-      return makeError(where + "no kernel or fusion name");
+    if (entry.name.empty())
+      return makeError(where + "no kernel name");
+    // A kernel the dump could not name a fusion for (a sort's later
+    // passes) binds to nothing.
+    if (entry.hloInstruction.empty())
+      continue;
     if (!parseDimensions(cell(grid), entry.grid) || !parseDimensions(cell(block), entry.block))
       return makeError(where + "grid and block must be three positive numbers (x,y,z)");
     if (!parseUnsigned(cell(dynamic), entry.dynamicSharedMemoryBytes))
@@ -98,7 +102,11 @@ ErrorOr<XlaKernelTable> XlaKernelTable::read(const std::string &dumpDir) {
     if (registers >= 0 && parseUnsigned(cell(registers), registerCount))
       entry.registers = static_cast<int>(registerCount);
     std::string ptxFile = cell(ptx);
-    entry.ptxPath = !ptxFile.empty() && ptxFile[0] == '/' ? ptxFile : dumpDir + "/" + ptxFile;
+    auto inDump = [&](const std::string &file) {
+      return file.empty() || file[0] == '/' ? file : dumpDir + "/" + file;
+    };
+    entry.ptxPath = inDump(ptxFile);
+    entry.cubinPath = inDump(cell(cubin));
     ++kernelsOf[entry.hloInstruction];
     table.byInstruction[entry.hloInstruction] = std::move(entry);
   }

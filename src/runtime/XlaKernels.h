@@ -38,8 +38,13 @@ struct XlaKernel {
   std::array<unsigned, 3> grid = {1, 1, 1}, block = {1, 1, 1};
   unsigned dynamicSharedMemoryBytes = 0, staticSharedMemoryBytes = 0;
   int registers = -1;
-  /// The PTX file, absolute or relative to the working directory.
+  /// The PTX file (its entry's parameters are read from it), absolute or
+  /// relative to the working directory.
   std::string ptxPath;
+  /// The same kernel assembled for the device (a `cubin_file` column, as
+  /// scripts/gpu-perf.sh bundles it: no JIT on the GPU machine); empty:
+  /// the PTX is loaded.
+  std::string cubinPath;
 };
 
 /// XLA's kernels of a dump directory by fusion name; several kernels of

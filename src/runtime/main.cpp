@@ -152,6 +152,10 @@ int main(int argc, char **argv) {
   app.add_flag("--launch-only", options.launchOnly,
                "Run the kernels on their generated inputs without computing the "
                "reference (nothing is checked): a dry run of the launches");
+  app.add_flag("--time-only", options.timeOnly,
+               "Kernels mode: time each kernel (--bench) on its generated inputs without "
+               "computing the reference (nothing is checked; inputs as a check's, not "
+               "--launch-only's zeros)");
   app.add_flag("--skip-oversized", options.skipOversized,
                "Skip, with a note, the kernels whose reference needs an array over "
                "--max-elements instead of stopping at the first (the whole module's: "
@@ -176,6 +180,16 @@ int main(int argc, char **argv) {
                  : mode == "kernels" ? CheckMode::Kernels
                  : mode == "replay"  ? CheckMode::Replay
                                      : CheckMode::Auto;
+  if (options.timeOnly) {
+    if (options.launchOnly || options.interpretOnly || options.mode == CheckMode::Module ||
+        options.mode == CheckMode::Replay) {
+      std::cerr << "hlo-run: error: --time-only times kernels one at a time without the "
+                   "interpreter: not with --launch-only, --interpret or --mode module/replay\n";
+      return kExitError;
+    }
+    options.mode = CheckMode::Kernels;
+    options.bench = true;
+  }
   if (options.launchOnly && (options.interpretOnly || options.mode == CheckMode::Replay)) {
     std::cerr << "hlo-run: error: --launch-only runs compiled kernels without the "
                  "interpreter: not with --interpret or --mode replay\n";

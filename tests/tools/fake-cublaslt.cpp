@@ -6,7 +6,9 @@
 // matrices. So a test checks hlo-run's mapping of XLA's GEMM custom-calls
 // (GemmPlan) against the interpreter. f8 matrices get no algorithm (the
 // step falls back to the interpreter), as do other types. With
-// FAKE_CUBLASLT_LOG set, each matmul prints its problem to stderr.
+// FAKE_CUBLASLT_LOG set, each matmul prints its problem to stderr; with
+// FAKE_CUBLASLT_NO_COMPUTE set, it checks the problem and leaves D as it
+// is (a dry run of GEMMs too large to compute naively: bench/gemm/).
 #include <cublasLt.h>
 
 #include <cmath>
@@ -16,6 +18,18 @@
 #include <vector>
 
 namespace {
+
+/// `value` (an f32) with its significand rounded to TF32's 10 fraction
+/// bits, to nearest even.
+double roundToTf32(double value) {
+  float f = static_cast<float>(value);
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof(bits));
+  if ((bits & 0x7f800000u) != 0x7f800000u) // finite
+    bits = (bits + 0xfffu + ((bits >> 13) & 1u)) & ~0x1fffu;
+  std::memcpy(&f, &bits, sizeof(bits));
+  return f;
+}
 
 struct Desc {
   cublasComputeType_t compute;
@@ -211,13 +225,17 @@ cublasStatus_t cublasLtMatmul(cublasLtHandle_t, cublasLtMatmulDesc_t descHandle,
       static_cast<int64_t>(tb ? b.rows : b.cols) != n || c.rows != d.rows || c.cols != d.cols ||
       a.batch != d.batch || b.batch != d.batch)
     return CUBLAS_STATUS_INVALID_VALUE;
+  bool tf32 = desc.compute == CUBLAS_COMPUTE_32F_FAST_TF32;
   if (std::getenv("FAKE_CUBLASLT_LOG"))
     std::fprintf(stderr,
                  "fake-cublasLt: m=%lld n=%lld k=%lld batch=%d transa=%c transb=%c lda=%lld "
-                 "ldb=%lld ldd=%lld epilogue=%u alpha=%g beta=%g\n",
+                 "ldb=%lld ldd=%lld epilogue=%u alpha=%g beta=%g compute=%s\n",
                  (long long)m, (long long)n, (long long)k, d.batch, ta ? 'T' : 'N',
                  tb ? 'T' : 'N', (long long)a.ld, (long long)b.ld, (long long)d.ld,
-                 desc.epilogue, alpha, beta);
+                 desc.epilogue, alpha, beta,
+                 tf32 ? "32F_FAST_TF32" : desc.compute == CUBLAS_COMPUTE_64F ? "64F" : "32F");
+  if (std::getenv("FAKE_CUBLASLT_NO_COMPUTE"))
+    return CUBLAS_STATUS_SUCCESS;
   bool bias = desc.epilogue & CUBLASLT_EPILOGUE_BIAS;
   uint32_t activation = desc.epilogue & ~static_cast<uint32_t>(CUBLASLT_EPILOGUE_BIAS);
   cudaDataType_t biasType = desc.biasType >= 0 ? static_cast<cudaDataType_t>(desc.biasType)
@@ -230,8 +248,10 @@ cublasStatus_t cublasLtMatmul(cublasLtHandle_t, cublasLtMatmulDesc_t descHandle,
         for (int64_t p = 0; p < k; ++p) {
           int64_t ai = ta ? p + i * a.ld : i + p * a.ld;
           int64_t bi = tb ? j + p * b.ld : p + j * b.ld;
-          sum += load(aData, a.type, batch * a.stride + ai) *
-                 load(bData, b.type, batch * b.stride + bi);
+          double x = load(aData, a.type, batch * a.stride + ai);
+          double y = load(bData, b.type, batch * b.stride + bi);
+          // FAST_TF32: each operand rounded to TF32 first, as tensor cores do.
+          sum += tf32 ? roundToTf32(x) * roundToTf32(y) : x * y;
         }
         double value = alpha * sum;
         if (beta != 0)

@@ -47,6 +47,7 @@
 #include <cuda.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -140,11 +141,24 @@ bool parseKernel(const std::string &image, const std::string &name, Kernel &kern
       break;
   }
   std::string body = image.substr(close, end == image.size() ? std::string::npos : end + 1 - close);
-  for (const auto &[variable, bytes] : sharedVariables(image))
-    if (std::regex_search(body, std::regex("[^\\w$]" + std::regex_replace(
-                                               variable, std::regex(R"([$.%])"), R"(\$&)") +
-                                           "[^\\w$]")))
-      kernel.staticShared += bytes;
+  // The module's shared variables, parsed once per module (a module of
+  // hundreds of kernels would parse them per kernel otherwise).
+  static std::map<const std::string *, std::map<std::string, int>> sharedOf;
+  auto known = sharedOf.find(&image);
+  if (known == sharedOf.end())
+    known = sharedOf.emplace(&image, sharedVariables(image)).first;
+  auto isWordChar = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$';
+  };
+  for (const auto &[variable, bytes] : known->second)
+    for (size_t at = body.find(variable); at != std::string::npos;
+         at = body.find(variable, at + 1)) {
+      size_t after = at + variable.size();
+      if (at > 0 && !isWordChar(body[at - 1]) && after < body.size() && !isWordChar(body[after])) {
+        kernel.staticShared += bytes;
+        break;
+      }
+    }
   std::smatch threads, cluster;
   std::string header = body.substr(0, body.find('{'));
   if (std::regex_search(header, cluster,

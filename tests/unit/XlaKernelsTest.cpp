@@ -103,7 +103,8 @@ TEST(XlaKernelsTest, TableByFusionWithoutAmbiguousOnes) {
       "loop_add_fusion\tadd.1\tkCustomKernel\t96,1,1\t128,1,1\t32\tsm_90a\t16\t0\t"
       "xla_ptx/loop_add_fusion.ptx\n"
       "sort_1\tsort.3\tkCustomKernel\t1,1,1\t256,1,1\t0\tsm_90a\t16\t0\txla_ptx/sort_1.ptx\n"
-      "sort_2\tsort.3\tkCustomKernel\t1,1,1\t256,1,1\t0\tsm_90a\t16\t0\txla_ptx/sort_2.ptx\n");
+      "sort_2\tsort.3\tkCustomKernel\t1,1,1\t256,1,1\t0\tsm_90a\t16\t0\txla_ptx/sort_2.ptx\n"
+      "sort_9\t\tkCustomKernel\t1,1,1\t256,1,1\t0\tsm_90a\t16\t0\txla_ptx/sort_9.ptx\n");
   ErrorOr<XlaKernelTable> table = XlaKernelTable::read(dir);
   ASSERT_TRUE(table.ok()) << table.error();
   EXPECT_EQ(table->size(), 1u);
@@ -114,8 +115,19 @@ TEST(XlaKernelsTest, TableByFusionWithoutAmbiguousOnes) {
   EXPECT_EQ(add->dynamicSharedMemoryBytes, 32u);
   EXPECT_EQ(add->registers, 16);
   EXPECT_EQ(add->ptxPath, dir + "/xla_ptx/loop_add_fusion.ptx");
+  EXPECT_EQ(add->cubinPath, "");
   // Two kernels of one fusion (a sort's passes) bind to nothing.
   EXPECT_EQ(table->find("sort.3"), nullptr);
+}
+
+TEST(XlaKernelsTest, CubinBesideThePtx) {
+  std::string dir = writeDump("kernel\thlo\tgrid\tblock\tdyn_smem\tptx_file\tcubin_file\n"
+                              "k\tf\t1,1,1\t128,1,1\t0\txla_ptx/k.ptx\t/abs/k.cubin\n");
+  ErrorOr<XlaKernelTable> table = XlaKernelTable::read(dir);
+  ASSERT_TRUE(table.ok()) << table.error();
+  ASSERT_NE(table->find("f"), nullptr);
+  EXPECT_EQ(table->find("f")->cubinPath, "/abs/k.cubin");
+  EXPECT_EQ(table->find("f")->ptxPath, dir + "/xla_ptx/k.ptx");
 }
 
 TEST(XlaKernelsTest, MalformedTablesAreErrors) {
