@@ -137,6 +137,19 @@ bool hasInnerScatterSortOrDot(const HloComputation &computation) {
   return false;
 }
 
+/// One of XLA's library calls (`__cublas$gemm`, `__cudnn$convForward`,
+/// `__gpu$TopK`: targets starting with "__") runs outside generated code:
+/// an entry with one is no kernel of its own (XLA's module of one cuBLAS
+/// GEMM is its parameters, the custom-call and a get-tuple-element). Other
+/// targets, unknown to XLA too, leave a bare entry one (unsupported) kernel.
+bool hasLibraryCustomCall(const HloComputation &computation) {
+  for (const auto &instruction : computation.instructions())
+    if (instruction->opcode() == HloOpcode::CustomCall &&
+        instruction->textAttr("custom_call_target").rfind("__", 0) == 0)
+      return true;
+  return false;
+}
+
 /// Computations that run on the host side: the entry and what its control
 /// flow calls, transitively. Reducers, comparators and fused computations
 /// are not among them.
@@ -165,7 +178,7 @@ KernelPlan::KernelPlan(const HloModule &module) : entry(module.entry()) {
   if (!module.entry())
     return;
   if (!hasFusionInstruction(module) && !hasControlFlow(*module.entry()) &&
-      !hasInnerScatterSortOrDot(*module.entry())) {
+      !hasInnerScatterSortOrDot(*module.entry()) && !hasLibraryCustomCall(*module.entry())) {
     kernelList.push_back({module.entry()->name(), module.entry(), nullptr,
                           module.entry()->root()});
     hostComputationList.push_back(module.entry());
