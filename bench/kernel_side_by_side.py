@@ -86,27 +86,40 @@ def compile_module(hlo_compile, module):
         if run.returncode != 0:
             lines = [l for l in run.stderr.splitlines() if "error" in l]
             return {"error": lines[0] if lines else run.stderr.strip()[:200]}
-        usage = {}
-        for line in run.stderr.splitlines():
-            fields = line.split()
-            if len(fields) == 7 and fields[1].isdigit():
-                usage[fields[0]] = {"regs": int(fields[1]),
-                                    "spills": int(fields[2]) + int(fields[3]),
-                                    "smem": int(fields[5])}
-        with open(manifest) as f:
-            kernels = json.load(f)["kernels"]
-        with open(ptx) as f:
-            entries = ptx_entries(f.read())
-        sort_names = sort_kernel_names(module)
-        return {"kernels": [{"name": k["name"], "hlo": k.get("hlo_instruction", k["name"]),
-                             "xla_name": sort_names.get(k.get("hlo_instruction"), "") +
-                             ("__%d" % k["launch_index"] if k.get("launch_index") else "")
-                             if k.get("hlo_instruction") in sort_names else "",
-                             "emitter": k["emitter"],
-                             "grid": "%d,%d,%d" % tuple(k["grid"]),
-                             "block": "%d,%d,%d" % tuple(k["block"]),
-                             "bits": widest_load(entries.get(k["name"], "")),
-                             **usage.get(k["name"], {})} for k in kernels]}
+        return {"kernels": read_kernels(module, manifest, ptx, run.stderr)}
+
+
+def resource_usage(stderr):
+    """ptxas's figures per kernel from hlo-compile --resource-usage's stderr."""
+    usage = {}
+    for line in stderr.splitlines():
+        fields = line.split()
+        if len(fields) == 7 and fields[1].isdigit():
+            usage[fields[0]] = {"regs": int(fields[1]),
+                                "spills": int(fields[2]) + int(fields[3]),
+                                "smem": int(fields[5])}
+    return usage
+
+
+def read_kernels(module, manifest, ptx, stderr):
+    """The kernels of one compile (its manifest, PTX and --resource-usage
+    stderr), each with its manifest entry ("spec") and PTX text ("ptx")."""
+    usage = resource_usage(stderr)
+    with open(manifest) as f:
+        kernels = json.load(f)["kernels"]
+    with open(ptx) as f:
+        entries = ptx_entries(f.read())
+    sort_names = sort_kernel_names(module)
+    return [{"name": k["name"], "hlo": k.get("hlo_instruction", k["name"]),
+             "xla_name": sort_names.get(k.get("hlo_instruction"), "") +
+             ("__%d" % k["launch_index"] if k.get("launch_index") else "")
+             if k.get("hlo_instruction") in sort_names else "",
+             "emitter": k["emitter"],
+             "grid": "%d,%d,%d" % tuple(k["grid"]),
+             "block": "%d,%d,%d" % tuple(k["block"]),
+             "bits": widest_load(entries.get(k["name"], "")),
+             "spec": k, "ptx": entries.get(k["name"], ""),
+             **usage.get(k["name"], {})} for k in kernels]
 
 
 def dump_jobs(dumps):
