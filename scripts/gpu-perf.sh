@@ -3,6 +3,7 @@
 #
 # Here, where hlo-compile is built (ptxas from the CUDA toolkit):
 #   scripts/gpu-perf.sh bundle DIR [--arch sm_90a] [--dumps GLOB] [--no-check] [--ptx]
+#                              [--archive]
 #     DIR/check/: the GPU check's bundle (scripts/gpu-check.sh bundle: every
 #       claimed module, hlo-run and its sources);
 #     DIR/dumps/NAME/: every XLA dump of ../shared/corpus/dumps (or those
@@ -14,7 +15,9 @@
 #       cuBLASLt, default tier);
 #     DIR/gpu-perf.sh (this script) and DIR/summary.py
 #       (bench/gpu_perf_summary.py). --no-check leaves DIR/check/ out;
-#       --ptx bundles PTX instead of cubins (what the CUDA stand-in reads).
+#       --ptx bundles PTX instead of cubins (what the CUDA stand-in reads);
+#       --archive also writes DIR.tar.xz (all dumps: ~100 MB as files, ~7 MB
+#       archived; what a device loan's 64 MiB carry takes: `tar xJf` there).
 #
 # Here, before a GPU is lent (a ctest runs it on two dumps):
 #   scripts/gpu-perf.sh dry-run DIR [--dumps GLOB] [--budget SECONDS]
@@ -48,20 +51,21 @@
 # plus as many copies, ~0.2 ms for most, ~50 ms for the largest GEMMs.
 set -uo pipefail
 
-usage() { sed -n '2,46p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,50p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
 command="$1"; shift
 
 bundle() {
   [ $# -ge 1 ] || usage
   local dir="$1"; shift
-  local arch=sm_90a glob='*' check=1 code=cubin
+  local arch=sm_90a glob='*' check=1 code=cubin archive=0
   while [ $# -gt 0 ]; do
     case "$1" in
       --arch) arch="$2"; shift 2 ;;
       --dumps) glob="$2"; shift 2 ;;
       --no-check) check=0; shift ;;
       --ptx) code=ptx; shift ;;
+      --archive) archive=1; shift ;;
       *) usage ;;
     esac
   done
@@ -117,6 +121,12 @@ bundle() {
   cp "$root/bench/gpu_perf_summary.py" "$dir/summary.py"
   echo "gpu-perf: bundled $bundled dumps for $arch in $dir ($(du -sh "$dir" | cut -f1));" \
        "$failed not compiled (listed in $dir/not-bundled.txt)"
+  if [ $archive -eq 1 ]; then
+    tar cJf "$dir.tar.xz" -C "$(dirname "$dir")" "$(basename "$dir")" ||
+      { echo "gpu-perf: could not write $dir.tar.xz"; exit 2; }
+    echo "gpu-perf: $dir.tar.xz ($(du -sh "$dir.tar.xz" | cut -f1)); there: tar xJf" \
+         "$(basename "$dir").tar.xz && $(basename "$dir")/gpu-perf.sh run"
+  fi
 }
 
 # Runs "$@" under a limit of $1 seconds; returns its status (124: limit).
