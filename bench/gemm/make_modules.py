@@ -30,6 +30,7 @@ import argparse
 import collections
 import glob
 import json
+import math
 import os
 import re
 import sys
@@ -229,13 +230,6 @@ def dims_list(rest, key):
     return [int(x) for x in found.group(1).split(",") if x] if found else []
 
 
-def product(values):
-    result = 1
-    for v in values:
-        result *= v
-    return result
-
-
 def corpus_gemms(corpus):
     """{(batch, m, n, k, lhs, rhs, out): Counter of dump names}."""
     gemms = collections.defaultdict(collections.Counter)
@@ -256,8 +250,8 @@ def corpus_gemms(corpus):
                 lc, rc = dims_list(rest, "lhs_contracting_dims"), dims_list(rest, "rhs_contracting_dims")
                 lb, rb = dims_list(rest, "lhs_batch_dims"), dims_list(rest, "rhs_batch_dims")
                 free = lambda s, used: [s[i] for i in range(len(s)) if i not in used]  # noqa: E731
-                key = (product(ls[i] for i in lb), product(free(ls, lc + lb)), product(free(rs, rc + rb)),
-                       product(ls[i] for i in lc), lt, rt, dtype)
+                key = (math.prod(ls[i] for i in lb), math.prod(free(ls, lc + lb)),
+                       math.prod(free(rs, rc + rb)), math.prod(ls[i] for i in lc), lt, rt, dtype)
                 gemms[key][dump] += 1
     return gemms
 
