@@ -129,3 +129,32 @@ TEST(GemmPlan, ReasonsForWhatCuBlasLtCannotExpress) {
                                        buffer(PrimitiveType::F32, {8, 4}, {1, 0})))),
             "(planned)");
 }
+
+// f32 at default precision runs as TF32, as XLA runs it; HIGHEST precision
+// or an f32 algorithm does not; other types never do.
+TEST(GemmPlan, Tf32WhereXlaUsesIt) {
+  auto f32 = [](const std::string &extra) {
+    return planGemm(gemmStep("__cublas$lt$matmul", "DEFAULT",
+                             {buffer(PrimitiveType::F32, {16, 32}, {1, 0}),
+                              buffer(PrimitiveType::F32, {32, 8}, {1, 0})},
+                             buffer(PrimitiveType::F32, {16, 8}, {1, 0}), extra));
+  };
+  EXPECT_TRUE(planOf(f32("")).tf32);
+  EXPECT_TRUE(planOf(f32(R"(,"precision_config":{"operand_precision":["DEFAULT","DEFAULT"],)"
+                         R"("algorithm":"ALG_UNSET"})"))
+                  .tf32);
+  EXPECT_FALSE(planOf(f32(R"(,"precision_config":{"operand_precision":["HIGHEST","HIGHEST"],)"
+                          R"("algorithm":"ALG_UNSET"})"))
+                   .tf32);
+  EXPECT_FALSE(planOf(f32(R"(,"precision_config":{"operand_precision":["DEFAULT","DEFAULT"],)"
+                          R"("algorithm":"ALG_DOT_F32_F32_F32"})"))
+                   .tf32);
+  EXPECT_TRUE(planOf(f32(R"(,"precision_config":{"operand_precision":["HIGHEST","HIGHEST"],)"
+                         R"("algorithm":"ALG_DOT_TF32_TF32_F32"})"))
+                  .tf32);
+  auto bf16 = planGemm(gemmStep("__cublas$lt$matmul", "DEFAULT",
+                                {buffer(PrimitiveType::BF16, {16, 32}, {1, 0}),
+                                 buffer(PrimitiveType::BF16, {32, 8}, {1, 0})},
+                                buffer(PrimitiveType::BF16, {16, 8}, {1, 0})));
+  EXPECT_FALSE(planOf(bf16).tf32);
+}

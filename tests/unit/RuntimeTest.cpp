@@ -613,9 +613,23 @@ ENTRY main {
 )");
   ASSERT_NE(module, nullptr) << errors;
   double u = std::ldexp(1.0, -24);
-  // (Its own result's rounding is the output type's default.)
-  EXPECT_NEAR(reductionGrowth(moduleOutputDepths(*module->entry())[0]), 4 * std::sqrt(256.0) * u,
-              1e-12);
+  // (Its own result's rounding is the output type's default.) At default
+  // precision cuBLAS multiplies f32 as TF32, as XLA runs it: each product
+  // also errs by up to 2 * 2^-11 of itself.
+  EXPECT_NEAR(reductionGrowth(moduleOutputDepths(*module->entry())[0]),
+              4 * std::sqrt(256.0) * u + std::ldexp(1.0, -10), 1e-12);
+  // At HIGHEST precision, f32 products: the sum's growth alone.
+  auto [highest, highestErrors] = parseHloModuleText(R"(HloModule gemm
+ENTRY main {
+  a = f32[8,256] parameter(0)
+  b = f32[256,4] parameter(1)
+  gemm = (f32[8,4], s8[64]) custom-call(a, b), custom_call_target="__cublas$lt$matmul", backend_config={"gemm_backend_config":{"alpha_real":1,"beta":0,"dot_dimension_numbers":{"lhs_contracting_dimensions":["1"],"rhs_contracting_dimensions":["0"],"lhs_batch_dimensions":[],"rhs_batch_dimensions":[]},"precision_config":{"operand_precision":["HIGHEST","HIGHEST"],"algorithm":"ALG_UNSET"},"epilogue":"DEFAULT"}}
+  ROOT product = f32[8,4] get-tuple-element(gemm), index=0
+}
+)");
+  ASSERT_NE(highest, nullptr) << highestErrors;
+  EXPECT_NEAR(reductionGrowth(moduleOutputDepths(*highest->entry())[0]),
+              4 * std::sqrt(256.0) * u, 1e-12);
 }
 
 // A dot's magnitudes are its sums of |a||b| per element; a product's,
