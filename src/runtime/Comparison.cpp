@@ -23,6 +23,9 @@ std::string indexText(const std::vector<int64_t> &dims, int64_t linear) {
 /// Whether `actual` matches `expected`; updates the error maxima.
 bool floatMatches(double expected, double actual, Tolerance tolerance, double magnitude,
                   ComparisonResult &result) {
+  if (!(std::isfinite(expected) && std::isfinite(actual)) &&
+      magnitude > tolerance.overflowMagnitude)
+    return true;
   if (std::isnan(expected) || std::isnan(actual))
     return std::isnan(expected) && std::isnan(actual);
   if (std::isinf(expected) || std::isinf(actual))
@@ -93,8 +96,10 @@ ComparisonResult compareArrays(const Literal &expected, const Literal &actual,
       if (!std::isfinite(magnitude))
         magnitude = 0;
       double grown = tolerance.growth * magnitude;
-      if (grown > 0 && grown >= std::fabs(expected.realData()[i]) &&
-          (!isComplex(type) || grown >= std::fabs(expected.imagData()[i])))
+      if (magnitude > tolerance.overflowMagnitude)
+        ++result.overflowElements;
+      else if (grown > 0 && grown >= std::fabs(expected.realData()[i]) &&
+               (!isComplex(type) || grown >= std::fabs(expected.imagData()[i])))
         ++result.wideElements;
       auto isNanPart = [&](const Literal &array) {
         return std::isnan(array.realData()[i]) || std::isnan(array.imagData()[i]);

@@ -6,7 +6,8 @@
 // (defaults per type, overridable; m the element's magnitude, see
 // ElementMagnitudes.h, else |expected|), with NaN where and only where the
 // reference has NaN (a complex value with a NaN part counting as a NaN),
-// and infinities equal.
+// and infinities equal -- except where the element's magnitude is beyond
+// what a partial sum could hold (Tolerance::overflowMagnitude).
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_RUNTIME_COMPARISON_H
@@ -14,6 +15,7 @@
 
 #include "hlo_parser/Literal.h"
 
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -25,6 +27,11 @@ struct Tolerance {
   /// The relative error reductions and stages may add, to each element's
   /// magnitude (ReductionTolerance.h); 0: none.
   double growth = 0;
+  /// Elements whose magnitude exceeds this may have overflowed a partial
+  /// sum on one side only (ReductionDepth::accumulatorLimit): there an
+  /// infinity or NaN on either side is accepted, and the element counts as
+  /// one of ComparisonResult::overflowElements.
+  double overflowMagnitude = std::numeric_limits<double>::infinity();
 };
 
 /// f64 1e-9, f32/c64 1e-5, narrow floats 2^(1 - mantissa bits) (two units
@@ -43,6 +50,10 @@ struct ComparisonResult {
   /// Elements whose growth term alone is at least their own |expected|
   /// (their terms cancel): there the bound cannot tell a slip from noise.
   int64_t wideElements = 0;
+  /// Elements whose sum of |terms| is beyond what the narrowest
+  /// accumulator holds (Tolerance::overflowMagnitude): infinities and NaN
+  /// accepted there.
+  int64_t overflowElements = 0;
   bool passed() const { return mismatches == 0; }
 };
 

@@ -42,13 +42,14 @@ void KernelCheckBase::reportLaunchedOnly(const std::string &label, const Shape &
 }
 
 std::vector<ReductionDepth> KernelCheckBase::kernelOutputDepths(const KernelSpec &kernel) const {
+  bool inOneThread = emitterReducesInOneThread(kernel.emitter);
   if (kernel.hloInstruction.empty())
-    return reductionDepths(*module.entry());
+    return reductionDepths(*module.entry(), {}, inOneThread);
   const HloInstruction *instruction = findKernelInstruction(module, kernel);
   if (!instruction)
     return {};
   if (instruction->opcode() == HloOpcode::Fusion && instruction->fusedComputation())
-    return reductionDepths(*instruction->fusedComputation());
+    return reductionDepths(*instruction->fusedComputation(), {}, inOneThread);
   return {reductionDepthOf(*instruction)};
 }
 

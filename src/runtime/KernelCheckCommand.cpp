@@ -207,6 +207,11 @@ private:
     for (const ProgramStep &step : manifest.program)
       if (step.kind == ProgramStep::Kind::Library && step.computation == module.entry()->name())
         libraryCalls.insert(step.instruction);
+    // The kernels that sum their reduces in one thread, in order.
+    std::set<std::string> inThreadKernels;
+    for (const KernelSpec &kernel : manifest.kernels)
+      if (emitterReducesInOneThread(kernel.emitter))
+        inThreadKernels.insert(kernel.hloInstruction);
     try {
       // The program's oracle: the reference module where one was given.
       const HloModule &oracle = reference ? *reference : module;
@@ -217,7 +222,7 @@ private:
       inputs = moduleInputs(oracle, oracleEvaluator, options.seed, given);
       if (!options.launchOnly) {
         ModuleReference evaluated = evaluateModuleReference(
-            oracleEvaluator, inputs, anyGrowth(moduleOutputDepths(*module.entry(), libraryCalls)));
+            oracleEvaluator, inputs, anyGrowth(moduleOutputDepths(*module.entry(), libraryCalls, inThreadKernels)));
         if (evaluated.scaleByLargest)
           std::cout << "note: the module computes arrays of more than " << kMagnitudeElementLimit
                     << " elements: its outputs' bounds scale with each output's largest value, "
@@ -294,7 +299,7 @@ private:
     if (int status = runSteps(entry->name(), buffers, arguments); status != kExitPass)
       return status;
     bool passed = true;
-    std::vector<ReductionDepth> outputDepths = moduleOutputDepths(*entry, libraryCalls);
+    std::vector<ReductionDepth> outputDepths = moduleOutputDepths(*entry, libraryCalls, inThreadKernels);
     // Entry output `number` (`bytes` long) against the interpreter, read in
     // the entry's layout; false after a download or save error.
     auto checkEntryOutput = [&](int64_t number, int64_t bytes, KernelRow &row) {

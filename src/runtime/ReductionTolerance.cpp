@@ -67,9 +67,18 @@ double unitRoundoffOf(PrimitiveType type) {
   return std::ldexp(1.0, -(floatFormatOf(type).mantissaBits + 1));
 }
 
+/// The largest finite value of a float (or complex part) type.
+double maxFiniteOf(PrimitiveType type) {
+  if (isComplex(type))
+    type = complexComponentType(type);
+  return floatFormatOf(type).maxFinite();
+}
+
 ReductionDepth deeper(ReductionDepth a, const ReductionDepth &b) {
   a.elements = std::max(a.elements, b.elements);
   a.unitRoundoff = std::max(a.unitRoundoff, b.unitRoundoff);
+  a.accumulatorLimit = std::min(a.accumulatorLimit, b.accumulatorLimit);
+  a.sequentialGrowth = std::max(a.sequentialGrowth, b.sequentialGrowth);
   a.productRoundoff = std::max(a.productRoundoff, b.productRoundoff);
   a.stageGrowth = std::max(a.stageGrowth, b.stageGrowth);
   a.storedRounding = std::max(a.storedRounding, b.storedRounding);
@@ -208,6 +217,11 @@ class DepthAnalysis {
 public:
   /// Fusions run as library calls (see moduleOutputDepths).
   std::set<std::string> libraryCalls;
+  /// Fusions whose kernels sum their reduces in one thread.
+  std::set<std::string> inThreadKernels;
+  /// Whether the computation being analysed runs in one thread per
+  /// element.
+  bool inOneThread = false;
 
   /// With `asStages`, the fusions, calls and custom-calls of `computation`
   /// are separate kernels and library calls (see the header).
@@ -255,7 +269,7 @@ public:
       case HloOpcode::ReduceWindow:
       case HloOpcode::Dot:
       case HloOpcode::Scatter:
-        depth = reduced(*inst, depth);
+        depth = reduced(*inst, depth, inOneThread);
         break;
       default:
         if (!operands.empty()) {
@@ -285,8 +299,12 @@ public:
       const HloComputation *called = inst.opcode() == HloOpcode::Fusion
                                          ? inst.fusedComputation()
                                          : toApply(inst);
-      if (called && !called->isDeclaration())
+      if (called && !called->isDeclaration()) {
+        bool outer = inOneThread;
+        inOneThread = inThreadKernels.count(inst.name()) > 0;
         own = of(*called, std::vector<ReductionDepth>(inst.operandCount()));
+        inOneThread = outer;
+      }
     } else if (int64_t terms = cublasGemmTerms(inst); terms > 0) {
       // A cuBLAS GEMM runs in cuBLASLt on a GPU (its sums of `terms`
       // products in its own order, accumulated in f32, f64 for f64) and in
@@ -311,6 +329,7 @@ public:
       roundoff = unitRoundoffOf(*own.bitsOfFloat);
     ReductionDepth result;
     result.stageGrowth = growth;
+    result.accumulatorLimit = std::min(incoming.accumulatorLimit, own.accumulatorLimit);
     result.storedRounding = growth > 0 ? 2 * roundoff : 0;
     result.bitsOfFloat = own.bitsOfFloat;
     result.roundedFromFloat = own.roundedFromFloat;
@@ -323,7 +342,22 @@ public:
     return result;
   }
 
-  static ReductionDepth reduced(const HloInstruction &inst, ReductionDepth depth) {
+  /// A reduce of `count` terms per element, summed in order in one thread:
+  /// the deterministic (count - 1) u, in f32's unit where the elemental
+  /// reduce widens an f16/bf16 sum.
+  static ReductionDepth summedInOrder(const HloInstruction &inst, ReductionDepth depth,
+                                      PrimitiveType type, double count) {
+    bool widened = inst.opcode() == HloOpcode::Reduce && inst.operandCount() == 2 &&
+                   isParameterSum(toApply(inst)) &&
+                   (type == PrimitiveType::F16 || type == PrimitiveType::BF16);
+    PrimitiveType accumulator = widened ? PrimitiveType::F32 : type;
+    depth.sequentialGrowth += std::max(count - 1, 0.0) * unitRoundoffOf(accumulator);
+    depth.accumulatorLimit = std::min(depth.accumulatorLimit, maxFiniteOf(accumulator));
+    return depth;
+  }
+
+  static ReductionDepth reduced(const HloInstruction &inst, ReductionDepth depth,
+                                bool inOneThread = false) {
     const Shape &input = inst.operand(0)->shape();
     if (!input.isArray())
       return depth;
@@ -337,6 +371,8 @@ public:
         return depth;
       for (int64_t d : inst.dimensions())
         count *= input.dimension(d);
+      if (inOneThread)
+        return summedInOrder(inst, depth, type, count);
       // Terms a broadcast replicates are equal: their rounding errors do
       // not cancel, and a sequential sum errs by up to (n - 1) u, not
       // sqrt(n) u. Counted as n^2 terms, the bound becomes 4 n u.
@@ -366,6 +402,8 @@ public:
         return depth;
       for (const WindowDimension &dim : windowOf(inst))
         count *= dim.size;
+      if (inOneThread)
+        return summedInOrder(inst, depth, type, count);
     } else { // dot: the contracted elements
       for (int64_t d : dotDimensionNumbers(inst).lhsContracting)
         count *= input.dimension(d);
@@ -388,6 +426,8 @@ public:
     }
     depth.elements *= std::max(count, 1.0);
     depth.unitRoundoff = std::max(depth.unitRoundoff, roundoff);
+    if (inst.opcode() != HloOpcode::Dot)
+      depth.accumulatorLimit = std::min(depth.accumulatorLimit, maxFiniteOf(type));
     return depth;
   }
 };
@@ -429,17 +469,29 @@ std::vector<ReductionDepth> perLeaf(const HloComputation &computation,
 
 } // namespace
 
+bool emitterReducesInOneThread(const std::string &emitter) {
+  std::string kind = emitter.substr(0, emitter.find('/'));
+  return kind == "kLoop" || kind == "kTranspose" || kind == "kScatter" || kind == "kConcatenate";
+}
+
 std::vector<ReductionDepth> reductionDepths(const HloComputation &computation,
-                                            const std::vector<ReductionDepth> &parameterDepths) {
+                                            const std::vector<ReductionDepth> &parameterDepths,
+                                            bool inOneThread) {
   DepthAnalysis::DepthMap depths;
-  ReductionDepth root = DepthAnalysis().of(computation, parameterDepths, false, &depths);
+  DepthAnalysis analysis;
+  analysis.inOneThread = inOneThread;
+  ReductionDepth root = analysis.of(computation, parameterDepths, false, &depths);
   return perLeaf(computation, root, depths);
 }
 
 std::vector<ReductionDepth> moduleOutputDepths(const HloComputation &entry,
-                                               const std::set<std::string> &libraryCalls) {
+                                               const std::set<std::string> &libraryCalls,
+                                               const std::set<std::string> &inThreadKernels) {
   DepthAnalysis analysis;
   analysis.libraryCalls = libraryCalls;
+  analysis.inThreadKernels = inThreadKernels;
+  // An empty name: the whole (fusion-less) entry is one such kernel.
+  analysis.inOneThread = inThreadKernels.count("") > 0;
   DepthAnalysis::DepthMap depths;
   ReductionDepth root = analysis.of(entry, {}, /*asStages=*/true, &depths);
   return perLeaf(entry, root, depths);
@@ -455,7 +507,7 @@ std::optional<PrimitiveType> coarserFloatType(std::optional<PrimitiveType> a,
 }
 
 double reductionGrowth(const ReductionDepth &depth) {
-  double growth = depth.stageGrowth + depth.productRoundoff;
+  double growth = depth.stageGrowth + depth.productRoundoff + depth.sequentialGrowth;
   if (depth.elements > 1 && depth.unitRoundoff > 0)
     growth += 4 * std::sqrt(depth.elements) * depth.unitRoundoff;
   return growth;
@@ -494,6 +546,7 @@ Tolerance reductionTolerance(Tolerance base, const ReductionDepth &depth,
         (isIntegral(type) && depth.roundedFromFloat)))
     return base;
   base.growth += reductionGrowth(depth);
+  base.overflowMagnitude = depth.accumulatorLimit;
   return base;
 }
 

@@ -33,6 +33,19 @@
 // Terms a broadcast replicates
 // along the reduced dimensions are equal, and their rounding errors do not
 // cancel: such a reduce counts as n^2 terms, for the deterministic 4 n u.
+// Sums in one thread. A kernel whose emitter computes each output element
+// in one thread (a loop fusion's reduce, elemental) adds its n terms in
+// order. There the errors need not cancel (terms of one sign and near one
+// size round alike at every step: 64416 terms of 0.001 in f32 err by
+// 3.7e-4 of their sum, 6x 4 sqrt(n) u), and the bound is the deterministic
+// one, (n - 1) u per such sum, u f32's for f16/bf16 sums (the elemental
+// reduce accumulates them in f32). The interpreter's sum is exact.
+// Overflow. A sum accumulated in a narrow type (f16 and bf16 reduces
+// accumulate in their own type in XLA's kernels, as in ours) may overflow
+// a partial sum in one order and not in another: where an element's sum of
+// |terms| exceeds the narrowest accumulator's largest finite value, an
+// infinity of either sign or a NaN on either side is accepted and the
+// element is reported among those the bound cannot judge.
 // Integer, pred and exact
 // (max/min) results keep the default, except integers that are a reduced
 // float's bits (a bitcast), which are compared as those floats; an explicit
@@ -61,6 +74,7 @@
 #include "hlo_parser/HloComputation.h"
 #include "hlo_parser/Literal.h"
 
+#include <limits>
 #include <optional>
 #include <set>
 #include <string>
@@ -75,6 +89,16 @@ struct ReductionDepth {
   double elements = 1;
   /// The largest unit roundoff among those reductions' accumulations.
   double unitRoundoff = 0;
+  /// The relative error (to the element's magnitude) of the sums a kernel
+  /// runs in one thread, in order, added along the path: (n - 1) u each.
+  double sequentialGrowth = 0;
+  /// The largest finite value of the narrowest type a reduction on the
+  /// way accumulates in (+inf: none). An element whose sum of |terms|
+  /// exceeds it may see a partial sum overflow in the kernel's order and
+  /// not in the interpreter's, or the other way (an f16 sum whose exact
+  /// value is beyond 65504, accumulated in f16 as XLA's kernels do, gives
+  /// +inf, -inf or NaN by order).
+  double accumulatorLimit = std::numeric_limits<double>::infinity();
   /// The relative error each product may carry whatever the count (TF32
   /// inputs of an f32 dot: 2^-10), to the element's sum of |terms|.
   double productRoundoff = 0;
@@ -108,17 +132,28 @@ struct ReductionDepth {
 std::optional<PrimitiveType> coarserFloatType(std::optional<PrimitiveType> a,
                                               std::optional<PrimitiveType> b);
 
+/// Whether a kernel of this emitter ("kLoop/LoopFusion", as the manifest
+/// names it) computes each output element in one thread, summing its
+/// reduces in order (loop, transpose, scatter, concatenate kernels), rather
+/// than in a tree across threads (reductions, block-level kernels).
+bool emitterReducesInOneThread(const std::string &emitter);
+
 /// For each array leaf of `computation`'s result, in order, when its
-/// parameters carry `parameterDepths` (empty: none reduced).
+/// parameters carry `parameterDepths` (empty: none reduced); with
+/// `inOneThread`, its reduces run in order in one thread (see above).
 std::vector<ReductionDepth> reductionDepths(const HloComputation &computation,
-                                            const std::vector<ReductionDepth> &parameterDepths = {});
+                                            const std::vector<ReductionDepth> &parameterDepths = {},
+                                            bool inOneThread = false);
 
 /// For each array leaf of a module's entry run as its kernels: fusions,
 /// calls and library calls are stages whose errors add (see above). The
 /// custom-calls and the fusions named in `libraryCalls` (Triton GEMMs)
 /// run in the interpreter on both sides: they add only their rounding.
+/// The fusions named in `inThreadKernels` sum their reduces in one thread
+/// (an empty name: the entry itself is such a kernel).
 std::vector<ReductionDepth> moduleOutputDepths(const HloComputation &entry,
-                                               const std::set<std::string> &libraryCalls = {});
+                                               const std::set<std::string> &libraryCalls = {},
+                                               const std::set<std::string> &inThreadKernels = {});
 
 /// Whether any of `depths` allows growth (only then are an output's
 /// magnitudes worth computing).

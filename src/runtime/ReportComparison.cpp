@@ -69,6 +69,12 @@ ComparisonResult reportComparison(const std::string &label, const Literal &expec
     std::cout << "    note: " << result.wideElements << " of " << result.elements
               << " values may err by as much as themselves (their terms cancel): there the "
                  "check cannot tell a small slip from rounding\n";
+  if (result.overflowElements > 0)
+    std::cout << "    note: " << result.overflowElements << " of " << result.elements
+              << " values sum terms beyond the largest finite value of the type they "
+                 "accumulate in (" << formatNumber(tolerance.overflowMagnitude)
+              << "): a partial sum may overflow in one order and not the other, so "
+                 "infinities and NaN are accepted there\n";
   return result;
 }
 
