@@ -315,20 +315,27 @@ Scalar evaluateCompare(const HloInstruction &instruction, PrimitiveType type,
   return fromInt(0);
 }
 
-/// Rounds `mantissa`/`exponent` bits as reduce-precision does: mantissa to
-/// nearest even, then overflow to inf and underflow (below the reduced
-/// normal range) to signed zero.
-double reducePrecision(double x, int64_t exponentBits, int64_t mantissaBits) {
+/// Rounds `mantissa`/`exponent` bits as reduce-precision does on a value
+/// of `source` type (XLA's bit-level algorithm, in values): the mantissa to
+/// nearest even at the last kept bit of the source's mantissa field -- for
+/// the source's subnormals that field sits at its smallest normal exponent
+/// -- then, only where `exponentBits` is narrower than the source's,
+/// overflow to inf and underflow (below the reduced normal range) to signed
+/// zero. With the source's own exponent width nothing is flushed: an f32 or
+/// bf16 subnormal through exponent_bits=8 stays (fuzz seed 200402).
+double reducePrecision(double x, int64_t exponentBits, int64_t mantissaBits,
+                       PrimitiveType source) {
   if (std::isnan(x) || std::isinf(x) || x == 0)
     return x;
+  FloatFormat format = floatFormatOf(source);
   double magnitude = std::fabs(x);
-  if (mantissaBits < 52) {
-    int exponent;
-    std::frexp(magnitude, &exponent);
-    double quantum = std::ldexp(1.0, exponent - 1 - static_cast<int>(mantissaBits));
+  if (mantissaBits < format.mantissaBits) {
+    int smallestNormal = 1 - format.bias;
+    int exponent = std::max(std::ilogb(magnitude), smallestNormal);
+    double quantum = std::ldexp(1.0, exponent - static_cast<int>(mantissaBits));
     magnitude = std::nearbyint(magnitude / quantum) * quantum;
   }
-  if (exponentBits < 11) {
+  if (exponentBits < format.exponentBits && magnitude != 0) {
     int reducedBias = (1 << (exponentBits - 1)) - 1;
     int exponent = std::ilogb(magnitude);
     if (exponent > reducedBias)
@@ -602,7 +609,8 @@ Literal evaluateElementwise(const HloInstruction &instruction,
     int64_t mantissaBits = reducedPrecisionOf(instruction).mantissaBits;
     for (int64_t i = 0; i < count; ++i)
       result.realData()[i] = roundToFloatType(
-          reducePrecision(operands[0]->realData()[i], exponentBits, mantissaBits),
+          reducePrecision(operands[0]->realData()[i], exponentBits, mantissaBits,
+                          operands[0]->shape().elementType()),
           resultType);
     return result;
   }

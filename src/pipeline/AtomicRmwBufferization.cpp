@@ -41,6 +41,12 @@ struct AtomicRmwBufferization
     Location loc = op->getLoc();
     Block &from = atomic.getComputation().front();
     auto yielded = cast<xla_gpu::YieldOp>(from.getTerminator()).getValues().front();
+    if (yielded == from.getArgument(0)) {
+      // The update keeps the element as it is (a combiner folded away, as
+      // add(current, (0, 0)) is): nothing to write.
+      replaceOpWithBufferizedValues(rewriter, op, *buffer);
+      return success();
+    }
     if (auto complexType = dyn_cast<ComplexType>(from.getArgument(0).getType())) {
       // memref.generic_atomic_rmw holds integers and floats only: a complex
       // update is written out here (AtomicUpdates.h), an addition of a
