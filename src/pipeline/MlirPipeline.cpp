@@ -219,8 +219,12 @@ void addSharedPasses(PassManager &pm) {
   // (invariant code hoisted first).
   pm.addPass(createLoopInvariantCodeMotionPass());
   pm.addPass(createVectorizeLoopAccessesPass());
-  // 7. Unroll small loops.
+  // 7. Unroll small loops fully, then the rest partially (several
+  // iterations' loads in flight at once).
   pm.addPass(createUnrollSmallLoopsPass());
+  addCanonicalizer(pm);
+  pm.addPass(createCSEPass());
+  pm.addPass(createUnrollLoopsByFactorPass());
   addCanonicalizer(pm);
   pm.addPass(createCSEPass());
   // 8. Integer -> f16 conversions guarded against overflow; integer math
