@@ -5,8 +5,11 @@ XLA dumps (`../shared/corpus/dumps/*/module.hlo`, each with XLA's kernels in
 `xla_kernels.tsv` and `xla_ptx/`), grid, block, registers, spills, shared
 memory, the tensor-core instruction mix (mma.sync / wgmma / ldmatrix /
 cp.async counts in the PTX) and the widest global load (bits) of ours beside
-XLA's. One row per distinct
-kernel of ours.
+XLA's, and what the K loop does (the body of each PTX loop, a label up to
+a branch back to it): its wgmma and mma.sync instructions, whether it waits
+for all wgmma groups (`wgmma.wait_group 0`: no tensor-core work overlaps
+the next K step), its TMA loads (`cp.async.bulk.tensor`), mbarrier waits
+and cp.async copies. One row per distinct kernel of ours.
 
 Ours are compiled for sm_90a (XLA's dumps are for the H100: its wgmma
 kernels need the `a` features), or the architecture given.
@@ -15,26 +18,13 @@ kernels need the `a` features), or the architecture given.
 """
 import csv, json, os, re, subprocess, sys, tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ptx_static import loop_mix, mix, widest_load  # noqa: E402
+
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 hlo_compile = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "build/bin/hlo-compile")
 corpus = sys.argv[2] if len(sys.argv) > 2 else os.path.join(root, "../shared/corpus")
 arch = sys.argv[3] if len(sys.argv) > 3 else "sm_90a"
-
-MIX = [("mma", r"\bmma\.sync\."), ("wgmma", r"\bwgmma\.mma_async"), ("ldmatrix", r"\bldmatrix\."),
-       ("cp_async", r"\bcp\.async\.")]
-
-
-def mix(ptx):
-    return ",".join(f"{name}={len(re.findall(pattern, ptx))}" for name, pattern in MIX)
-
-
-def widest_load(ptx):
-    """The widest global load, in bits (vector width times element bits)."""
-    widest = 0
-    for vector, bits in re.findall(r"\bld\.global(?:\.nc)?(?:\.L[12]::\w+)*(?:\.v(\d))?\.[bfsu](\d+)", ptx):
-        widest = max(widest, int(vector or 1) * int(bits))
-    return str(widest)
-
 
 def entries(ptx):
     """Each .entry's name and body."""
@@ -43,8 +33,8 @@ def entries(ptx):
 
 
 print("\t".join(["dump", "kernel", "grid", "block", "regs", "spills", "smem", "mix", "load_bits",
-                 "xla_grid", "xla_block", "xla_regs", "xla_spills", "xla_smem", "xla_mix",
-                 "xla_load_bits"]))
+                 "k_loop", "xla_grid", "xla_block", "xla_regs", "xla_spills", "xla_smem",
+                 "xla_mix", "xla_load_bits", "xla_k_loop"]))
 dumps_dir = os.path.join(corpus, "dumps")
 for dump in sorted(os.listdir(dumps_dir)):
     module = os.path.join(dumps_dir, dump, "module.hlo")
@@ -78,14 +68,16 @@ for dump in sorted(os.listdir(dumps_dir)):
         row = [dump, kernel["name"], ",".join(map(str, kernel["grid"])),
                ",".join(map(str, kernel["block"])), regs,
                str(int(spill_stores) + int(spill_loads)) if spill_stores != "-" else "-", smem,
-               mix(ours.get(kernel["name"], "")), widest_load(ours.get(kernel["name"], ""))]
+               mix(ours.get(kernel["name"], "")), widest_load(ours.get(kernel["name"], "")),
+               loop_mix(ours.get(kernel["name"], ""))]
         x = xla.get(kernel["hlo_instruction"])
         if x:
             xptx_path = os.path.join(dumps_dir, dump, x["ptx_file"])
             xptx = open(xptx_path).read() if os.path.exists(xptx_path) else ""
             row += [x["grid"], x["block"], x["registers"],
                     str(int(x["spill_stores"]) + int(x["spill_loads"])),
-                    str(int(x["smem"]) + int(x["dyn_smem"] or 0)), mix(xptx), widest_load(xptx)]
+                    str(int(x["smem"]) + int(x["dyn_smem"] or 0)), mix(xptx), widest_load(xptx),
+                    loop_mix(xptx)]
         else:
-            row += ["-"] * 7
+            row += ["-"] * 8
         print("\t".join(row))
