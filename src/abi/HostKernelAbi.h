@@ -150,6 +150,22 @@ void __hlo_host_wgmma(HloHostThread *thread, uint32_t kind, uint32_t n, uint32_t
                       const void *a, uint32_t aLeading, uint32_t aStride, const void *b,
                       uint32_t bLeading, uint32_t bStride, float *d);
 
+/* Asynchronous wgmma (PTX's wgmma.mma_async without a wait,
+ * wgmma.commit_group, wgmma.wait_group), collective over the warpgroup
+ * like __hlo_host_wgmma. __hlo_host_wgmma_issue queues the product into
+ * the warpgroup's open group: its tiles are read when the group retires,
+ * and `d` holds a NaN marker while the chain is in flight (a `d` that holds
+ * it everywhere continues the chain). __hlo_host_wgmma_commit closes the
+ * open group. __hlo_host_wgmma_wait retires the oldest groups until at
+ * most `pending` remain; once none does, a `d` (`values` floats) holding
+ * the marker receives the accumulators. */
+void __hlo_host_wgmma_issue(HloHostThread *thread, uint32_t kind, uint32_t n,
+                            uint32_t swizzle, const void *a, uint32_t aLeading,
+                            uint32_t aStride, const void *b, uint32_t bLeading,
+                            uint32_t bStride, float *d);
+void __hlo_host_wgmma_commit(HloHostThread *thread);
+void __hlo_host_wgmma_wait(HloHostThread *thread, uint32_t pending, float *d, uint32_t values);
+
 /* PTX's cp.async.shared.global: queues a copy of `bytes` (4, 8 or 16)
  * bytes to `destination` in the block's shared memory, the first
  * `sourceBytes` (at most `bytes`) from `source`, zeros after them, in the

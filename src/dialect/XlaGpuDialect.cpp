@@ -511,6 +511,12 @@ LogicalResult WgmmaOp::verify() {
   return success();
 }
 
+LogicalResult WgmmaWaitOp::verify() {
+  if (getPending() < 0 || getPending() > 7)
+    return emitOpError("expects 0 to 7 pending groups (wgmma.wait_group), not ") << getPending();
+  return success();
+}
+
 LogicalResult AsyncCopyOp::verify() {
   auto source = cast<ShapedType>(getSource().getType());
   auto tile = cast<ShapedType>(getTile().getType());

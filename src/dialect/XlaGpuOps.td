@@ -275,13 +275,21 @@ def XlaGpu_WgmmaOp : XlaGpu_Op<"wgmma", [MemoryEffects<[MemRead]>]> {
     that made the tiles must be complete in the block (a barrier) before
     it runs; like mma_sync it is modelled as reading memory.
 
+    With `in_flight`, the op only issues its wgmmas and commits them as one
+    group (PTX's `wgmma.commit_group`): D is in flight, and the tiles are
+    read at any time until the group retires. D may then only be C of the
+    warpgroup's next in-flight wgmma (which accumulates into the same
+    registers, in order) or the operand of `xla_gpu.wgmma_wait`, and the
+    tiles must not be overwritten until a wait has retired the group.
+
       %d = xla_gpu.wgmma %a[%ar], %b[%br], %c
           : tensor<8x4x8x8xbf16>, tensor<4x4x8x8xbf16>, vector<16xf32> -> vector<16xf32>
   }];
   let arguments = (ins AnyTypeOf<[AnyStaticShapeTensor, AnyStaticShapeMemRef]>:$a, Index:$a_row,
                        AnyTypeOf<[AnyStaticShapeTensor, AnyStaticShapeMemRef]>:$b, Index:$b_row,
                        VectorOfRankAndType<[1], [F32]>:$c,
-                       DefaultValuedAttr<I64Attr, "0">:$swizzle);
+                       DefaultValuedAttr<I64Attr, "0">:$swizzle,
+                       UnitAttr:$in_flight);
   let results = (outs VectorOfRankAndType<[1], [F32]>:$d);
   let assemblyFormat = [{
     $a `[` $a_row `]` `,` $b `[` $b_row `]` `,` $c attr-dict `:` type($a) `,` type($b) `,`
@@ -307,6 +315,32 @@ def XlaGpu_WgmmaOp : XlaGpu_Op<"wgmma", [MemoryEffects<[MemRead]>]> {
       return swizzle == 0 ? tile.getDimSize(0) * 8 : tile.getDimSize(1);
     }
   }];
+}
+
+def XlaGpu_WgmmaWaitOp : XlaGpu_Op<"wgmma_wait", [MemoryEffects<[MemRead, MemWrite]>,
+    AllTypesMatch<["accumulators", "result"]>]> {
+  let summary = "Waits until at most `pending` wgmma groups are in flight";
+  let description = [{
+    PTX's `wgmma.wait_group`: returns once at most `pending` of the
+    warpgroup's committed wgmma groups (`xla_gpu.wgmma {in_flight}`) have
+    not retired; all 128 threads of the warpgroup run it. `accumulators`,
+    the D of the latest group, pass through: with `pending` 0 they are
+    complete and may be read; otherwise they may still be in flight (C of
+    the next group only). The tiles a retired group read may be
+    overwritten once every warpgroup reading them has waited (a barrier
+    that follows). Modelled as reading and writing memory, so that no
+    shared-memory access moves across it.
+
+      %d = xla_gpu.wgmma_wait %c {pending = 1 : i64} : vector<64xf32>
+  }];
+  let arguments = (ins VectorOfRankAndType<[1], [F32]>:$accumulators, I64Attr:$pending);
+  let results = (outs VectorOfRankAndType<[1], [F32]>:$result);
+  let assemblyFormat = [{ $accumulators attr-dict `:` type($accumulators) }];
+  let builders = [OpBuilder<(ins "::mlir::Value":$accumulators, "int64_t":$pending), [{
+    build($_builder, $_state, accumulators.getType(), accumulators,
+          $_builder.getI64IntegerAttr(pending));
+  }]>];
+  let hasVerifier = 1;
 }
 
 def XlaGpu_AsyncCopyOp : XlaGpu_Op<"async_copy",

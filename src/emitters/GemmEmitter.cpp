@@ -145,10 +145,12 @@ GemmEmitter::GemmEmitter(const FusionAnalysis &analysis, const HloComputation &f
   staging[1] = stagingOf(1);
   // Software pipelining where an operand's copies can be async: XLA's
   // stages where its config names a tile (most say 1), two for the
-  // emitter's own tiles; fewer while the buffers do not fit.
+  // emitter's own mma.sync tiles; fewer while the buffers do not fit.
   // (Not the large mma.sync tile: at 255 registers, a bf16 [32768,8192]
   // dot spilled 32 bytes with two stages on sm_90.)
-  int64_t wanted = config.tile ? analysis.blockLevelStages.value_or(1) : 2;
+  // With wgmma, the emitter's own tiles take four: one buffer pair read by
+  // the product in flight, two loading ahead (see the K loop).
+  int64_t wanted = config.tile ? analysis.blockLevelStages.value_or(1) : warpgroups ? 4 : 2;
   wanted = std::clamp<int64_t>(wanted, 1, 4);
   if (tiling.large && !warpgroups)
     wanted = 1;
@@ -448,14 +450,22 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
     return mmaSync(aBig, bBig, sum);
   };
 
+  // wgmma kept in flight across K steps: with three or more stages, one
+  // buffer pair is read by the product in flight while the others load.
+  bool asyncWgmma = warpgroups && stages >= 3;
   // Multiplies the K tile in `tileA` and `tileB` into the accumulators
   // `results[0..accumulatorCount)`.
   auto multiplyTiles = [&](Value tileA, Value tileB, SmallVector<Value> &results) -> llvm::Error {
     if (warpgroups) {
+      // In flight (a pipeline of 3 or more stages): the product is
+      // committed as a group, and the wait retires the previous step's,
+      // leaving this one in flight while the next tiles load.
       results[0] = xla_gpu::WgmmaOp::create(
           b, accumulatorType, tileA, arith::DivUIOp::create(b, groupRow, math.constant(8)), tileB,
           arith::DivUIOp::create(b, groupColumn, math.constant(8)), results[0],
-          staging[0].swizzleBytes);
+          staging[0].swizzleBytes, asyncWgmma);
+      if (asyncWgmma)
+        results[0] = xla_gpu::WgmmaWaitOp::create(b, results[0], 1);
       return llvm::Error::success();
     }
     for (int64_t kk = 0; kk < t.blockK; kk += mma.k) {
@@ -530,8 +540,17 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   // step's buffers are fixed.
   llvm::Error failure = llvm::Error::success();
   int64_t kTiles = llvm::divideCeil(gemm.k, t.blockK);
+  // In-flight wgmma (S >= 3 stages): tiles 0 to S - 3 are issued before
+  // the loop; step i waits for its own tile's copies (all but S - 3
+  // groups) and the block -- which also means every warpgroup has retired
+  // the product of step i - 2 -- issues tile i + S - 2's copies into the
+  // buffers that product read, and multiplies in flight, retiring step
+  // i - 1's. One barrier a step. Steps past K multiply the zeros their
+  // copies wrote, so that no step is conditional (an in-flight
+  // accumulator must not pass through a branch).
+  int64_t ahead = asyncWgmma ? stages - 2 : stages - 1;
   if (stages > 1) {
-    for (int64_t s = 0; s + 1 < stages; ++s) {
+    for (int64_t s = 0; s < ahead; ++s) {
       if (llvm::Error error = stageTiles(tiles, s, math.constant(s)))
         return error;
       commit(tiles);
@@ -555,6 +574,21 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
             if (llvm::Error error = multiplyTiles(current[0], current[1], results))
               return error;
             barrier(current);
+            return llvm::Error::success();
+          }
+          if (asyncWgmma) {
+            for (int64_t step = 0; step < stages; ++step) {
+              Value kTile = math.add(math.mul(round, stages), math.constant(step));
+              wait(current, ahead - 1);
+              barrier(current);
+              if (llvm::Error error = stageTiles(current, (step + ahead) % stages,
+                                                 math.add(kTile, math.constant(ahead))))
+                return error;
+              commit(current);
+              if (llvm::Error error =
+                      multiplyTiles(current[2 * step], current[2 * step + 1], results))
+                return error;
+            }
             return llvm::Error::success();
           }
           for (int64_t step = 0; step < stages; ++step) {
@@ -602,6 +636,10 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
                             loop.getResults().end());
     wait(last, 0);
   }
+  SmallVector<Value> accumulated(loop.getResults().begin(),
+                                 loop.getResults().begin() + accumulatorCount);
+  if (asyncWgmma)
+    accumulated[0] = xla_gpu::WgmmaWaitOp::create(b, accumulated[0], 0);
 
   // The epilogue: each accumulator value inside the dot, converted to its
   // type, through the ops after the dot to the output.
@@ -650,7 +688,7 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
                             math.both(math.less(localRow, t.blockM), math.less(localColumn, t.blockN)));
       inBounds = math.both(inBounds, math.both(math.less(row, gemm.m), math.less(column, gemm.n)));
       BodyValues written = emitIf(b, inBounds, {output}, [&](ImplicitLocOpBuilder &nested) -> BodyValues {
-        Value value = vector::ExtractOp::create(nested, loop.getResult(j), v);
+        Value value = vector::ExtractOp::create(nested, accumulated[j], v);
         if (dotElement != accumulatorElement)
           value = dotElement.getIntOrFloatBitWidth() < accumulatorElement.getIntOrFloatBitWidth()
                       ? Value(arith::TruncFOp::create(nested, dotElement, value))

@@ -43,7 +43,8 @@ bool reachesBlockSynchronization(LLVM::LLVMFuncOp function, ModuleOp module) {
         return;
       if (*callee == kBarrierFunction || *callee == kShuffleFunction ||
           *callee == kMmaSyncFunction || *callee == kLdmatrixFunction ||
-          *callee == kWgmmaFunction) {
+          *callee == kWgmmaFunction || *callee == kWgmmaIssueFunction ||
+          *callee == kWgmmaCommitFunction || *callee == kWgmmaWaitFunction) {
         found = true;
         return;
       }

@@ -140,8 +140,9 @@ struct LowerGpuToHostRuntimePass
     SmallVector<Operation *> gpuOps;
     module.walk([&](Operation *op) {
       if (isa_and_nonnull<gpu::GPUDialect>(op->getDialect()) ||
-          isa<xla_gpu::MmaSyncOp, xla_gpu::LdmatrixOp, xla_gpu::WgmmaOp, xla_gpu::AsyncCopyOp,
-              xla_gpu::AsyncCommitOp, xla_gpu::AsyncWaitOp>(op))
+          isa<xla_gpu::MmaSyncOp, xla_gpu::LdmatrixOp, xla_gpu::WgmmaOp,
+              xla_gpu::WgmmaWaitOp, xla_gpu::AsyncCopyOp, xla_gpu::AsyncCommitOp,
+              xla_gpu::AsyncWaitOp>(op))
         gpuOps.push_back(op);
     });
     for (Operation *op : gpuOps)
@@ -217,6 +218,8 @@ struct LowerGpuToHostRuntimePass
       return lowerLdmatrix(module, b, load, record);
     } else if (auto mma = dyn_cast<xla_gpu::WgmmaOp>(op)) {
       return lowerWgmma(module, b, mma, record);
+    } else if (auto wait = dyn_cast<xla_gpu::WgmmaWaitOp>(op)) {
+      return lowerWgmmaWait(module, b, wait, record);
     } else if (auto copy = dyn_cast<xla_gpu::AsyncCopyOp>(op)) {
       return lowerAsyncCopy(module, b, copy, record);
     } else if (isa<xla_gpu::AsyncCommitOp, xla_gpu::AsyncWaitOp>(op)) {
@@ -353,7 +356,8 @@ struct LowerGpuToHostRuntimePass
   /// warpgroup-collective wgmma, once per 32 bytes of K: the swizzle
   /// mode, each operand's start (its element at the step's first column,
   /// before any swizzle) and offsets, and the thread's accumulators in a
-  /// stack slot, updated in place.
+  /// stack slot, updated in place. In flight: as the launcher's issue per
+  /// 32 bytes of K, then its commit.
   LogicalResult lowerWgmma(ModuleOp module, OpBuilder &b, xla_gpu::WgmmaOp mma, Value record) {
     auto tileA = dyn_cast<MemRefType>(mma.getA().getType());
     if (!tileA || !isa<MemRefType>(mma.getB().getType()))
@@ -364,7 +368,8 @@ struct LowerGpuToHostRuntimePass
     Type i32 = b.getI32Type();
     auto type = FunctionType::get(
         context, {pointer, i32, i32, i32, pointer, i32, i32, pointer, i32, i32, pointer}, {});
-    declareRuntimeFunction(module, kWgmmaFunction, type);
+    StringRef function = mma.getInFlight() ? kWgmmaIssueFunction : kWgmmaFunction;
+    declareRuntimeFunction(module, function, type);
     Value accumulators = entryStackSlot(mma, mma.getC().getType(), /*alignment=*/16);
     LLVM::StoreOp::create(b, loc, mma.getC(), accumulators);
     // Unswizzled: core matrices 128 bytes apart along K, K/8 of them
@@ -395,15 +400,41 @@ struct LowerGpuToHostRuntimePass
     for (int64_t k = 0; k < mma.getDepth(); k += mma.getStepDepth()) {
       Value a = start(mma.getA(), mma.getARow(), k);
       Value bStart = start(mma.getB(), mma.getBRow(), k);
-      func::CallOp::create(b, loc, kWgmmaFunction, TypeRange(),
+      func::CallOp::create(b, loc, function, TypeRange(),
                            ValueRange{record, constantI32(b, loc, static_cast<int32_t>(kind)),
                                       constantI32(b, loc, static_cast<int32_t>(mma.getWidth())),
                                       constantI32(b, loc, static_cast<int32_t>(swizzle)), a,
                                       leading, stride, bStart, leading, stride, accumulators});
     }
+    if (mma.getInFlight()) {
+      declareRuntimeFunction(module, kWgmmaCommitFunction, FunctionType::get(context, {pointer}, {}));
+      func::CallOp::create(b, loc, kWgmmaCommitFunction, TypeRange(), ValueRange{record});
+    }
     mma.getD().replaceAllUsesWith(
         LLVM::LoadOp::create(b, loc, mma.getD().getType(), accumulators).getResult());
     mma.erase();
+    return success();
+  }
+
+  /// `xla_gpu.wgmma_wait` as the launcher's wait: the accumulators through
+  /// a stack slot, which receives the chain's once no group is left.
+  LogicalResult lowerWgmmaWait(ModuleOp module, OpBuilder &b, xla_gpu::WgmmaWaitOp wait,
+                               Value record) {
+    Location loc = wait.getLoc();
+    MLIRContext *context = b.getContext();
+    auto pointer = LLVM::LLVMPointerType::get(context);
+    Type i32 = b.getI32Type();
+    declareRuntimeFunction(module, kWgmmaWaitFunction,
+                           FunctionType::get(context, {pointer, i32, pointer, i32}, {}));
+    auto type = cast<VectorType>(wait.getAccumulators().getType());
+    Value slot = entryStackSlot(wait, type, /*alignment=*/16);
+    LLVM::StoreOp::create(b, loc, wait.getAccumulators(), slot);
+    func::CallOp::create(
+        b, loc, kWgmmaWaitFunction, TypeRange(),
+        ValueRange{record, constantI32(b, loc, static_cast<int32_t>(wait.getPending())), slot,
+                   constantI32(b, loc, static_cast<int32_t>(type.getNumElements()))});
+    wait.getResult().replaceAllUsesWith(LLVM::LoadOp::create(b, loc, type, slot).getResult());
+    wait.erase();
     return success();
   }
 

@@ -3,8 +3,11 @@
 // Owns xla-gpu-lower-wgmma-to-nvvm (NvptxPasses.td): each xla_gpu.wgmma on
 // shared buffers as a proxy fence, wgmma.fence, one wgmma.mma_async
 // m64nNk16 (m64nNk8 for TF32) per 32 bytes of K (shared-memory descriptors of the tiles in
-// the op's layout: core matrices, or swizzled rows), a commit and a wait
-// for it.
+// the op's layout: core matrices, or swizzled rows), a commit and -- unless
+// the op is in flight -- a wait for it; each xla_gpu.wgmma_wait as
+// wgmma.wait_group in inline assembly that takes and returns the
+// accumulators (tied registers), so that no read of them is scheduled
+// before the wait.
 //
 //===----------------------------------------------------------------------===//
 #include "dialect/XlaGpuDialect.h"
@@ -109,13 +112,45 @@ LogicalResult lower(xla_gpu::WgmmaOp op) {
         NVVM::MMALayoutAttr::get(context, NVVM::MMALayout::col), nullptr);
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b);
-  NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
+  if (!op.getInFlight())
+    NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
   SmallVector<Value> results;
   for (int64_t i = 0; i < values; ++i)
     results.push_back(LLVM::ExtractValueOp::create(b, inout, i));
   op.getD().replaceAllUsesWith(vector::FromElementsOp::create(b, op.getD().getType(), results));
   op.erase();
   return success();
+}
+
+/// wgmma.wait_group N with the accumulators as tied operands ("=f" each,
+/// "0", "1", ...): their uses depend on the wait.
+void lower(xla_gpu::WgmmaWaitOp op) {
+  ImplicitLocOpBuilder b(op.getLoc(), op);
+  auto type = cast<VectorType>(op.getAccumulators().getType());
+  int64_t values = type.getNumElements();
+  SmallVector<Value> inputs;
+  std::string constraints;
+  for (int64_t i = 0; i < values; ++i) {
+    inputs.push_back(vector::ExtractOp::create(b, op.getAccumulators(), i));
+    constraints += (i ? ",=f" : "=f");
+  }
+  for (int64_t i = 0; i < values; ++i)
+    constraints += "," + std::to_string(i);
+  Type f32 = b.getF32Type();
+  Type resultType = values == 1 ? f32
+                                : Type(LLVM::LLVMStructType::getLiteral(
+                                      b.getContext(), SmallVector<Type>(values, f32)));
+  std::string text = "wgmma.wait_group.sync.aligned " + std::to_string(op.getPending()) + ";";
+  Value waited = LLVM::InlineAsmOp::create(b, resultType, inputs, text, constraints,
+                                           /*has_side_effects=*/true, /*is_align_stack=*/false,
+                                           LLVM::TailCallKind::None, /*asm_dialect=*/nullptr,
+                                           /*operand_attrs=*/nullptr)
+                     .getResult(0);
+  SmallVector<Value> results;
+  for (int64_t i = 0; i < values; ++i)
+    results.push_back(values == 1 ? waited : LLVM::ExtractValueOp::create(b, waited, i));
+  op.getResult().replaceAllUsesWith(vector::FromElementsOp::create(b, type, results));
+  op.erase();
 }
 
 struct LowerWgmmaToNvvmPass : impl::LowerWgmmaToNvvmPassBase<LowerWgmmaToNvvmPass> {
@@ -127,6 +162,10 @@ struct LowerWgmmaToNvvmPass : impl::LowerWgmmaToNvvmPassBase<LowerWgmmaToNvvmPas
     for (xla_gpu::WgmmaOp op : ops)
       if (failed(lower(op)))
         return signalPassFailure();
+    SmallVector<xla_gpu::WgmmaWaitOp> waits;
+    getOperation().walk([&](xla_gpu::WgmmaWaitOp op) { waits.push_back(op); });
+    for (xla_gpu::WgmmaWaitOp op : waits)
+      lower(op);
   }
 };
 

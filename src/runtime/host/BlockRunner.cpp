@@ -158,6 +158,9 @@ bool BlockRunner::runConcurrent() {
     state.copies.clear();
     makeFiber(state.context, *stacks[i], &BlockRunner::fiberEntry, &state);
   }
+  wgmmaPipelines.resize((count + kThreadsPerWarpgroup - 1) / kThreadsPerWarpgroup);
+  for (WgmmaPipeline &pipeline : wgmmaPipelines)
+    pipeline.clear();
   while (true) {
     for (size_t i = 0; i < count; ++i) {
       if (threads[i].status != Status::Ready)
@@ -173,8 +176,16 @@ bool BlockRunner::runConcurrent() {
       atBarrier += status == Status::AtBarrier;
       exited += status == Status::Exited;
     }
-    if (exited == count)
+    if (exited == count) {
+      for (size_t g = 0; g < wgmmaPipelines.size(); ++g)
+        if (size_t products = wgmmaPipelines[g].inFlight()) {
+          schedulerFault("warpgroup " + std::to_string(g) + " exited with " +
+                         std::to_string(products) +
+                         " wgmma products in flight (no wgmma.wait_group retired them)");
+          return false;
+        }
       return true;
+    }
     if (ready > 0)
       continue; // made ready by a shuffle that completed behind the sweep
     if (atBarrier == count) {
@@ -395,6 +406,40 @@ void BlockRunner::ldmatrix(HloHostThread *thread, uint32_t matrices, uint32_t tr
 
 void BlockRunner::wgmma(HloHostThread *thread, uint32_t kind, uint32_t n,
                         const WgmmaOperands &operands, float *d) {
+  CollectiveRequest request;
+  request.op = CollectiveRequest::Op::Wgmma;
+  request.kind = kind | n << 8;
+  request.wgmma = checkedWgmmaOperands(thread, n, operands);
+  request.accumulator = d;
+  arriveAtCollective(thread, request);
+}
+
+void BlockRunner::wgmmaIssue(HloHostThread *thread, uint32_t kind, uint32_t n,
+                             const WgmmaOperands &operands, float *d) {
+  CollectiveRequest request;
+  request.op = CollectiveRequest::Op::WgmmaIssue;
+  request.kind = kind | n << 8;
+  request.wgmma = checkedWgmmaOperands(thread, n, operands);
+  request.accumulator = d;
+  arriveAtCollective(thread, request);
+}
+
+void BlockRunner::wgmmaCommit(HloHostThread *thread) {
+  CollectiveRequest request;
+  request.op = CollectiveRequest::Op::WgmmaCommit;
+  arriveAtCollective(thread, request);
+}
+
+void BlockRunner::wgmmaWait(HloHostThread *thread, uint32_t pending, float *d, uint32_t values) {
+  CollectiveRequest request;
+  request.op = CollectiveRequest::Op::WgmmaWait;
+  request.kind = pending | values << 8;
+  request.accumulator = d;
+  arriveAtCollective(thread, request);
+}
+
+WgmmaOperands BlockRunner::checkedWgmmaOperands(HloHostThread *thread, uint32_t n,
+                                                 const WgmmaOperands &operands) {
   // Both operands lie in the block's shared memory.
   auto base = reinterpret_cast<uintptr_t>(sharedMemory.data());
   auto inside = [&](const void *start, int64_t rows, uint32_t leading, uint32_t stride) {
@@ -418,13 +463,9 @@ void BlockRunner::wgmma(HloHostThread *thread, uint32_t kind, uint32_t n,
                       std::to_string(operands.swizzle) +
                       ") that is not 16-byte aligned rows of its layout inside its " +
                       std::to_string(launch->sharedMemoryBytes) + " bytes of shared memory");
-  CollectiveRequest request;
-  request.op = CollectiveRequest::Op::Wgmma;
-  request.kind = kind | n << 8;
-  request.wgmma = operands;
-  request.wgmma.sharedBase = sharedMemory.data();
-  request.accumulator = d;
-  arriveAtCollective(thread, request);
+  WgmmaOperands checked = operands;
+  checked.sharedBase = sharedMemory.data();
+  return checked;
 }
 
 void BlockRunner::asyncCopy(HloHostThread *thread, void *destination, const void *source,
@@ -498,7 +539,8 @@ void BlockRunner::tryCompleteCollective(ThreadState &requester) {
     if (other.status != Status::AtCollective)
       return; // still on its way
     if (other.collective.op != request.op || other.collective.kind != request.kind ||
-        (request.op == CollectiveRequest::Op::Wgmma &&
+        ((request.op == CollectiveRequest::Op::Wgmma ||
+          request.op == CollectiveRequest::Op::WgmmaIssue) &&
          !(other.collective.wgmma == request.wgmma)))
       fault(&requester.record, "runs " + std::string(name) + " " +
                                    std::to_string(request.kind) + " while lane " +
@@ -521,9 +563,22 @@ void BlockRunner::tryCompleteCollective(ThreadState &requester) {
     std::array<float *, kThreadsPerWarpgroup> accumulators;
     for (unsigned thread = 0; thread < kThreadsPerWarpgroup; ++thread)
       accumulators[thread] = threads[warpBase + thread].collective.accumulator;
-    if (hlo::Status done =
-            warpgroupMma(request.kind & 0xff, request.kind >> 8, request.wgmma, accumulators);
-        !done)
+    WgmmaPipeline &pipeline = wgmmaPipelines[warpBase / kThreadsPerWarpgroup];
+    hlo::Status done = hlo::Status::success();
+    if (request.op == CollectiveRequest::Op::Wgmma) {
+      if (pipeline.inFlight() != 0)
+        fault(&requester.record, "ran a synchronous wgmma while " +
+                                     std::to_string(pipeline.inFlight()) +
+                                     " products are in flight");
+      done = warpgroupMma(request.kind & 0xff, request.kind >> 8, request.wgmma, accumulators);
+    } else if (request.op == CollectiveRequest::Op::WgmmaIssue) {
+      done = pipeline.issue(request.kind & 0xff, request.kind >> 8, request.wgmma, accumulators);
+    } else if (request.op == CollectiveRequest::Op::WgmmaCommit) {
+      pipeline.commit();
+    } else {
+      done = pipeline.wait(request.kind & 0xff, accumulators);
+    }
+    if (!done)
       fault(&requester.record, done.error());
   }
   for (unsigned lane = 0; lane < group; ++lane)
@@ -571,6 +626,22 @@ void __hlo_host_wgmma(HloHostThread *thread, uint32_t kind, uint32_t n, uint32_t
                       uint32_t bLeading, uint32_t bStride, float *d) {
   hlo::runtime::runnerOf(thread).wgmma(
       thread, kind, n, {a, aLeading, aStride, b, bLeading, bStride, swizzle, nullptr}, d);
+}
+
+void __hlo_host_wgmma_issue(HloHostThread *thread, uint32_t kind, uint32_t n,
+                            uint32_t swizzle, const void *a, uint32_t aLeading,
+                            uint32_t aStride, const void *b, uint32_t bLeading,
+                            uint32_t bStride, float *d) {
+  hlo::runtime::runnerOf(thread).wgmmaIssue(
+      thread, kind, n, {a, aLeading, aStride, b, bLeading, bStride, swizzle, nullptr}, d);
+}
+
+void __hlo_host_wgmma_commit(HloHostThread *thread) {
+  hlo::runtime::runnerOf(thread).wgmmaCommit(thread);
+}
+
+void __hlo_host_wgmma_wait(HloHostThread *thread, uint32_t pending, float *d, uint32_t values) {
+  hlo::runtime::runnerOf(thread).wgmmaWait(thread, pending, d, values);
 }
 
 void __hlo_host_cp_async(HloHostThread *thread, void *destination, const void *source,

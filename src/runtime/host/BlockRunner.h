@@ -26,6 +26,7 @@
 #include "host/WarpMatrixOps.h"
 #include "host/AsyncCopies.h"
 #include "host/WarpgroupMma.h"
+#include "host/WgmmaPipeline.h"
 
 #include "abi/HostKernelAbi.h"
 
@@ -71,6 +72,12 @@ public:
                 const void *rowAddress, uint32_t *result);
   void wgmma(HloHostThread *thread, uint32_t kind, uint32_t n, const WgmmaOperands &operands,
              float *d);
+  /// Asynchronous wgmma (WgmmaPipeline.h): issue into the open group,
+  /// commit it, wait for all but `pending` groups.
+  void wgmmaIssue(HloHostThread *thread, uint32_t kind, uint32_t n,
+                  const WgmmaOperands &operands, float *d);
+  void wgmmaCommit(HloHostThread *thread);
+  void wgmmaWait(HloHostThread *thread, uint32_t pending, float *d, uint32_t values);
   void asyncCopy(HloHostThread *thread, void *destination, const void *source, uint32_t bytes,
                  uint32_t sourceBytes);
   void asyncCommit(HloHostThread *thread);
@@ -91,20 +98,31 @@ private:
   /// A thread's part of a warp- (or, wgmma, warpgroup-) collective
   /// operation.
   struct CollectiveRequest {
-    enum class Op : uint8_t { Mma, Ldmatrix, Wgmma };
+    enum class Op : uint8_t { Mma, Ldmatrix, Wgmma, WgmmaIssue, WgmmaCommit, WgmmaWait };
     Op op = Op::Mma;
     /// Mma: the HloHostMmaKind; Ldmatrix: matrices | transpose << 8;
-    /// Wgmma: the HloHostWgmmaKind | N << 8.
+    /// Wgmma, WgmmaIssue: the HloHostWgmmaKind | N << 8; WgmmaWait: the
+    /// groups left pending | the accumulator values << 8.
     uint32_t kind = 0;
     MmaLane mma;
     LdmatrixLane ldmatrix;
     WgmmaOperands wgmma;
     float *accumulator = nullptr;
     const char *name() const {
-      return op == Op::Mma ? "mma.sync" : op == Op::Ldmatrix ? "ldmatrix" : "wgmma";
+      switch (op) {
+      case Op::Mma: return "mma.sync";
+      case Op::Ldmatrix: return "ldmatrix";
+      case Op::Wgmma: return "wgmma";
+      case Op::WgmmaIssue: return "wgmma.mma_async (in flight)";
+      case Op::WgmmaCommit: return "wgmma.commit_group";
+      case Op::WgmmaWait: return "wgmma.wait_group";
+      }
+      return "?";
     }
     /// The threads that run it together: a warp, or a warpgroup.
-    unsigned groupSize() const { return op == Op::Wgmma ? kThreadsPerWarpgroup : 32; }
+    unsigned groupSize() const {
+      return op == Op::Mma || op == Op::Ldmatrix ? 32 : kThreadsPerWarpgroup;
+    }
   };
 
   struct ThreadState {
@@ -127,6 +145,10 @@ private:
   /// Completes the shuffle that `requester` waits in, if every lane of its
   /// member mask has arrived or exited.
   void tryCompleteShuffle(ThreadState &requester);
+  /// `operands` with the block's shared memory as the swizzle's base;
+  /// faults where they do not lie in it as wgmma reads them.
+  WgmmaOperands checkedWgmmaOperands(HloHostThread *thread, uint32_t n,
+                                     const WgmmaOperands &operands);
   /// Waits in a warp-collective operation until its warp completes it.
   void arriveAtCollective(HloHostThread *thread, const CollectiveRequest &request);
   /// Completes the collective operation `requester` waits in, if every lane
@@ -148,6 +170,8 @@ private:
   std::jmp_buf sequentialAbort;
   // Concurrent mode.
   std::vector<ThreadState> threads;
+  /// Each warpgroup's asynchronous wgmma groups.
+  std::vector<WgmmaPipeline> wgmmaPipelines;
   std::vector<std::unique_ptr<FiberStack>> stacks;
   FiberContext scheduler;
   bool faulted = false;
