@@ -2,7 +2,8 @@
 # Random dots (tests/gemm/random_dots.py, fixed seeds) against the
 # interpreter on the host (the first seed as sm_90: mma.sync, the second
 # as sm_90a: wgmma where the tile allows), and for sm_80, sm_90 and sm_90a
-# through ptxas with no kernel spilling: the shapes, layouts and types no
+# through ptxas with no kernel spilling and no wgmma serialized by ptxas:
+# the shapes, layouts and types no
 # hand-written test lists. Every dot must be a GEMM kernel. Without ptxas
 # the PTX is written but not assembled, and a SKIPPED line says so
 # (scripts/test.sh's summary lists it).
@@ -48,6 +49,14 @@ for seed in 960003 960004; do
     if [ -n "$spilling" ]; then
       echo "FAIL: seed $seed $arch: kernels that spill:"
       echo "$spilling"
+      failures=$((failures + 1))
+    fi
+    # ptxas serializes wgmma it cannot prove safe to keep in flight
+    # (accumulators touched between issue and wait, a wait it must add):
+    # that undoes the in-flight K loop.
+    if grep -q 'wgmma.mma_async instructions are serialized' "$work/$seed.$arch.ptxas"; then
+      echo "FAIL: seed $seed $arch: ptxas serialized wgmma:"
+      grep -B1 'serialized' "$work/$seed.$arch.ptxas" | head -10
       failures=$((failures + 1))
     fi
   done
