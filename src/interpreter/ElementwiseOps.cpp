@@ -55,6 +55,17 @@ double floatSign(double x) {
   return std::copysign(1.0, x);
 }
 
+/// logistic as XLA computes it: its logistic expander makes it
+/// 1 / (1 + exp(-x)) in the element type, each step rounded to it (bf16:
+/// exp rounded, a bf16 add, the reciprocal rounded; up to a few units in
+/// the last place from the exact value, which a later cancellation and
+/// scale can make large: fuzz seed 207063), and the kernels do the same.
+double logisticInSteps(double x, PrimitiveType type) {
+  double e = roundToFloatType(std::exp(-x), type);
+  double sum = roundToFloatType(1.0 + e, type);
+  return roundToFloatType(1.0 / sum, type);
+}
+
 Scalar floatUnary(HloOpcode opcode, double x) {
   switch (opcode) {
   case HloOpcode::Abs: return fromReal(std::fabs(x));
@@ -415,7 +426,9 @@ bool evaluateFloatFastPath(const HloInstruction &instruction, const Operands &op
   HloOpcode opcode = instruction.opcode();
   if (operands.size() == 1) {
     for (size_t i = 0; i < out.size(); ++i)
-      out[i] = roundToFloatType(floatUnary(opcode, x[i]).re, type);
+      out[i] = opcode == HloOpcode::Logistic
+                   ? logisticInSteps(x[i], type)
+                   : roundToFloatType(floatUnary(opcode, x[i]).re, type);
     return true;
   }
   if (operands.size() != 2)
@@ -474,6 +487,8 @@ Scalar evaluateUnary(HloOpcode opcode, PrimitiveType operandType,
                      PrimitiveType resultType, Scalar x) {
   switch (elementClass(operandType)) {
   case ElementClass::Float:
+    if (opcode == HloOpcode::Logistic)
+      return fromReal(logisticInSteps(x.re, resultType));
     return roundScalar(floatUnary(opcode, x.re), resultType);
   case ElementClass::Complex:
     return roundScalar(complexUnary(opcode, operandType, asComplex(x)), resultType);
