@@ -16,21 +16,15 @@ kernels need the `a` features), or the architecture given.
 
   bench/gemm_side_by_side.py [HLO_COMPILE] [CORPUS] [ARCH] > bench/results/gemm_side_by_side.tsv
 """
-import csv, json, os, re, subprocess, sys, tempfile
+import csv, os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ptx_static import loop_mix, mix, widest_load  # noqa: E402
+from ptx_static import compile_kernels, loop_mix, mix, spills, widest_load  # noqa: E402
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 hlo_compile = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "build/bin/hlo-compile")
 corpus = sys.argv[2] if len(sys.argv) > 2 else os.path.join(root, "../shared/corpus")
 arch = sys.argv[3] if len(sys.argv) > 3 else "sm_90a"
-
-def entries(ptx):
-    """Each .entry's name and body."""
-    parts = re.split(r"(?m)^\.visible \.entry (\w+)\(", ptx)
-    return {parts[i]: parts[i + 1] for i in range(1, len(parts), 2)}
-
 
 print("\t".join(["dump", "kernel", "grid", "block", "regs", "spills", "smem", "mix", "load_bits",
                  "k_loop", "xla_grid", "xla_block", "xla_regs", "xla_spills", "xla_smem",
@@ -40,34 +34,22 @@ for dump in sorted(os.listdir(dumps_dir)):
     module = os.path.join(dumps_dir, dump, "module.hlo")
     if not os.path.exists(module):
         continue
-    with tempfile.TemporaryDirectory() as tmp:
-        ptx_path, manifest_path = os.path.join(tmp, "m.ptx"), os.path.join(tmp, "m.json")
-        run = subprocess.run([hlo_compile, "-w", "--resource-usage", "--gpu-arch=" + arch,
-                              module, "-o", ptx_path,
-                              "--manifest", manifest_path], capture_output=True, text=True)
-        if run.returncode != 0:
-            print(f"{dump}: hlo-compile failed: {run.stderr[:200]}", file=sys.stderr)
-            continue
-        usage = {}
-        for line in run.stderr.splitlines():
-            fields = line.split()
-            if len(fields) == 7 and fields[1].isdigit():
-                usage[fields[0]] = fields[1:]
-        manifest = json.load(open(manifest_path))
-        ours = entries(open(ptx_path).read())
+    compiled = compile_kernels(hlo_compile, module, arch)
+    if compiled is None:
+        continue
+    kernels, usage, ours = compiled
     xla = {}
     with open(os.path.join(dumps_dir, dump, "xla_kernels.tsv")) as f:
         for row in csv.DictReader(f, delimiter="\t"):
             xla[row["hlo"]] = row
     seen = set()
-    for kernel in manifest["kernels"]:
+    for kernel in kernels:
         if "Gemm" not in kernel["emitter"] or kernel["name"] in seen:
             continue
         seen.add(kernel["name"])
-        regs, spill_stores, spill_loads, _, smem, _ = usage.get(kernel["name"], ["-"] * 6)
+        fields = usage.get(kernel["name"], ["-"] * 6)
         row = [dump, kernel["name"], ",".join(map(str, kernel["grid"])),
-               ",".join(map(str, kernel["block"])), regs,
-               str(int(spill_stores) + int(spill_loads)) if spill_stores != "-" else "-", smem,
+               ",".join(map(str, kernel["block"])), fields[0], spills(fields), fields[4],
                mix(ours.get(kernel["name"], "")), widest_load(ours.get(kernel["name"], "")),
                loop_mix(ours.get(kernel["name"], ""))]
         x = xla.get(kernel["hlo_instruction"])

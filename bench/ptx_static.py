@@ -4,7 +4,12 @@ global load, and what its K loop does (the body of each PTX loop is the
 text from a label to the last branch back to it; the K loop is the one
 with the most tensor-core instructions).
 """
+import json
+import os
 import re
+import subprocess
+import sys
+import tempfile
 
 MIX = [("mma", r"\bmma\.sync\."), ("wgmma", r"\bwgmma\.mma_async"), ("ldmatrix", r"\bldmatrix\."),
        ("cp_async", r"\bcp\.async\.")]
@@ -52,3 +57,40 @@ def loop_mix(ptx):
     return ",".join(f"{name}={len(re.findall(pattern, best))}" for name, pattern in LOOP_MIX)
 
 
+
+
+def entries(ptx):
+    """Each .entry's name and body."""
+    parts = re.split(r"(?m)^\.visible \.entry (\w+)\(", ptx)
+    return {parts[i]: parts[i + 1] for i in range(1, len(parts), 2)}
+
+
+def compile_kernels(hlo_compile, module, arch="sm_90a"):
+    """hlo-compile's kernels for `module`: (the manifest's kernels, each
+    kernel's ptxas usage fields [registers, spill stores, spill loads, stack,
+    shared bytes, barriers] by name, each kernel's PTX body by name), or None
+    where it fails (said on stderr)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        ptx_path, manifest_path = os.path.join(tmp, "m.ptx"), os.path.join(tmp, "m.json")
+        run = subprocess.run([hlo_compile, "-w", "--resource-usage", "--gpu-arch=" + arch,
+                              module, "-o", ptx_path, "--manifest", manifest_path],
+                             capture_output=True, text=True)
+        if run.returncode != 0:
+            print(f"{module}: hlo-compile failed: {run.stderr[:200]}", file=sys.stderr)
+            return None
+        usage = {}
+        for line in run.stderr.splitlines():
+            fields = line.split()
+            if len(fields) == 7 and fields[1].isdigit():
+                usage[fields[0]] = fields[1:]
+        with open(manifest_path) as f:
+            kernels = json.load(f)["kernels"]
+        with open(ptx_path) as f:
+            bodies = entries(f.read())
+    return kernels, usage, bodies
+
+
+def spills(usage_fields):
+    """Spill stores plus loads from compile_kernels' usage fields, or "-"."""
+    stores, loads = usage_fields[1], usage_fields[2]
+    return str(int(stores) + int(loads)) if stores != "-" else "-"

@@ -22,10 +22,10 @@ bench/gemm_side_by_side.py; with --ours MODULE.hlo ..., first a row per
 kernel of ours for those modules (bench/gemm/modules/*.ours.hlo: the same
 GEMMs), compiled by hlo-compile for sm_90a.
 """
-import argparse, json, os, re, subprocess, sys, tempfile
+import argparse, os, re, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ptx_static import loop_mix, mix, widest_load  # noqa: E402
+from ptx_static import compile_kernels, loop_mix, mix, spills, widest_load  # noqa: E402
 
 import triton  # noqa: E402
 import triton.language as tl  # noqa: E402
@@ -65,36 +65,23 @@ def ptxas_usage(ptx, ptxas):
 
 
 def our_rows(modules, hlo_compile):
-    """One row per kernel of ours in `modules`, as hlo-compile makes them
-    for sm_90a."""
+    """One row per GEMM kernel of ours in `modules`, as hlo-compile makes
+    them for sm_90a."""
     rows = []
     for module in modules:
-        with tempfile.TemporaryDirectory() as tmp:
-            ptx_path, manifest_path = os.path.join(tmp, "m.ptx"), os.path.join(tmp, "m.json")
-            run = subprocess.run([hlo_compile, "-w", "--resource-usage", "--gpu-arch=sm_90a",
-                                  module, "-o", ptx_path, "--manifest", manifest_path],
-                                 capture_output=True, text=True)
-            if run.returncode != 0:
-                print(f"{module}: hlo-compile failed: {run.stderr[:200]}", file=sys.stderr)
-                continue
-            usage = {}
-            for line in run.stderr.splitlines():
-                fields = line.split()
-                if len(fields) == 7 and fields[1].isdigit():
-                    usage[fields[0]] = fields[1:]
-            ptx = open(ptx_path).read()
-            kernels = json.load(open(manifest_path))["kernels"]
-        parts = re.split(r"(?m)^\.visible \.entry (\w+)\(", ptx)
-        bodies = {parts[i]: parts[i + 1] for i in range(1, len(parts), 2)}
+        compiled = compile_kernels(hlo_compile, module)
+        if compiled is None:
+            continue
+        kernels, usage, bodies = compiled
         for kernel in kernels:
             if "Gemm" not in kernel["emitter"]:
                 continue
-            regs, stores, loads, _, smem, _ = usage.get(kernel["name"], ["-"] * 6)
+            fields = usage.get(kernel["name"], ["-"] * 6)
             body = bodies.get(kernel["name"], "")
             rows.append([os.path.basename(module).replace(".ours.hlo", "") + ":" + kernel["name"],
-                         "hlo-compile", ",".join(map(str, kernel["block"])), regs,
-                         str(int(stores) + int(loads)) if stores != "-" else "-", smem,
-                         mix(body), widest_load(body), loop_mix(body)])
+                         "hlo-compile", ",".join(map(str, kernel["block"])), fields[0],
+                         spills(fields), fields[4], mix(body), widest_load(body),
+                         loop_mix(body)])
     return rows
 
 

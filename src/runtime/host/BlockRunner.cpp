@@ -406,18 +406,19 @@ void BlockRunner::ldmatrix(HloHostThread *thread, uint32_t matrices, uint32_t tr
 
 void BlockRunner::wgmma(HloHostThread *thread, uint32_t kind, uint32_t n,
                         const WgmmaOperands &operands, float *d) {
-  CollectiveRequest request;
-  request.op = CollectiveRequest::Op::Wgmma;
-  request.kind = kind | n << 8;
-  request.wgmma = checkedWgmmaOperands(thread, n, operands);
-  request.accumulator = d;
-  arriveAtCollective(thread, request);
+  arriveWithWgmma(thread, CollectiveRequest::Op::Wgmma, kind, n, operands, d);
 }
 
 void BlockRunner::wgmmaIssue(HloHostThread *thread, uint32_t kind, uint32_t n,
                              const WgmmaOperands &operands, float *d) {
+  arriveWithWgmma(thread, CollectiveRequest::Op::WgmmaIssue, kind, n, operands, d);
+}
+
+void BlockRunner::arriveWithWgmma(HloHostThread *thread, CollectiveRequest::Op op,
+                                  uint32_t kind, uint32_t n, const WgmmaOperands &operands,
+                                  float *d) {
   CollectiveRequest request;
-  request.op = CollectiveRequest::Op::WgmmaIssue;
+  request.op = op;
   request.kind = kind | n << 8;
   request.wgmma = checkedWgmmaOperands(thread, n, operands);
   request.accumulator = d;

@@ -145,6 +145,9 @@ private:
   /// Completes the shuffle that `requester` waits in, if every lane of its
   /// member mask has arrived or exited.
   void tryCompleteShuffle(ThreadState &requester);
+  /// A wgmma (synchronous or issued in flight) of the running thread.
+  void arriveWithWgmma(HloHostThread *thread, CollectiveRequest::Op op, uint32_t kind,
+                       uint32_t n, const WgmmaOperands &operands, float *d);
   /// `operands` with the block's shared memory as the swizzle's base;
   /// faults where they do not lie in it as wgmma reads them.
   WgmmaOperands checkedWgmmaOperands(HloHostThread *thread, uint32_t n,
