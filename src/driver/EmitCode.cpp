@@ -167,6 +167,7 @@ bool emitCode(const HloModule &module, const Options &options, const std::string
     context.allowUnregisteredDialects();
   EmitterOptions emitterOptions;
   emitterOptions.ownGemmTiles = options.gemmTiles == "own";
+  emitterOptions.plantedBug = options.plantedBug;
   std::optional<EmittedModule> emittedKernels = emitKernels(
       module, plan, *deviceInfoForArch(options.gpuArch), context, diagnostics, emitterOptions);
   if (!emittedKernels)

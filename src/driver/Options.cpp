@@ -169,6 +169,11 @@ int parseOptions(int argc, char **argv, Options &options) {
                  "stages; default) or own (the GEMM emitter's, by the dot's shape, as for "
                  "plain dots)")
       ->check(CLI::IsMember({"xla", "own"}));
+  // For the tests that show a check catches a real bug: hidden.
+  app.add_option("--plant-bug", options.plantedBug,
+                 "Plant a known bug on purpose (tests of the checks only)")
+      ->check(CLI::IsMember({"wgmma-copy-early", "wgmma-no-final-wait"}))
+      ->group("");
   std::vector<std::string> versions = pipeline::ptxVersions();
   app.add_option("--ptx-version", options.ptxVersion,
                  "PTX ISA version to write, for older drivers (default: the newest both "

@@ -41,6 +41,8 @@ struct Options {
   /// The GEMM emitter's tiles for XLA's Triton GEMM fusions: "xla" (their
   /// config's) or "own" (chosen by shape, as for plain dots).
   std::string gemmTiles = "xla";
+  /// --plant-bug (hidden): a known bug planted for the tests of the checks.
+  std::string plantedBug;
   /// The HLO optimization pipeline (src/hlo_opt): auto (on unoptimized
   /// modules), on, off.
   std::string hloOpt = "auto";

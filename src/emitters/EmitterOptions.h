@@ -8,6 +8,8 @@
 #ifndef HLO_EMITTERS_EMITTEROPTIONS_H
 #define HLO_EMITTERS_EMITTEROPTIONS_H
 
+#include <string>
+
 namespace hlo {
 
 struct EmitterOptions {
@@ -15,6 +17,12 @@ struct EmitterOptions {
   /// stages (chosen by the dot's shape, as for plain dots) instead of
   /// their config's (--gemm-tiles=own).
   bool ownGemmTiles = false;
+  /// A known bug to plant on purpose, so that a test can show the checks
+  /// catch it (--plant-bug, hidden): "wgmma-copy-early" (the in-flight
+  /// wgmma loop copies the next tile into the buffer the product in flight
+  /// reads), "wgmma-no-final-wait" (the loop's last product is never
+  /// waited for). Empty: none.
+  std::string plantedBug;
 };
 
 } // namespace hlo

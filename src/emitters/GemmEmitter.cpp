@@ -124,7 +124,7 @@ GemmEmitter::GemmEmitter(const FusionAnalysis &analysis, const HloComputation &f
                          const GpuDeviceInfo &device, GemmDescription gemm,
                          const EmitterOptions &options)
     : EmitterBase(analysis, fused, device), gemm(std::move(gemm)),
-      mma(mmaKindFor(this->gemm)) {
+      mma(mmaKindFor(this->gemm)), plantedBug(options.plantedBug) {
   // XLA's tile and warps where its config names them (a tile of the
   // root's dimensions, which the epilogue's bitcasts may permute).
   // (None with --gemm-tiles=own: the tile the dot's shape gets.)
@@ -581,8 +581,11 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
               Value kTile = math.add(math.mul(round, stages), math.constant(step));
               wait(current, ahead - 1);
               barrier(current);
-              if (llvm::Error error = stageTiles(current, (step + ahead) % stages,
-                                                 math.add(kTile, math.constant(ahead))))
+              int64_t into = (step + ahead) % stages;
+              if (plantedBug == "wgmma-copy-early")
+                into = (into + 1) % stages; // the buffer the product in flight reads
+              if (llvm::Error error =
+                      stageTiles(current, into, math.add(kTile, math.constant(ahead))))
                 return error;
               commit(current);
               if (llvm::Error error =
@@ -639,7 +642,8 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   SmallVector<Value> accumulated(loop.getResults().begin(),
                                  loop.getResults().begin() + accumulatorCount);
   if (asyncWgmma)
-    accumulated[0] = xla_gpu::WgmmaWaitOp::create(b, accumulated[0], 0);
+    accumulated[0] = xla_gpu::WgmmaWaitOp::create(
+        b, accumulated[0], plantedBug == "wgmma-no-final-wait" ? 1 : 0);
 
   // The epilogue: each accumulator value inside the dot, converted to its
   // type, through the ops after the dot to the output.

@@ -156,6 +156,8 @@ private:
   int64_t elementBytes = 0;
   Staging staging[2];
   LaunchDimensions launch;
+  /// EmitterOptions::plantedBug (tests of the checks only).
+  std::string plantedBug;
 };
 
 } // namespace hlo
