@@ -180,7 +180,13 @@ struct LowerXlaGpuLoopsPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<LowerApplyIndexing, LowerLoop, LowerPureCall>(&getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    // No folding here: the loops' indices become constants, and folds of
+    // what they feed wait for the canonicalizer, before which atan2s of
+    // constants are guarded (GuardConstantAtan2.cpp; fuzz seed 407029:
+    // atan2 of two size-1 iotas folded to NaN here).
+    GreedyRewriteConfig config;
+    config.enableFolding(false);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns), config)))
       signalPassFailure();
   }
 };
