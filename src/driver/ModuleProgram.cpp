@@ -174,6 +174,7 @@ void describeProgram(const HloModule &module, const KernelPlan &plan,
     failed.insert(failure.first);
   const HloComputation *entry = module.entry();
   bool bareEntry = plan.kernels().size() == 1 && plan.kernels()[0].computation == entry;
+  size_t programStart = manifest.program.size();
 
   for (const HloComputation *computation : plan.hostComputations()) {
     for (const auto &owned : computation->instructions()) {
@@ -239,6 +240,41 @@ void describeProgram(const HloModule &module, const KernelPlan &plan,
       manifest.program.push_back(std::move(step));
     }
   }
+
+  // Entry outputs that are entry parameters as they came (`return x, f(x)`):
+  // nothing computes them, so a copy step puts the parameter in the output
+  // before any step could update the parameter in place (fuzz seed 407465;
+  // an output that must alias its parameter copies onto itself).
+  const HloInstruction *root = entry->root();
+  std::vector<abi::ProgramStep> parameterCopies;
+  std::vector<const HloInstruction *> outputs;
+  if (root->opcode() == HloOpcode::Tuple)
+    outputs.assign(root->operands().begin(), root->operands().end());
+  else if (!bareEntry)
+    outputs.push_back(root);
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const HloInstruction *value = outputs[i];
+    if (value->opcode() != HloOpcode::Parameter || !value->shape().isArray() ||
+        value->parent() != entry)
+      continue;
+    abi::ProgramStep step;
+    step.kind = abi::ProgramStep::Kind::Copy;
+    step.computation = entry->name();
+    step.instruction = value->name();
+    step.operands = {value->name()};
+    step.bytes = arrayBytes(value->shape());
+    abi::KernelParameter from = bufferParameter(false, value->shape());
+    from.binding = abi::BufferBinding::Parameter;
+    from.number = value->parameterNumber();
+    abi::KernelParameter to = bufferParameter(true, value->shape());
+    to.binding = abi::BufferBinding::Output;
+    to.number = static_cast<int64_t>(i);
+    step.arguments.push_back(std::move(from));
+    step.results.push_back(std::move(to));
+    parameterCopies.push_back(std::move(step));
+  }
+  manifest.program.insert(manifest.program.begin() + static_cast<std::ptrdiff_t>(programStart),
+                          parameterCopies.begin(), parameterCopies.end());
 
   // The program's buffers, as the module's buffer assignment lists them.
   for (const ProgramBuffer &buffer : buffers.buffers()) {
