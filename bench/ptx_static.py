@@ -68,7 +68,7 @@ def entries(ptx):
 def compile_kernels(hlo_compile, module, arch="sm_90a"):
     """hlo-compile's kernels for `module`: (the manifest's kernels, each
     kernel's ptxas usage fields [registers, spill stores, spill loads, stack,
-    shared bytes, barriers] by name, each kernel's PTX body by name), or None
+    shared bytes (static and dynamic), barriers] by name, each kernel's PTX body by name), or None
     where it fails (said on stderr)."""
     with tempfile.TemporaryDirectory() as tmp:
         ptx_path, manifest_path = os.path.join(tmp, "m.ptx"), os.path.join(tmp, "m.json")
@@ -81,8 +81,10 @@ def compile_kernels(hlo_compile, module, arch="sm_90a"):
         usage = {}
         for line in run.stderr.splitlines():
             fields = line.split()
-            if len(fields) == 7 and fields[1].isdigit():
-                usage[fields[0]] = fields[1:]
+            if len(fields) == 8 and fields[1].isdigit():
+                # Shared bytes: the code's plus the launch's dynamic part.
+                fields[5] = str(int(fields[5]) + int(fields[7]))
+                usage[fields[0]] = fields[1:7]
         with open(manifest_path) as f:
             kernels = json.load(f)["kernels"]
         with open(ptx_path) as f:

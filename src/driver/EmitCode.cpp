@@ -113,19 +113,28 @@ bool isLoadable(pipeline::OutputKind kind) {
 } // namespace
 
 std::string formatResourceUsage(const std::vector<pipeline::KernelResourceUsage> &kernels,
+                                const std::vector<pipeline::CompiledKernel> &launches,
                                 const std::string &arch) {
   size_t width = 6;
   for (const auto &kernel : kernels)
     width = std::max(width, kernel.name.size());
+  // ptxas counts the shared memory the code declares; the launch adds the
+  // dynamic part (tiles past 48 KiB).
+  auto dynamicBytes = [&](const std::string &name) -> int64_t {
+    for (const pipeline::CompiledKernel &launch : launches)
+      if (launch.symbol == name)
+        return launch.dynamicSharedBytes;
+    return 0;
+  };
   std::string text = fmt::format("resource usage (ptxas -v, {}):\n", arch);
-  text += fmt::format("{:<{}}  {:>9}  {:>12}  {:>11}  {:>5}  {:>12}  {:>8}\n", "kernel",
+  text += fmt::format("{:<{}}  {:>9}  {:>12}  {:>11}  {:>5}  {:>12}  {:>8}  {:>14}\n", "kernel",
                       width, "registers", "spill stores", "spill loads", "stack",
-                      "shared bytes", "barriers");
+                      "shared bytes", "barriers", "dynamic shared");
   for (const auto &kernel : kernels)
-    text += fmt::format("{:<{}}  {:>9}  {:>12}  {:>11}  {:>5}  {:>12}  {:>8}\n", kernel.name,
-                        width, kernel.registers, kernel.spillStoreBytes,
+    text += fmt::format("{:<{}}  {:>9}  {:>12}  {:>11}  {:>5}  {:>12}  {:>8}  {:>14}\n",
+                        kernel.name, width, kernel.registers, kernel.spillStoreBytes,
                         kernel.spillLoadBytes, kernel.stackBytes, kernel.sharedBytes,
-                        kernel.barriers);
+                        kernel.barriers, dynamicBytes(kernel.name));
   return text;
 }
 
@@ -260,7 +269,7 @@ bool emitCode(const HloModule &module, const Options &options, const std::string
       return fail(llvm::toString(code.takeError()));
   }
   if (options.resourceUsage)
-    llvm::errs() << formatResourceUsage(code->resources, options.gpuArch);
+    llvm::errs() << formatResourceUsage(code->resources, code->kernels, options.gpuArch);
   if (isLoadable(kind))
     manifest = buildManifest(module, plan, *emittedKernels, code->kernels, options.gpuArch,
                              options.target, codeFile);

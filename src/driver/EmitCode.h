@@ -14,6 +14,7 @@
 #include "abi/LaunchManifest.h"
 #include "hlo_parser/HloModule.h"
 #include "hlo_parser/SourceFile.h"
+#include "pipeline/Compile.h"
 #include "pipeline/Pipeline.h"
 
 #include <optional>
@@ -30,8 +31,10 @@ bool emitCode(const HloModule &module, const Options &options, const std::string
               StageTimer &timer, std::string &output,
               std::optional<abi::LaunchManifest> &manifest, DiagnosticEngine &diagnostics);
 
-/// --resource-usage's table: one line per kernel.
+/// --resource-usage's table: one line per kernel (`launches` give the
+/// dynamic shared memory each launch adds).
 std::string formatResourceUsage(const std::vector<pipeline::KernelResourceUsage> &kernels,
+                                const std::vector<pipeline::CompiledKernel> &launches,
                                 const std::string &arch);
 
 /// Whether --emit=`emit` writes code a runtime loads, with a manifest.

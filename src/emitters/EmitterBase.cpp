@@ -418,6 +418,11 @@ llvm::Error EmitterBase::emitLaunch(ModuleOp module, const std::string &name,
   auto function =
       func::FuncOp::create(b, name, FunctionType::get(context, arguments, outputTypes));
   LaunchDimensions launch = launchDimensions();
+  // Tiles past the static limit (48 KiB) live in dynamic shared memory,
+  // all of them (the targets place them there, in the same layout).
+  int64_t sharedBytes = sharedMemoryBytes();
+  if (launch.dynamicSharedMemoryBytes == 0 && sharedBytes > device.sharedMemoryPerBlock)
+    launch.dynamicSharedMemoryBytes = sharedBytes;
   llvm::ArrayRef<int64_t> cluster;
   if (launch.cluster)
     cluster = *launch.cluster;
@@ -454,7 +459,7 @@ llvm::Error EmitterBase::emitLaunch(ModuleOp module, const std::string &name,
   record.name = name;
   record.emitter = emitterName();
   record.launch = launch;
-  record.sharedMemoryBytes = sharedMemoryBytes();
+  record.sharedMemoryBytes = launch.dynamicSharedMemoryBytes > 0 ? 0 : sharedBytes;
   record.synchronizesThreads = synchronizesThreads();
   record.outputAliases = outputAliases();
   record.scratchBuffers = std::move(scratch);

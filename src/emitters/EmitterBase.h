@@ -121,7 +121,8 @@ public:
   /// What the manifest calls the emitter: the analysis' kind and variant
   /// where this emitter implements it ("kReduction/RowReductionFusion").
   virtual std::string emitterName() const { return analysisValue.kindString(); }
-  /// Static shared memory, in bytes.
+  /// The shared tiles the kernel allocates, in bytes; past the device's
+  /// static limit (48 KiB) the launch gets them as dynamic shared memory.
   virtual int64_t sharedMemoryBytes() const { return 0; }
   /// Barriers or warp shuffles.
   virtual bool synchronizesThreads() const { return false; }

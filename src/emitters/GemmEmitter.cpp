@@ -141,6 +141,11 @@ GemmEmitter::GemmEmitter(const FusionAnalysis &analysis, const HloComputation &f
   tiling = chooseGemmTiling(this->gemm, mma, config, elementBytes,
                             device.sharedMemoryPerBlock);
   warpgroups = chooseWarpgroupTiling();
+  // The emitter's own large wgmma tiles step K by 128 bytes (64 16-bit
+  // elements), one 128-byte swizzled row per operand row, as Hopper's
+  // GEMMs (CUTLASS, Triton) do: half the barriers and loop steps of 64.
+  if (warpgroups && tiling.large && !config.tile)
+    widenBlockK(tiling, mma, this->gemm, kWideBlockKBytes / elementBytes);
   staging[0] = stagingOf(0);
   staging[1] = stagingOf(1);
   // Software pipelining where an operand's copies can be async: XLA's
@@ -154,7 +159,8 @@ GemmEmitter::GemmEmitter(const FusionAnalysis &analysis, const HloComputation &f
   wanted = std::clamp<int64_t>(wanted, 1, 4);
   if (tiling.large && !warpgroups)
     wanted = 1;
-  while (wanted > 1 && wanted * sharedMemoryBytes() > device.sharedMemoryPerBlock)
+  // Past 48 KiB the tiles go to dynamic shared memory (EmitterBase).
+  while (wanted > 1 && wanted * sharedMemoryBytes() > device.sharedMemoryPerBlockOptIn)
     --wanted;
   if (wanted > 1 && (canCopyAsync(0) || canCopyAsync(1))) {
     stages = wanted;

@@ -100,4 +100,14 @@ GemmTiling chooseGemmTiling(const GemmDescription &gemm, const xla_gpu::MmaSyncK
   return t;
 }
 
+void widenBlockK(GemmTiling &t, const xla_gpu::MmaSyncKind &mma, const GemmDescription &gemm,
+                 int64_t blockK) {
+  int64_t kLimit = llvm::divideCeil(gemm.k, mma.k) * mma.k;
+  int64_t wide = std::min(blockK / mma.k * mma.k, kLimit);
+  if (wide <= t.blockK)
+    return;
+  t.sharedColumns += wide - t.blockK;
+  t.blockK = wide;
+}
+
 } // namespace hlo

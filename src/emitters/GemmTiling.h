@@ -70,6 +70,14 @@ GemmTiling chooseGemmTiling(const GemmDescription &gemm, const xla_gpu::MmaSyncK
                             const GemmConfig &config, int64_t elementBytes,
                             int64_t sharedMemoryLimit);
 
+/// Steps K by `blockK` elements (at most K rounded up to an mma step, a
+/// whole number of mma steps) in `t`, its shared tiles widened alike.
+void widenBlockK(GemmTiling &t, const xla_gpu::MmaSyncKind &mma, const GemmDescription &gemm,
+                 int64_t blockK);
+
+/// The K step of the emitter's own wgmma tiles, in bytes of a row.
+inline constexpr int64_t kWideBlockKBytes = 128;
+
 } // namespace hlo
 
 #endif // HLO_EMITTERS_GEMMTILING_H

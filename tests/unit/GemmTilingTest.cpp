@@ -119,5 +119,20 @@ TEST(GemmTiling, SharedTilesStayUnderTheLimit) {
   EXPECT_EQ(t.blockK, 32);
 }
 
+TEST(GemmTiling, WidenedKStepWidensTheSharedRowsAndStopsAtK) {
+  GemmTiling t = chooseGemmTiling(gemmOf(4096, 4096, 4096), kBf16, {}, 2, kLimit);
+  ASSERT_EQ(t.blockK, 32);
+  int64_t pad = t.sharedColumns - t.blockK;
+  widenBlockK(t, kBf16, gemmOf(4096, 4096, 4096), kWideBlockKBytes / 2);
+  EXPECT_EQ(t.blockK, 64);
+  EXPECT_EQ(t.sharedColumns, 64 + pad);
+  // K = 40: three k16 steps at most; never narrower than it was.
+  GemmTiling shallow = chooseGemmTiling(gemmOf(4096, 4096, 40), kBf16, {}, 2, kLimit);
+  widenBlockK(shallow, kBf16, gemmOf(4096, 4096, 40), 64);
+  EXPECT_EQ(shallow.blockK, 48);
+  widenBlockK(shallow, kBf16, gemmOf(4096, 4096, 40), 16);
+  EXPECT_EQ(shallow.blockK, 48);
+}
+
 } // namespace
 } // namespace hlo

@@ -168,7 +168,18 @@ struct HostKernelAbiPass : impl::HostKernelAbiPassBase<HostKernelAbiPass> {
           exported->setAttr(attribute, value);
         kernel->removeAttr(attribute);
       }
-      xla_gpu::setKernelSharedMemoryBytes(exported, layout.bytes);
+      // Tiles in dynamic shared memory (the launch's) are laid out alike:
+      // the block's shared memory is the static part plus the dynamic one.
+      int64_t dynamicBytes = 0;
+      if (xla_gpu::LaunchAttr launch = xla_gpu::getKernelLaunch(exported))
+        dynamicBytes = launch.getDynamicSharedMemory();
+      if (dynamicBytes > 0 && layout.bytes > dynamicBytes) {
+        exported.emitError() << "the kernel's shared tiles take " << layout.bytes
+                             << " bytes, more than the launch's dynamic shared memory ("
+                             << dynamicBytes << ")";
+        return signalPassFailure();
+      }
+      xla_gpu::setKernelSharedMemoryBytes(exported, dynamicBytes > 0 ? 0 : layout.bytes);
       if (concurrent)
         xla_gpu::setKernelNeedsConcurrentThreads(exported);
     }

@@ -5,7 +5,8 @@
 // (`nvvm.reqntid` = the block size the emitter chose; ptxas rejects
 // `.maxntid` next to `.reqntid`, and the exact bound implies the maximum),
 // its cluster shape (`nvvm.cluster_dim`: `.reqnctapercluster`) and register
-// bound (`nvvm.maxnreg`: `.maxnreg`) where the launch has them, and records the static shared memory each kernel uses for the manifest.
+// bound (`nvvm.maxnreg`: `.maxnreg`) where the launch has them, and
+// records the static shared memory each kernel uses for the manifest.
 //
 //===----------------------------------------------------------------------===//
 #include "dialect/KernelContract.h"

@@ -22,6 +22,20 @@ def AnnotateNvvmKernelsPass
   let dependentDialects = ["mlir::NVVM::NVVMDialect"];
 }
 
+def DynamicSharedMemoryPass
+    : Pass<"xla-gpu-dynamic-shared-memory", "mlir::gpu::GPUModuleOp"> {
+  let summary = "Shared tiles of kernels launched with dynamic shared memory";
+  let description = [{
+    For each LLVM kernel whose `xla_gpu.launch` has `dynamic_shared_memory
+    = N`, every shared global it uses becomes a byte offset (as
+    SharedMemoryLayout.h lays them out) into one zero-length extern shared
+    global aligned to 1024 bytes, which PTX places at the start of the
+    block's dynamic shared memory; the kernel then has no static shared
+    memory. Fails where the tiles need more than N bytes.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
 def LowerMmaSyncToNvvmPass : Pass<"xla-gpu-lower-mma-sync-to-nvvm", "mlir::ModuleOp"> {
   let summary = "xla_gpu.mma_sync as nvvm.mma.sync";
   let description = [{

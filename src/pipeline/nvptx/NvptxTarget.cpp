@@ -271,6 +271,7 @@ public:
     // NVVM ops that are inline PTX (wgmma.mma_async).
     pm.addNestedPass<mlir::gpu::GPUModuleOp>(mlir::createConvertNVVMToLLVMPass());
     pm.addPass(mlir::createReconcileUnrealizedCastsPass());
+    pm.addNestedPass<mlir::gpu::GPUModuleOp>(createDynamicSharedMemoryPass());
     pm.addNestedPass<mlir::gpu::GPUModuleOp>(createAnnotateNvvmKernelsPass());
   }
 
