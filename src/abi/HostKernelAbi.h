@@ -181,6 +181,48 @@ void __hlo_host_cp_async_commit(HloHostThread *thread);
  * most `pending` remain. */
 void __hlo_host_cp_async_wait(HloHostThread *thread, uint32_t pending);
 
+/* A TMA tensor map as the host target passes it: a kernel parameter the
+ * manifest gives as a "tensor_map" reaches the kernel as a pointer to one
+ * of these (on a GPU: the CUtensorMap the driver encodes from the same
+ * fields). Dimensions, strides and the box most minor first; strides in
+ * bytes, dimension 0's being the element size. */
+typedef struct HloHostTensorMap {
+  const void *base;
+  uint32_t rank;         /* 1 to 5 */
+  uint32_t elementBytes; /* 1, 2, 4 or 8 */
+  uint32_t swizzle;      /* 0 (none), 32, 64 or 128 bytes */
+  uint32_t reserved;
+  uint64_t dims[5];
+  uint64_t strides[5];
+  uint32_t box[5];
+} HloHostTensorMap;
+
+/* PTX's mbarrier objects (8 bytes of the block's shared memory each):
+ * __hlo_host_mbarrier_init sets the expected arrivals of each phase
+ * (mbarrier.init); __hlo_host_mbarrier_arrive is one arrival, with
+ * `transactionBytes` (> 0: mbarrier.arrive.expect_tx) added to the bytes
+ * the phase awaits; __hlo_host_mbarrier_wait returns once the phase of
+ * parity `parity` has completed (a loop on mbarrier.try_wait.parity): at
+ * once where the current phase has the other parity, as on a GPU, so a
+ * wait on the wrong parity sees the tiles as they were. A phase completes
+ * when all its arrivals and awaited bytes have come. */
+void __hlo_host_mbarrier_init(HloHostThread *thread, void *barrier, uint32_t count);
+void __hlo_host_mbarrier_arrive(HloHostThread *thread, void *barrier,
+                                uint32_t transactionBytes);
+void __hlo_host_mbarrier_wait(HloHostThread *thread, void *barrier, uint32_t parity);
+
+/* PTX's cp.async.bulk.tensor.Nd.shared::cluster.global.mbarrier::complete_tx
+ * ::bytes: the box of `map` at element coordinates `coordinates` (rank of
+ * them, most minor first; elements outside the tensor read as zero) into
+ * `destination` in the block's shared memory, in box order (dimension 0
+ * fastest) with the map's swizzle applied to the addresses as
+ * __hlo_host_wgmma reads them; the copy's bytes complete on `barrier`. The
+ * destination holds the poison pattern from the issue until a wait on the
+ * barrier's phase completes the copy: a tile read before its wait, or
+ * overwritten while a product still reads it, is wrong. */
+void __hlo_host_tma_load(HloHostThread *thread, const HloHostTensorMap *map, void *destination,
+                         void *barrier, const int32_t *coordinates);
+
 /* What an out-of-bounds access was. */
 enum HloHostAccessKind {
   HLO_HOST_ACCESS_LOAD = 0,

@@ -7,7 +7,8 @@
 // CUDA's documented rules, not the launcher's PTX formula), and what a GPU
 // would report is a fault: a barrier not all threads reach, shuffles that
 // read exited lanes or run outside their member mask, out-of-bounds
-// reports, launches over the device's limits.
+// reports, launches over the device's limits; tensor maps reach kernels
+// in their host form, and a TMA load completes on its mbarrier's phase.
 //
 //===----------------------------------------------------------------------===//
 #include "LaunchLimits.h"
@@ -63,10 +64,8 @@ TEST(HostLauncher, EveryThreadOfEveryBlockRuns) {
   }
 }
 
-// A cluster only groups blocks, which the launcher runs anyway; a tensor
-// map (a GPU copy-engine descriptor) has no host form and is refused by
-// name before any block runs.
-TEST(HostLauncher, ClustersRunAndTensorMapsAreRefused) {
+// A cluster only groups blocks, which the launcher runs anyway.
+TEST(HostLauncher, ClustersRun) {
   HostLauncher launcher(2);
   std::vector<uint32_t> out(4 * 8, 0);
   KernelSpec clustered = spec({4, 1, 1}, {8, 1, 1}, false);
@@ -74,13 +73,73 @@ TEST(HostLauncher, ClustersRunAndTensorMapsAreRefused) {
   LaunchResult result = launcher.launch(writeGlobalId, clustered, {out.data()}, "sm_90");
   ASSERT_TRUE(result.ok()) << result.message;
   EXPECT_EQ(out.back(), 32u);
-  KernelSpec mapped = spec({1, 1, 1}, {8, 1, 1}, false);
-  mapped.parameters.resize(1);
-  mapped.parameters[0].tensorMap = hlo::abi::TensorMapSpec{{8}, 0};
-  result = launcher.launch(writeGlobalId, mapped, {out.data()}, "sm_90");
-  EXPECT_FALSE(result.ok());
-  EXPECT_EQ(result.message,
-            "kernel test parameter 0 is a tensor map, which the host target does not pass");
+}
+
+// A TMA pipeline of one stage: thread 0 initializes the mbarrier, every
+// thread meets at a barrier, thread 0 expects the box's bytes and loads
+// it, every thread waits for phase 0 (`parity`) and copies its element
+// of the 16 x 8 u16 box at (8, 4) of a [32][24] tensor out. Parameter 0 is
+// the tensor map, 1 the output.
+template <uint32_t parity, uint32_t expectedBytes>
+void tmaOneStage(void *const *buffers, HloHostThread *t) {
+  auto *map = static_cast<const HloHostTensorMap *>(buffers[0]);
+  auto *out = static_cast<uint16_t *>(buffers[1]);
+  auto *shared = static_cast<uint8_t *>(t->sharedMemory);
+  void *barrier = shared;
+  unsigned i = linearThread(t);
+  if (i == 0)
+    __hlo_host_mbarrier_init(t, barrier, 1);
+  __hlo_host_barrier(t);
+  if (i == 0) {
+    __hlo_host_mbarrier_arrive(t, barrier, expectedBytes);
+    int32_t coordinates[2] = {8, 4};
+    __hlo_host_tma_load(t, map, shared + 128, barrier, coordinates);
+  }
+  __hlo_host_mbarrier_wait(t, barrier, parity);
+  uint16_t value;
+  std::memcpy(&value, shared + 128 + 2 * i, 2);
+  out[i] = value;
+}
+
+KernelSpec tmaSpec() {
+  KernelSpec kernel = spec({1, 1, 1}, {128, 1, 1}, true, 128 + 256);
+  kernel.parameters.resize(2);
+  kernel.parameters[0].shape = hlo::abi::ArrayShape::rowMajor("u16", {32, 24});
+  kernel.parameters[0].tensorMap = hlo::abi::TensorMapSpec{{16, 8}, 0};
+  return kernel;
+}
+
+TEST(HostLauncher, TensorMapsReachKernelsAndTmaLoadsCompleteOnTheirMbarrier) {
+  std::vector<uint16_t> tensor(32 * 24);
+  for (size_t i = 0; i < tensor.size(); ++i)
+    tensor[i] = static_cast<uint16_t>(i);
+  HostLauncher launcher(2);
+  std::vector<uint16_t> out(128, 0);
+  LaunchResult result =
+      launcher.launch(tmaOneStage<0, 256>, tmaSpec(), {tensor.data(), out.data()}, "sm_90");
+  ASSERT_TRUE(result.ok()) << result.message;
+  for (unsigned i = 0; i < 128; ++i)
+    ASSERT_EQ(out[i], (4 + i / 16) * 24 + 8 + i % 16) << "element " << i;
+}
+
+TEST(HostLauncher, TmaPipelineBugsShowOrFault) {
+  std::vector<uint16_t> tensor(32 * 24, 7);
+  HostLauncher launcher(2);
+  std::vector<uint16_t> out(128, 0);
+  // The wrong parity: the wait returns at once, the tile not there yet
+  // (poison), and the block ends with the load never completed.
+  LaunchResult result =
+      launcher.launch(tmaOneStage<1, 256>, tmaSpec(), {tensor.data(), out.data()}, "sm_90");
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.message.find("exited with 1 TMA loads in flight"), std::string::npos)
+      << result.message;
+  EXPECT_EQ(out[5], 0xffff) << "a wait on the wrong parity must not see the tile";
+  // expect_tx for more bytes than come: the phase never completes.
+  result = launcher.launch(tmaOneStage<0, 512>, tmaSpec(), {tensor.data(), out.data()},
+                           "sm_90");
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.message.find("mbarrier wait whose phase never completes"), std::string::npos)
+      << result.message;
 }
 
 // Shared memory: poisoned (0xff) when the block starts, per block. Each

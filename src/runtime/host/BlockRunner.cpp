@@ -161,6 +161,7 @@ bool BlockRunner::runConcurrent() {
   wgmmaPipelines.resize((count + kThreadsPerWarpgroup - 1) / kThreadsPerWarpgroup);
   for (WgmmaPipeline &pipeline : wgmmaPipelines)
     pipeline.clear();
+  tmaBarriers.reset(sharedMemory.data(), sharedMemory.size());
   while (true) {
     for (size_t i = 0; i < count; ++i) {
       if (threads[i].status != Status::Ready)
@@ -172,9 +173,18 @@ bool BlockRunner::runConcurrent() {
     size_t ready = 0, atBarrier = 0, exited = 0;
     for (size_t i = 0; i < count; ++i) {
       Status status = threads[i].status;
+      // An mbarrier waiter tries again once anything has changed.
+      if (status == Status::AtMbarrier &&
+          threads[i].mbarrierProgress != tmaBarriers.progress())
+        threads[i].status = status = Status::Ready;
       ready += status == Status::Ready;
       atBarrier += status == Status::AtBarrier;
       exited += status == Status::Exited;
+    }
+    if (exited == count && tmaBarriers.loadsInFlight() > 0) {
+      schedulerFault("the block exited with " + std::to_string(tmaBarriers.loadsInFlight()) +
+                     " TMA loads in flight (no mbarrier wait completed them)");
+      return false;
     }
     if (exited == count) {
       for (size_t g = 0; g < wgmmaPipelines.size(); ++g)
@@ -200,7 +210,7 @@ bool BlockRunner::runConcurrent() {
 
 std::string BlockRunner::deadlockReport() const {
   size_t count = size_t(launch->block[0]) * launch->block[1] * launch->block[2];
-  size_t atBarrier = 0, atShuffle = 0, atCollective = 0, exited = 0;
+  size_t atBarrier = 0, atShuffle = 0, atCollective = 0, atMbarrier = 0, exited = 0;
   const ThreadState *firstExited = nullptr, *firstBarrier = nullptr, *firstShuffle = nullptr;
   for (size_t i = 0; i < count; ++i) {
     const ThreadState &state = threads[i];
@@ -212,20 +222,24 @@ std::string BlockRunner::deadlockReport() const {
       firstShuffle = firstShuffle ? firstShuffle : &state;
     } else if (state.status == Status::AtCollective) {
       ++atCollective;
+    } else if (state.status == Status::AtMbarrier) {
+      ++atMbarrier;
     } else if (state.status == Status::Exited) {
       ++exited;
       firstExited = firstExited ? firstExited : &state;
     }
   }
-  char collectives[64] = "";
-  if (atCollective > 0)
-    std::snprintf(collectives, sizeof collectives, ", %zu in an mma.sync, ldmatrix or wgmma",
-                  atCollective);
-  char text[200];
+  char collectives[128] = "";
+  if (atCollective > 0 || atMbarrier > 0)
+    std::snprintf(collectives, sizeof collectives,
+                  ", %zu in an mma.sync, ldmatrix or wgmma, %zu at an mbarrier wait whose "
+                  "phase never completes",
+                  atCollective, atMbarrier);
+  char text[300];
   std::snprintf(text, sizeof text, "of %zu threads, %zu wait at a barrier, %zu in a warp "
                 "shuffle%s, %zu exited", count, atBarrier, atShuffle, collectives, exited);
   std::string report;
-  if (atBarrier > 0 && atShuffle == 0 && atCollective == 0)
+  if (atBarrier > 0 && atShuffle == 0 && atCollective == 0 && atMbarrier == 0 && firstExited)
     report = "a barrier not all threads of the block reach (" + std::string(text) +
              "; e.g. " + describeThread(firstExited->record) + " exited, " +
              describeThread(firstBarrier->record) + " waits)";
@@ -501,6 +515,49 @@ void BlockRunner::asyncWait(HloHostThread *thread, uint32_t pending) {
     stateOf(thread).copies.wait(pending);
 }
 
+void BlockRunner::mbarrierInit(HloHostThread *thread, void *barrier, uint32_t count) {
+  if (sequential)
+    fault(thread, "initialized an mbarrier, but the manifest says the kernel's threads need "
+                  "not run concurrently");
+  if (hlo::Status done = tmaBarriers.init(barrier, count); !done)
+    fault(thread, done.error());
+}
+
+void BlockRunner::mbarrierArrive(HloHostThread *thread, void *barrier,
+                                 uint32_t transactionBytes) {
+  if (sequential)
+    fault(thread, "arrived at an mbarrier, but the manifest says the kernel's threads need "
+                  "not run concurrently");
+  if (hlo::Status done = tmaBarriers.arrive(barrier, transactionBytes); !done)
+    fault(thread, done.error());
+}
+
+void BlockRunner::mbarrierWait(HloHostThread *thread, void *barrier, uint32_t parity) {
+  if (sequential)
+    fault(thread, "waited at an mbarrier, but the manifest says the kernel's threads need "
+                  "not run concurrently");
+  ThreadState &state = stateOf(thread);
+  while (true) {
+    ErrorOr<bool> done = tmaBarriers.tryWait(barrier, parity);
+    if (!done)
+      fault(thread, done.error());
+    if (*done)
+      return;
+    state.mbarrierProgress = tmaBarriers.progress();
+    state.status = Status::AtMbarrier;
+    switchFiber(state.context, scheduler);
+  }
+}
+
+void BlockRunner::tmaLoad(HloHostThread *thread, const HloHostTensorMap *map, void *destination,
+                          void *barrier, const int32_t *coordinates) {
+  if (sequential)
+    fault(thread, "issued a TMA load, but the manifest says the kernel's threads need not run "
+                  "concurrently");
+  if (hlo::Status done = tmaBarriers.load(*map, destination, barrier, coordinates); !done)
+    fault(thread, done.error());
+}
+
 void BlockRunner::arriveAtCollective(HloHostThread *thread, const CollectiveRequest &request) {
   const char *name = request.name();
   unsigned group = request.groupSize();
@@ -656,6 +713,24 @@ void __hlo_host_cp_async_commit(HloHostThread *thread) {
 
 void __hlo_host_cp_async_wait(HloHostThread *thread, uint32_t pending) {
   hlo::runtime::runnerOf(thread).asyncWait(thread, pending);
+}
+
+void __hlo_host_mbarrier_init(HloHostThread *thread, void *barrier, uint32_t count) {
+  hlo::runtime::runnerOf(thread).mbarrierInit(thread, barrier, count);
+}
+
+void __hlo_host_mbarrier_arrive(HloHostThread *thread, void *barrier,
+                                uint32_t transactionBytes) {
+  hlo::runtime::runnerOf(thread).mbarrierArrive(thread, barrier, transactionBytes);
+}
+
+void __hlo_host_mbarrier_wait(HloHostThread *thread, void *barrier, uint32_t parity) {
+  hlo::runtime::runnerOf(thread).mbarrierWait(thread, barrier, parity);
+}
+
+void __hlo_host_tma_load(HloHostThread *thread, const HloHostTensorMap *map, void *destination,
+                         void *barrier, const int32_t *coordinates) {
+  hlo::runtime::runnerOf(thread).tmaLoad(thread, map, destination, barrier, coordinates);
 }
 
 void __hlo_host_out_of_bounds(HloHostThread *thread, uint32_t access, int32_t buffer,

@@ -14,7 +14,9 @@
 // arrived or exited, a warp-collective operation (mma.sync, ldmatrix:
 // WarpMatrixOps.h computes them) once all 32 lanes of the warp have, and
 // a warpgroup-collective one (wgmma: WarpgroupMma.h) once all 128 threads
-// of the warpgroup have. When nothing can run and not everything has
+// of the warpgroup have, and an mbarrier wait (TmaBarriers.h) once its
+// phase has completed (its waiters try again whenever any mbarrier or TMA
+// load has changed). When nothing can run and not everything has
 // exited, the block is deadlocked: that is a fault, with each thread's
 // state.
 //
@@ -25,6 +27,7 @@
 #include "host/Fiber.h"
 #include "host/WarpMatrixOps.h"
 #include "host/AsyncCopies.h"
+#include "host/TmaBarriers.h"
 #include "host/WarpgroupMma.h"
 #include "host/WgmmaPipeline.h"
 
@@ -82,11 +85,26 @@ public:
                  uint32_t sourceBytes);
   void asyncCommit(HloHostThread *thread);
   void asyncWait(HloHostThread *thread, uint32_t pending);
+  /// mbarriers and TMA loads (TmaBarriers.h); a wait blocks the thread
+  /// until its phase completes.
+  void mbarrierInit(HloHostThread *thread, void *barrier, uint32_t count);
+  void mbarrierArrive(HloHostThread *thread, void *barrier, uint32_t transactionBytes);
+  void mbarrierWait(HloHostThread *thread, void *barrier, uint32_t parity);
+  void tmaLoad(HloHostThread *thread, const HloHostTensorMap *map, void *destination,
+               void *barrier, const int32_t *coordinates);
   [[noreturn]] void outOfBounds(HloHostThread *thread, uint32_t access, int32_t buffer,
                                 uint32_t dimension, int64_t index, int64_t extent);
 
 private:
-  enum class Status : uint8_t { Ready, AtBarrier, AtShuffle, AtCollective, Exited, Faulted };
+  enum class Status : uint8_t {
+    Ready,
+    AtBarrier,
+    AtShuffle,
+    AtCollective,
+    AtMbarrier,
+    Exited,
+    Faulted
+  };
 
   struct ShuffleRequest {
     uint64_t value = 0;
@@ -132,6 +150,9 @@ private:
     ShuffleRequest shuffle;
     CollectiveRequest collective;
     AsyncCopyQueue copies;
+    /// AtMbarrier: TmaBarriers::progress() when it last found its phase
+    /// open (it tries again once anything has changed).
+    uint64_t mbarrierProgress = 0;
   };
 
   bool runSequential();
@@ -175,6 +196,8 @@ private:
   std::vector<ThreadState> threads;
   /// Each warpgroup's asynchronous wgmma groups.
   std::vector<WgmmaPipeline> wgmmaPipelines;
+  /// The block's mbarriers and TMA loads.
+  TmaBarriers tmaBarriers;
   std::vector<std::unique_ptr<FiberStack>> stacks;
   FiberContext scheduler;
   bool faulted = false;

@@ -2,6 +2,7 @@
 #include "host/HostLauncher.h"
 
 #include "LaunchLimits.h"
+#include "TensorMapLayout.h"
 #include "host/BlockRunner.h"
 #include "host/KernelCrashHandler.h"
 
@@ -26,16 +27,34 @@ LaunchResult HostLauncher::launch(HloHostKernel kernel, const KernelSpec &spec,
   std::string rejected = checkLaunch(spec, launchLimitsFor(arch), arch);
   if (!rejected.empty())
     return {LaunchResult::Fault, "the launch is invalid: " + rejected};
-  // A tensor map is a GPU's copy-engine descriptor: the host ABI passes
-  // buffers by address only. (Clusters only group blocks that this
+  // A tensor map parameter reaches the kernel as a pointer to its host
+  // form (abi/HostKernelAbi.h), encoded from the same fields a GPU's
+  // cuTensorMapEncodeTiled gets. (Clusters only group blocks that this
   // launcher runs anyway; the host target refuses cluster operations.)
-  for (size_t i = 0; i < spec.parameters.size(); ++i)
-    if (spec.parameters[i].tensorMap)
+  std::vector<HloHostTensorMap> maps(spec.parameters.size());
+  std::vector<void *> arguments = buffers;
+  for (size_t i = 0; i < spec.parameters.size() && i < buffers.size(); ++i) {
+    if (!spec.parameters[i].tensorMap)
+      continue;
+    ErrorOr<TensorMapLayout> layout = tensorMapLayout(spec.parameters[i]);
+    if (!layout)
       return {LaunchResult::Error, "kernel " + spec.name + " parameter " + std::to_string(i) +
-                                       " is a tensor map, which the host target does not pass"};
+                                       ": " + layout.error()};
+    HloHostTensorMap &map = maps[i];
+    map.base = buffers[i];
+    map.rank = static_cast<uint32_t>(layout->rank);
+    map.elementBytes = static_cast<uint32_t>(layout->elementBytes);
+    map.swizzle = static_cast<uint32_t>(layout->swizzleBytes);
+    for (int d = 0; d < layout->rank; ++d) {
+      map.dims[d] = layout->dims[d];
+      map.strides[d] = d == 0 ? map.elementBytes : layout->strides[d - 1];
+      map.box[d] = layout->box[d];
+    }
+    arguments[i] = &map;
+  }
   GridLaunch grid;
   grid.kernel = kernel;
-  grid.buffers = buffers.data();
+  grid.buffers = arguments.data();
   for (int i = 0; i < 3; ++i) {
     grid.grid[i] = spec.grid[i];
     grid.block[i] = spec.block[i];
