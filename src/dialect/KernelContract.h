@@ -30,6 +30,9 @@ inline constexpr llvm::StringLiteral kConcurrentThreadsAttr = "xla_gpu.concurren
 /// GEMM's K loop, whose body copies tiles between barriers): the
 /// pipeline's full unrolling of small loops leaves it.
 inline constexpr llvm::StringLiteral kKeepLoopAttr = "xla_gpu.keep_loop";
+/// On a kernel argument: the launch passes it as a TMA tensor map of its
+/// buffer (128 bytes by value), which only `xla_gpu.tma_load` reads.
+inline constexpr llvm::StringLiteral kTensorMapArgAttr = "xla_gpu.tensor_map";
 
 /// The launch of a kernel's entry function (func.func or, after lowering,
 /// llvm.func); null on any other operation.

@@ -413,6 +413,119 @@ def XlaGpu_AsyncWaitOp : XlaGpu_Op<"async_wait", [MemoryEffects<[MemRead, MemWri
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Hopper's asynchronous copy pipeline: mbarriers and TMA loads
+//===----------------------------------------------------------------------===//
+
+def XlaGpu_MbarrierInitOp : XlaGpu_Op<"mbarrier_init", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Initializes one mbarrier of a shared array of them";
+  let description = [{
+    PTX's `mbarrier.init.shared.b64`: barrier `index` of `barriers` (a
+    shared i64 array, one 8-byte mbarrier object each) starts phase 0,
+    expecting `count` arrivals (1 to 2^20 - 1) and no transaction bytes a
+    phase. One thread initializes each barrier; the block's other threads
+    may use it after a barrier (`sync_threads`).
+
+    On tensors (the array's new value is the result) or on buffers:
+
+      %b1 = xla_gpu.mbarrier_init %b0[%i] {count = 1 : i64} : tensor<4xi64> -> tensor<4xi64>
+  }];
+  let arguments = (ins AnyTypeOf<[AnyStaticShapeTensor, AnyStaticShapeMemRef]>:$barriers,
+                       Index:$index, I64Attr:$count);
+  let results = (outs Optional<AnyStaticShapeTensor>:$result);
+  let assemblyFormat = [{
+    $barriers `[` $index `]` attr-dict `:` type($barriers) (`->` type($result)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def XlaGpu_MbarrierArriveOp : XlaGpu_Op<"mbarrier_arrive",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "One arrival at an mbarrier, expecting transaction bytes";
+  let description = [{
+    PTX's `mbarrier.arrive.expect_tx.shared.b64` (plain `mbarrier.arrive`
+    for 0 bytes): the running thread's arrival at barrier `index`, whose
+    current phase then also awaits `transaction_bytes` more bytes of TMA
+    loads (`tma_load`) completing on it. A phase completes when all its
+    arrivals and bytes have come.
+
+      %b1 = xla_gpu.mbarrier_arrive %b0[%i] {transaction_bytes = 32768 : i64}
+          : tensor<4xi64> -> tensor<4xi64>
+  }];
+  let arguments = (ins AnyTypeOf<[AnyStaticShapeTensor, AnyStaticShapeMemRef]>:$barriers,
+                       Index:$index, DefaultValuedAttr<I64Attr, "0">:$transaction_bytes);
+  let results = (outs Optional<AnyStaticShapeTensor>:$result);
+  let assemblyFormat = [{
+    $barriers `[` $index `]` attr-dict `:` type($barriers) (`->` type($result)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def XlaGpu_MbarrierWaitOp : XlaGpu_Op<"mbarrier_wait", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Waits until an mbarrier's phase of a parity has completed";
+  let description = [{
+    A loop on PTX's `mbarrier.try_wait.parity.shared.b64`: returns once
+    the phase of barrier `index` whose parity is `parity` (0 or 1: the
+    phase number's low bit) has completed. Where that phase is not the
+    current one (it completed before), it returns at once: the caller must
+    track each barrier's phases. The tiles that TMA loads completing on
+    the barrier filled pass through (so that their readers follow the
+    wait; without tiles, after bufferization, it keeps its place by its
+    memory effects).
+
+      %t:2 = xla_gpu.mbarrier_wait %b[%i], %parity, %a, %b
+          : tensor<4xi64>, tensor<1x128x64xbf16>, tensor<1x128x64xbf16>
+  }];
+  let arguments = (ins AnyTypeOf<[AnyStaticShapeTensor, AnyStaticShapeMemRef]>:$barriers,
+                       Index:$index, Index:$parity, Variadic<AnyType>:$tiles);
+  let results = (outs Variadic<AnyType>:$results);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let builders = [OpBuilder<(ins "::mlir::Value":$barriers, "::mlir::Value":$index,
+                                 "::mlir::Value":$parity, "::mlir::ValueRange":$tiles), [{
+    build($_builder, $_state, tiles.getTypes(), barriers, index, parity, tiles);
+  }]>];
+}
+
+def XlaGpu_TmaLoadOp : XlaGpu_Op<"tma_load", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "A TMA load of a box of a kernel buffer into a shared tile";
+  let description = [{
+    PTX's `cp.async.bulk.tensor.Nd.shared::cluster.global.mbarrier::
+    complete_tx::bytes`: the copy engine moves the box of `source` (a
+    kernel parameter the launch passes as a tensor map of that `box` and
+    `swizzle`, see abi::TensorMapSpec) whose first element is at
+    `coordinates` into `tile`, and its bytes complete on barrier
+    `barrier_index` of `barriers`. The coordinates, like the box, are in
+    the order of the buffer's layout, most minor dimension first, and may
+    lie outside it: elements outside read as zero. The tile holds the box
+    in that order (dimension 0 fastest), its addresses permuted by the
+    `swizzle`-byte pattern (0, 32, 64 or 128) wgmma's descriptors read;
+    it must start at a multiple of 8 * swizzle bytes (128 without). One
+    thread issues it; the tile may be read only after a wait on the
+    barrier's phase (`mbarrier_wait`).
+
+      %t1 = xla_gpu.tma_load %a[%k, %row] into %t0 barrier %b[%s]
+          {box = array<i64: 64, 128>, swizzle = 128 : i64}
+          : tensor<256x512xbf16>, tensor<1x128x64xbf16>, tensor<4xi64> -> tensor<1x128x64xbf16>
+  }];
+  let arguments = (ins AnyTypeOf<[AnyStaticShapeTensor, AnyStaticShapeMemRef]>:$source,
+                       Variadic<Index>:$coordinates,
+                       AnyTypeOf<[AnyStaticShapeTensor, AnyStaticShapeMemRef]>:$tile,
+                       AnyTypeOf<[AnyStaticShapeTensor, AnyStaticShapeMemRef]>:$barriers,
+                       Index:$barrier_index, DenseI64ArrayAttr:$box,
+                       DefaultValuedAttr<I64Attr, "0">:$swizzle);
+  let results = (outs Optional<AnyStaticShapeTensor>:$result);
+  let assemblyFormat = [{
+    $source `[` $coordinates `]` `into` $tile `barrier` $barriers `[` $barrier_index `]`
+    attr-dict `:` type($source) `,` type($tile) `,` type($barriers) (`->` type($result)^)?
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The bytes one load moves (what the barrier's phase awaits).
+    int64_t getBoxBytes();
+  }];
+}
+
 def XlaGpu_PredicatedInsertOp : XlaGpu_Op<"predicated_insert",
     [Pure, TypesMatchWith<"the result is the destination's type", "dest", "result", "$_self">,
      TypesMatchWith<"the value is an element of the destination", "dest", "value",

@@ -115,6 +115,9 @@ abi::LaunchManifest buildManifest(const HloModule &module, const KernelPlan &pla
           operands.push_back(operand);
     for (int64_t i = 0; i < fused.parameterCount(); ++i) {
       abi::KernelParameter input = bufferParameter(false, fused.parameter(i)->shape());
+      for (const TensorMapParameter &map : record.tensorMaps)
+        if (map.parameter == i)
+          input.tensorMap = abi::TensorMapSpec{map.box, map.swizzleBytes};
       bindSlot(input, buffers.operandSlot(
                           i < static_cast<int64_t>(operands.size()) ? operands[i] : nullptr));
       spec.parameters.push_back(input);

@@ -172,7 +172,8 @@ int parseOptions(int argc, char **argv, Options &options) {
   // For the tests that show a check catches a real bug: hidden.
   app.add_option("--plant-bug", options.plantedBug,
                  "Plant a known bug on purpose (tests of the checks only)")
-      ->check(CLI::IsMember({"wgmma-copy-early", "wgmma-no-final-wait"}))
+      ->check(CLI::IsMember({"wgmma-copy-early", "wgmma-no-final-wait", "tma-wrong-parity",
+                             "tma-no-final-wait"}))
       ->group("");
   std::vector<std::string> versions = pipeline::ptxVersions();
   app.add_option("--ptx-version", options.ptxVersion,

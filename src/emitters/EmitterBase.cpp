@@ -431,6 +431,10 @@ llvm::Error EmitterBase::emitLaunch(ModuleOp module, const std::string &name,
                                                     cluster, launch.dynamicSharedMemoryBytes,
                                                     launch.maxRegisters));
   xla_gpu::setKernelEmitter(function, emitterName());
+  std::vector<TensorMapParameter> tensorMaps = tensorMapParameters();
+  for (const TensorMapParameter &map : tensorMaps)
+    function.setArgAttr(static_cast<unsigned>(map.parameter), xla_gpu::kTensorMapArgAttr,
+                        b.getDenseI64ArrayAttr(map.box));
   Block *entry = function.addEntryBlock();
   b.setInsertionPointToStart(entry);
   // Ids carry their launch bound (gpu's `upper_bound`, exclusive), which
@@ -463,6 +467,7 @@ llvm::Error EmitterBase::emitLaunch(ModuleOp module, const std::string &name,
   record.synchronizesThreads = synchronizesThreads();
   record.outputAliases = outputAliases();
   record.scratchBuffers = std::move(scratch);
+  record.tensorMaps = std::move(tensorMaps);
   return llvm::Error::success();
 }
 

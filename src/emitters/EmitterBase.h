@@ -49,6 +49,15 @@ struct LaunchDimensions {
   int64_t threadsPerBlock() const { return threads[0] * threads[1] * threads[2]; }
 };
 
+/// An input the launch passes as a TMA tensor map (abi::TensorMapSpec):
+/// its position among the kernel's parameters, the box (most minor
+/// dimension first) and the swizzle in bytes.
+struct TensorMapParameter {
+  int64_t parameter = 0;
+  std::vector<int64_t> box;
+  int64_t swizzleBytes = 0;
+};
+
 /// What the runtime needs to launch one emitted kernel: the typed record
 /// that goes from the emitter to the manifest.
 struct KernelLaunchRecord {
@@ -68,6 +77,8 @@ struct KernelLaunchRecord {
   /// Buffers only the kernel's launches use, after the outputs among its
   /// parameters (the manifest's "scratch" bindings).
   std::vector<Shape> scratchBuffers;
+  /// Inputs passed as tensor maps.
+  std::vector<TensorMapParameter> tensorMaps;
   /// The kernel of the KernelPlan this launch belongs to, and its place
   /// among that kernel's launches (a sort's network stages, a scatter
   /// after the copy of its operand): launches of one kernel run in order
@@ -126,6 +137,9 @@ public:
   virtual int64_t sharedMemoryBytes() const { return 0; }
   /// Barriers or warp shuffles.
   virtual bool synchronizesThreads() const { return false; }
+  /// Inputs the launch passes as TMA tensor maps (their kernel arguments
+  /// get kTensorMapArgAttr); decided before emission.
+  virtual std::vector<TensorMapParameter> tensorMapParameters() const { return {}; }
   /// Per output: the fusion parameter whose buffer it must be, or -1.
   virtual std::vector<int64_t> outputAliases() const { return {}; }
   /// Buffers the kernel's launches share and the runtime allocates,

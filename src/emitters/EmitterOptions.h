@@ -21,7 +21,9 @@ struct EmitterOptions {
   /// catch it (--plant-bug, hidden): "wgmma-copy-early" (the in-flight
   /// wgmma loop copies the next tile into the buffer the product in flight
   /// reads), "wgmma-no-final-wait" (the loop's last product is never
-  /// waited for). Empty: none.
+  /// waited for), "tma-wrong-parity" (the K loop waits for the other
+  /// phase of a stage's mbarrier), "tma-no-final-wait" (the TMA loads past
+  /// the loop are never waited for). Empty: none.
   std::string plantedBug;
 };
 

@@ -167,6 +167,12 @@ GemmEmitter::GemmEmitter(const FusionAnalysis &analysis, const HloComputation &f
     staging[0].async = canCopyAsync(0);
     staging[1].async = canCopyAsync(1);
   }
+  // The in-flight wgmma K loop (3 or more stages) loads its tiles with TMA
+  // where it can, and with cp.async or through registers where not.
+  if (warpgroups && stages >= 3) {
+    for (int operand : {0, 1})
+      staging[operand].tma = canLoadWithTma(operand);
+  }
   launch.threads[0] = tiling.warps * kWarpSize;
   launch.blocks = splitGrid(this->gemm.batchCount() * tiling.tilesM * tiling.tilesN, device);
   // Registers for four blocks an SM: without a bound ptxas aims at more
@@ -224,7 +230,9 @@ int64_t GemmEmitter::sharedMemoryBytes() const {
       tile *= size;
     elements += tile;
   }
-  return stages * elements * elementBytes;
+  // TMA: the stages' mbarriers after the tiles (16-byte aligned).
+  int64_t barriers = staging[0].tma || staging[1].tma ? llvm::alignTo(8 * stages, 16) : 0;
+  return stages * elements * elementBytes + barriers;
 }
 
 std::optional<std::pair<int64_t, int64_t>>
@@ -513,17 +521,87 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
     for (int operand : {0, 1})
       tiles.push_back(
           xla_gpu::AllocateSharedOp::create(b, sharedType(operand), alignment(operand)));
-  // Copies K tile `kTile` into stage `s`'s tiles.
+  // TMA loads: one mbarrier a stage (the last of `tiles` from here on),
+  // initialized by thread 0 with one arrival a phase (its expect_tx), and
+  // seen by every thread after the barrier that follows.
+  bool tma = staging[0].tma || staging[1].tma;
+  int64_t tmaBytes = 0;
+  for (int operand : {0, 1})
+    if (staging[operand].tma)
+      tmaBytes += tiling.blockK * staging[operand].rows * elementBytes;
+  Value isProducer = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, thread, math.constant(0));
+  if (tma) {
+    Value barriers = xla_gpu::AllocateSharedOp::create(
+        b, RankedTensorType::get({stages}, b.getI64Type()), b.getI64IntegerAttr(8));
+    BodyValues initialized =
+        emitIf(b, isProducer, {barriers}, [&](ImplicitLocOpBuilder &) -> BodyValues {
+          Value updated = barriers;
+          for (int64_t s = 0; s < stages; ++s)
+            updated = xla_gpu::MbarrierInitOp::create(b, updated.getType(), updated,
+                                                      math.constant(s),
+                                                      b.getI64IntegerAttr(1))
+                          .getResult();
+          return SmallVector<Value>{updated};
+        });
+    if (!initialized)
+      return initialized.takeError();
+    tiles.push_back(initialized->front());
+  }
+  // Copies K tile `kTile` into stage `s`'s tiles: the block's threads copy
+  // the operands without TMA, thread 0 issues the TMA loads.
   auto stageTiles = [&](SmallVector<Value> &current, int64_t s, Value kTile) -> llvm::Error {
     Value k0 = math.mul(kTile, t.blockK);
     for (int operand : {0, 1}) {
+      if (staging[operand].tma)
+        continue;
       llvm::Expected<Value> staged =
           stageOperand(context, position, operand, current[2 * s + operand], k0);
       if (!staged)
         return staged.takeError();
       current[2 * s + operand] = *staged;
     }
+    if (!tma)
+      return llvm::Error::success();
+    SmallVector<Value> updated = {current[2 * s], current[2 * s + 1], current.back()};
+    BodyValues issued = emitIf(b, isProducer, updated, [&](ImplicitLocOpBuilder &) -> BodyValues {
+      SmallVector<Value> values = updated;
+      values[2] = xla_gpu::MbarrierArriveOp::create(b, values[2].getType(), values[2],
+                                                    math.constant(s),
+                                                    b.getI64IntegerAttr(tmaBytes))
+                      .getResult();
+      for (int operand : {0, 1}) {
+        if (!staging[operand].tma)
+          continue;
+        const HloInstruction *parameter = gemm.dot->operand(operand);
+        // (K, rows), most minor first.
+        SmallVector<Value> coordinates = {k0, operand == 0 ? position.row : position.column};
+        values[operand] =
+            xla_gpu::TmaLoadOp::create(
+                b, values[operand].getType(), context.parameters[parameter->parameterNumber()],
+                coordinates, values[operand], values[2], math.constant(s),
+                b.getDenseI64ArrayAttr(tmaBox(operand)),
+                b.getI64IntegerAttr(staging[operand].swizzleBytes))
+                .getResult();
+      }
+      return values;
+    });
+    if (!issued)
+      return issued.takeError();
+    current[2 * s] = (*issued)[0];
+    current[2 * s + 1] = (*issued)[1];
+    current.back() = (*issued)[2];
     return llvm::Error::success();
+  };
+  // Waits for stage `s`'s TMA loads of the phase of parity `parity`.
+  auto waitForLoads = [&](SmallVector<Value> &current, int64_t s, Value parity) {
+    if (!tma)
+      return;
+    if (plantedBug == "tma-wrong-parity")
+      parity = arith::XOrIOp::create(b, parity, math.constant(1));
+    auto wait = xla_gpu::MbarrierWaitOp::create(b, current.back(), math.constant(s), parity,
+                                                ValueRange{current[2 * s], current[2 * s + 1]});
+    current[2 * s] = wait.getResult(0);
+    current[2 * s + 1] = wait.getResult(1);
   };
   // The tiles through a barrier, an async commit or an async wait.
   auto barrier = [&](SmallVector<Value> &current) {
@@ -555,6 +633,8 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   // copies wrote, so that no step is conditional (an in-flight
   // accumulator must not pass through a branch).
   int64_t ahead = asyncWgmma ? stages - 2 : stages - 1;
+  if (tma)
+    barrier(tiles); // the mbarriers initialized
   if (stages > 1) {
     for (int64_t s = 0; s < ahead; ++s) {
       if (llvm::Error error = stageTiles(tiles, s, math.constant(s)))
@@ -586,6 +666,10 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
             for (int64_t step = 0; step < stages; ++step) {
               Value kTile = math.add(math.mul(round, stages), math.constant(step));
               wait(current, ahead - 1);
+              // Tile i is stage i % S's (i / S)-th load: its phase's
+              // parity is the round's.
+              waitForLoads(current, step,
+                           arith::AndIOp::create(b, round, math.constant(1)).getResult());
               barrier(current);
               int64_t into = (step + ahead) % stages;
               if (plantedBug == "wgmma-copy-early")
@@ -644,6 +728,11 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
     SmallVector<Value> last(loop.getResults().begin() + accumulatorCount,
                             loop.getResults().end());
     wait(last, 0);
+    // And the TMA loads of tiles rounds * S to rounds * S + ahead - 1
+    // (stages 0 to ahead - 1, in the phase of the rounds' parity): a
+    // block must not exit with loads in flight.
+    for (int64_t s = 0; s < ahead && plantedBug != "tma-no-final-wait"; ++s)
+      waitForLoads(last, s, math.constant(rounds & 1));
   }
   SmallVector<Value> accumulated(loop.getResults().begin(),
                                  loop.getResults().begin() + accumulatorCount);

@@ -39,6 +39,7 @@ public:
               const GpuDeviceInfo &device, GemmDescription gemm, const EmitterOptions &options);
 
   LaunchDimensions launchDimensions() const override { return launch; }
+  std::vector<TensorMapParameter> tensorMapParameters() const override;
   int64_t sharedMemoryBytes() const override;
   bool synchronizesThreads() const override { return true; } // barriers, collective mma
   std::optional<IndexingMap> threadIdToOutputIndexing(int64_t,
@@ -83,6 +84,10 @@ private:
     /// parameter) to the tile with async copies (cp.async; in a
     /// multi-stage K loop), rather than through registers.
     bool async = false;
+    /// Whether the copy engine loads the whole K tile instead (a TMA load
+    /// from the parameter passed as a tensor map, completing on the
+    /// stage's mbarrier; the in-flight wgmma K loop only).
+    bool tma = false;
     llvm::SmallVector<int64_t, 4> tileShape;
   };
   Staging stagingOf(int operand) const;
@@ -117,6 +122,14 @@ private:
   /// parameter of the fusion, copied 4, 8 or 16 bytes at a time straight
   /// into the tile (no TF32 rounding on the way).
   bool canCopyAsync(int operand) const;
+
+  /// Whether operand `operand`'s K tiles can be TMA loads: a fusion
+  /// parameter the dot alone reads, two-dimensional and K-minor, its K
+  /// tile one swizzled row of each operand row (SwizzledRows of one atom),
+  /// with 16-byte row strides; 16-bit floats on a TMA device.
+  bool canLoadWithTma(int operand) const;
+  /// The TMA box of operand `operand` (most minor first: K, rows).
+  std::vector<int64_t> tmaBox(int operand) const;
 
   /// Whether operand `operand` is stored with a contracting dimension
   /// minor-most (K contiguous).

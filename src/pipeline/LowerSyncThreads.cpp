@@ -26,15 +26,26 @@ struct LowerSyncThreadsPass : impl::LowerSyncThreadsPassBase<LowerSyncThreadsPas
       op.replaceAllUsesWith(op.getTiles());
       op.erase();
     }
-    // Async commits and waits keep their place by their memory effects
-    // from here on, without tiles.
+    // Async commits and waits, and mbarrier waits, keep their place by
+    // their memory effects from here on, without tiles.
     SmallVector<Operation *> asyncOps;
     getOperation().walk([&](Operation *op) {
       if (isa<xla_gpu::AsyncCommitOp, xla_gpu::AsyncWaitOp>(op) && op->getNumOperands() > 0)
         asyncOps.push_back(op);
     });
+    getOperation().walk([&](xla_gpu::MbarrierWaitOp op) {
+      if (!op.getTiles().empty())
+        asyncOps.push_back(op);
+    });
     for (Operation *op : asyncOps) {
       OpBuilder b(op);
+      if (auto wait = dyn_cast<xla_gpu::MbarrierWaitOp>(op)) {
+        xla_gpu::MbarrierWaitOp::create(b, op->getLoc(), wait.getBarriers(), wait.getIndex(),
+                                        wait.getParity(), ValueRange());
+        op->replaceAllUsesWith(wait.getTiles());
+        op->erase();
+        continue;
+      }
       if (auto wait = dyn_cast<xla_gpu::AsyncWaitOp>(op))
         xla_gpu::AsyncWaitOp::create(b, op->getLoc(), ValueRange(), wait.getPending());
       else

@@ -94,6 +94,70 @@ struct AsyncCopyBufferization
   }
 };
 
+/// The mbarrier and TMA ops: the operand `UpdatedOperand{}(op)` (none:
+/// null) is written in place and is the result on tensors; every other
+/// tensor operand is read. The op is rebuilt on the buffers as it was,
+/// without results. (An mbarrier_wait has lost its tiles by now,
+/// xla-gpu-lower-sync-threads.)
+template <typename Op, typename UpdatedOperand>
+struct InPlaceUpdate
+    : BufferizableOpInterface::ExternalModel<InPlaceUpdate<Op, UpdatedOperand>, Op> {
+  static bool isUpdated(Operation *op, OpOperand &operand) {
+    Value updated = UpdatedOperand{}(cast<Op>(op));
+    return updated && operand.get() == updated;
+  }
+  bool bufferizesToMemoryRead(Operation *op, OpOperand &operand, const AnalysisState &) const {
+    return !isUpdated(op, operand) || isa<xla_gpu::MbarrierArriveOp>(op);
+  }
+  bool bufferizesToMemoryWrite(Operation *op, OpOperand &operand, const AnalysisState &) const {
+    return isUpdated(op, operand);
+  }
+  AliasingValueList getAliasingValues(Operation *op, OpOperand &operand,
+                                      const AnalysisState &) const {
+    if (!isUpdated(op, operand) || op->getNumResults() == 0)
+      return {};
+    return {{op->getResult(0), BufferRelation::Equivalent}};
+  }
+  LogicalResult bufferize(Operation *op, RewriterBase &rewriter,
+                          const BufferizationOptions &options,
+                          BufferizationState &state) const {
+    SmallVector<Value> operands;
+    Value updated;
+    for (OpOperand &operand : op->getOpOperands()) {
+      if (!isa<TensorType>(operand.get().getType())) {
+        operands.push_back(operand.get());
+        continue;
+      }
+      FailureOr<Value> buffer = getBuffer(rewriter, operand.get(), options, state);
+      if (failed(buffer))
+        return failure();
+      operands.push_back(*buffer);
+      if (isUpdated(op, operand))
+        updated = *buffer;
+    }
+    OperationState rebuilt(op->getLoc(), op->getName());
+    rebuilt.addOperands(operands);
+    rebuilt.addAttributes(op->getAttrs());
+    rewriter.create(rebuilt);
+    if (op->getNumResults() == 0) {
+      rewriter.eraseOp(op);
+      return success();
+    }
+    replaceOpWithBufferizedValues(rewriter, op, updated);
+    return success();
+  }
+};
+
+struct BarriersOf {
+  template <typename Op> Value operator()(Op op) const { return op.getBarriers(); }
+};
+struct TileOf {
+  Value operator()(xla_gpu::TmaLoadOp op) const { return op.getTile(); }
+};
+struct Nothing {
+  Value operator()(xla_gpu::MbarrierWaitOp) const { return Value(); }
+};
+
 } // namespace
 
 void registerSharedTileBufferization(DialectRegistry &registry) {
@@ -102,6 +166,13 @@ void registerSharedTileBufferization(DialectRegistry &registry) {
         *context);
     xla_gpu::WgmmaOp::attachInterface<SharedTileRead<xla_gpu::WgmmaOp, RebuildWgmma>>(*context);
     xla_gpu::AsyncCopyOp::attachInterface<AsyncCopyBufferization>(*context);
+    xla_gpu::MbarrierInitOp::attachInterface<InPlaceUpdate<xla_gpu::MbarrierInitOp, BarriersOf>>(
+        *context);
+    xla_gpu::MbarrierArriveOp::attachInterface<
+        InPlaceUpdate<xla_gpu::MbarrierArriveOp, BarriersOf>>(*context);
+    xla_gpu::MbarrierWaitOp::attachInterface<InPlaceUpdate<xla_gpu::MbarrierWaitOp, Nothing>>(
+        *context);
+    xla_gpu::TmaLoadOp::attachInterface<InPlaceUpdate<xla_gpu::TmaLoadOp, TileOf>>(*context);
   });
 }
 

@@ -29,7 +29,7 @@ namespace hlo::pipeline {
 namespace {
 
 /// Whether `function` calls, directly or through its callees, a barrier, a
-/// shuffle or another warp-collective operation.
+/// shuffle, another warp-collective operation or an mbarrier or TMA one.
 bool reachesBlockSynchronization(LLVM::LLVMFuncOp function, ModuleOp module) {
   llvm::SetVector<Operation *> seen;
   SmallVector<LLVM::LLVMFuncOp> work = {function};
@@ -44,7 +44,9 @@ bool reachesBlockSynchronization(LLVM::LLVMFuncOp function, ModuleOp module) {
       if (*callee == kBarrierFunction || *callee == kShuffleFunction ||
           *callee == kMmaSyncFunction || *callee == kLdmatrixFunction ||
           *callee == kWgmmaFunction || *callee == kWgmmaIssueFunction ||
-          *callee == kWgmmaCommitFunction || *callee == kWgmmaWaitFunction) {
+          *callee == kWgmmaCommitFunction || *callee == kWgmmaWaitFunction ||
+          *callee == kMbarrierInitFunction || *callee == kMbarrierArriveFunction ||
+          *callee == kMbarrierWaitFunction || *callee == kTmaLoadFunction) {
         found = true;
         return;
       }

@@ -33,6 +33,10 @@ inline constexpr llvm::StringLiteral kWgmmaWaitFunction = "__hlo_host_wgmma_wait
 inline constexpr llvm::StringLiteral kCpAsyncFunction = "__hlo_host_cp_async";
 inline constexpr llvm::StringLiteral kCpAsyncCommitFunction = "__hlo_host_cp_async_commit";
 inline constexpr llvm::StringLiteral kCpAsyncWaitFunction = "__hlo_host_cp_async_wait";
+inline constexpr llvm::StringLiteral kMbarrierInitFunction = "__hlo_host_mbarrier_init";
+inline constexpr llvm::StringLiteral kMbarrierArriveFunction = "__hlo_host_mbarrier_arrive";
+inline constexpr llvm::StringLiteral kMbarrierWaitFunction = "__hlo_host_mbarrier_wait";
+inline constexpr llvm::StringLiteral kTmaLoadFunction = "__hlo_host_tma_load";
 inline constexpr llvm::StringLiteral kOutOfBoundsFunction = "__hlo_host_out_of_bounds";
 
 #define GEN_PASS_DECL

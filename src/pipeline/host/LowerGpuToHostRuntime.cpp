@@ -142,7 +142,8 @@ struct LowerGpuToHostRuntimePass
       if (isa_and_nonnull<gpu::GPUDialect>(op->getDialect()) ||
           isa<xla_gpu::MmaSyncOp, xla_gpu::LdmatrixOp, xla_gpu::WgmmaOp,
               xla_gpu::WgmmaWaitOp, xla_gpu::AsyncCopyOp, xla_gpu::AsyncCommitOp,
-              xla_gpu::AsyncWaitOp>(op))
+              xla_gpu::AsyncWaitOp, xla_gpu::MbarrierInitOp, xla_gpu::MbarrierArriveOp,
+              xla_gpu::MbarrierWaitOp, xla_gpu::TmaLoadOp>(op))
         gpuOps.push_back(op);
     });
     for (Operation *op : gpuOps)
@@ -224,6 +225,9 @@ struct LowerGpuToHostRuntimePass
       return lowerAsyncCopy(module, b, copy, record);
     } else if (isa<xla_gpu::AsyncCommitOp, xla_gpu::AsyncWaitOp>(op)) {
       return lowerAsyncGroup(module, b, op, record);
+    } else if (isa<xla_gpu::MbarrierInitOp, xla_gpu::MbarrierArriveOp, xla_gpu::MbarrierWaitOp,
+                   xla_gpu::TmaLoadOp>(op)) {
+      return lowerTmaPipelineOp(module, b, op, record);
     } else {
       return op->emitError() << "the host target cannot run '"
                              << op->getName().getStringRef() << "'";
@@ -483,6 +487,60 @@ struct LowerGpuToHostRuntimePass
       declareRuntimeFunction(module, kCpAsyncCommitFunction,
                              FunctionType::get(context, {pointer}, {}));
       func::CallOp::create(b, loc, kCpAsyncCommitFunction, TypeRange(), ValueRange{record});
+    }
+    op->erase();
+    return success();
+  }
+
+  /// The mbarrier ops and `tma_load` on buffers as the launcher's
+  /// (abi/HostKernelAbi.h): barrier addresses, the tile's start, and the
+  /// source parameter, which the launcher passes as its HloHostTensorMap.
+  LogicalResult lowerTmaPipelineOp(ModuleOp module, OpBuilder &b, Operation *op, Value record) {
+    if (op->getNumResults() > 0)
+      return op->emitOpError("expects buffers (bufferize first)");
+    Location loc = op->getLoc();
+    MLIRContext *context = b.getContext();
+    auto pointer = LLVM::LLVMPointerType::get(context);
+    Type i32 = b.getI32Type();
+    auto address = [&](Value buffer, ValueRange indices) -> Value {
+      return xla_gpu::ElementPointerOp::create(b, loc, pointer, buffer, indices);
+    };
+    auto call = [&](StringRef name, ArrayRef<Type> types, ValueRange arguments) {
+      SmallVector<Type> parameters = {pointer};
+      llvm::append_range(parameters, types);
+      declareRuntimeFunction(module, name, FunctionType::get(context, parameters, {}));
+      SmallVector<Value> values = {record};
+      llvm::append_range(values, arguments);
+      func::CallOp::create(b, loc, name, TypeRange(), values);
+    };
+    if (auto init = dyn_cast<xla_gpu::MbarrierInitOp>(op)) {
+      call(kMbarrierInitFunction, {pointer, i32},
+           {address(init.getBarriers(), init.getIndex()), constantI32(b, loc, init.getCount())});
+    } else if (auto arrive = dyn_cast<xla_gpu::MbarrierArriveOp>(op)) {
+      call(kMbarrierArriveFunction, {pointer, i32},
+           {address(arrive.getBarriers(), arrive.getIndex()),
+            constantI32(b, loc, arrive.getTransactionBytes())});
+    } else if (auto wait = dyn_cast<xla_gpu::MbarrierWaitOp>(op)) {
+      call(kMbarrierWaitFunction, {pointer, i32},
+           {address(wait.getBarriers(), wait.getIndex()),
+            arith::IndexCastUIOp::create(b, loc, i32, wait.getParity())});
+    } else {
+      auto load = cast<xla_gpu::TmaLoadOp>(op);
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      auto zeros = [&](Value buffer) {
+        return SmallVector<Value>(cast<MemRefType>(buffer.getType()).getRank(), zero);
+      };
+      auto coordinatesType = LLVM::LLVMArrayType::get(i32, load.getCoordinates().size());
+      Value coordinates = entryStackSlot(op, coordinatesType, 4);
+      for (auto [i, coordinate] : llvm::enumerate(load.getCoordinates())) {
+        Value at = LLVM::GEPOp::create(b, loc, pointer, coordinatesType, coordinates,
+                                       ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
+        LLVM::StoreOp::create(b, loc, arith::IndexCastOp::create(b, loc, i32, coordinate), at);
+      }
+      call(kTmaLoadFunction, {pointer, pointer, pointer, pointer},
+           {address(load.getSource(), zeros(load.getSource())),
+            address(load.getTile(), zeros(load.getTile())),
+            address(load.getBarriers(), load.getBarrierIndex()), coordinates});
     }
     op->erase();
     return success();

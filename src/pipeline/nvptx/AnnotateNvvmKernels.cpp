@@ -6,7 +6,9 @@
 // `.maxntid` next to `.reqntid`, and the exact bound implies the maximum),
 // its cluster shape (`nvvm.cluster_dim`: `.reqnctapercluster`) and register
 // bound (`nvvm.maxnreg`: `.maxnreg`) where the launch has them, and
-// records the static shared memory each kernel uses for the manifest.
+// records the static shared memory each kernel uses for the manifest; a
+// tensor map argument (kTensorMapArgAttr) becomes a 128-byte grid-constant
+// parameter passed by value.
 //
 //===----------------------------------------------------------------------===//
 #include "dialect/KernelContract.h"
@@ -25,6 +27,9 @@ using namespace mlir;
 
 namespace hlo::pipeline {
 namespace {
+
+/// A CUtensorMap: its bytes and alignment as a kernel parameter.
+constexpr unsigned kTensorMapBytes = 128, kTensorMapAlignment = 64;
 
 struct AnnotateNvvmKernelsPass
     : impl::AnnotateNvvmKernelsPassBase<AnnotateNvvmKernelsPass> {
@@ -48,6 +53,20 @@ struct AnnotateNvvmKernelsPass
         function->setAttr(NVVM::NVVMDialect::getMaxnregAttrName(),
                           IntegerAttr::get(IntegerType::get(context, 32),
                                            launch.getMaxRegisters()));
+      // A tensor map parameter: 128 bytes by value, 64-byte aligned, whose
+      // address the kernel takes (a grid constant: no local copy).
+      for (unsigned i = 0; i < function.getNumArguments(); ++i) {
+        if (!function.getArgAttr(i, xla_gpu::kTensorMapArgAttr))
+          continue;
+        function.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(),
+                            TypeAttr::get(LLVM::LLVMArrayType::get(
+                                IntegerType::get(context, 8), kTensorMapBytes)));
+        function.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                            IntegerAttr::get(IntegerType::get(context, 64), kTensorMapAlignment));
+        function.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(),
+                            UnitAttr::get(context));
+        function.removeArgAttr(i, xla_gpu::kTensorMapArgAttr);
+      }
       function->removeAttr("llvm.emit_c_interface");
       xla_gpu::setKernelSharedMemoryBytes(function, layoutSharedMemory(function).bytes);
     }

@@ -99,6 +99,21 @@ def LowerAsyncCopiesToNvvmPass : Pass<"xla-gpu-lower-async-copies-to-nvvm", "mli
                            "mlir::arith::ArithDialect"];
 }
 
+def LowerTmaToNvvmPass : Pass<"xla-gpu-lower-tma-to-nvvm", "mlir::ModuleOp"> {
+  let summary = "xla_gpu mbarrier ops and TMA loads as NVVM's";
+  let description = [{
+    On buffers: `mbarrier_init`, `mbarrier_arrive` (with expect_tx) and
+    `mbarrier_wait` (a try_wait.parity loop) become NVVM's mbarrier ops on
+    the barrier's shared address; `tma_load` becomes
+    `cp.async.bulk.tensor` from the generic address of its source, a
+    kernel parameter passed by value as the tensor map (the NVPTX kernel
+    ABI marks it a grid constant), into the tile's shared address,
+    completing on the barrier.
+  }];
+  let dependentDialects = ["mlir::NVVM::NVVMDialect", "mlir::LLVM::LLVMDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 def PackAtomicsPass : Pass<"xla-gpu-pack-atomics", "mlir::ModuleOp"> {
   let summary = "Pairs of f16/bf16 atomic adds as one packed PTX atomic";
   let description = [{

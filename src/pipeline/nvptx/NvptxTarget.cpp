@@ -257,6 +257,7 @@ public:
     pm.addPass(createLowerLdmatrixToNvvmPass());
     pm.addPass(createLowerWgmmaToNvvmPass());
     pm.addPass(createLowerAsyncCopiesToNvvmPass());
+    pm.addPass(createLowerTmaToNvvmPass());
     if (capabilityOf(options.gpuArch) >= 89)
       pm.addPass(createHardwareFp8ConversionsPass());
     addSmallFloatLowering(pm);

@@ -18,6 +18,9 @@ gpu.module @kernels {
   llvm.func @clustered() attributes {xla_gpu.launch = #xla_gpu.launch<grid = [4, 1, 1], block = [128, 1, 1], cluster = [2, 1, 1], dynamic_shared_memory = 4096, max_registers = 40>} {
     llvm.return
   }
+  llvm.func @mapped(%map: !llvm.ptr {xla_gpu.tensor_map = array<i64: 64, 128>}, %out: !llvm.ptr) attributes {xla_gpu.launch = #xla_gpu.launch<grid = [1, 1, 1], block = [128, 1, 1]>} {
+    llvm.return
+  }
   llvm.func @helper() {
     llvm.return
   }
@@ -28,4 +31,7 @@ gpu.module @kernels {
 // A cluster shape and a register bound become NVVM's (`.reqnctapercluster`,
 // `.maxnreg` in the PTX).
 // CHECK:     llvm.func @clustered() attributes {nvvm.cluster_dim = array<i32: 2, 1, 1>, nvvm.kernel, nvvm.maxnreg = 40 : i32, nvvm.reqntid = array<i32: 128, 1, 1>,
+// A tensor map argument: 128 bytes by value, 64-byte aligned, a grid
+// constant (`.param .align 64 .b8 X[128]`, its address taken in place).
+// CHECK:     llvm.func @mapped(%{{.*}}: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %{{.*}}: !llvm.ptr)
 // CHECK:     llvm.func @helper() {

@@ -1,0 +1,143 @@
+//===- TmaPipelineOps.cpp - mbarrier and TMA ops of xla_gpu ---------------===//
+//
+// Owns the verifiers and syntax of the ops of Hopper's asynchronous copy
+// pipeline (XlaGpuOps.td): mbarrier_init, mbarrier_arrive, mbarrier_wait,
+// tma_load.
+//
+//===----------------------------------------------------------------------===//
+#include "dialect/XlaGpuDialect.h"
+
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+
+namespace hlo::xla_gpu {
+namespace {
+
+/// A barrier array: one-dimensional, of i64.
+LogicalResult verifyBarriers(Operation *op, Value barriers) {
+  auto type = cast<ShapedType>(barriers.getType());
+  if (type.getRank() != 1 || !type.getElementType().isInteger(64))
+    return op->emitOpError("expects a one-dimensional array of i64 mbarriers, not ")
+           << barriers.getType();
+  return success();
+}
+
+/// An op that updates `updated` in place: its new value on tensors, no
+/// result on buffers.
+LogicalResult verifyUpdate(Operation *op, Value updated, Value result) {
+  bool tensors = isa<TensorType>(updated.getType());
+  if (tensors != static_cast<bool>(result) || (result && result.getType() != updated.getType()))
+    return op->emitOpError("returns the updated value on tensors, nothing on buffers");
+  return success();
+}
+
+} // namespace
+
+LogicalResult MbarrierInitOp::verify() {
+  if (getCount() < 1 || getCount() >= (int64_t(1) << 20))
+    return emitOpError("expects 1 to 2^20 - 1 arrivals a phase, not ") << getCount();
+  if (failed(verifyBarriers(*this, getBarriers())))
+    return failure();
+  return verifyUpdate(*this, getBarriers(), getResult());
+}
+
+LogicalResult MbarrierArriveOp::verify() {
+  if (getTransactionBytes() < 0 || getTransactionBytes() >= (int64_t(1) << 20))
+    return emitOpError("expects 0 to 2^20 - 1 transaction bytes, not ")
+           << getTransactionBytes();
+  if (failed(verifyBarriers(*this, getBarriers())))
+    return failure();
+  return verifyUpdate(*this, getBarriers(), getResult());
+}
+
+/// `%barriers[%index], %parity (, %tiles)* {attributes} : barrier type (,
+/// tile types)*`.
+ParseResult MbarrierWaitOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::UnresolvedOperand barriers, index, parity;
+  SmallVector<OpAsmParser::UnresolvedOperand> tiles;
+  Type barrierType;
+  SmallVector<Type> tileTypes;
+  if (parser.parseOperand(barriers) || parser.parseLSquare() || parser.parseOperand(index) ||
+      parser.parseRSquare() || parser.parseComma() || parser.parseOperand(parity))
+    return failure();
+  while (succeeded(parser.parseOptionalComma())) {
+    if (parser.parseOperand(tiles.emplace_back()))
+      return failure();
+  }
+  if (parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
+      parser.parseType(barrierType))
+    return failure();
+  while (succeeded(parser.parseOptionalComma())) {
+    if (parser.parseType(tileTypes.emplace_back()))
+      return failure();
+  }
+  Type indexType = parser.getBuilder().getIndexType();
+  if (parser.resolveOperand(barriers, barrierType, result.operands) ||
+      parser.resolveOperand(index, indexType, result.operands) ||
+      parser.resolveOperand(parity, indexType, result.operands) ||
+      parser.resolveOperands(tiles, tileTypes, parser.getCurrentLocation(), result.operands))
+    return failure();
+  result.addTypes(tileTypes);
+  return success();
+}
+
+void MbarrierWaitOp::print(OpAsmPrinter &printer) {
+  printer << ' ' << getBarriers() << '[' << getIndex() << "], " << getParity();
+  for (Value tile : getTiles())
+    printer << ", " << tile;
+  printer.printOptionalAttrDict((*this)->getAttrs());
+  printer << " : " << getBarriers().getType();
+  for (Type type : getTiles().getTypes())
+    printer << ", " << type;
+}
+
+LogicalResult MbarrierWaitOp::verify() {
+  if (failed(verifyBarriers(*this, getBarriers())))
+    return failure();
+  if (getTiles().getTypes() != getResultTypes())
+    return emitOpError("returns its tiles, of their types");
+  return success();
+}
+
+int64_t TmaLoadOp::getBoxBytes() {
+  auto tile = cast<ShapedType>(getTile().getType());
+  int64_t bytes = tile.getElementTypeBitWidth() / 8;
+  for (int64_t size : getBox())
+    bytes *= size;
+  return bytes;
+}
+
+LogicalResult TmaLoadOp::verify() {
+  auto source = cast<ShapedType>(getSource().getType());
+  auto tile = cast<ShapedType>(getTile().getType());
+  ArrayRef<int64_t> box = getBox();
+  if (box.empty() || box.size() > 5 || box.size() != getCoordinates().size() ||
+      static_cast<int64_t>(box.size()) != source.getRank())
+    return emitOpError("expects a box and coordinates of the source's rank (1 to 5)");
+  int64_t elements = 1;
+  for (int64_t size : box) {
+    if (size < 1 || size > 256)
+      return emitOpError("expects box extents of 1 to 256, not ") << size;
+    elements *= size;
+  }
+  if (elements != tile.getNumElements())
+    return emitOpError("expects a tile of the box's ") << elements << " elements";
+  if (source.getElementType() != tile.getElementType())
+    return emitOpError("expects a source and a tile of one element type");
+  int64_t swizzle = getSwizzle();
+  int64_t rowBytes = box.front() * (tile.getElementTypeBitWidth() / 8);
+  if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
+    return emitOpError("expects a swizzle of 0, 32, 64 or 128 bytes, not ") << swizzle;
+  if (rowBytes % 16 != 0 || (swizzle != 0 && rowBytes != swizzle))
+    return emitOpError("expects box rows of a multiple of 16 bytes, and of the swizzle's "
+                       "bytes where it swizzles, not ")
+           << rowBytes;
+  if (failed(verifyBarriers(*this, getBarriers())))
+    return failure();
+  if (isa<TensorType>(getSource().getType()) != isa<TensorType>(tile))
+    return emitOpError("expects a source and a tile both tensors or both buffers");
+  return verifyUpdate(*this, getTile(), getResult());
+}
+
+} // namespace hlo::xla_gpu

@@ -1,0 +1,106 @@
+//===- LowerTmaToNvvm.cpp - mbarriers and TMA loads as NVVM ---------------===//
+//
+// Owns xla-gpu-lower-tma-to-nvvm (NvptxPasses.td).
+//
+//===----------------------------------------------------------------------===//
+#include "dialect/XlaGpuDialect.h"
+#include "pipeline/SharedMemoryLayout.h"
+#include "pipeline/nvptx/NvptxPasses.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+
+namespace hlo::pipeline {
+#define GEN_PASS_DEF_LOWERTMATONVVMPASS
+#include "pipeline/nvptx/NvptxPasses.h.inc"
+} // namespace hlo::pipeline
+
+using namespace mlir;
+
+namespace hlo::pipeline {
+namespace {
+
+/// The suspend-time hint of each try_wait in the wait loop, in ns (as
+/// CUTLASS's barriers use).
+constexpr int32_t kTryWaitTicks = 0x989680;
+
+/// NVVM's shared::cluster address space.
+constexpr unsigned kSharedClusterAddressSpace = 7;
+
+Value i32(ImplicitLocOpBuilder &b, Value index) {
+  return arith::IndexCastUIOp::create(b, b.getI32Type(), index);
+}
+
+/// The shared address of barrier `index` of `barriers`.
+Value barrierAddress(ImplicitLocOpBuilder &b, Value barriers, Value index) {
+  auto shared = LLVM::LLVMPointerType::get(b.getContext(), kSharedMemoryAddressSpace);
+  return xla_gpu::ElementPointerOp::create(b, shared, barriers, ValueRange{index});
+}
+
+LogicalResult lower(Operation *op) {
+  if (op->getNumResults() > 0)
+    return op->emitOpError("expects buffers (bufferize first)");
+  ImplicitLocOpBuilder b(op->getLoc(), op);
+  if (auto init = dyn_cast<xla_gpu::MbarrierInitOp>(op)) {
+    NVVM::MBarrierInitOp::create(
+        b, barrierAddress(b, init.getBarriers(), init.getIndex()),
+        arith::ConstantIntOp::create(b, init.getCount(), 32), Value());
+  } else if (auto arrive = dyn_cast<xla_gpu::MbarrierArriveOp>(op)) {
+    NVVM::MBarrierArriveExpectTxOp::create(
+        b, Type(), barrierAddress(b, arrive.getBarriers(), arrive.getIndex()),
+        arith::ConstantIntOp::create(b, arrive.getTransactionBytes(), 32),
+        NVVM::MemScopeKindAttr::get(b.getContext(), NVVM::MemScopeKind::CTA),
+        b.getBoolAttr(false), Value());
+  } else if (auto wait = dyn_cast<xla_gpu::MbarrierWaitOp>(op)) {
+    NVVM::MBarrierTryWaitParityOp::create(
+        b, barrierAddress(b, wait.getBarriers(), wait.getIndex()), i32(b, wait.getParity()),
+        arith::ConstantIntOp::create(b, kTryWaitTicks, 32));
+  } else {
+    auto load = cast<xla_gpu::TmaLoadOp>(op);
+    MLIRContext *context = b.getContext();
+    auto shared = LLVM::LLVMPointerType::get(context, kSharedMemoryAddressSpace);
+    auto tile = cast<MemRefType>(load.getTile().getType());
+    Value zero = arith::ConstantIndexOp::create(b, 0);
+    Value destination = xla_gpu::ElementPointerOp::create(
+        b, shared, load.getTile(), SmallVector<Value>(tile.getRank(), zero));
+    // The parameter is the tensor map itself (a grid constant passed by
+    // value): its generic address is the descriptor's.
+    auto source = cast<MemRefType>(load.getSource().getType());
+    Value descriptor = xla_gpu::ElementPointerOp::create(
+        b, LLVM::LLVMPointerType::get(context), load.getSource(),
+        SmallVector<Value>(source.getRank(), zero));
+    SmallVector<Value> coordinates;
+    for (Value coordinate : load.getCoordinates())
+      coordinates.push_back(arith::IndexCastOp::create(b, b.getI32Type(), coordinate));
+    // The PTX of sm_90 names the destination in the cluster's window: the
+    // block's own address there (shared::cta addresses are valid in it).
+    destination = LLVM::AddrSpaceCastOp::create(
+        b, LLVM::LLVMPointerType::get(context, kSharedClusterAddressSpace), destination);
+    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+        b, destination, descriptor, coordinates,
+        barrierAddress(b, load.getBarriers(), load.getBarrierIndex()), ValueRange(), Value(),
+        Value(), NVVM::TMALoadModeAttr::get(context, NVVM::TMALoadMode::TILE),
+        b.getBoolAttr(false), NVVM::CTAGroupKindAttr(), Value());
+  }
+  op->erase();
+  return success();
+}
+
+struct LowerTmaToNvvmPass : impl::LowerTmaToNvvmPassBase<LowerTmaToNvvmPass> {
+  void runOnOperation() override {
+    SmallVector<Operation *> ops;
+    getOperation().walk([&](Operation *op) {
+      if (isa<xla_gpu::MbarrierInitOp, xla_gpu::MbarrierArriveOp, xla_gpu::MbarrierWaitOp,
+              xla_gpu::TmaLoadOp>(op))
+        ops.push_back(op);
+    });
+    for (Operation *op : ops)
+      if (failed(lower(op)))
+        return signalPassFailure();
+  }
+};
+
+} // namespace
+} // namespace hlo::pipeline
