@@ -62,12 +62,12 @@ std::optional<GpuDeviceInfo> deviceInfoForArch(std::string_view arch) {
   info.familySpecific = suffix == 'f';
   // Shared memory per block with the opt-in (the CUDA programming guide's
   // table of compute capabilities).
-  info.sharedMemoryPerBlockOptIn = capability >= 120  ? 99 * 1024
-                                   : capability >= 90 ? 227 * 1024
-                                   : capability >= 87 ? 163 * 1024
-                                   : capability >= 86 ? 99 * 1024
-                                   : capability >= 80 ? 163 * 1024
-                                                      : 64 * 1024;
+  // (sm_89, like sm_86 and sm_120, has 99 KiB; sm_80 and sm_87 163.)
+  info.sharedMemoryPerBlockOptIn = capability >= 120                      ? 99 * 1024
+                                   : capability >= 90                     ? 227 * 1024
+                                   : capability == 86 || capability == 89 ? 99 * 1024
+                                   : capability >= 80                     ? 163 * 1024
+                                                                          : 64 * 1024;
   info.features.mmaF16 = true;
   info.features.mmaBf16 = capability >= 80;
   info.features.cpAsync = capability >= 80;

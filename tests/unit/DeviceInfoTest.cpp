@@ -48,6 +48,8 @@ TEST(DeviceInfo, SharedMemoryWithAndWithoutOptIn) {
   EXPECT_EQ(deviceInfoForArch("sm_75").value().sharedMemoryPerBlockOptIn, 64 * 1024);
   EXPECT_EQ(deviceInfoForArch("sm_80").value().sharedMemoryPerBlockOptIn, 163 * 1024);
   EXPECT_EQ(deviceInfoForArch("sm_86").value().sharedMemoryPerBlockOptIn, 99 * 1024);
+  EXPECT_EQ(deviceInfoForArch("sm_87").value().sharedMemoryPerBlockOptIn, 163 * 1024);
+  EXPECT_EQ(deviceInfoForArch("sm_89").value().sharedMemoryPerBlockOptIn, 99 * 1024);
   EXPECT_EQ(deviceInfoForArch("sm_90").value().sharedMemoryPerBlockOptIn, 227 * 1024);
   EXPECT_EQ(deviceInfoForArch("sm_120").value().sharedMemoryPerBlockOptIn, 99 * 1024);
 }
