@@ -127,6 +127,12 @@ enum HloHostWgmmaKind {
    * A 64 x 8, B N x 8, the same 32 bytes of K per row as the 16-bit kinds. */
   HLO_HOST_WGMMA_M64K8_F32_TF32 = 2
 };
+/* Or'ed into a wgmma's kind: B is N-major (PTX's imm-trans-b, 16-bit
+ * inputs, swizzled only): rows of `swizzle` bytes along N, one per k,
+ * element (n, k) at n / T * bLeading + k / 8 * bStride + k % 8 * swizzle +
+ * n % T * 2 bytes from B's start (T = swizzle / 2 elements), before the
+ * same address swizzle as K-major rows. */
+#define HLO_HOST_WGMMA_TRANSPOSE_B 0x40u
 
 /* One thread's part of a wgmma of `kind` and width `n`: every thread of the
  * warpgroup (threads 128g to 128g + 127 of the block) gives the same

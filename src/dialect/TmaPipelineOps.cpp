@@ -121,8 +121,14 @@ LogicalResult TmaLoadOp::verify() {
       return emitOpError("expects box extents of 1 to 256, not ") << size;
     elements *= size;
   }
-  if (elements != tile.getNumElements())
+  if (!getTileIndices().empty()) {
+    if (static_cast<int64_t>(getTileIndices().size()) != tile.getRank())
+      return emitOpError("expects no tile indices or one per dimension of the tile");
+    if (elements > tile.getNumElements())
+      return emitOpError("expects a tile of at least the box's ") << elements << " elements";
+  } else if (elements != tile.getNumElements()) {
     return emitOpError("expects a tile of the box's ") << elements << " elements";
+  }
   if (source.getElementType() != tile.getElementType())
     return emitOpError("expects a source and a tile of one element type");
   int64_t swizzle = getSwizzle();

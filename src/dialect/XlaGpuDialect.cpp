@@ -494,8 +494,12 @@ LogicalResult WgmmaOp::verify() {
              << swizzle << "-byte rows ([K/" << swizzle / bytes << "][R][" << swizzle / bytes
              << "], R a multiple of 8), not " << tile;
   }
-  int64_t depthB =
-      swizzle == 0 ? b.getDimSize(1) * b.getDimSize(3) : b.getDimSize(0) * b.getDimSize(2);
+  bool transposed = getBTransposed();
+  if (transposed && (swizzle == 0 || bytes != 2))
+    return emitOpError("expects an N-major B of 16-bit elements in swizzled rows");
+  int64_t depthB = transposed    ? b.getDimSize(1)
+                   : swizzle == 0 ? b.getDimSize(1) * b.getDimSize(3)
+                                  : b.getDimSize(0) * b.getDimSize(2);
   if (getDepth() != depthB || getDepth() % getStepDepth() != 0)
     return emitOpError("expects tiles of the same K extent, a multiple of 32 bytes");
   if (rowsOf(a, swizzle) < 64)
@@ -504,7 +508,7 @@ LogicalResult WgmmaOp::verify() {
   if (width < 8 || width > 256 || width % 8 != 0)
     return emitOpError("expects N a multiple of 8 up to 256 (N / 2 accumulators), not ")
            << width;
-  if (rowsOf(b, swizzle) < width)
+  if (rowsOf(b, swizzle, transposed) < width)
     return emitOpError("expects B of at least N = ") << width << " rows";
   if (getC().getType() != getD().getType())
     return emitOpError("expects C and D of one type");

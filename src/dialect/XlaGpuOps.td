@@ -275,6 +275,11 @@ def XlaGpu_WgmmaOp : XlaGpu_Op<"wgmma", [MemoryEffects<[MemRead]>]> {
     that made the tiles must be complete in the block (a barrier) before
     it runs; like mma_sync it is modelled as reading memory.
 
+    With `b_transposed` (16-bit, swizzled), B is N-major (PTX's
+    imm-trans-b): a [N*16/(E*S)][K][S*E/16] tile of S-byte rows along N,
+    one a k, element (n, k) at [n / (S*E/16)][k][n % (S*E/16)] before the
+    same swizzle; `b_row`'s 8-row groups start a whole row of N.
+
     With `in_flight`, the op only issues its wgmmas and commits them as one
     group (PTX's `wgmma.commit_group`): D is in flight, and the tiles are
     read at any time until the group retires. D may then only be C of the
@@ -289,7 +294,7 @@ def XlaGpu_WgmmaOp : XlaGpu_Op<"wgmma", [MemoryEffects<[MemRead]>]> {
                        AnyTypeOf<[AnyStaticShapeTensor, AnyStaticShapeMemRef]>:$b, Index:$b_row,
                        VectorOfRankAndType<[1], [F32]>:$c,
                        DefaultValuedAttr<I64Attr, "0">:$swizzle,
-                       UnitAttr:$in_flight);
+                       UnitAttr:$in_flight, UnitAttr:$b_transposed);
   let results = (outs VectorOfRankAndType<[1], [F32]>:$d);
   let assemblyFormat = [{
     $a `[` $a_row `]` `,` $b `[` $b_row `]` `,` $c attr-dict `:` type($a) `,` type($b) `,`
@@ -310,8 +315,10 @@ def XlaGpu_WgmmaOp : XlaGpu_Op<"wgmma", [MemoryEffects<[MemRead]>]> {
       auto tile = ::llvm::cast<::mlir::ShapedType>(getA().getType());
       return 256 / tile.getElementType().getIntOrFloatBitWidth();
     }
-    /// The rows of a tile (A's or B's).
-    static int64_t rowsOf(::mlir::ShapedType tile, int64_t swizzle) {
+    /// The rows of a tile (A's or B's; an N-major B's columns).
+    static int64_t rowsOf(::mlir::ShapedType tile, int64_t swizzle, bool transposed = false) {
+      if (transposed)
+        return tile.getDimSize(0) * tile.getDimSize(2);
       return swizzle == 0 ? tile.getDimSize(0) * 8 : tile.getDimSize(1);
     }
   }];
@@ -487,14 +494,16 @@ def XlaGpu_MbarrierWaitOp : XlaGpu_Op<"mbarrier_wait", [MemoryEffects<[MemRead, 
   }]>];
 }
 
-def XlaGpu_TmaLoadOp : XlaGpu_Op<"tma_load", [MemoryEffects<[MemRead, MemWrite]>]> {
+def XlaGpu_TmaLoadOp : XlaGpu_Op<"tma_load",
+    [AttrSizedOperandSegments, MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "A TMA load of a box of a kernel buffer into a shared tile";
   let description = [{
     PTX's `cp.async.bulk.tensor.Nd.shared::cluster.global.mbarrier::
     complete_tx::bytes`: the copy engine moves the box of `source` (a
     kernel parameter the launch passes as a tensor map of that `box` and
     `swizzle`, see abi::TensorMapSpec) whose first element is at
-    `coordinates` into `tile`, and its bytes complete on barrier
+    `coordinates` into `tile` (from `tile_indices` on, if given: one
+    atom of a tile of several boxes), and its bytes complete on barrier
     `barrier_index` of `barriers`. The coordinates, like the box, are in
     the order of the buffer's layout, most minor dimension first, and may
     lie outside it: elements outside read as zero. The tile holds the box
@@ -511,12 +520,14 @@ def XlaGpu_TmaLoadOp : XlaGpu_Op<"tma_load", [MemoryEffects<[MemRead, MemWrite]>
   let arguments = (ins AnyTypeOf<[AnyStaticShapeTensor, AnyStaticShapeMemRef]>:$source,
                        Variadic<Index>:$coordinates,
                        AnyTypeOf<[AnyStaticShapeTensor, AnyStaticShapeMemRef]>:$tile,
+                       Variadic<Index>:$tile_indices,
                        AnyTypeOf<[AnyStaticShapeTensor, AnyStaticShapeMemRef]>:$barriers,
                        Index:$barrier_index, DenseI64ArrayAttr:$box,
                        DefaultValuedAttr<I64Attr, "0">:$swizzle);
   let results = (outs Optional<AnyStaticShapeTensor>:$result);
   let assemblyFormat = [{
-    $source `[` $coordinates `]` `into` $tile `barrier` $barriers `[` $barrier_index `]`
+    $source `[` $coordinates `]` `into` $tile (`[` $tile_indices^ `]`)? `barrier` $barriers
+    `[` $barrier_index `]`
     attr-dict `:` type($source) `,` type($tile) `,` type($barriers) (`->` type($result)^)?
   }];
   let hasVerifier = 1;

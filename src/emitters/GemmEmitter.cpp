@@ -477,7 +477,8 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
       results[0] = xla_gpu::WgmmaOp::create(
           b, accumulatorType, tileA, arith::DivUIOp::create(b, groupRow, math.constant(8)), tileB,
           arith::DivUIOp::create(b, groupColumn, math.constant(8)), results[0],
-          staging[0].swizzleBytes, asyncWgmma);
+          staging[0].swizzleBytes, asyncWgmma,
+          staging[1].layout == TileLayout::SwizzledColumns);
       if (asyncWgmma)
         results[0] = xla_gpu::WgmmaWaitOp::create(b, results[0], 1);
       return llvm::Error::success();
@@ -573,15 +574,27 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
         if (!staging[operand].tma)
           continue;
         const HloInstruction *parameter = gemm.dot->operand(operand);
-        // (K, rows), most minor first.
-        SmallVector<Value> coordinates = {k0, operand == 0 ? position.row : position.column};
-        values[operand] =
-            xla_gpu::TmaLoadOp::create(
-                b, values[operand].getType(), context.parameters[parameter->parameterNumber()],
-                coordinates, values[operand], values[2], math.constant(s),
-                b.getDenseI64ArrayAttr(tmaBox(operand)),
-                b.getI64IntegerAttr(staging[operand].swizzleBytes))
-                .getResult();
+        Value rows = operand == 0 ? position.row : position.column;
+        const Staging &staged = staging[operand];
+        // Most minor first: (K, rows) for a K-minor operand, one box; (N,
+        // K) for an N-minor B, one box an atom of the tile's columns.
+        bool columns = staged.layout == TileLayout::SwizzledColumns;
+        int64_t boxes = columns ? staged.tileShape.front() : 1;
+        for (int64_t atom = 0; atom < boxes; ++atom) {
+          SmallVector<Value> coordinates =
+              columns ? SmallVector<Value>{math.add(rows, math.constant(atom * staged.tileShape.back())), k0}
+                      : SmallVector<Value>{k0, rows};
+          SmallVector<Value> at;
+          if (columns)
+            at = {math.constant(atom), math.constant(0), math.constant(0)};
+          values[operand] =
+              xla_gpu::TmaLoadOp::create(
+                  b, values[operand].getType(), context.parameters[parameter->parameterNumber()],
+                  coordinates, values[operand], at, values[2], math.constant(s),
+                  b.getDenseI64ArrayAttr(tmaBox(operand)),
+                  b.getI64IntegerAttr(staged.swizzleBytes))
+                  .getResult();
+        }
       }
       return values;
     });

@@ -66,7 +66,11 @@ private:
   ///    row's 16-byte chunks permuted by wgmma's S-byte swizzle, for
   ///    wgmma: a warp's 16-byte stores of eight consecutive chunks of one
   ///    row land in different banks.
-  enum class TileLayout { Rows, KRows, SwizzledRows };
+  ///  - SwizzledColumns: B stored N-minor, for wgmma's N-major B
+  ///    (imm-trans-b, 16-bit): [rows * 2 / S][K tile][S / 2], rows of S
+  ///    bytes along N (one a k), chunks swizzled as SwizzledRows' (S that
+  ///    of A's rows; a warpgroup's N whole rows of it).
+  enum class TileLayout { Rows, KRows, SwizzledRows, SwizzledColumns };
   struct Staging {
     TileLayout layout = TileLayout::Rows;
     /// The tile's free rows.

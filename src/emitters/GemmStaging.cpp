@@ -37,6 +37,13 @@ GemmEmitter::Staging GemmEmitter::stagingOf(int operand) const {
     result.swizzleBytes = rowBytes % 128 == 0 ? 128 : rowBytes % 64 == 0 ? 64 : 32;
     int64_t perRow = result.swizzleBytes / elementBytes;
     result.tileShape = {tiling.blockK / perRow, result.rows, perRow};
+    // B stored N-minor: N-major rows (imm-trans-b) where each warpgroup's
+    // N is whole rows, so that the threads (and TMA) copy along N.
+    if (operand == 1 && !kMinor && elementBytes == 2 && warpgroups->width % perRow == 0 &&
+        result.rows % perRow == 0) {
+      result.layout = TileLayout::SwizzledColumns;
+      result.tileShape = {result.rows / perRow, tiling.blockK, perRow};
+    }
   } else if (!kMinor && elementBytes == 2) {
     result.layout = TileLayout::KRows;
     result.tileShape = {tiling.blockK, result.rows + pad};
@@ -50,7 +57,10 @@ GemmEmitter::Staging GemmEmitter::stagingOf(int operand) const {
   // run is not along the tile's last dimension (f32 or 8-bit operands
   // stored free-dimension minor, and such operands in K-major wgmma
   // tiles), the vector is stored element by element.
-  result.contiguousInTile = result.layout == TileLayout::KRows ? !kMinor : kMinor;
+  result.contiguousInTile = result.layout == TileLayout::KRows ||
+                                    result.layout == TileLayout::SwizzledColumns
+                                ? !kMinor
+                                : kMinor;
   // Else 8 or 4 bytes (a K of 100 bf16 runs in 4-byte pairs).
   const Shape &shape = gemm.dot->operand(operand)->shape();
   const std::vector<int64_t> &run =
@@ -83,6 +93,22 @@ SmallVector<Value, 4> GemmEmitter::tileIndices(ImplicitLocOpBuilder &b, const St
     return {row, k};
   case TileLayout::KRows:
     return {k, row};
+  case TileLayout::SwizzledColumns: {
+    // SwizzledRows' pattern with the roles swapped: row k of S bytes
+    // holds columns n of one atom.
+    auto constant = [&](int64_t value) { return arith::ConstantIndexOp::create(b, value); };
+    int64_t bytes = staging.swizzleBytes, perRow = staging.tileShape.back();
+    int64_t perChunk = 16 / elementBytes;
+    Value atom = arith::DivUIOp::create(b, row, constant(perRow));
+    Value column = arith::RemUIOp::create(b, row, constant(perRow));
+    Value line = arith::DivUIOp::create(b, k, constant(128 / bytes));
+    Value pattern = arith::RemUIOp::create(b, line, constant(bytes / 16));
+    Value chunk = arith::XOrIOp::create(
+        b, arith::DivUIOp::create(b, column, constant(perChunk)), pattern);
+    Value swizzled = arith::AddIOp::create(b, arith::MulIOp::create(b, chunk, constant(perChunk)),
+                                           arith::RemUIOp::create(b, column, constant(perChunk)));
+    return {atom, k, swizzled};
+  }
   case TileLayout::SwizzledRows: {
     // Element k of the row is in 16-byte chunk c of its S-byte row; the
     // swizzle XORs c with the row's 128-byte line in shared memory (the
@@ -114,16 +140,27 @@ bool GemmEmitter::canLoadWithTma(int operand) const {
   const Shape &shape = value->shape();
   const std::vector<int64_t> &contracting =
       operand == 0 ? gemm.lhsContracting : gemm.rhsContracting;
-  if (shape.rank() != 2 || contracting.size() != 1)
+  const std::vector<int64_t> &free = operand == 0 ? gemm.lhsFree : gemm.rhsFree;
+  if (shape.rank() != 2 || contracting.size() != 1 || free.size() != 1)
     return false;
   std::vector<int64_t> layout = shape.layoutOrDefault().minorToMajor;
-  return layout.size() == 2 && layout.front() == contracting.front() &&
-         staged.layout == TileLayout::SwizzledRows && staged.tileShape.front() == 1 &&
-         staged.rows <= 256 && (gemm.k * elementBytes) % 16 == 0;
+  if (layout.size() != 2)
+    return false;
+  // Rows of K (one box of the whole tile), or, N-minor, rows of N (one
+  // box an atom of the tile); the buffer's rows 16-byte aligned.
+  if (staged.layout == TileLayout::SwizzledColumns)
+    return layout.front() == free.front() && tiling.blockK <= 256 &&
+           (shape.dimension(free.front()) * elementBytes) % 16 == 0;
+  return layout.front() == contracting.front() && staged.layout == TileLayout::SwizzledRows &&
+         staged.tileShape.front() == 1 && staged.rows <= 256 &&
+         (gemm.k * elementBytes) % 16 == 0;
 }
 
 std::vector<int64_t> GemmEmitter::tmaBox(int operand) const {
-  return {staging[operand].tileShape.back(), staging[operand].rows};
+  const Staging &staged = staging[operand];
+  if (staged.layout == TileLayout::SwizzledColumns)
+    return {staged.tileShape.back(), tiling.blockK};
+  return {staged.tileShape.back(), staged.rows};
 }
 
 std::vector<TensorMapParameter> GemmEmitter::tensorMapParameters() const {

@@ -174,6 +174,53 @@ TEST(WarpgroupMma, IsAPlainMatrixProductInSwizzledLayouts) {
   EXPECT_FALSE(warpgroupMma(HLO_HOST_WGMMA_M64K16_F32_BF16, 8, badMode, none));
 }
 
+TEST(WarpgroupMma, NMajorBIsTheSameProductFromRowsAlongN) {
+  // B N-major (imm-trans-b): k-rows of `swizzle` bytes along N, written
+  // here from the ISA's canonical MN-major layout -- atoms of T = swizzle
+  // / 2 columns `leading` apart, 8-k groups `stride` apart -- and the
+  // address swizzle (chunk ^= 128-byte line % (swizzle / 16)), then the
+  // same product as B stored K-major.
+  for (uint32_t swizzle : {32u, 64u, 128u}) {
+    const uint32_t n = 128, perAtom = swizzle / 2;
+    uint32_t stride = 8 * swizzle, leading = 16 * swizzle; // an atom: 16 k-rows
+    std::vector<double> a = values(64 * 16, swizzle + 7), b = values(int(n) * 16, swizzle + 1);
+    std::vector<uint8_t> shared(65536, 0xee);
+    size_t bStart = 32768;
+    placeSwizzled(shared, 0, a, 64, 8 * swizzle, swizzle, PrimitiveType::BF16);
+    for (uint32_t column = 0; column < n; ++column)
+      for (int k = 0; k < 16; ++k) {
+        auto bits = static_cast<uint16_t>(
+            encodeFloatBits(b[column * 16 + k], PrimitiveType::BF16));
+        size_t linear = bStart + column / perAtom * leading + k / 8 * stride +
+                        k % 8 * swizzle + column % perAtom * 2;
+        size_t line = linear / 128, chunk = linear / 16 % 8;
+        size_t at = line * 128 + (chunk ^ (line % (swizzle / 16))) * 16 + linear % 16;
+        std::memcpy(&shared[at], &bits, 2);
+      }
+    std::vector<std::vector<float>> d(128, std::vector<float>(n / 2, 0.25f));
+    std::array<float *, kThreadsPerWarpgroup> accumulators;
+    for (int thread = 0; thread < 128; ++thread)
+      accumulators[thread] = d[thread].data();
+    WgmmaOperands operands{shared.data(), 0,       8 * swizzle, shared.data() + bStart,
+                           leading,       stride,  swizzle,     shared.data(),
+                           /*bTransposed=*/true};
+    Status done = warpgroupMma(HLO_HOST_WGMMA_M64K16_F32_BF16, n, operands, accumulators);
+    ASSERT_TRUE(done) << done.error();
+    for (int thread = 0; thread < 128; ++thread)
+      for (uint32_t v = 0; v < n / 2; ++v) {
+        Position at = isaD(thread, int(v));
+        double sum = 0.25;
+        for (int k = 0; k < 16; ++k)
+          sum += a[at.row * 16 + k] * b[at.column * 16 + k];
+        ASSERT_EQ(d[thread][v], static_cast<float>(sum))
+            << "swizzle " << swizzle << " thread " << thread << " d" << v;
+      }
+    // Not whole atoms of N, or unswizzled: refused.
+    operands.swizzle = 0;
+    EXPECT_FALSE(warpgroupMma(HLO_HOST_WGMMA_M64K16_F32_BF16, n, operands, accumulators));
+  }
+}
+
 TEST(WarpgroupMma, Tf32TakesEightColumnsOfKAndTheTop19Bits) {
   // f32 operands, 8 columns of K (32 bytes a row, as the 16-bit kinds'
   // 16), core matrices of 8 rows x 4 elements; each value carries low

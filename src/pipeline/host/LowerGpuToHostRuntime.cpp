@@ -401,14 +401,32 @@ struct LowerGpuToHostRuntimePass
                                    index(k % type.getDimSize(2))};
       return xla_gpu::ElementPointerOp::create(b, loc, pointer, tile, indices);
     };
+    // An N-major B: element (8 * rowGroup, k) of its [N/T][K][T] tile;
+    // atoms of T columns a whole K extent of rows apart, 8-k groups 8
+    // rows apart.
+    bool transposed = mma.getBTransposed();
+    auto bTile = cast<MemRefType>(mma.getB().getType());
+    auto startB = [&](int64_t k) -> Value {
+      if (!transposed)
+        return start(mma.getB(), mma.getBRow(), k);
+      Value column = arith::MulIOp::create(b, loc, mma.getBRow(), index(8));
+      Value atom = arith::DivUIOp::create(b, loc, column, index(bTile.getDimSize(2)));
+      return xla_gpu::ElementPointerOp::create(b, loc, pointer, mma.getB(),
+                                               ValueRange{atom, index(k), index(0)});
+    };
+    Value bLeading =
+        transposed ? constantI32(b, loc, static_cast<int32_t>(bTile.getDimSize(1) * swizzle))
+                   : leading;
+    if (transposed)
+      kind |= HLO_HOST_WGMMA_TRANSPOSE_B;
     for (int64_t k = 0; k < mma.getDepth(); k += mma.getStepDepth()) {
       Value a = start(mma.getA(), mma.getARow(), k);
-      Value bStart = start(mma.getB(), mma.getBRow(), k);
+      Value bStart = startB(k);
       func::CallOp::create(b, loc, function, TypeRange(),
                            ValueRange{record, constantI32(b, loc, static_cast<int32_t>(kind)),
                                       constantI32(b, loc, static_cast<int32_t>(mma.getWidth())),
                                       constantI32(b, loc, static_cast<int32_t>(swizzle)), a,
-                                      leading, stride, bStart, leading, stride, accumulators});
+                                      leading, stride, bStart, bLeading, stride, accumulators});
     }
     if (mma.getInFlight()) {
       declareRuntimeFunction(module, kWgmmaCommitFunction, FunctionType::get(context, {pointer}, {}));
@@ -539,7 +557,9 @@ struct LowerGpuToHostRuntimePass
       }
       call(kTmaLoadFunction, {pointer, pointer, pointer, pointer},
            {address(load.getSource(), zeros(load.getSource())),
-            address(load.getTile(), zeros(load.getTile())),
+            address(load.getTile(), load.getTileIndices().empty()
+                                        ? zeros(load.getTile())
+                                        : SmallVector<Value>(load.getTileIndices())),
             address(load.getBarriers(), load.getBarrierIndex()), coordinates});
     }
     op->erase();

@@ -63,8 +63,10 @@ LogicalResult lower(Operation *op) {
     auto shared = LLVM::LLVMPointerType::get(context, kSharedMemoryAddressSpace);
     auto tile = cast<MemRefType>(load.getTile().getType());
     Value zero = arith::ConstantIndexOp::create(b, 0);
-    Value destination = xla_gpu::ElementPointerOp::create(
-        b, shared, load.getTile(), SmallVector<Value>(tile.getRank(), zero));
+    SmallVector<Value> at(load.getTileIndices());
+    if (at.empty())
+      at.assign(tile.getRank(), zero);
+    Value destination = xla_gpu::ElementPointerOp::create(b, shared, load.getTile(), at);
     // The parameter is the tensor map itself (a grid constant passed by
     // value): its generic address is the descriptor's.
     auto source = cast<MemRefType>(load.getSource().getType());

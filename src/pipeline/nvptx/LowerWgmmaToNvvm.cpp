@@ -53,16 +53,28 @@ SmallVector<Value> tileIndicesOf(ImplicitLocOpBuilder &b, Value tile, Value rowG
 /// (leading; unused when swizzled) and between 8-row groups (stride), each
 /// in 16-byte units, and the swizzle mode (bits 62-63: 1 for 128 bytes, 2
 /// for 64, 3 for 32).
+/// An N-major B (`transposed`, swizzled: a [N/T][K][T] tile) starts at
+/// element (8 * `rowGroup`, `k`) instead; its leading offset is between
+/// atoms of T columns (a whole K extent of rows), its stride between 8-k
+/// groups (the PTX ISA's MN-major canonical layouts).
 Value descriptorOf(ImplicitLocOpBuilder &b, Value tile, Value rowGroup, int64_t k,
-                   int64_t swizzle) {
+                   int64_t swizzle, bool transposed = false) {
   auto type = cast<MemRefType>(tile.getType());
   auto pointerType = LLVM::LLVMPointerType::get(b.getContext(), kSharedMemoryAddressSpace);
-  Value start = xla_gpu::ElementPointerOp::create(b, pointerType, tile,
-                                                  tileIndicesOf(b, tile, rowGroup, k, swizzle));
+  SmallVector<Value> indices;
+  if (transposed) {
+    auto index = [&](int64_t value) { return arith::ConstantIndexOp::create(b, value); };
+    Value column = arith::MulIOp::create(b, rowGroup, index(8));
+    indices = {arith::DivUIOp::create(b, column, index(type.getDimSize(2))), index(k),
+               index(0)};
+  } else {
+    indices = tileIndicesOf(b, tile, rowGroup, k, swizzle);
+  }
+  Value start = xla_gpu::ElementPointerOp::create(b, pointerType, tile, indices);
   Type i64 = b.getI64Type();
   Value address = LLVM::PtrToIntOp::create(b, i64, start);
   auto constant = [&](int64_t value) { return LLVM::ConstantOp::create(b, i64, value); };
-  int64_t leading = swizzle == 0 ? kCoreMatrixBytes : 16;
+  int64_t leading = transposed ? type.getDimSize(1) * swizzle : swizzle == 0 ? kCoreMatrixBytes : 16;
   int64_t stride = swizzle == 0 ? type.getDimSize(1) * kCoreMatrixBytes : 8 * swizzle;
   int64_t mode = swizzle == 128 ? 1 : swizzle == 64 ? 2 : swizzle == 32 ? 3 : 0;
   Value field = LLVM::LShrOp::create(b, LLVM::AndOp::create(b, address, constant(0x3ffff)),
@@ -101,7 +113,8 @@ LogicalResult lower(xla_gpu::WgmmaOp op) {
   int64_t step = op.getStepDepth();
   for (int64_t k = 0; k < op.getDepth(); k += step) {
     Value descriptorA = descriptorOf(b, op.getA(), op.getARow(), k, swizzle);
-    Value descriptorB = descriptorOf(b, op.getB(), op.getBRow(), k, swizzle);
+    Value descriptorB =
+        descriptorOf(b, op.getB(), op.getBRow(), k, swizzle, op.getBTransposed());
     inout = NVVM::WgmmaMmaAsyncOp::create(
         b, accumulators, inout, descriptorA, descriptorB,
         NVVM::MMAShapeAttr::get(context, 64, static_cast<int>(width), static_cast<int>(step)),
@@ -109,7 +122,10 @@ LogicalResult lower(xla_gpu::WgmmaOp op) {
         NVVM::WGMMATypesAttr::get(context, NVVM::WGMMATypes::f32),
         NVVM::WGMMAScaleOutAttr::get(context, NVVM::WGMMAScaleOut::one), one, one,
         NVVM::MMALayoutAttr::get(context, NVVM::MMALayout::row),
-        NVVM::MMALayoutAttr::get(context, NVVM::MMALayout::col), nullptr);
+        // B K-major is "col" (no transpose); N-major "row" (imm-trans-b).
+        NVVM::MMALayoutAttr::get(context, op.getBTransposed() ? NVVM::MMALayout::row
+                                                              : NVVM::MMALayout::col),
+        nullptr);
   }
   NVVM::WgmmaGroupSyncAlignedOp::create(b);
   if (!op.getInFlight())

@@ -467,8 +467,21 @@ WgmmaOperands BlockRunner::checkedWgmmaOperands(HloHostThread *thread, uint32_t 
     return int64_t(address - base) + first >= 0 &&
            int64_t(address - base) + last <= int64_t(launch->sharedMemoryBytes);
   };
+  // An N-major B: its atoms along N and 8-k groups (16-bit, 16 k).
+  auto insideTransposed = [&]() {
+    auto address = reinterpret_cast<uintptr_t>(operands.b);
+    if (address < base || address % 16 != 0 || operands.swizzle == 0 ||
+        n % (operands.swizzle / 2) != 0)
+      return false;
+    auto [first, last] = wgmmaTransposedSpan(operands.b, n, 16, 2, operands.bLeading,
+                                             operands.bStride, operands.swizzle,
+                                             sharedMemory.data());
+    return int64_t(address - base) + first >= 0 &&
+           int64_t(address - base) + last <= int64_t(launch->sharedMemoryBytes);
+  };
   if (!inside(operands.a, 64, operands.aLeading, operands.aStride) ||
-      !inside(operands.b, n, operands.bLeading, operands.bStride))
+      !(operands.bTransposed ? insideTransposed()
+                             : inside(operands.b, n, operands.bLeading, operands.bStride)))
     fault(thread, "ran wgmma with an operand (A at byte " +
                       std::to_string(int64_t(reinterpret_cast<uintptr_t>(operands.a) - base)) +
                       ", B at " +
@@ -682,16 +695,20 @@ void __hlo_host_ldmatrix(HloHostThread *thread, uint32_t matrices, uint32_t tran
 void __hlo_host_wgmma(HloHostThread *thread, uint32_t kind, uint32_t n, uint32_t swizzle,
                       const void *a, uint32_t aLeading, uint32_t aStride, const void *b,
                       uint32_t bLeading, uint32_t bStride, float *d) {
+  bool transposeB = kind & HLO_HOST_WGMMA_TRANSPOSE_B;
   hlo::runtime::runnerOf(thread).wgmma(
-      thread, kind, n, {a, aLeading, aStride, b, bLeading, bStride, swizzle, nullptr}, d);
+      thread, kind & ~HLO_HOST_WGMMA_TRANSPOSE_B, n,
+      {a, aLeading, aStride, b, bLeading, bStride, swizzle, nullptr, transposeB}, d);
 }
 
 void __hlo_host_wgmma_issue(HloHostThread *thread, uint32_t kind, uint32_t n,
                             uint32_t swizzle, const void *a, uint32_t aLeading,
                             uint32_t aStride, const void *b, uint32_t bLeading,
                             uint32_t bStride, float *d) {
+  bool transposeB = kind & HLO_HOST_WGMMA_TRANSPOSE_B;
   hlo::runtime::runnerOf(thread).wgmmaIssue(
-      thread, kind, n, {a, aLeading, aStride, b, bLeading, bStride, swizzle, nullptr}, d);
+      thread, kind & ~HLO_HOST_WGMMA_TRANSPOSE_B, n,
+      {a, aLeading, aStride, b, bLeading, bStride, swizzle, nullptr, transposeB}, d);
 }
 
 void __hlo_host_wgmma_commit(HloHostThread *thread) {

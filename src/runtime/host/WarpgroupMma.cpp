@@ -45,9 +45,18 @@ int64_t patternAddress(const void *start, const void *sharedBase) {
 
 /// The byte offset of element (row, k) of an operand from its start.
 int64_t elementOffset(const WgmmaOperands &operands, const WgmmaInput &input, const void *start,
-                      uint32_t leading, uint32_t stride, int row, int k) {
+                      uint32_t leading, uint32_t stride, bool transposed, int row, int k) {
   uint32_t swizzle = operands.swizzle;
   int perCore = 16 / input.bytes;
+  if (transposed) {
+    // N-major: `row` is n; rows of the swizzle's bytes along N, one a k.
+    int64_t perAtom = swizzle / input.bytes;
+    int64_t origin = patternAddress(start, operands.sharedBase);
+    int64_t address = origin + row / perAtom * int64_t(leading) + k / 8 * int64_t(stride) +
+                      k % 8 * int64_t(swizzle) + row % perAtom * input.bytes;
+    int64_t mask = swizzle / 16 - 1;
+    return (address ^ (((address >> 7) & mask) << 4)) - origin;
+  }
   if (swizzle == 0)
     return int64_t(row / 8) * stride + int64_t(k / perCore) * leading + row % 8 * 16 +
            k % perCore * input.bytes;
@@ -66,7 +75,8 @@ double operandElement(const WgmmaOperands &operands, const WgmmaInput &input, bo
   const void *start = isA ? operands.a : operands.b;
   int64_t offset =
       elementOffset(operands, input, start, isA ? operands.aLeading : operands.bLeading,
-                    isA ? operands.aStride : operands.bStride, row, k);
+                    isA ? operands.aStride : operands.bStride, !isA && operands.bTransposed,
+                    row, k);
   uint64_t bits = 0;
   std::memcpy(&bits, static_cast<const uint8_t *>(start) + offset, input.bytes);
   if (input.tf32)
@@ -92,6 +102,16 @@ std::pair<int64_t, int64_t> wgmmaOperandSpan(const void *start, int64_t rows, ui
   return {-back, (rows / 8 - 1) * int64_t(stride) + 8 * int64_t(swizzle) - back};
 }
 
+std::pair<int64_t, int64_t> wgmmaTransposedSpan(const void *start, int64_t n, int64_t depth,
+                                                uint32_t elementBytes, uint32_t leading,
+                                                uint32_t stride, uint32_t swizzle,
+                                                const void *sharedBase) {
+  int64_t perAtom = swizzle / elementBytes;
+  int64_t back = patternAddress(start, sharedBase) % swizzle;
+  return {-back, (n / perAtom - 1) * int64_t(leading) + (depth / 8 - 1) * int64_t(stride) +
+                     8 * int64_t(swizzle) - back};
+}
+
 FragmentPosition wgmmaAccumulatorPosition(int thread, int value) {
   int warp = thread / 32, lane = thread % 32;
   int j = value / 4, i = value % 4;
@@ -109,6 +129,11 @@ Status warpgroupMma(uint32_t kind, uint32_t n, const WgmmaOperands &operands,
   if (n < 8 || n > 256 || n % 8)
     return Status::failure("ran wgmma of width " + std::to_string(n) +
                            " (m64nNk takes N a multiple of 8 up to 256)");
+  if (operands.bTransposed &&
+      (input->bytes != 2 || operands.swizzle == 0 || n % (operands.swizzle / 2) != 0))
+    return Status::failure("ran wgmma with an N-major B of width " + std::to_string(n) +
+                           ", swizzle " + std::to_string(operands.swizzle) +
+                           " (16-bit inputs, swizzled rows, whole rows of N)");
   // The products are exact in double; the sum rounds once to f32 (the
   // tensor cores' order of summation is unspecified).
   int depth = input->depth();

@@ -36,10 +36,14 @@ struct WgmmaOperands {
   /// Address 0 of the swizzle's XOR pattern (the block's shared memory;
   /// null: the addresses as they are).
   const void *sharedBase = nullptr;
+  /// B is N-major (HLO_HOST_WGMMA_TRANSPOSE_B): rows of `swizzle` bytes
+  /// along N, atoms of them `bLeading` apart along N, 8-k groups
+  /// `bStride` apart.
+  bool bTransposed = false;
   bool operator==(const WgmmaOperands &other) const {
     return a == other.a && aLeading == other.aLeading && aStride == other.aStride &&
            b == other.b && bLeading == other.bLeading && bStride == other.bStride &&
-           swizzle == other.swizzle;
+           swizzle == other.swizzle && bTransposed == other.bTransposed;
   }
 };
 
@@ -51,6 +55,13 @@ bool isWgmmaSwizzle(uint32_t swizzle);
 std::pair<int64_t, int64_t> wgmmaOperandSpan(const void *start, int64_t rows, uint32_t leading,
                                              uint32_t stride, uint32_t swizzle,
                                              const void *sharedBase);
+
+/// The bytes of an N-major B of `n` columns by `depth` k from `start`
+/// on, as wgmmaOperandSpan (swizzled layouts only).
+std::pair<int64_t, int64_t> wgmmaTransposedSpan(const void *start, int64_t n, int64_t depth,
+                                                uint32_t elementBytes, uint32_t leading,
+                                                uint32_t stride, uint32_t swizzle,
+                                                const void *sharedBase);
 
 /// D's (row, column) of value `value` of thread `thread` (0 to 127) of the
 /// warpgroup's accumulators.

@@ -81,3 +81,25 @@ func.func @tf32(%a: memref<1x64x32xf32, #gpu.address_space<workgroup>>, %b: memr
   vector.store %d, %out[%c0] : memref<4xf32>, vector<4xf32>
   return
 }
+
+// -----
+
+// An N-major B: kind 0 | 64 (HLO_HOST_WGMMA_TRANSPOSE_B), B from atom
+// 8 * row group / 32 and row k of its [N/32][K][32] tile, 2048 bytes (K
+// rows of 64 bytes) between atoms, 512 between 8-k groups.
+// CHECK-LABEL: func.func @transposed_b(
+// CHECK-DAG:   %[[STRIDE:.*]] = arith.constant 512 : i32
+// CHECK-DAG:   %[[LEADING:.*]] = arith.constant 2048 : i32
+// CHECK:       %[[ATOM:.*]] = arith.divui
+// CHECK:       %[[B:.*]] = xla_gpu.element_pointer %arg1[%[[ATOM]], %{{.*}}, %{{.*}}] : memref<4x32x32xbf16
+// CHECK:       %[[KIND:.*]] = arith.constant 64 : i32
+// CHECK:       call @__hlo_host_wgmma(%{{.*}}, %[[KIND]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[STRIDE]], %[[B]], %[[LEADING]], %[[STRIDE]],
+// CHECK:       call @__hlo_host_wgmma(
+// CHECK-NOT:   call @__hlo_host_wgmma
+func.func @transposed_b(%a: memref<1x64x32xbf16, #gpu.address_space<workgroup>>, %b: memref<4x32x32xbf16, #gpu.address_space<workgroup>>, %r: index, %c: vector<64xf32>, %out: memref<64xf32>)
+    attributes {xla_gpu.launch = #xla_gpu.launch<grid = [1, 1, 1], block = [128, 1, 1]>} {
+  %d = xla_gpu.wgmma %a[%r], %b[%r], %c {b_transposed, swizzle = 64 : i64} : memref<1x64x32xbf16, #gpu.address_space<workgroup>>, memref<4x32x32xbf16, #gpu.address_space<workgroup>>, vector<64xf32> -> vector<64xf32>
+  %c0 = arith.constant 0 : index
+  vector.store %d, %out[%c0] : memref<64xf32>, vector<64xf32>
+  return
+}

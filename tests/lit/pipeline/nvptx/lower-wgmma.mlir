@@ -84,3 +84,27 @@ func.func @tf32(%a: memref<1x64x32xf32, #gpu.address_space<workgroup>>, %b: memr
   %d = xla_gpu.wgmma %a[%r], %b[%r], %c {swizzle = 128 : i64} : memref<1x64x32xf32, #gpu.address_space<workgroup>>, memref<1x8x32xf32, #gpu.address_space<workgroup>>, vector<4xf32> -> vector<4xf32>
   return %d : vector<4xf32>
 }
+
+// An N-major B (b_transposed: a [N/32][K][32] tile of 64-byte rows along
+// N, the swizzle A's): its descriptor starts at atom 8 * row group / 32,
+// row k; the leading offset is between atoms (K = 32 rows of 64 bytes:
+// 2048 bytes, 128 in bits 16-29), the stride between 8-k groups (512: 32
+// in bits 32-45), mode 2 (64 bytes, bits 62-63): 128 << 16 | 32 << 32 |
+// 2 << 62 (signed, as printed); B's layout "row" (imm-trans-b 1). Two
+// k16 steps: rows 0 and 16.
+// CHECK-LABEL: func.func @transposed_b
+// CHECK:      xla_gpu.element_pointer %arg0
+// CHECK:      %[[COLUMN:.*]] = arith.muli %arg2, %{{.*}} : index
+// CHECK:      %[[ATOM:.*]] = arith.divui %[[COLUMN]], %{{.*}} : index
+// CHECK:      xla_gpu.element_pointer %arg1[%[[ATOM]], %{{.*}}, %{{.*}}] : memref<4x32x32xbf16, #gpu.address_space<workgroup>> -> <3>
+// CHECK:      llvm.mlir.constant(-9223371899407433728 : i64)
+// CHECK:      nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+// CHECK:      xla_gpu.element_pointer %arg0
+// CHECK:      %[[K16:.*]] = arith.constant 16 : index
+// CHECK:      xla_gpu.element_pointer %arg1[%{{.*}}, %[[K16]], %{{.*}}]
+// CHECK:      nvvm.wgmma.mma_async {{.*}} B[<bf16>, <one>, <row>]
+// CHECK-NOT:  nvvm.wgmma.mma_async
+func.func @transposed_b(%a: memref<1x64x32xbf16, #gpu.address_space<workgroup>>, %b: memref<4x32x32xbf16, #gpu.address_space<workgroup>>, %r: index, %c: vector<64xf32>) -> vector<64xf32> {
+  %d = xla_gpu.wgmma %a[%r], %b[%r], %c {b_transposed, swizzle = 64 : i64} : memref<1x64x32xbf16, #gpu.address_space<workgroup>>, memref<4x32x32xbf16, #gpu.address_space<workgroup>>, vector<64xf32> -> vector<64xf32>
+  return %d : vector<64xf32>
+}
