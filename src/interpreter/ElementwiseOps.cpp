@@ -34,16 +34,23 @@ uint64_t lowBits(int64_t value, int width) {
 }
 
 /// NaN-propagating max/min with -0 < +0, as the GPU's maximumf/minimumf.
+/// XLA's maximum and minimum propagate NaN as the NaN operand itself (its
+/// sign and payload: x's if both are), as its CPU and GPU kernels select
+/// it; a bitcast of the result shows the difference.
 double floatMax(double x, double y) {
-  if (std::isnan(x) || std::isnan(y))
-    return kNaN;
+  if (std::isnan(x))
+    return x;
+  if (std::isnan(y))
+    return y;
   if (x == y)
     return std::signbit(x) ? y : x;
   return x > y ? x : y;
 }
 double floatMin(double x, double y) {
-  if (std::isnan(x) || std::isnan(y))
-    return kNaN;
+  if (std::isnan(x))
+    return x;
+  if (std::isnan(y))
+    return y;
   if (x == y)
     return std::signbit(x) ? x : y;
   return x < y ? x : y;
