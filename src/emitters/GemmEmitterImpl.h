@@ -95,6 +95,13 @@ private:
     llvm::SmallVector<int64_t, 4> tileShape;
   };
   Staging stagingOf(int operand) const;
+  /// A swizzled tile's element `along` its S-byte row number `line`: the
+  /// atom (S / E elements each) and its place in the row after the
+  /// swizzle, which XORs its 16-byte chunk with the row's 128-byte line
+  /// modulo S / 16 (the tile starts at a multiple of 8 S bytes).
+  std::pair<mlir::Value, mlir::Value> swizzledPlace(mlir::ImplicitLocOpBuilder &b,
+                                                    const Staging &staging, mlir::Value line,
+                                                    mlir::Value along) const;
   /// The tile's indices of element (free row, K index) of the K tile.
   llvm::SmallVector<mlir::Value, 4> tileIndices(mlir::ImplicitLocOpBuilder &b,
                                                 const Staging &staging, mlir::Value row,

@@ -86,6 +86,23 @@ GemmEmitter::Staging GemmEmitter::stagingOf(int operand) const {
   return result;
 }
 
+std::pair<Value, Value> GemmEmitter::swizzledPlace(ImplicitLocOpBuilder &b,
+                                                   const Staging &staging, Value line,
+                                                   Value along) const {
+  auto constant = [&](int64_t value) { return arith::ConstantIndexOp::create(b, value); };
+  int64_t bytes = staging.swizzleBytes, perRow = staging.tileShape.back();
+  int64_t perChunk = 16 / elementBytes;
+  Value atom = arith::DivUIOp::create(b, along, constant(perRow));
+  Value column = arith::RemUIOp::create(b, along, constant(perRow));
+  Value pattern = arith::RemUIOp::create(
+      b, arith::DivUIOp::create(b, line, constant(128 / bytes)), constant(bytes / 16));
+  Value chunk = arith::XOrIOp::create(
+      b, arith::DivUIOp::create(b, column, constant(perChunk)), pattern);
+  Value swizzled = arith::AddIOp::create(b, arith::MulIOp::create(b, chunk, constant(perChunk)),
+                                         arith::RemUIOp::create(b, column, constant(perChunk)));
+  return {atom, swizzled};
+}
+
 SmallVector<Value, 4> GemmEmitter::tileIndices(ImplicitLocOpBuilder &b, const Staging &staging,
                                                Value row, Value k) const {
   switch (staging.layout) {
@@ -93,38 +110,18 @@ SmallVector<Value, 4> GemmEmitter::tileIndices(ImplicitLocOpBuilder &b, const St
     return {row, k};
   case TileLayout::KRows:
     return {k, row};
-  case TileLayout::SwizzledColumns: {
-    // SwizzledRows' pattern with the roles swapped: row k of S bytes
-    // holds columns n of one atom.
-    auto constant = [&](int64_t value) { return arith::ConstantIndexOp::create(b, value); };
-    int64_t bytes = staging.swizzleBytes, perRow = staging.tileShape.back();
-    int64_t perChunk = 16 / elementBytes;
-    Value atom = arith::DivUIOp::create(b, row, constant(perRow));
-    Value column = arith::RemUIOp::create(b, row, constant(perRow));
-    Value line = arith::DivUIOp::create(b, k, constant(128 / bytes));
-    Value pattern = arith::RemUIOp::create(b, line, constant(bytes / 16));
-    Value chunk = arith::XOrIOp::create(
-        b, arith::DivUIOp::create(b, column, constant(perChunk)), pattern);
-    Value swizzled = arith::AddIOp::create(b, arith::MulIOp::create(b, chunk, constant(perChunk)),
-                                           arith::RemUIOp::create(b, column, constant(perChunk)));
-    return {atom, k, swizzled};
-  }
   case TileLayout::SwizzledRows: {
     // Element k of the row is in 16-byte chunk c of its S-byte row; the
     // swizzle XORs c with the row's 128-byte line in shared memory (the
     // tile starts at a multiple of 8 S bytes), modulo S / 16.
-    auto constant = [&](int64_t value) { return arith::ConstantIndexOp::create(b, value); };
-    int64_t bytes = staging.swizzleBytes, perRow = staging.tileShape.back();
-    int64_t perChunk = 16 / elementBytes;
-    Value atom = arith::DivUIOp::create(b, k, constant(perRow));
-    Value column = arith::RemUIOp::create(b, k, constant(perRow));
-    Value line = arith::DivUIOp::create(b, row, constant(128 / bytes));
-    Value pattern = arith::RemUIOp::create(b, line, constant(bytes / 16));
-    Value chunk = arith::XOrIOp::create(
-        b, arith::DivUIOp::create(b, column, constant(perChunk)), pattern);
-    Value swizzled = arith::AddIOp::create(b, arith::MulIOp::create(b, chunk, constant(perChunk)),
-                                           arith::RemUIOp::create(b, column, constant(perChunk)));
+    auto [atom, swizzled] = swizzledPlace(b, staging, row, k);
     return {atom, row, swizzled};
+  }
+  case TileLayout::SwizzledColumns: {
+    // The same with the roles swapped: row k of S bytes holds columns n
+    // of one atom.
+    auto [atom, swizzled] = swizzledPlace(b, staging, k, row);
+    return {atom, k, swizzled};
   }
   }
   llvm_unreachable("a tile layout");

@@ -57,6 +57,13 @@ struct Block {
     barriers.reset(shared, sizeof shared);
   }
   void *barrier(size_t index) { return shared + 8 * index; }
+  /// One thread's expect_tx of `bytes` on barrier 0 and a load of the box
+  /// of `map` at the origin into shared offset 1024, completing on it.
+  void arriveAndLoad(const HloHostTensorMap &map, uint32_t bytes) {
+    int32_t origin[2] = {0, 0};
+    ASSERT_TRUE(barriers.arrive(barrier(0), bytes).ok());
+    ASSERT_TRUE(barriers.load(map, shared + 1024, barrier(0), origin).ok());
+  }
   uint16_t at(size_t offset, size_t element) const {
     uint16_t value;
     std::memcpy(&value, shared + offset + 2 * element, 2);
@@ -107,9 +114,7 @@ TEST(TmaBarriers, PhaseCompletesWithItsArrivalsAndBytes) {
   // phase "-1" has parity 1, so a wait for parity 1 returns at once.
   EXPECT_FALSE(*block.barriers.tryWait(full, 0));
   EXPECT_TRUE(*block.barriers.tryWait(full, 1));
-  int32_t origin[2] = {0, 0};
-  ASSERT_TRUE(block.barriers.arrive(full, 1024).ok());
-  ASSERT_TRUE(block.barriers.load(tensor.map, block.shared + 1024, full, origin).ok());
+  block.arriveAndLoad(tensor.map, 1024);
   // Poisoned until the wait completes the load.
   EXPECT_EQ(block.at(1024, 0), 0xffff);
   EXPECT_EQ(block.barriers.loadsInFlight(), 1u);
@@ -127,10 +132,8 @@ TEST(TmaBarriers, MissingBytesOrArrivalsKeepThePhaseOpen) {
   Block block;
   void *full = block.barrier(0);
   ASSERT_TRUE(block.barriers.init(full, 2).ok());
-  int32_t origin[2] = {0, 0};
   // expect_tx says two boxes, one comes: never complete (a deadlock).
-  ASSERT_TRUE(block.barriers.arrive(full, 2048).ok());
-  ASSERT_TRUE(block.barriers.load(tensor.map, block.shared + 1024, full, origin).ok());
+  block.arriveAndLoad(tensor.map, 2048);
   EXPECT_FALSE(*block.barriers.tryWait(full, 0));
   ASSERT_TRUE(block.barriers.arrive(full, 0).ok());
   EXPECT_FALSE(*block.barriers.tryWait(full, 0));
@@ -145,9 +148,7 @@ TEST(TmaBarriers, WrongParityReadsTheStaleTile) {
   Block block;
   void *full = block.barrier(0);
   ASSERT_TRUE(block.barriers.init(full, 1).ok());
-  int32_t origin[2] = {0, 0};
-  ASSERT_TRUE(block.barriers.arrive(full, 1024).ok());
-  ASSERT_TRUE(block.barriers.load(tensor.map, block.shared + 1024, full, origin).ok());
+  block.arriveAndLoad(tensor.map, 1024);
   EXPECT_TRUE(*block.barriers.tryWait(full, 1));
   EXPECT_EQ(block.at(1024, 1), 0xffff) << "the tile must not have arrived";
 }
@@ -159,14 +160,10 @@ TEST(TmaBarriers, StageReusedTooEarlyIsPoisoned) {
   Block block;
   void *full = block.barrier(0);
   ASSERT_TRUE(block.barriers.init(full, 1).ok());
-  int32_t origin[2] = {0, 0};
-  ASSERT_TRUE(block.barriers.arrive(full, 1024).ok());
-  ASSERT_TRUE(block.barriers.load(tensor.map, block.shared + 1024, full, origin).ok());
+  block.arriveAndLoad(tensor.map, 1024);
   ASSERT_TRUE(*block.barriers.tryWait(full, 0));
   ASSERT_EQ(block.at(1024, 3), 3);
-  int32_t next[2] = {0, 0};
-  ASSERT_TRUE(block.barriers.arrive(full, 1024).ok());
-  ASSERT_TRUE(block.barriers.load(tensor.map, block.shared + 1024, full, next).ok());
+  block.arriveAndLoad(tensor.map, 1024);
   EXPECT_EQ(block.at(1024, 3), 0xffff) << "a reader of the old tile must see the poison";
 }
 
