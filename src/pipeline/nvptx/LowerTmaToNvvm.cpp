@@ -47,6 +47,9 @@ LogicalResult lower(Operation *op) {
     NVVM::MBarrierInitOp::create(
         b, barrierAddress(b, init.getBarriers(), init.getIndex()),
         arith::ConstantIntOp::create(b, init.getCount(), 32), Value());
+    // The initialized barrier visible to the copy engine's completions
+    // (the async proxy), as CUTLASS's pipelines fence it.
+    NVVM::FenceMbarrierInitOp::create(b);
   } else if (auto arrive = dyn_cast<xla_gpu::MbarrierArriveOp>(op)) {
     NVVM::MBarrierArriveExpectTxOp::create(
         b, Type(), barrierAddress(b, arrive.getBarriers(), arrive.getIndex()),

@@ -1,13 +1,15 @@
 // RUN: xla-gpu-opt %s --xla-gpu-lower-tma-to-nvvm | FileCheck %s
 // (The PTX it becomes is checked end to end: emitters/gemm/planted-tma-bugs.hlo.)
 
-// mbarrier ops on the barrier's shared address; the TMA load from the
+// mbarrier ops on the barrier's shared address (an init fenced for the
+// async proxy); the TMA load from the
 // generic address of its source (the tensor-map parameter itself) into the
 // tile's address in the cluster's window, coordinates as i32; the wait a
 // try_wait.parity loop with CUTLASS's suspend hint.
 // CHECK-LABEL: func.func @k
 // CHECK:      %[[INIT:.*]] = xla_gpu.element_pointer %arg2[%arg3] : memref<4xi64, #gpu.address_space<workgroup>> -> <3>
 // CHECK:      nvvm.mbarrier.init %[[INIT]], %c1_i32 : !llvm.ptr<3>, i32
+// CHECK-NEXT: nvvm.fence.mbarrier.init
 // CHECK:      %[[ARRIVE:.*]] = xla_gpu.element_pointer %arg2[%arg3]
 // CHECK:      nvvm.mbarrier.arrive.expect_tx %[[ARRIVE]], %c16384_i32 : !llvm.ptr<3>, i32
 // CHECK:      %[[TILE:.*]] = xla_gpu.element_pointer %arg1[%c0, %c0, %c0] : memref<1x128x64xbf16, #gpu.address_space<workgroup>> -> <3>
