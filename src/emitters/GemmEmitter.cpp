@@ -1,4 +1,10 @@
 //===- GemmEmitter.cpp - Tensor-core GEMMs (XLA's Triton GEMM fusions) ----===//
+//
+// Owns the GEMM kernel's emission: the block's tile, the K loop (stages,
+// cp.async and TMA staging, mma.sync or wgmma products in flight), and the
+// epilogue. The choices it follows are made in GemmEmitterSetup.cpp.
+//
+//===----------------------------------------------------------------------===//
 #include "emitters/GemmEmitter.h"
 
 #include "emitters/GemmEmitterImpl.h"
@@ -26,40 +32,6 @@ using namespace mlir;
 namespace hlo {
 namespace {
 
-constexpr int64_t kWarpSize = 32;
-/// The register file of an SM (sm_80 to sm_90: 64K 32-bit registers),
-/// and the blocks a GEMM kernel's register bound leaves room for.
-constexpr int64_t kRegistersPerSm = 65536, kBlocksPerSm = 4;
-
-xla_gpu::MmaSyncKind mmaKindOf(GemmInput input) {
-  switch (input) {
-  case GemmInput::BF16:
-    return {16, 8, 16, xla_gpu::MmaInput::BF16};
-  case GemmInput::F16:
-    return {16, 8, 16, xla_gpu::MmaInput::F16};
-  case GemmInput::TF32:
-  case GemmInput::TF32x3:
-    return {16, 8, 8, xla_gpu::MmaInput::TF32};
-  case GemmInput::F64:
-    return {8, 8, 4, xla_gpu::MmaInput::F64};
-  case GemmInput::S8:
-    return {16, 8, 32, xla_gpu::MmaInput::S8};
-  case GemmInput::F8E4M3FN:
-    return {16, 8, 32, xla_gpu::MmaInput::F8E4M3FN};
-  case GemmInput::F8E5M2:
-    return {16, 8, 32, xla_gpu::MmaInput::F8E5M2};
-  }
-  llvm_unreachable("a GEMM input type");
-}
-
-/// The mma.sync of a GEMM's A and B types.
-xla_gpu::MmaSyncKind mmaKindFor(const GemmDescription &gemm) {
-  xla_gpu::MmaSyncKind kind = mmaKindOf(gemm.input);
-  if (gemm.inputB)
-    kind.inputB = mmaKindOf(*gemm.inputB).input;
-  return kind;
-}
-
 /// `value` as TF32 (its rounding) plus the TF32 rounding of the rest (zero
 /// where the rounding is the value: infinities included).
 std::pair<Value, Value> splitTf32(ImplicitLocOpBuilder &b, Value value) {
@@ -68,21 +40,6 @@ std::pair<Value, Value> splitTf32(ImplicitLocOpBuilder &b, Value value) {
   Value exact = arith::CmpFOp::create(b, arith::CmpFPredicate::OEQ, big, value);
   Value zero = arith::ConstantOp::create(b, b.getZeroAttr(value.getType()));
   return {big, arith::SelectOp::create(b, exact, zero, rest)};
-}
-
-/// The step along K XLA's Triton GEMM gives its dot: the dot's
-/// backend_config {"sizes":["32"]}.
-std::optional<int64_t> configuredBlockK(const HloInstruction &dot) {
-  std::optional<JsonValue> config = parseBackendConfig(backendConfigText(dot));
-  const JsonValue *sizes = config ? config->find("sizes") : nullptr;
-  if (!sizes || !sizes->isArray() || sizes->array().size() != 1)
-    return std::nullopt;
-  const JsonValue &size = sizes->array().front();
-  double value = size.kind() == JsonValue::Kind::String ? std::atof(size.string().c_str())
-                                                        : size.number();
-  if (value < 1 || value > (1 << 16) || value != static_cast<int64_t>(value))
-    return std::nullopt;
-  return static_cast<int64_t>(value);
 }
 
 } // namespace
@@ -119,168 +76,6 @@ Value IndexMath::less(Value x, int64_t bound) const {
   return arith::CmpIOp::create(b, arith::CmpIPredicate::ult, x, constant(bound));
 }
 Value IndexMath::both(Value x, Value y) const { return arith::AndIOp::create(b, x, y); }
-
-GemmEmitter::GemmEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
-                         const GpuDeviceInfo &device, GemmDescription gemm,
-                         const EmitterOptions &options)
-    : EmitterBase(analysis, fused, device), gemm(std::move(gemm)),
-      mma(mmaKindFor(this->gemm)), plantedBug(options.plantedBug) {
-  // XLA's tile and warps where its config names them (a tile of the
-  // root's dimensions, which the epilogue's bitcasts may permute).
-  // (None with --gemm-tiles=own: the tile the dot's shape gets.)
-  GemmConfig config;
-  if (!options.ownGemmTiles) {
-    config.tile = configuredTile(analysis);
-    if (config.tile)
-      config.warps = analysis.blockLevelWarps;
-    config.blockK = configuredBlockK(*this->gemm.dot);
-  }
-  config.multiprocessors = device.smCount;
-  elementBytes =
-      primitiveBitWidth(this->gemm.dot->operand(0)->shape().elementType()) / 8;
-  tiling = chooseGemmTiling(this->gemm, mma, config, elementBytes,
-                            device.sharedMemoryPerBlock);
-  warpgroups = chooseWarpgroupTiling();
-  // The emitter's own large wgmma tiles step K by 128 bytes (64 16-bit
-  // elements), one 128-byte swizzled row per operand row, as Hopper's
-  // GEMMs (CUTLASS, Triton) do: half the barriers and loop steps of 64.
-  if (warpgroups && tiling.large && !config.tile)
-    widenBlockK(tiling, mma, this->gemm, kWideBlockKBytes / elementBytes);
-  staging[0] = stagingOf(0);
-  staging[1] = stagingOf(1);
-  // Software pipelining where an operand's copies can be async: XLA's
-  // stages where its config names a tile (most say 1), two for the
-  // emitter's own mma.sync tiles; fewer while the buffers do not fit.
-  // (Not the large mma.sync tile: at 255 registers, a bf16 [32768,8192]
-  // dot spilled 32 bytes with two stages on sm_90.)
-  // With wgmma, the emitter's own tiles take four: one buffer pair read by
-  // the product in flight, two loading ahead (see the K loop).
-  int64_t wanted = config.tile ? analysis.blockLevelStages.value_or(1) : warpgroups ? 4 : 2;
-  wanted = std::clamp<int64_t>(wanted, 1, 4);
-  if (tiling.large && !warpgroups)
-    wanted = 1;
-  // Past 48 KiB the tiles go to dynamic shared memory (EmitterBase).
-  while (wanted > 1 && wanted * sharedMemoryBytes() > device.sharedMemoryPerBlockOptIn)
-    --wanted;
-  if (wanted > 1 && (canCopyAsync(0) || canCopyAsync(1))) {
-    stages = wanted;
-    staging[0].async = canCopyAsync(0);
-    staging[1].async = canCopyAsync(1);
-  }
-  // The in-flight wgmma K loop (3 or more stages) loads its tiles with TMA
-  // where it can, and with cp.async or through registers where not.
-  if (warpgroups && stages >= 3) {
-    for (int operand : {0, 1})
-      staging[operand].tma = canLoadWithTma(operand);
-  }
-  launch.threads[0] = tiling.warps * kWarpSize;
-  launch.blocks = splitGrid(this->gemm.batchCount() * tiling.tilesM * tiling.tilesN, device);
-  // Registers for four blocks an SM: without a bound ptxas aims at more
-  // blocks and spills the accumulators and addresses (64 registers and
-  // 12 bytes of spills where 104 fit, on a TF32 [4096,32000] x
-  // [32000,2048] dot for sm_80); with room for fewer, it spends
-  // registers freely. Three TF32 products hold each fragment twice (its
-  // TF32 part and remainder): room for two blocks (a HIGHEST f32 dot on
-  // 4 warps spilled 28 bytes at 128 registers on sm_80).
-  // Large tiles hold four times the accumulators: room for one block (at
-  // 128 registers a bf16 dot spilled 56 bytes with mma.sync on sm_80, and
-  // a weight gradient, both operands copied element by element, 8 bytes
-  // with wgmma on sm_90a).
-  int64_t blocksPerSm = this->gemm.input == GemmInput::TF32x3 ? kBlocksPerSm / 2 : kBlocksPerSm;
-  if (tiling.large)
-    blocksPerSm = 1;
-  int64_t bound = kRegistersPerSm / (blocksPerSm * launch.threads[0]) / 8 * 8;
-  // A warpgroup's thread holds N / 2 accumulators: room for them and as
-  // many again (fewer blocks where N is large).
-  if (warpgroups)
-    bound = std::max(bound, warpgroups->width / 2 + 64);
-  launch.maxRegisters = std::clamp<int64_t>(bound, 32, device.maxRegistersPerThread);
-}
-
-std::optional<GemmEmitter::WarpgroupTiling> GemmEmitter::chooseWarpgroupTiling() const {
-  const GemmTiling &t = tiling;
-  if (!device.features.wgmma || gemm.inputB ||
-      (gemm.input != GemmInput::BF16 && gemm.input != GemmInput::F16 &&
-       gemm.input != GemmInput::TF32))
-    return std::nullopt;
-  // Whole warpgroups, each a 64-row slab of the tile by N columns, K in
-  // steps of 32 bytes (16 16-bit or 8 TF32 columns).
-  if (t.warps % 4 != 0 || t.blockM % 64 != 0 || (t.blockK * elementBytes) % 32 != 0)
-    return std::nullopt;
-  WarpgroupTiling result;
-  result.groupsM = t.blockM / 64;
-  int64_t groups = t.warps / 4;
-  if (groups % result.groupsM != 0)
-    return std::nullopt;
-  result.groupsN = groups / result.groupsM;
-  // The B tile holds the tile's columns rounded up to whole core matrices.
-  if (t.sharedRowsB % result.groupsN != 0 || t.sharedRowsA != t.blockM)
-    return std::nullopt;
-  result.width = t.sharedRowsB / result.groupsN;
-  if (result.width % 8 != 0 || result.width > 256)
-    return std::nullopt;
-  return result;
-}
-
-int64_t GemmEmitter::sharedMemoryBytes() const {
-  int64_t elements = 0;
-  for (const Staging &operand : staging) {
-    int64_t tile = 1;
-    for (int64_t size : operand.tileShape)
-      tile *= size;
-    elements += tile;
-  }
-  // TMA: the stages' mbarriers after the tiles (16-byte aligned).
-  int64_t barriers = staging[0].tma || staging[1].tma ? llvm::alignTo(8 * stages, 16) : 0;
-  return stages * elements * elementBytes + barriers;
-}
-
-std::optional<std::pair<int64_t, int64_t>>
-GemmEmitter::configuredTile(const FusionAnalysis &analysis) const {
-  const std::vector<int64_t> &sizes = analysis.blockLevelTile;
-  const HloInstruction *root = fused.root();
-  if (!analysis.blockLevelWarps || sizes.size() != static_cast<size_t>(root->shape().rank()) ||
-      !gemm.hasMatrixResult())
-    return std::nullopt;
-  int64_t rank = gemm.dot->shape().rank();
-  if (root->shape().rank() != rank)
-    return std::nullopt;
-  // Root dimension i is dot dimension dotDimension[i], or -1 for a
-  // dimension of size 1 the bitcasts add.
-  std::vector<int64_t> dotDimension(rank);
-  std::iota(dotDimension.begin(), dotDimension.end(), 0);
-  if (gemm.epilogueChainTop != gemm.dot) {
-    MLIRContext context(MLIRContext::Threading::DISABLED);
-    std::optional<IndexingMap> toTop =
-        heroToRootIndexing(gemm.dot, gemm.epilogueChainTop, &context);
-    if (!toTop || toTop->getAffineMap().getNumResults() != rank)
-      return std::nullopt;
-    for (int64_t i = 0; i < rank; ++i) {
-      AffineExpr result = toTop->getAffineMap().getResult(i);
-      if (auto dim = dyn_cast<AffineDimExpr>(result))
-        dotDimension[i] = dim.getPosition();
-      else if (isa<AffineConstantExpr>(result) && root->shape().dimension(i) == 1)
-        dotDimension[i] = -1;
-      else
-        return std::nullopt;
-    }
-  }
-  // Dot dimensions no root dimension names have size 1: a tile of 1.
-  std::vector<int64_t> dotTile(rank, 1);
-  std::vector<bool> named(rank, false);
-  for (int64_t i = 0; i < rank; ++i)
-    if (dotDimension[i] >= 0) {
-      dotTile[dotDimension[i]] = sizes[i];
-      named[dotDimension[i]] = true;
-    }
-  for (int64_t d = 0; d < rank; ++d)
-    if (!named[d] && gemm.dot->shape().dimension(d) != 1)
-      return std::nullopt;
-  for (int64_t d = 0; d + 2 < rank; ++d)
-    if (dotTile[d] != 1)
-      return std::nullopt;
-  return std::make_pair(dotTile[rank - 2], dotTile[rank - 1]);
-}
 
 std::optional<SmallVector<xla_gpu::MmaFragmentOffset>>
 GemmEmitter::ldmatrixRows(xla_gpu::MmaOperand role, int64_t values,

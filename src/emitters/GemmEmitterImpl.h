@@ -1,9 +1,11 @@
 //===- GemmEmitterImpl.h - The GEMM emitter's class, privately ---*- C++ -*-===//
 //
 // The tensor-core GEMM emitter (GemmEmitter.h says what it computes),
-// declared for the files that define it and nothing else: GemmEmitter.cpp
-// (the kernel: tiles, K loop, products, epilogue) and GemmStaging.cpp (how
-// the block copies each operand's K tile into shared memory).
+// declared for the files that define it and nothing else:
+// GemmEmitterSetup.cpp (the choices before emission: tiling, warpgroups,
+// staging, stages, launch), GemmEmitter.cpp (the kernel: tiles, K loop,
+// products, epilogue) and GemmStaging.cpp (how the block copies each
+// operand's K tile into shared memory).
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_EMITTERS_GEMMEMITTERIMPL_H
