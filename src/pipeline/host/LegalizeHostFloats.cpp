@@ -6,7 +6,8 @@
 // written as conversions it has, with the rounding of a direct one, and
 // copysign as LLVM's intrinsic (upstream's math-to-libm cannot take it),
 // and IEEE maximum/minimum as LLVM's intrinsics (arith-expand's
-// compare-and-select gets the order of -0 and +0 wrong).
+// compare-and-select gets the order of -0 and +0 wrong), on f16/bf16 as
+// compares in f32 that select an operand's bits.
 //
 //===----------------------------------------------------------------------===//
 #include "pipeline/host/HostPasses.h"
@@ -126,6 +127,43 @@ void flipOrClearSign(Operation *op, bool negate) {
   op->erase();
 }
 
+/// maximum/minimum of f16/bf16 values: compared in f32, the result the
+/// chosen operand's bits -- a NaN operand as it is (x's if both), -0
+/// below +0 -- as XLA's kernels select it. (LLVM's bf16 maximum followed
+/// by a look at its sign bit crashed the x86 back end: fuzz seed 615241.)
+Value narrowMinMax(OpBuilder &b, Location loc, Value x, Value y, bool isMax) {
+  Type type = x.getType();
+  Type wide = withElementType(type, b.getF32Type());
+  Type bits = withElementType(type, b.getI16Type());
+  Type flags = withElementType(type, b.getI1Type());
+  Value xWide = arith::ExtFOp::create(b, loc, wide, x);
+  Value yWide = arith::ExtFOp::create(b, loc, wide, y);
+  Value xBits = arith::BitcastOp::create(b, loc, bits, x);
+  Value yBits = arith::BitcastOp::create(b, loc, bits, y);
+  auto compare = [&](arith::CmpFPredicate predicate, Value lhs, Value rhs) -> Value {
+    return arith::CmpFOp::create(b, loc, predicate, lhs, rhs);
+  };
+  Value xNaN = compare(arith::CmpFPredicate::UNO, xWide, xWide);
+  Value yNumber = compare(arith::CmpFPredicate::ORD, yWide, yWide);
+  Value xWins = compare(isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT, xWide,
+                        yWide);
+  Value equal = compare(arith::CmpFPredicate::OEQ, xWide, yWide);
+  // Equal (+0 and -0): maximum takes the one without the sign bit,
+  // minimum the one with it.
+  Value xNegative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, xBits,
+                                          constantLike(b, loc, bits, 0));
+  Value xOnTie = isMax ? Value(arith::XOrIOp::create(b, loc, xNegative,
+                                                     constantLike(b, loc, flags, 1)))
+                       : xNegative;
+  Value pickX = arith::OrIOp::create(
+      b, loc, xNaN,
+      arith::AndIOp::create(b, loc, yNumber,
+                            arith::OrIOp::create(b, loc, xWins,
+                                                 arith::AndIOp::create(b, loc, equal, xOnTie))));
+  Value chosen = arith::SelectOp::create(b, loc, pickX, xBits, yBits);
+  return arith::BitcastOp::create(b, loc, type, chosen);
+}
+
 struct LegalizeHostFloatsPass
     : impl::LegalizeHostFloatsPassBase<LegalizeHostFloatsPass> {
   void runOnOperation() override {
@@ -170,6 +208,12 @@ struct LegalizeHostFloatsPass
         return;
       OpBuilder b(op);
       Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+      if (isNarrowFloat(lhs.getType())) {
+        op->getResult(0).replaceAllUsesWith(
+            narrowMinMax(b, op->getLoc(), lhs, rhs, isa<arith::MaximumFOp>(op)));
+        op->erase();
+        return;
+      }
       Value result = isa<arith::MaximumFOp>(op)
                          ? Value(LLVM::MaximumOp::create(b, op->getLoc(), lhs, rhs))
                          : Value(LLVM::MinimumOp::create(b, op->getLoc(), lhs, rhs));

@@ -44,3 +44,29 @@ func.func @widen(%x: bf16) -> f64 {
 // CHECK-LABEL: func.func @widen(
 // CHECK:         %[[F:.*]] = arith.extf %{{.*}} : bf16 to f32
 // CHECK:         arith.extf %[[F]] : f32 to f64
+
+// maximum/minimum of f16/bf16: compared in f32, the result the chosen
+// operand's own bits (a NaN operand as it is, -0 below +0), selected as
+// i16 -- no narrow-float maximum reaches the back end.
+// CHECK-LABEL: func.func @narrow_max_min
+// CHECK-NOT:   arith.maximumf
+// CHECK-NOT:   llvm.intr.maximum
+// CHECK:       %[[XW:.*]] = arith.extf %arg0 : bf16 to f32
+// CHECK:       %[[YW:.*]] = arith.extf %arg1 : bf16 to f32
+// CHECK:       %[[XB:.*]] = arith.bitcast %arg0 : bf16 to i16
+// CHECK:       %[[YB:.*]] = arith.bitcast %arg1 : bf16 to i16
+// CHECK:       arith.cmpf uno, %[[XW]], %[[XW]]
+// CHECK:       arith.cmpf ord, %[[YW]], %[[YW]]
+// CHECK:       arith.cmpf ogt, %[[XW]], %[[YW]]
+// CHECK:       arith.cmpf oeq, %[[XW]], %[[YW]]
+// CHECK:       arith.cmpi slt, %[[XB]]
+// CHECK:       %[[PICK:.*]] = arith.select %{{.*}}, %[[XB]], %[[YB]] : i16
+// CHECK:       arith.bitcast %[[PICK]] : i16 to bf16
+// CHECK:       arith.cmpf olt, %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK:       arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<4xi1>, vector<4xi16>
+// CHECK-NOT:   llvm.intr.minimum
+func.func @narrow_max_min(%x: bf16, %y: bf16, %v: vector<4xf16>, %w: vector<4xf16>) -> (bf16, vector<4xf16>) {
+  %0 = arith.maximumf %x, %y : bf16
+  %1 = arith.minimumf %v, %w : vector<4xf16>
+  return %0, %1 : bf16, vector<4xf16>
+}
