@@ -185,8 +185,9 @@ int64_t GemmEmitter::sharedMemoryBytes() const {
       tile *= size;
     elements += tile;
   }
-  // TMA: the stages' mbarriers after the tiles (16-byte aligned).
-  int64_t barriers = staging[0].tma || staging[1].tma ? llvm::alignTo(8 * stages, 16) : 0;
+  // TMA: the stages' mbarriers, 8 bytes each, after the tiles (whose
+  // bytes are a multiple of 16: the layout's start for the next global).
+  int64_t barriers = staging[0].tma || staging[1].tma ? 8 * stages : 0;
   return stages * elements * elementBytes + barriers;
 }
 
