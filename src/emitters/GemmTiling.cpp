@@ -19,6 +19,11 @@ constexpr int64_t kLargeTile = 128, kLargeTileWarps = 8;
 constexpr int64_t kBlockKBytes = 64;
 /// Each shared row's pad: 16 bytes.
 constexpr int64_t kPadBytes = 16;
+/// At most this many accumulator values a thread: XLA's warps are doubled
+/// (to 16 at most) for a tile that would give a thread more. (A fuzzed
+/// config of one warp for a 128 x 128 f32 tile, 512 a thread, took 82 s
+/// to bufferize and would spill on any GPU.)
+constexpr int64_t kMaxAccumulatorsPerThread = 128, kMaxConfiguredWarps = 16;
 
 /// The warps as a grid over the mma tiles, each warp's part as square as
 /// can be (in elements), if some grid divides them evenly.
@@ -54,6 +59,9 @@ GemmTiling chooseGemmTiling(const GemmDescription &gemm, const xla_gpu::MmaSyncK
   if (config.tile && config.warps) {
     std::tie(t.blockM, t.blockN) = *config.tile;
     t.warps = std::clamp<int64_t>(*config.warps, 1, 32);
+    while (t.warps < kMaxConfiguredWarps &&
+           t.blockM * t.blockN > kMaxAccumulatorsPerThread * 32 * t.warps)
+      t.warps *= 2;
     t.mmaTilesM = llvm::divideCeil(t.blockM, mma.m);
     t.mmaTilesN = llvm::divideCeil(t.blockN, mma.n);
   } else if (config.multiprocessors > 0 && elementBytes <= 4 && gemm.input != GemmInput::TF32x3 &&

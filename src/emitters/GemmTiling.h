@@ -64,8 +64,9 @@ struct GemmTiling {
 };
 
 /// The tiling of `gemm` computed with `mma`s, honouring `config` where it
-/// fits and staying within `sharedMemoryLimit` bytes of static shared
-/// memory.
+/// fits (its warps doubled where a thread would hold more than 128
+/// accumulators) and staying within `sharedMemoryLimit` bytes of static
+/// shared memory.
 GemmTiling chooseGemmTiling(const GemmDescription &gemm, const xla_gpu::MmaSyncKind &mma,
                             const GemmConfig &config, int64_t elementBytes,
                             int64_t sharedMemoryLimit);

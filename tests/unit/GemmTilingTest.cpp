@@ -43,6 +43,17 @@ TEST(GemmTiling, XlasSmallTileOnTwoWarpsIsDealtRoundRobin) {
   EXPECT_EQ(t.sharedMemoryBytes(2), (16 + 8) * 40 * 2);
 }
 
+TEST(GemmTiling, XlasWarpsDoubleWhereAThreadWouldHoldOver128Accumulators) {
+  // One warp for 128 x 128 (fuzz seed 640057): 512 a thread; four warps
+  // hold 128 each. 128 x 256 on 8 warps is 128 a thread: kept.
+  GemmConfig lone{std::make_pair<int64_t, int64_t>(128, 128), 1, 32};
+  EXPECT_EQ(chooseGemmTiling(gemmOf(123, 281, 77), kTf32, lone, 4, kLimit).warps, 4);
+  GemmConfig wide{std::make_pair<int64_t, int64_t>(128, 256), 8, 64};
+  EXPECT_EQ(chooseGemmTiling(gemmOf(4096, 4096, 4096), kBf16, wide, 2, 227 * 1024).warps, 8);
+  GemmConfig small{std::make_pair<int64_t, int64_t>(64, 64), 1, 32};
+  EXPECT_EQ(chooseGemmTiling(gemmOf(64, 64, 64), kBf16, small, 2, kLimit).warps, 1);
+}
+
 TEST(GemmTiling, WarpsFormTheSquarestGrid) {
   GemmConfig config{std::make_pair<int64_t, int64_t>(64, 32), 4, 32};
   GemmTiling t = chooseGemmTiling(gemmOf(1024, 1024, 1024), kBf16, config, 2, kLimit);
