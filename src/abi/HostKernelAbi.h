@@ -229,6 +229,14 @@ void __hlo_host_mbarrier_wait(HloHostThread *thread, void *barrier, uint32_t par
 void __hlo_host_tma_load(HloHostThread *thread, const HloHostTensorMap *map, void *destination,
                          void *barrier, const int32_t *coordinates);
 
+/* PTX's setmaxnreg.{inc,dec}.sync.aligned.u32 (`increase` non-zero:
+ * .inc): the calling warpgroup's registers per thread become `count`,
+ * given back to the block's pool or taken from it (waiting until other
+ * warpgroups have given back enough). Every thread of the warpgroup runs
+ * the same one; the count starts at the kernel's register bound (the
+ * manifest's max_registers), and without one setmaxnreg is a fault. */
+void __hlo_host_setmaxnreg(HloHostThread *thread, uint32_t count, uint32_t increase);
+
 /* What an out-of-bounds access was. */
 enum HloHostAccessKind {
   HLO_HOST_ACCESS_LOAD = 0,

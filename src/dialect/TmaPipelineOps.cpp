@@ -2,7 +2,8 @@
 //
 // Owns the verifiers and syntax of the ops of Hopper's asynchronous copy
 // pipeline (XlaGpuOps.td): mbarrier_init, mbarrier_arrive, mbarrier_wait,
-// tma_load.
+// tma_load, and set_max_registers (the register split of the warpgroups
+// on either side of such a pipeline).
 //
 //===----------------------------------------------------------------------===//
 #include "dialect/XlaGpuDialect.h"
@@ -144,6 +145,12 @@ LogicalResult TmaLoadOp::verify() {
   if (isa<TensorType>(getSource().getType()) != isa<TensorType>(tile))
     return emitOpError("expects a source and a tile both tensors or both buffers");
   return verifyUpdate(*this, getTile(), getResult());
+}
+
+LogicalResult SetMaxRegistersOp::verify() {
+  if (getCount() < 24 || getCount() > 256 || getCount() % 8 != 0)
+    return emitOpError("expects a multiple of 8 from 24 to 256 registers, not ") << getCount();
+  return success();
 }
 
 } // namespace hlo::xla_gpu

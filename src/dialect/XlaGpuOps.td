@@ -537,6 +537,25 @@ def XlaGpu_TmaLoadOp : XlaGpu_Op<"tma_load",
   }];
 }
 
+def XlaGpu_SetMaxRegistersOp : XlaGpu_Op<"set_max_registers",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Moves registers between a block's warpgroups";
+  let description = [{
+    PTX's `setmaxnreg.{inc,dec}.sync.aligned.u32`: the running warpgroup's
+    registers per thread become `count` (a multiple of 8, 24 to 256),
+    given back to the block's pool (`increase` absent: at most the current
+    count) or taken from it (`increase`: at least the current count;
+    waits until other warpgroups have given back enough). Every thread of
+    a warpgroup runs the same one. A warp-specialized kernel lowers its
+    producer's registers and raises its consumers'.
+
+      xla_gpu.set_max_registers {count = 232 : i64, increase}
+  }];
+  let arguments = (ins I64Attr:$count, UnitAttr:$increase);
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
 def XlaGpu_PredicatedInsertOp : XlaGpu_Op<"predicated_insert",
     [Pure, TypesMatchWith<"the result is the destination's type", "dest", "result", "$_self">,
      TypesMatchWith<"the value is an element of the destination", "dest", "value",

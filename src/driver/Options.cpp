@@ -169,11 +169,18 @@ int parseOptions(int argc, char **argv, Options &options) {
                  "stages; default) or own (the GEMM emitter's, by the dot's shape, as for "
                  "plain dots)")
       ->check(CLI::IsMember({"xla", "own"}));
+  app.add_option("--gemm-warp-specialization", options.gemmWarpSpecialization,
+                 "Hopper GEMM kernels whose operands both load by TMA: on (a producer "
+                 "warpgroup issues the loads, the others multiply, through full and empty "
+                 "mbarriers; default) or off (every warpgroup multiplies, one thread "
+                 "loads)")
+      ->check(CLI::IsMember({"on", "off"}));
   // For the tests that show a check catches a real bug: hidden.
   app.add_option("--plant-bug", options.plantedBug,
                  "Plant a known bug on purpose (tests of the checks only)")
       ->check(CLI::IsMember({"wgmma-copy-early", "wgmma-no-final-wait", "tma-wrong-parity",
-                             "tma-no-final-wait"}))
+                             "tma-no-final-wait", "ws-no-empty-wait", "ws-early-release",
+                             "setmaxnreg-overask"}))
       ->group("");
   std::vector<std::string> versions = pipeline::ptxVersions();
   app.add_option("--ptx-version", options.ptxVersion,

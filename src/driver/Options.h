@@ -41,6 +41,7 @@ struct Options {
   /// The GEMM emitter's tiles for XLA's Triton GEMM fusions: "xla" (their
   /// config's) or "own" (chosen by shape, as for plain dots).
   std::string gemmTiles = "xla";
+  std::string gemmWarpSpecialization = "on";
   /// --plant-bug (hidden): a known bug planted for the tests of the checks.
   std::string plantedBug;
   /// The HLO optimization pipeline (src/hlo_opt): auto (on unoptimized

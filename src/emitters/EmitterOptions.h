@@ -17,13 +17,22 @@ struct EmitterOptions {
   /// stages (chosen by the dot's shape, as for plain dots) instead of
   /// their config's (--gemm-tiles=own).
   bool ownGemmTiles = false;
+  /// Hopper GEMM kernels whose operands both load by TMA split into a
+  /// producer warpgroup and consumer warpgroups
+  /// (--gemm-warp-specialization=on|off).
+  bool warpSpecializedGemms = true;
   /// A known bug to plant on purpose, so that a test can show the checks
   /// catch it (--plant-bug, hidden): "wgmma-copy-early" (the in-flight
   /// wgmma loop copies the next tile into the buffer the product in flight
   /// reads), "wgmma-no-final-wait" (the loop's last product is never
   /// waited for), "tma-wrong-parity" (the K loop waits for the other
   /// phase of a stage's mbarrier), "tma-no-final-wait" (the TMA loads past
-  /// the loop are never waited for). Empty: none.
+  /// the loop are never waited for), "ws-no-empty-wait" (the
+  /// warp-specialized producer loads into a stage without waiting for
+  /// its empty barrier), "ws-early-release" (its consumers release a
+  /// stage before the product reading it retired), "setmaxnreg-overask"
+  /// (its consumers ask for more registers than the producer gives back).
+  /// Empty: none.
   std::string plantedBug;
 };
 

@@ -321,27 +321,32 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   // initialized by thread 0 with one arrival a phase (its expect_tx), and
   // seen by every thread after the barrier that follows.
   bool tma = staging[0].tma || staging[1].tma;
-  int64_t tmaBytes = 0;
-  for (int operand : {0, 1})
-    if (staging[operand].tma)
-      tmaBytes += tiling.blockK * staging[operand].rows * elementBytes;
+  // With warp specialization, a second array: each stage's empty barrier,
+  // one arrival a phase from every consumer thread.
+  int64_t fullBarriers = 2 * stages, emptyBarriers = fullBarriers + 1;
   Value isProducer = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, thread, math.constant(0));
   if (tma) {
-    Value barriers = xla_gpu::AllocateSharedOp::create(
-        b, RankedTensorType::get({stages}, b.getI64Type()), b.getI64IntegerAttr(8));
+    SmallVector<Value> barriers;
+    SmallVector<int64_t> arrivals = {1};
+    if (warpSpecialization)
+      arrivals.push_back(warpSpecialization->consumerThreads);
+    for (size_t i = 0; i < arrivals.size(); ++i)
+      barriers.push_back(xla_gpu::AllocateSharedOp::create(
+          b, RankedTensorType::get({stages}, b.getI64Type()), b.getI64IntegerAttr(8)));
     BodyValues initialized =
-        emitIf(b, isProducer, {barriers}, [&](ImplicitLocOpBuilder &) -> BodyValues {
-          Value updated = barriers;
-          for (int64_t s = 0; s < stages; ++s)
-            updated = xla_gpu::MbarrierInitOp::create(b, updated.getType(), updated,
+        emitIf(b, isProducer, barriers, [&](ImplicitLocOpBuilder &) -> BodyValues {
+          SmallVector<Value> updated = barriers;
+          for (auto [array, count] : llvm::zip(updated, arrivals))
+            for (int64_t s = 0; s < stages; ++s)
+              array = xla_gpu::MbarrierInitOp::create(b, array.getType(), array,
                                                       math.constant(s),
-                                                      b.getI64IntegerAttr(1))
+                                                      b.getI64IntegerAttr(count))
                           .getResult();
-          return SmallVector<Value>{updated};
+          return updated;
         });
     if (!initialized)
       return initialized.takeError();
-    tiles.push_back(initialized->front());
+    llvm::append_range(tiles, *initialized);
   }
   // Copies K tile `kTile` into stage `s`'s tiles: the block's threads copy
   // the operands without TMA, thread 0 issues the TMA loads.
@@ -358,46 +363,15 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
     }
     if (!tma)
       return llvm::Error::success();
-    SmallVector<Value> updated = {current[2 * s], current[2 * s + 1], current.back()};
+    SmallVector<Value> updated = {current[2 * s], current[2 * s + 1], current[fullBarriers]};
     BodyValues issued = emitIf(b, isProducer, updated, [&](ImplicitLocOpBuilder &) -> BodyValues {
-      SmallVector<Value> values = updated;
-      values[2] = xla_gpu::MbarrierArriveOp::create(b, values[2].getType(), values[2],
-                                                    math.constant(s),
-                                                    b.getI64IntegerAttr(tmaBytes))
-                      .getResult();
-      for (int operand : {0, 1}) {
-        if (!staging[operand].tma)
-          continue;
-        const HloInstruction *parameter = gemm.dot->operand(operand);
-        Value rows = operand == 0 ? position.row : position.column;
-        const Staging &staged = staging[operand];
-        // Most minor first: (K, rows) for a K-minor operand, one box; (N,
-        // K) for an N-minor B, one box an atom of the tile's columns.
-        bool columns = staged.layout == TileLayout::SwizzledColumns;
-        int64_t boxes = columns ? staged.tileShape.front() : 1;
-        for (int64_t atom = 0; atom < boxes; ++atom) {
-          SmallVector<Value> coordinates =
-              columns ? SmallVector<Value>{math.add(rows, math.constant(atom * staged.tileShape.back())), k0}
-                      : SmallVector<Value>{k0, rows};
-          SmallVector<Value> at;
-          if (columns)
-            at = {math.constant(atom), math.constant(0), math.constant(0)};
-          values[operand] =
-              xla_gpu::TmaLoadOp::create(
-                  b, values[operand].getType(), context.parameters[parameter->parameterNumber()],
-                  coordinates, values[operand], at, values[2], math.constant(s),
-                  b.getDenseI64ArrayAttr(tmaBox(operand)),
-                  b.getI64IntegerAttr(staged.swizzleBytes))
-                  .getResult();
-        }
-      }
-      return values;
+      return issueTmaLoads(b, context, position, updated, s, k0);
     });
     if (!issued)
       return issued.takeError();
     current[2 * s] = (*issued)[0];
     current[2 * s + 1] = (*issued)[1];
-    current.back() = (*issued)[2];
+    current[fullBarriers] = (*issued)[2];
     return llvm::Error::success();
   };
   // Waits for stage `s`'s TMA loads of the phase of parity `parity`.
@@ -406,7 +380,7 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
       return;
     if (plantedBug == "tma-wrong-parity")
       parity = arith::XOrIOp::create(b, parity, math.constant(1));
-    auto wait = xla_gpu::MbarrierWaitOp::create(b, current.back(), math.constant(s), parity,
+    auto wait = xla_gpu::MbarrierWaitOp::create(b, current[fullBarriers], math.constant(s), parity,
                                                 ValueRange{current[2 * s], current[2 * s + 1]});
     current[2 * s] = wait.getResult(0);
     current[2 * s + 1] = wait.getResult(1);
@@ -440,9 +414,27 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   // i - 1's. One barrier a step. Steps past K multiply the zeros their
   // copies wrote, so that no step is conditional (an in-flight
   // accumulator must not pass through a branch).
-  int64_t ahead = asyncWgmma ? stages - 2 : stages - 1;
+  //
+  // Warp-specialized (both operands by TMA): the producer warpgroup loads
+  // every tile (emitTmaProducer), the consumers' step i waits for its
+  // tile's full barrier, multiplies in flight, retiring step i - 1's
+  // product, and releases step i - 1's stage on its empty barrier. No
+  // barrier of the whole block in the loop.
+  int64_t ahead = warpSpecialization ? 0 : asyncWgmma ? stages - 2 : stages - 1;
+  int64_t rounds = llvm::divideCeil(kTiles, stages);
   if (tma)
     barrier(tiles); // the mbarriers initialized
+  if (warpSpecialization) {
+    Value consumerThreads = math.constant(warpSpecialization->consumerThreads);
+    BodyValues produced = emitIf(
+        b, arith::CmpIOp::create(b, arith::CmpIPredicate::uge, thread, consumerThreads), tiles,
+        [&](ImplicitLocOpBuilder &) -> BodyValues {
+          return emitTmaProducer(b, context, position, tiles, rounds);
+        });
+    if (!produced)
+      return produced.takeError();
+    tiles = std::move(*produced);
+  }
   if (stages > 1) {
     for (int64_t s = 0; s < ahead; ++s) {
       if (llvm::Error error = stageTiles(tiles, s, math.constant(s)))
@@ -450,9 +442,11 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
       commit(tiles);
     }
   }
+  // The K loop and the epilogue (the consumers' part, with warp
+  // specialization): the output written.
+  auto multiplyAndWrite = [&]() -> llvm::Expected<Value> {
   SmallVector<Value> inits(accumulatorCount, zeros);
   llvm::append_range(inits, tiles);
-  int64_t rounds = llvm::divideCeil(kTiles, stages);
   auto loop = scf::ForOp::create(
       b, math.constant(0), math.constant(rounds), math.constant(1), inits,
       [&](OpBuilder &builder, Location, Value round, ValueRange iterArgs) {
@@ -468,6 +462,37 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
             if (llvm::Error error = multiplyTiles(current[0], current[1], results))
               return error;
             barrier(current);
+            return llvm::Error::success();
+          }
+          if (warpSpecialization) {
+            for (int64_t step = 0; step < stages; ++step) {
+              waitForLoads(current, step,
+                           arith::AndIOp::create(b, round, math.constant(1)).getResult());
+              if (llvm::Error error =
+                      multiplyTiles(current[2 * step], current[2 * step + 1], results))
+                return error;
+              // Step i - 1's product has retired: its stage is free (in
+              // round 0, step 0 has no step before it).
+              int64_t released = (step + stages - 1) % stages;
+              Value afterFirst = arith::CmpIOp::create(b, arith::CmpIPredicate::ugt, round,
+                                                       math.constant(0));
+              if (plantedBug == "ws-early-release") {
+                released = step; // the stage the product in flight reads
+                afterFirst = yes;
+              }
+              BodyValues arrived = emitIf(
+                  b, step == 0 ? afterFirst : yes, {current[emptyBarriers]},
+                  [&](ImplicitLocOpBuilder &) -> BodyValues {
+                    return SmallVector<Value>{
+                        xla_gpu::MbarrierArriveOp::create(
+                            b, current[emptyBarriers].getType(), current[emptyBarriers],
+                            math.constant(released), b.getI64IntegerAttr(0))
+                            .getResult()};
+                  });
+              if (!arrived)
+                return arrived.takeError();
+              current[emptyBarriers] = arrived->front();
+            }
             return llvm::Error::success();
           }
           if (asyncWgmma) {
@@ -526,12 +551,12 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
         scf::YieldOp::create(b, results);
       });
   if (failure)
-    return failure;
+    return std::move(failure);
   // A loop whatever its trip count: unrolled, its tile copies and barriers
   // would only lengthen the code and the registers' lives.
   loop->setAttr(xla_gpu::kKeepLoopAttr, b.getUnitAttr());
   b.setInsertionPointAfter(loop);
-  if (stages > 1) {
+  if (stages > 1 && !warpSpecialization) {
     // The copies of the tiles past K are still in flight.
     SmallVector<Value> last(loop.getResults().begin() + accumulatorCount,
                             loop.getResults().end());
@@ -556,7 +581,7 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   if (gemm.epilogueChainTop != gemm.dot) {
     toRoot = heroToRootIndexing(gemm.dot, gemm.epilogueChainTop, mlirContext);
     if (!toRoot)
-      return epilogueWithoutIndexing(gemm.dot, root);
+      return std::move(epilogueWithoutIndexing(gemm.dot, root));
   }
   Type dotElement = elementType(gemm.dot->shape().elementType(), mlirContext);
   SmallVector<int64_t> lhsFreeSizes, rhsFreeSizes;
@@ -616,7 +641,31 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
       output = written->front();
     }
   }
-  func::ReturnOp::create(b, ValueRange{output});
+  return output;
+  };
+  if (!warpSpecialization) {
+    llvm::Expected<Value> written = multiplyAndWrite();
+    if (!written)
+      return written.takeError();
+    func::ReturnOp::create(b, ValueRange{*written});
+    return llvm::Error::success();
+  }
+  // The consumers, their registers raised first.
+  BodyValues consumed = emitIf(
+      b,
+      arith::CmpIOp::create(b, arith::CmpIPredicate::ult, thread,
+                            math.constant(warpSpecialization->consumerThreads)),
+      {context.outputs.front()}, [&](ImplicitLocOpBuilder &) -> BodyValues {
+        if (warpSpecialization->consumerRegisters)
+          xla_gpu::SetMaxRegistersOp::create(b, warpSpecialization->consumerRegisters, true);
+        llvm::Expected<Value> written = multiplyAndWrite();
+        if (!written)
+          return written.takeError();
+        return SmallVector<Value>{*written};
+      });
+  if (!consumed)
+    return consumed.takeError();
+  func::ReturnOp::create(b, ValueRange{consumed->front()});
   return llvm::Error::success();
 }
 

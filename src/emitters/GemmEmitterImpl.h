@@ -4,8 +4,9 @@
 // declared for the files that define it and nothing else:
 // GemmEmitterSetup.cpp (the choices before emission: tiling, warpgroups,
 // staging, stages, launch), GemmEmitter.cpp (the kernel: tiles, K loop,
-// products, epilogue) and GemmStaging.cpp (how the block copies each
-// operand's K tile into shared memory).
+// products, epilogue), GemmStaging.cpp (how the block copies each
+// operand's K tile into shared memory) and GemmWarpSpecialization.cpp
+// (the TMA loads, and the producer warpgroup that issues them).
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_EMITTERS_GEMMEMITTERIMPL_H
@@ -143,6 +144,24 @@ private:
   bool canLoadWithTma(int operand) const;
   /// The TMA box of operand `operand` (most minor first: K, rows).
   std::vector<int64_t> tmaBox(int operand) const;
+  /// The issuing thread's TMA loads of the K tile from contraction index
+  /// `k0` on into stage `stage`'s tiles `values[0]` (A) and `values[1]`
+  /// (B), of the operands staged by TMA, expected on full barrier `stage`
+  /// of `values[2]`: the three updated.
+  llvm::SmallVector<mlir::Value> issueTmaLoads(mlir::ImplicitLocOpBuilder &b,
+                                               EmitterContext &context,
+                                               const BlockPosition &position,
+                                               llvm::SmallVector<mlir::Value> values,
+                                               int64_t stage, mlir::Value k0) const;
+  /// The producer warpgroup of a warp-specialized kernel: its registers
+  /// given back, then its first thread loads K tiles 0 to `rounds` * S - 1
+  /// (zeros past K), tile i into stage i % S once the consumers released
+  /// the stage's previous tile (its empty barrier's phase). `tiles`: the
+  /// stages' tiles, then the full and the empty barriers; returned updated.
+  llvm::Expected<llvm::SmallVector<mlir::Value>>
+  emitTmaProducer(mlir::ImplicitLocOpBuilder &b, EmitterContext &context,
+                  const BlockPosition &position, llvm::SmallVector<mlir::Value> tiles,
+                  int64_t rounds) const;
 
   /// Whether operand `operand` is stored with a contracting dimension
   /// minor-most (K contiguous).
@@ -179,6 +198,19 @@ private:
   /// fit, else 1.
   int64_t stages = 1;
   std::optional<WarpgroupTiling> warpgroups;
+  /// Warp specialization (the in-flight wgmma loop with both operands by
+  /// TMA): the tiling's warps consume (multiply and write the output), one
+  /// more warpgroup after them produces (issues the TMA loads); a stage
+  /// has a full mbarrier (its loads landed) and an empty one (every
+  /// consumer thread is done with it). Where the block has its SM alone
+  /// and two or more consumer warpgroups, setmaxnreg moves registers from
+  /// the producer to the consumers.
+  struct WarpSpecialization {
+    int64_t consumerThreads = 0;
+    /// The setmaxnreg counts; 0: none.
+    int64_t producerRegisters = 0, consumerRegisters = 0;
+  };
+  std::optional<WarpSpecialization> warpSpecialization;
   int64_t elementBytes = 0;
   Staging staging[2];
   LaunchDimensions launch;

@@ -16,6 +16,8 @@
 #include "hlo_parser/OpAttributes.h"
 #include "support/BackendConfig.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <algorithm>
 #include <cstdlib>
 
@@ -28,6 +30,10 @@ constexpr int64_t kWarpSize = 32;
 /// The register file of an SM (sm_80 to sm_90: 64K 32-bit registers),
 /// and the blocks a GEMM kernel's register bound leaves room for.
 constexpr int64_t kRegistersPerSm = 65536, kBlocksPerSm = 4;
+constexpr int64_t kThreadsPerWarpgroup = 128;
+/// A warp-specialized producer's registers after setmaxnreg.dec (CUTLASS's
+/// producers keep 40: addresses, coordinates and the loop).
+constexpr int64_t kProducerRegisters = 40;
 
 xla_gpu::MmaSyncKind mmaKindOf(GemmInput input) {
   switch (input) {
@@ -128,7 +134,14 @@ GemmEmitter::GemmEmitter(const FusionAnalysis &analysis, const HloComputation &f
     for (int operand : {0, 1})
       staging[operand].tma = canLoadWithTma(operand);
   }
-  launch.threads[0] = tiling.warps * kWarpSize;
+  // Both by TMA: a producer warpgroup issues them (if its empty barriers
+  // still fit).
+  if (options.warpSpecializedGemms && staging[0].tma && staging[1].tma) {
+    warpSpecialization = WarpSpecialization{tiling.warps * kWarpSize, 0, 0};
+    if (sharedMemoryBytes() > device.sharedMemoryPerBlockOptIn)
+      warpSpecialization.reset();
+  }
+  launch.threads[0] = tiling.warps * kWarpSize + (warpSpecialization ? kThreadsPerWarpgroup : 0);
   launch.blocks = splitGrid(this->gemm.batchCount() * tiling.tilesM * tiling.tilesN, device);
   // Registers for four blocks an SM: without a bound ptxas aims at more
   // blocks and spills the accumulators and addresses (64 registers and
@@ -150,6 +163,21 @@ GemmEmitter::GemmEmitter(const FusionAnalysis &analysis, const HloComputation &f
   if (warpgroups)
     bound = std::max(bound, warpgroups->width / 2 + 64);
   launch.maxRegisters = std::clamp<int64_t>(bound, 32, device.maxRegistersPerThread);
+  // One block an SM and two or more consumer warpgroups: the producer
+  // keeps 40 registers and its others go to the consumers (168 + 64 = 232
+  // on 2 + 1 warpgroups, as CUTLASS's cooperative kernels). The bound is
+  // then the registers the block launches with: ptxas gives such a kernel
+  // exactly its .maxnreg, and the pool arithmetic counts on it.
+  int64_t consumerGroups = tiling.warps / 4;
+  if (warpSpecialization && blocksPerSm == 1 && consumerGroups >= 2 &&
+      launch.maxRegisters % 8 == 0 && launch.maxRegisters > kProducerRegisters) {
+    warpSpecialization->producerRegisters = kProducerRegisters;
+    int64_t consumer =
+        launch.maxRegisters + (launch.maxRegisters - kProducerRegisters) / consumerGroups;
+    warpSpecialization->consumerRegisters = std::min<int64_t>(consumer / 8 * 8, 256);
+    if (plantedBug == "setmaxnreg-overask")
+      warpSpecialization->consumerRegisters += 8;
+  }
 }
 
 std::optional<GemmEmitter::WarpgroupTiling> GemmEmitter::chooseWarpgroupTiling() const {
@@ -185,9 +213,13 @@ int64_t GemmEmitter::sharedMemoryBytes() const {
       tile *= size;
     elements += tile;
   }
-  // TMA: the stages' mbarriers, 8 bytes each, after the tiles (whose
-  // bytes are a multiple of 16: the layout's start for the next global).
+  // TMA: the stages' mbarriers, 8 bytes each (full ones, and empty ones
+  // with warp specialization), after the tiles (whose bytes are a
+  // multiple of 16: the layout's start for the next global).
+  // The empty ones follow the full ones, which the layout then pads to 16.
   int64_t barriers = staging[0].tma || staging[1].tma ? 8 * stages : 0;
+  if (warpSpecialization)
+    barriers += llvm::alignTo(barriers, 16);
   return stages * elements * elementBytes + barriers;
 }
 

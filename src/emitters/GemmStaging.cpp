@@ -127,48 +127,6 @@ SmallVector<Value, 4> GemmEmitter::tileIndices(ImplicitLocOpBuilder &b, const St
   llvm_unreachable("a tile layout");
 }
 
-bool GemmEmitter::canLoadWithTma(int operand) const {
-  const HloInstruction *value = gemm.dot->operand(operand);
-  const Staging &staged = staging[operand];
-  if (!device.features.tma || !warpgroups || value->opcode() != HloOpcode::Parameter ||
-      value->users().size() != 1 ||
-      (gemm.input != GemmInput::BF16 && gemm.input != GemmInput::F16))
-    return false;
-  const Shape &shape = value->shape();
-  const std::vector<int64_t> &contracting =
-      operand == 0 ? gemm.lhsContracting : gemm.rhsContracting;
-  const std::vector<int64_t> &free = operand == 0 ? gemm.lhsFree : gemm.rhsFree;
-  if (shape.rank() != 2 || contracting.size() != 1 || free.size() != 1)
-    return false;
-  std::vector<int64_t> layout = shape.layoutOrDefault().minorToMajor;
-  if (layout.size() != 2)
-    return false;
-  // Rows of K (one box of the whole tile), or, N-minor, rows of N (one
-  // box an atom of the tile); the buffer's rows 16-byte aligned.
-  if (staged.layout == TileLayout::SwizzledColumns)
-    return layout.front() == free.front() && tiling.blockK <= 256 &&
-           (shape.dimension(free.front()) * elementBytes) % 16 == 0;
-  return layout.front() == contracting.front() && staged.layout == TileLayout::SwizzledRows &&
-         staged.tileShape.front() == 1 && staged.rows <= 256 &&
-         (gemm.k * elementBytes) % 16 == 0;
-}
-
-std::vector<int64_t> GemmEmitter::tmaBox(int operand) const {
-  const Staging &staged = staging[operand];
-  if (staged.layout == TileLayout::SwizzledColumns)
-    return {staged.tileShape.back(), tiling.blockK};
-  return {staged.tileShape.back(), staged.rows};
-}
-
-std::vector<TensorMapParameter> GemmEmitter::tensorMapParameters() const {
-  std::vector<TensorMapParameter> maps;
-  for (int operand : {0, 1})
-    if (staging[operand].tma)
-      maps.push_back({gemm.dot->operand(operand)->parameterNumber(), tmaBox(operand),
-                      staging[operand].swizzleBytes});
-  return maps;
-}
-
 bool GemmEmitter::isKMinor(int operand) const {
   const Shape &shape = gemm.dot->operand(operand)->shape();
   std::vector<int64_t> layout = shape.layoutOrDefault().minorToMajor;

@@ -46,7 +46,8 @@ bool reachesBlockSynchronization(LLVM::LLVMFuncOp function, ModuleOp module) {
           *callee == kWgmmaFunction || *callee == kWgmmaIssueFunction ||
           *callee == kWgmmaCommitFunction || *callee == kWgmmaWaitFunction ||
           *callee == kMbarrierInitFunction || *callee == kMbarrierArriveFunction ||
-          *callee == kMbarrierWaitFunction || *callee == kTmaLoadFunction) {
+          *callee == kMbarrierWaitFunction || *callee == kTmaLoadFunction ||
+          *callee == kSetMaxRegistersFunction) {
         found = true;
         return;
       }

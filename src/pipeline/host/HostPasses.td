@@ -32,7 +32,10 @@ def LowerGpuToHostRuntimePass
     call to `__hlo_host_wgmma` per 32 bytes of K, and `xla_gpu.async_copy`,
     `async_commit` and `async_wait` calls to `__hlo_host_cp_async`
     (queued until the wait that covers it), `__hlo_host_cp_async_commit`
-    and `__hlo_host_cp_async_wait`. Other gpu ops are reported by name.
+    and `__hlo_host_cp_async_wait`; the mbarrier ops, `tma_load` and
+    `set_max_registers` calls to `__hlo_host_mbarrier_*`,
+    `__hlo_host_tma_load` and `__hlo_host_setmaxnreg`. Other gpu ops are
+    reported by name.
   }];
   let dependentDialects = ["mlir::LLVM::LLVMDialect", "mlir::arith::ArithDialect",
                            "mlir::func::FuncDialect", "mlir::vector::VectorDialect"];

@@ -143,7 +143,7 @@ struct LowerGpuToHostRuntimePass
           isa<xla_gpu::MmaSyncOp, xla_gpu::LdmatrixOp, xla_gpu::WgmmaOp,
               xla_gpu::WgmmaWaitOp, xla_gpu::AsyncCopyOp, xla_gpu::AsyncCommitOp,
               xla_gpu::AsyncWaitOp, xla_gpu::MbarrierInitOp, xla_gpu::MbarrierArriveOp,
-              xla_gpu::MbarrierWaitOp, xla_gpu::TmaLoadOp>(op))
+              xla_gpu::MbarrierWaitOp, xla_gpu::TmaLoadOp, xla_gpu::SetMaxRegistersOp>(op))
         gpuOps.push_back(op);
     });
     for (Operation *op : gpuOps)
@@ -226,7 +226,7 @@ struct LowerGpuToHostRuntimePass
     } else if (isa<xla_gpu::AsyncCommitOp, xla_gpu::AsyncWaitOp>(op)) {
       return lowerAsyncGroup(module, b, op, record);
     } else if (isa<xla_gpu::MbarrierInitOp, xla_gpu::MbarrierArriveOp, xla_gpu::MbarrierWaitOp,
-                   xla_gpu::TmaLoadOp>(op)) {
+                   xla_gpu::TmaLoadOp, xla_gpu::SetMaxRegistersOp>(op)) {
       return lowerTmaPipelineOp(module, b, op, record);
     } else {
       return op->emitError() << "the host target cannot run '"
@@ -510,7 +510,7 @@ struct LowerGpuToHostRuntimePass
     return success();
   }
 
-  /// The mbarrier ops and `tma_load` on buffers as the launcher's
+  /// The mbarrier ops, `tma_load` and `set_max_registers` on buffers as the launcher's
   /// (abi/HostKernelAbi.h): barrier addresses, the tile's start, and the
   /// source parameter, which the launcher passes as its HloHostTensorMap.
   LogicalResult lowerTmaPipelineOp(ModuleOp module, OpBuilder &b, Operation *op, Value record) {
@@ -542,6 +542,10 @@ struct LowerGpuToHostRuntimePass
       call(kMbarrierWaitFunction, {pointer, i32},
            {address(wait.getBarriers(), wait.getIndex()),
             arith::IndexCastUIOp::create(b, loc, i32, wait.getParity())});
+    } else if (auto registers = dyn_cast<xla_gpu::SetMaxRegistersOp>(op)) {
+      call(kSetMaxRegistersFunction, {i32, i32},
+           {constantI32(b, loc, registers.getCount()),
+            constantI32(b, loc, registers.getIncrease() ? 1 : 0)});
     } else {
       auto load = cast<xla_gpu::TmaLoadOp>(op);
       Value zero = arith::ConstantIndexOp::create(b, loc, 0);

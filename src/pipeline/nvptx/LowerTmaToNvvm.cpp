@@ -1,6 +1,7 @@
 //===- LowerTmaToNvvm.cpp - mbarriers and TMA loads as NVVM ---------------===//
 //
-// Owns xla-gpu-lower-tma-to-nvvm (NvptxPasses.td).
+// Owns xla-gpu-lower-tma-to-nvvm (NvptxPasses.td): mbarriers, TMA loads,
+// and the register moves (setmaxnreg) of warp-specialized kernels.
 //
 //===----------------------------------------------------------------------===//
 #include "dialect/XlaGpuDialect.h"
@@ -50,6 +51,11 @@ LogicalResult lower(Operation *op) {
     // The initialized barrier visible to the copy engine's completions
     // (the async proxy), as CUTLASS's pipelines fence it.
     NVVM::FenceMbarrierInitOp::create(b);
+  } else if (auto arrive = dyn_cast<xla_gpu::MbarrierArriveOp>(op);
+             arrive && arrive.getTransactionBytes() == 0) {
+    NVVM::MBarrierArriveOp::create(b, Type(),
+                                   barrierAddress(b, arrive.getBarriers(), arrive.getIndex()),
+                                   Value());
   } else if (auto arrive = dyn_cast<xla_gpu::MbarrierArriveOp>(op)) {
     NVVM::MBarrierArriveExpectTxOp::create(
         b, Type(), barrierAddress(b, arrive.getBarriers(), arrive.getIndex()),
@@ -60,6 +66,11 @@ LogicalResult lower(Operation *op) {
     NVVM::MBarrierTryWaitParityOp::create(
         b, barrierAddress(b, wait.getBarriers(), wait.getIndex()), i32(b, wait.getParity()),
         arith::ConstantIntOp::create(b, kTryWaitTicks, 32));
+  } else if (auto registers = dyn_cast<xla_gpu::SetMaxRegistersOp>(op)) {
+    NVVM::SetMaxRegisterOp::create(b, static_cast<int32_t>(registers.getCount()),
+                                   registers.getIncrease()
+                                       ? NVVM::SetMaxRegisterAction::increase
+                                       : NVVM::SetMaxRegisterAction::decrease);
   } else {
     auto load = cast<xla_gpu::TmaLoadOp>(op);
     MLIRContext *context = b.getContext();
@@ -98,7 +109,7 @@ struct LowerTmaToNvvmPass : impl::LowerTmaToNvvmPassBase<LowerTmaToNvvmPass> {
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
       if (isa<xla_gpu::MbarrierInitOp, xla_gpu::MbarrierArriveOp, xla_gpu::MbarrierWaitOp,
-              xla_gpu::TmaLoadOp>(op))
+              xla_gpu::TmaLoadOp, xla_gpu::SetMaxRegistersOp>(op))
         ops.push_back(op);
     });
     for (Operation *op : ops)

@@ -102,9 +102,10 @@ def LowerAsyncCopiesToNvvmPass : Pass<"xla-gpu-lower-async-copies-to-nvvm", "mli
 def LowerTmaToNvvmPass : Pass<"xla-gpu-lower-tma-to-nvvm", "mlir::ModuleOp"> {
   let summary = "xla_gpu mbarrier ops and TMA loads as NVVM's";
   let description = [{
-    On buffers: `mbarrier_init`, `mbarrier_arrive` (with expect_tx) and
-    `mbarrier_wait` (a try_wait.parity loop) become NVVM's mbarrier ops on
-    the barrier's shared address; `tma_load` becomes
+    On buffers: `mbarrier_init`, `mbarrier_arrive` (with expect_tx where
+    it expects bytes) and `mbarrier_wait` (a try_wait.parity loop) become
+    NVVM's mbarrier ops on the barrier's shared address;
+    `set_max_registers` becomes `setmaxnreg`; `tma_load` becomes
     `cp.async.bulk.tensor` from the generic address of its source, a
     kernel parameter passed by value as the tensor map (the NVPTX kernel
     ABI marks it a grid constant), into the tile's shared address,

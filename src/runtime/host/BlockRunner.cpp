@@ -162,6 +162,7 @@ bool BlockRunner::runConcurrent() {
   for (WgmmaPipeline &pipeline : wgmmaPipelines)
     pipeline.clear();
   tmaBarriers.reset(sharedMemory.data(), sharedMemory.size());
+  registerPool.reset(wgmmaPipelines.size(), launch->registersPerThread);
   while (true) {
     for (size_t i = 0; i < count; ++i) {
       if (threads[i].status != Status::Ready)
@@ -232,7 +233,7 @@ std::string BlockRunner::deadlockReport() const {
   char collectives[128] = "";
   if (atCollective > 0 || atMbarrier > 0)
     std::snprintf(collectives, sizeof collectives,
-                  ", %zu in an mma.sync, ldmatrix or wgmma, %zu at an mbarrier wait whose "
+                  ", %zu in an mma.sync, ldmatrix, wgmma or setmaxnreg, %zu at an mbarrier wait whose "
                   "phase never completes",
                   atCollective, atMbarrier);
   char text[300];
@@ -571,6 +572,13 @@ void BlockRunner::tmaLoad(HloHostThread *thread, const HloHostTensorMap *map, vo
     fault(thread, done.error());
 }
 
+void BlockRunner::setMaxRegisters(HloHostThread *thread, uint32_t count, bool increase) {
+  CollectiveRequest request;
+  request.op = CollectiveRequest::Op::SetMaxRegisters;
+  request.kind = (count & 0xffff) | uint32_t(increase) << 16;
+  arriveAtCollective(thread, request);
+}
+
 void BlockRunner::arriveAtCollective(HloHostThread *thread, const CollectiveRequest &request) {
   const char *name = request.name();
   unsigned group = request.groupSize();
@@ -630,6 +638,23 @@ void BlockRunner::tryCompleteCollective(ThreadState &requester) {
     for (unsigned lane = 0; lane < kWarpSize; ++lane)
       lanes[lane] = threads[warpBase + lane].collective.ldmatrix;
     warpLdmatrix(request.kind & 0xff, request.kind >> 8, lanes);
+  } else if (request.op == CollectiveRequest::Op::SetMaxRegisters) {
+    size_t warpgroup = warpBase / kThreadsPerWarpgroup;
+    bool increase = request.kind >> 16;
+    ErrorOr<bool> done = registerPool.request(warpgroup, request.kind & 0xffff, increase);
+    if (!done)
+      fault(&requester.record, done.error());
+    if (!*done)
+      return; // an .inc waits for another warpgroup's .dec
+    if (!increase) {
+      // Registers given back: the warpgroups waiting in an .inc try again.
+      for (size_t other = 0; other < wgmmaPipelines.size(); ++other) {
+        ThreadState &first = threads[other * kThreadsPerWarpgroup];
+        if (other != warpgroup && first.status == Status::AtCollective &&
+            first.collective.op == CollectiveRequest::Op::SetMaxRegisters)
+          tryCompleteCollective(first);
+      }
+    }
   } else {
     std::array<float *, kThreadsPerWarpgroup> accumulators;
     for (unsigned thread = 0; thread < kThreadsPerWarpgroup; ++thread)
@@ -667,93 +692,3 @@ void BlockRunner::outOfBounds(HloHostThread *thread, uint32_t access, int32_t bu
 }
 
 } // namespace hlo::runtime
-
-// The runtime interface the kernels' shared objects reference.
-extern "C" {
-
-void __hlo_host_barrier(HloHostThread *thread) {
-  hlo::runtime::runnerOf(thread).barrier(thread);
-}
-
-uint64_t __hlo_host_shuffle(HloHostThread *thread, uint64_t value, uint32_t mode,
-                            uint32_t laneOffset, uint32_t clampAndSegmentMask,
-                            uint32_t memberMask, uint8_t *inRange) {
-  return hlo::runtime::runnerOf(thread).shuffle(thread, value, mode, laneOffset,
-                                                clampAndSegmentMask, memberMask, inRange);
-}
-
-void __hlo_host_mma_sync(HloHostThread *thread, uint32_t kind, const void *a, const void *b,
-                         const void *c, void *d) {
-  hlo::runtime::runnerOf(thread).mmaSync(thread, kind, a, b, c, d);
-}
-
-void __hlo_host_ldmatrix(HloHostThread *thread, uint32_t matrices, uint32_t transpose,
-                         const void *rowAddress, uint32_t *result) {
-  hlo::runtime::runnerOf(thread).ldmatrix(thread, matrices, transpose, rowAddress, result);
-}
-
-void __hlo_host_wgmma(HloHostThread *thread, uint32_t kind, uint32_t n, uint32_t swizzle,
-                      const void *a, uint32_t aLeading, uint32_t aStride, const void *b,
-                      uint32_t bLeading, uint32_t bStride, float *d) {
-  bool transposeB = kind & HLO_HOST_WGMMA_TRANSPOSE_B;
-  hlo::runtime::runnerOf(thread).wgmma(
-      thread, kind & ~HLO_HOST_WGMMA_TRANSPOSE_B, n,
-      {a, aLeading, aStride, b, bLeading, bStride, swizzle, nullptr, transposeB}, d);
-}
-
-void __hlo_host_wgmma_issue(HloHostThread *thread, uint32_t kind, uint32_t n,
-                            uint32_t swizzle, const void *a, uint32_t aLeading,
-                            uint32_t aStride, const void *b, uint32_t bLeading,
-                            uint32_t bStride, float *d) {
-  bool transposeB = kind & HLO_HOST_WGMMA_TRANSPOSE_B;
-  hlo::runtime::runnerOf(thread).wgmmaIssue(
-      thread, kind & ~HLO_HOST_WGMMA_TRANSPOSE_B, n,
-      {a, aLeading, aStride, b, bLeading, bStride, swizzle, nullptr, transposeB}, d);
-}
-
-void __hlo_host_wgmma_commit(HloHostThread *thread) {
-  hlo::runtime::runnerOf(thread).wgmmaCommit(thread);
-}
-
-void __hlo_host_wgmma_wait(HloHostThread *thread, uint32_t pending, float *d, uint32_t values) {
-  hlo::runtime::runnerOf(thread).wgmmaWait(thread, pending, d, values);
-}
-
-void __hlo_host_cp_async(HloHostThread *thread, void *destination, const void *source,
-                         uint32_t bytes, uint32_t sourceBytes) {
-  hlo::runtime::runnerOf(thread).asyncCopy(thread, destination, source, bytes, sourceBytes);
-}
-
-void __hlo_host_cp_async_commit(HloHostThread *thread) {
-  hlo::runtime::runnerOf(thread).asyncCommit(thread);
-}
-
-void __hlo_host_cp_async_wait(HloHostThread *thread, uint32_t pending) {
-  hlo::runtime::runnerOf(thread).asyncWait(thread, pending);
-}
-
-void __hlo_host_mbarrier_init(HloHostThread *thread, void *barrier, uint32_t count) {
-  hlo::runtime::runnerOf(thread).mbarrierInit(thread, barrier, count);
-}
-
-void __hlo_host_mbarrier_arrive(HloHostThread *thread, void *barrier,
-                                uint32_t transactionBytes) {
-  hlo::runtime::runnerOf(thread).mbarrierArrive(thread, barrier, transactionBytes);
-}
-
-void __hlo_host_mbarrier_wait(HloHostThread *thread, void *barrier, uint32_t parity) {
-  hlo::runtime::runnerOf(thread).mbarrierWait(thread, barrier, parity);
-}
-
-void __hlo_host_tma_load(HloHostThread *thread, const HloHostTensorMap *map, void *destination,
-                         void *barrier, const int32_t *coordinates) {
-  hlo::runtime::runnerOf(thread).tmaLoad(thread, map, destination, barrier, coordinates);
-}
-
-void __hlo_host_out_of_bounds(HloHostThread *thread, uint32_t access, int32_t buffer,
-                              uint32_t dimension, int64_t index, int64_t extent) {
-  hlo::runtime::runnerOf(thread).outOfBounds(thread, access, buffer, dimension, index,
-                                             extent);
-}
-
-} // extern "C"

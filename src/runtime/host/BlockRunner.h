@@ -14,7 +14,8 @@
 // arrived or exited, a warp-collective operation (mma.sync, ldmatrix:
 // WarpMatrixOps.h computes them) once all 32 lanes of the warp have, and
 // a warpgroup-collective one (wgmma: WarpgroupMma.h) once all 128 threads
-// of the warpgroup have, and an mbarrier wait (TmaBarriers.h) once its
+// of the warpgroup have (setmaxnreg too, once the block's register pool
+// holds what it asks: RegisterPool.h), and an mbarrier wait (TmaBarriers.h) once its
 // phase has completed (its waiters try again whenever any mbarrier or TMA
 // load has changed). When nothing can run and not everything has
 // exited, the block is deadlocked: that is a fault, with each thread's
@@ -27,6 +28,7 @@
 #include "host/Fiber.h"
 #include "host/WarpMatrixOps.h"
 #include "host/AsyncCopies.h"
+#include "host/RegisterPool.h"
 #include "host/TmaBarriers.h"
 #include "host/WarpgroupMma.h"
 #include "host/WgmmaPipeline.h"
@@ -51,6 +53,9 @@ struct GridLaunch {
   size_t sharedMemoryBytes = 0;
   /// The block's threads must run concurrently (fibers).
   bool concurrentThreads = true;
+  /// The registers a thread launches with (the kernel's bound; 0:
+  /// unknown), where setmaxnreg moves them (RegisterPool.h).
+  uint32_t registersPerThread = 0;
 };
 
 class BlockRunner {
@@ -92,6 +97,9 @@ public:
   void mbarrierWait(HloHostThread *thread, void *barrier, uint32_t parity);
   void tmaLoad(HloHostThread *thread, const HloHostTensorMap *map, void *destination,
                void *barrier, const int32_t *coordinates);
+  /// setmaxnreg (RegisterPool.h), warpgroup-collective: an `.inc` waits
+  /// until the pool holds what it asks.
+  void setMaxRegisters(HloHostThread *thread, uint32_t count, bool increase);
   [[noreturn]] void outOfBounds(HloHostThread *thread, uint32_t access, int32_t buffer,
                                 uint32_t dimension, int64_t index, int64_t extent);
 
@@ -116,11 +124,20 @@ private:
   /// A thread's part of a warp- (or, wgmma, warpgroup-) collective
   /// operation.
   struct CollectiveRequest {
-    enum class Op : uint8_t { Mma, Ldmatrix, Wgmma, WgmmaIssue, WgmmaCommit, WgmmaWait };
+    enum class Op : uint8_t {
+      Mma,
+      Ldmatrix,
+      Wgmma,
+      WgmmaIssue,
+      WgmmaCommit,
+      WgmmaWait,
+      SetMaxRegisters
+    };
     Op op = Op::Mma;
     /// Mma: the HloHostMmaKind; Ldmatrix: matrices | transpose << 8;
     /// Wgmma, WgmmaIssue: the HloHostWgmmaKind | N << 8; WgmmaWait: the
-    /// groups left pending | the accumulator values << 8.
+    /// groups left pending | the accumulator values << 8; SetMaxRegisters:
+    /// the count | increase << 16.
     uint32_t kind = 0;
     MmaLane mma;
     LdmatrixLane ldmatrix;
@@ -134,6 +151,7 @@ private:
       case Op::WgmmaIssue: return "wgmma.mma_async (in flight)";
       case Op::WgmmaCommit: return "wgmma.commit_group";
       case Op::WgmmaWait: return "wgmma.wait_group";
+      case Op::SetMaxRegisters: return "setmaxnreg";
       }
       return "?";
     }
@@ -198,6 +216,8 @@ private:
   std::vector<WgmmaPipeline> wgmmaPipelines;
   /// The block's mbarriers and TMA loads.
   TmaBarriers tmaBarriers;
+  /// Each warpgroup's registers and the block's pool (setmaxnreg).
+  RegisterPool registerPool;
   std::vector<std::unique_ptr<FiberStack>> stacks;
   FiberContext scheduler;
   bool faulted = false;

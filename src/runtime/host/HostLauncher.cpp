@@ -62,6 +62,7 @@ LaunchResult HostLauncher::launch(HloHostKernel kernel, const KernelSpec &spec,
   // The block's shared memory: the static tiles, then the dynamic part.
   grid.sharedMemoryBytes = spec.sharedMemoryBytes + spec.dynamicSharedMemoryBytes;
   grid.concurrentThreads = spec.concurrentThreads;
+  grid.registersPerThread = spec.maxRegisters;
 
   uint64_t blocks = uint64_t(spec.grid[0]) * spec.grid[1] * spec.grid[2];
   std::atomic<uint64_t> next{0};

@@ -37,3 +37,19 @@ func.func @wait_types(%b: tensor<4xi64>, %t: tensor<8xf32>, %i: index) {
   %0 = "xla_gpu.mbarrier_wait"(%b, %i, %i, %t) : (tensor<4xi64>, index, index, tensor<8xf32>) -> tensor<8xi32>
   return
 }
+
+// -----
+
+func.func @registers_not_a_multiple_of_8() {
+  // expected-error @+1 {{expects a multiple of 8 from 24 to 256 registers, not 236}}
+  xla_gpu.set_max_registers {count = 236 : i64, increase}
+  return
+}
+
+// -----
+
+func.func @registers_too_few() {
+  // expected-error @+1 {{expects a multiple of 8 from 24 to 256 registers, not 16}}
+  xla_gpu.set_max_registers {count = 16 : i64}
+  return
+}

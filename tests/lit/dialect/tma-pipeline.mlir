@@ -32,3 +32,15 @@ func.func @buffers(%a: memref<64x64xf16>, %t: memref<64x32xf16, #gpu.address_spa
   xla_gpu.mbarrier_wait %b[%i], %i : memref<2xi64, #gpu.address_space<workgroup>>
   return
 }
+
+// -----
+
+// The register moves of a warp-specialized kernel's warpgroups.
+// CHECK-LABEL: func.func @registers
+// CHECK: xla_gpu.set_max_registers {count = 40 : i64}{{$}}
+// CHECK: xla_gpu.set_max_registers {count = 232 : i64, increase}{{$}}
+func.func @registers() {
+  xla_gpu.set_max_registers {count = 40 : i64}
+  xla_gpu.set_max_registers {count = 232 : i64, increase}
+  return
+}

@@ -1,0 +1,152 @@
+//===- GemmTma.cpp - The GEMM emitter's TMA loads and their producer ------===//
+//
+// The part of the GEMM emitter (GemmEmitterImpl.h) that loads operands with
+// TMA on Hopper: which operands can be, their boxes and tensor maps, the
+// issue of one stage's loads on its full mbarrier, and the producer
+// warpgroup of a warp-specialized kernel, which issues every stage's
+// loads as the consumers release the stages (empty mbarriers).
+//
+//===----------------------------------------------------------------------===//
+#include "dialect/KernelContract.h"
+#include "dialect/XlaGpuDialect.h"
+#include "emitters/GemmEmitterImpl.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+
+namespace hlo {
+
+bool GemmEmitter::canLoadWithTma(int operand) const {
+  const HloInstruction *value = gemm.dot->operand(operand);
+  const Staging &staged = staging[operand];
+  if (!device.features.tma || !warpgroups || value->opcode() != HloOpcode::Parameter ||
+      value->users().size() != 1 ||
+      (gemm.input != GemmInput::BF16 && gemm.input != GemmInput::F16))
+    return false;
+  const Shape &shape = value->shape();
+  const std::vector<int64_t> &contracting =
+      operand == 0 ? gemm.lhsContracting : gemm.rhsContracting;
+  const std::vector<int64_t> &free = operand == 0 ? gemm.lhsFree : gemm.rhsFree;
+  if (shape.rank() != 2 || contracting.size() != 1 || free.size() != 1)
+    return false;
+  std::vector<int64_t> layout = shape.layoutOrDefault().minorToMajor;
+  if (layout.size() != 2)
+    return false;
+  // Rows of K (one box of the whole tile), or, N-minor, rows of N (one
+  // box an atom of the tile); the buffer's rows 16-byte aligned.
+  if (staged.layout == TileLayout::SwizzledColumns)
+    return layout.front() == free.front() && tiling.blockK <= 256 &&
+           (shape.dimension(free.front()) * elementBytes) % 16 == 0;
+  return layout.front() == contracting.front() && staged.layout == TileLayout::SwizzledRows &&
+         staged.tileShape.front() == 1 && staged.rows <= 256 &&
+         (gemm.k * elementBytes) % 16 == 0;
+}
+
+std::vector<int64_t> GemmEmitter::tmaBox(int operand) const {
+  const Staging &staged = staging[operand];
+  if (staged.layout == TileLayout::SwizzledColumns)
+    return {staged.tileShape.back(), tiling.blockK};
+  return {staged.tileShape.back(), staged.rows};
+}
+
+std::vector<TensorMapParameter> GemmEmitter::tensorMapParameters() const {
+  std::vector<TensorMapParameter> maps;
+  for (int operand : {0, 1})
+    if (staging[operand].tma)
+      maps.push_back({gemm.dot->operand(operand)->parameterNumber(), tmaBox(operand),
+                      staging[operand].swizzleBytes});
+  return maps;
+}
+
+SmallVector<Value> GemmEmitter::issueTmaLoads(ImplicitLocOpBuilder &b, EmitterContext &context,
+                                              const BlockPosition &position,
+                                              SmallVector<Value> values, int64_t stage,
+                                              Value k0) const {
+  const IndexMath math{b};
+  int64_t bytes = 0;
+  for (int operand : {0, 1})
+    if (staging[operand].tma)
+      bytes += tiling.blockK * staging[operand].rows * elementBytes;
+  values[2] = xla_gpu::MbarrierArriveOp::create(b, values[2].getType(), values[2],
+                                                math.constant(stage), b.getI64IntegerAttr(bytes))
+                  .getResult();
+  for (int operand : {0, 1}) {
+    const Staging &staged = staging[operand];
+    if (!staged.tma)
+      continue;
+    const HloInstruction *parameter = gemm.dot->operand(operand);
+    Value rows = operand == 0 ? position.row : position.column;
+    // Most minor first: (K, rows) for a K-minor operand, one box; (N, K)
+    // for an N-minor B, one box an atom of the tile's columns.
+    bool columns = staged.layout == TileLayout::SwizzledColumns;
+    int64_t boxes = columns ? staged.tileShape.front() : 1;
+    for (int64_t atom = 0; atom < boxes; ++atom) {
+      SmallVector<Value> coordinates =
+          columns ? SmallVector<Value>{math.add(rows, math.constant(atom * staged.tileShape.back())),
+                                       k0}
+                  : SmallVector<Value>{k0, rows};
+      SmallVector<Value> at;
+      if (columns)
+        at = {math.constant(atom), math.constant(0), math.constant(0)};
+      values[operand] =
+          xla_gpu::TmaLoadOp::create(b, values[operand].getType(),
+                                     context.parameters[parameter->parameterNumber()],
+                                     coordinates, values[operand], at, values[2],
+                                     math.constant(stage),
+                                     b.getDenseI64ArrayAttr(tmaBox(operand)),
+                                     b.getI64IntegerAttr(staged.swizzleBytes))
+              .getResult();
+    }
+  }
+  return values;
+}
+
+llvm::Expected<SmallVector<Value>>
+GemmEmitter::emitTmaProducer(ImplicitLocOpBuilder &b, EmitterContext &context,
+                             const BlockPosition &position, SmallVector<Value> tiles,
+                             int64_t rounds) const {
+  const IndexMath math{b};
+  const WarpSpecialization &specialization = *warpSpecialization;
+  if (specialization.producerRegisters)
+    xla_gpu::SetMaxRegistersOp::create(b, specialization.producerRegisters, false);
+  int64_t full = 2 * stages, empty = full + 1;
+  // The warpgroup's first thread issues; the others have nothing to do.
+  Value issuer = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, position.thread,
+                                       math.constant(specialization.consumerThreads));
+  return emitIf(b, issuer, tiles, [&](ImplicitLocOpBuilder &) -> BodyValues {
+    auto loop = scf::ForOp::create(
+        b, math.constant(0), math.constant(rounds), math.constant(1), tiles,
+        [&](OpBuilder &builder, Location, Value round, ValueRange iterArgs) {
+          b.setInsertionPoint(builder.getInsertionBlock(), builder.getInsertionPoint());
+          SmallVector<Value> current(iterArgs);
+          // Stage s's previous tile (round - 1's) was released in its
+          // empty barrier's phase round - 1: parity (round & 1) ^ 1. In
+          // round 0 that is the phase before the first, complete already.
+          Value parity = arith::XOrIOp::create(
+              b, arith::AndIOp::create(b, round, math.constant(1)), math.constant(1));
+          for (int64_t s = 0; s < stages; ++s) {
+            if (plantedBug != "ws-no-empty-wait") {
+              auto wait = xla_gpu::MbarrierWaitOp::create(
+                  b, current[empty], math.constant(s), parity,
+                  ValueRange{current[2 * s], current[2 * s + 1]});
+              current[2 * s] = wait.getResult(0);
+              current[2 * s + 1] = wait.getResult(1);
+            }
+            Value k0 = math.mul(math.add(math.mul(round, stages), math.constant(s)), tiling.blockK);
+            SmallVector<Value> issued = issueTmaLoads(
+                b, context, position, {current[2 * s], current[2 * s + 1], current[full]}, s, k0);
+            current[2 * s] = issued[0];
+            current[2 * s + 1] = issued[1];
+            current[full] = issued[2];
+          }
+          scf::YieldOp::create(b, current);
+        });
+    loop->setAttr(xla_gpu::kKeepLoopAttr, b.getUnitAttr());
+    b.setInsertionPointAfter(loop);
+    return SmallVector<Value>(loop.getResults());
+  });
+}
+
+} // namespace hlo
