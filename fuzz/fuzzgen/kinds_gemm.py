@@ -16,7 +16,11 @@
 # output type: f32, bf16, f16, f8e4m3fn). The case carries its GPU
 # architecture (Case.arch: sm_80, sm_89, sm_90a; 8-bit floats sm_89 on),
 # used by the driver for the host compile and the cubin steps
-# (Case.cubin_archs).
+# (Case.cubin_archs). Two in five 16-bit cases take Hopper's TMA form
+# (sm_90a): no batch, A K-minor, B K-minor or N-minor, K a
+# multiple of 8, a config of 64 or 128 rows on 4 or 8 warps and 3 or 4
+# stages -- the kernels whose operands load by TMA, through the
+# warp-specialized producer/consumer pipeline where both do.
 #
 # XLA's newest form, with the operands as nested kCustom fusions of their
 # own ("nested operand computations"), is generated only with
@@ -86,15 +90,20 @@ class GemmKinds:
         lt, rt, dot_types = rk.choices(combos, weights)[0]
         dot_type = rk.choice(dot_types)
         fp8 = lt in FP8
-        arch = rk.choice(['sm_89', 'sm_90a'] if fp8 else ARCHS)
+        hopper = lt in ('bf16', 'f16') and rk.random() < 0.4
+        arch = 'sm_90a' if hopper else rk.choice(['sm_89', 'sm_90a'] if fp8 else ARCHS)
         other = rk.choice([a for a in (['sm_89', 'sm_90a'] if fp8 else ARCHS) if a != arch])
         self.case.arch = arch
         self.case.cubin_archs = {'sm_80': arch, 'sm_90': other}
         self.feature('gemm-%s-x-%s-to-%s' % (lt, rt, dot_type))
         self.feature('arch-' + arch)
-        batch = rs.random() < 0.3
+        if hopper:
+            self.feature('gemm-hopper-tma')
+        batch = not hopper and rs.random() < 0.3
         b = self.sdim(rs.choice([1, 2, 3, 5])) if batch else None
         m, n, k = self.gemm_size(), self.gemm_size(), self.gemm_size()
+        if hopper:
+            k = self.sdim(8 * rs.randint(1, 48))
         while prod([m, n, k, b or 1]) > (1 << 22):
             i = max(range(3), key=lambda j: [m, n, k][j])
             if i == 0:
@@ -102,10 +111,10 @@ class GemmKinds:
             elif i == 1:
                 n = max(1, n // 2)
             else:
-                k = max(1, k // 2)
+                k = max(8, k // 16 * 8) if hopper else max(1, k // 2)
         off = 1 if batch else 0
         # K-minor (K the last logical dim) or K-major (K before M / N).
-        lhs_kminor = rs.random() < 0.5
+        lhs_kminor = hopper or rs.random() < 0.5
         rhs_kminor = rs.random() < 0.5
         ldims = ([b] if batch else []) + ([m, k] if lhs_kminor else [k, m])
         rdims = ([b] if batch else []) + ([n, k] if rhs_kminor else [k, n])
@@ -115,7 +124,7 @@ class GemmKinds:
         rf = off + (0 if rhs_kminor else 1)
 
         def layout():
-            swap = rs.random() < 0.4
+            swap = not hopper and rs.random() < 0.4
             if batch:
                 return [1, 2, 0] if swap else None
             return [0, 1] if swap else None
@@ -138,7 +147,7 @@ class GemmKinds:
             attrs += ', operand_precision={highest,highest}'
             self.feature('gemm-f32-highest')
         nested = rk.random() < 0.4
-        bk = rk.choice([16, 32, 64, 128])
+        bk = rk.choice([32, 64] if hopper else [16, 32, 64, 128])
         if nested:
             attrs += ', backend_config={"sizes":["%d"]}' % bk
         olay = None
@@ -181,6 +190,11 @@ class GemmKinds:
             bn = rk.choice([8, 16, 24, 32, 64, 128])
             warps = rk.choice([1, 2, 4, 8])
             stages = rk.randint(1, 4)
+            if hopper:
+                bm = rk.choice([64, 128])
+                bn = rk.choice([16, 32, 64, 128, 256])
+                warps = rk.choice([4, 8])
+                stages = rk.randint(3, 4)
             sizes = (['"1"'] if batch else []) + ['"%d"' % bm, '"%d"' % bn]
             config = (',"block_level_fusion_config":{"num_warps":"%d","output_tiles":[{"sizes":'
                       '[%s]}],"num_ctas":1,"num_stages":%d,"is_tma_allowed":false}') % (
