@@ -182,7 +182,7 @@ struct LowerXlaGpuLoopsPass
     patterns.add<LowerApplyIndexing, LowerLoop, LowerPureCall>(&getContext());
     // No folding here: the loops' indices become constants, and folds of
     // what they feed wait for the canonicalizer, before which atan2s of
-    // constants are guarded (GuardConstantAtan2.cpp; fuzz seed 407029:
+    // constants are guarded (GuardAtan2Zeros.cpp; fuzz seed 407029:
     // atan2 of two size-1 iotas folded to NaN here).
     GreedyRewriteConfig config;
     config.enableFolding(false);

@@ -167,7 +167,7 @@ void addCanonicalizer(PassManager &pm) {
   ExpandSmallFloatsPassOptions constantsOnly;
   constantsOnly.constantOperandsOnly = true;
   pm.addPass(createExpandSmallFloatsPass(constantsOnly));
-  pm.addPass(createGuardConstantAtan2Pass());
+  pm.addPass(createGuardAtan2ZerosPass());
   pm.addPass(createCanonicalizerPass(GreedyRewriteConfig(), kDoubleRoundingFolds));
 }
 

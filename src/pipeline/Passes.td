@@ -95,16 +95,16 @@ def LowerIntegerMathPass
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
-def GuardConstantAtan2Pass
-    : Pass<"xla-gpu-guard-constant-atan2", "mlir::ModuleOp"> {
-  let summary = "atan2 of constants selects its value at (+-0, +-0)";
+def GuardAtan2ZerosPass
+    : Pass<"xla-gpu-guard-atan2-zeros", "mlir::ModuleOp"> {
+  let summary = "atan2 selects its value at (+-0, +-0)";
   let description = [{
-    A `math.atan2` whose operands are computed from constants alone (pure
-    ops without regions: what the canonicalizer folds) is followed by a
-    select of +-0 or +-pi (the sign of y; pi for an x with its sign bit set)
-    where both operands are zero. MLIR's folder makes a NaN of atan2 at
-    (+-0, +-0), where libm, libdevice and XLA give those values; the select
-    folds with its operands. Runtime atan2s are left as they are.
+    Every `math.atan2` is followed, once (it is marked
+    `xla_gpu.zeros_guarded`), by a select of +-0 or +-pi (the sign of y;
+    pi for an x with its sign bit set) where both operands are zero.
+    MLIR's folder makes a NaN of atan2 at (+-0, +-0), where libm,
+    libdevice and XLA give those values, and operands may become
+    constants in any later pass; with constant operands the select folds.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect", "mlir::math::MathDialect"];
 }
