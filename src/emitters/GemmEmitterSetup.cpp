@@ -97,6 +97,9 @@ GemmEmitter::GemmEmitter(const FusionAnalysis &analysis, const HloComputation &f
     config.blockK = configuredBlockK(*this->gemm.dot);
   }
   config.multiprocessors = device.smCount;
+  config.wideLargeTile = device.features.wgmma && !this->gemm.inputB &&
+                         (this->gemm.input == GemmInput::BF16 ||
+                          this->gemm.input == GemmInput::F16);
   elementBytes =
       primitiveBitWidth(this->gemm.dot->operand(0)->shape().elementType()) / 8;
   tiling = chooseGemmTiling(this->gemm, mma, config, elementBytes,
@@ -162,6 +165,10 @@ GemmEmitter::GemmEmitter(const FusionAnalysis &analysis, const HloComputation &f
   // many again (fewer blocks where N is large).
   if (warpgroups)
     bound = std::max(bound, warpgroups->width / 2 + 64);
+  // But never more than the block can launch with (the register file over
+  // its threads): a warp-specialized 128 x 256 tile launches at 168 and
+  // its consumers rise to 232 (below).
+  bound = std::min(bound, kRegistersPerSm / launch.threads[0] / 8 * 8);
   launch.maxRegisters = std::clamp<int64_t>(bound, 32, device.maxRegistersPerThread);
   // One block an SM and two or more consumer warpgroups: the producer
   // keeps 40 registers and its others go to the consumers (168 + 64 = 232

@@ -73,9 +73,16 @@ GemmTiling chooseGemmTiling(const GemmDescription &gemm, const xla_gpu::MmaSyncK
     // for 16 mma tiles), or, on sm_90a, two 64-row warpgroup slabs.
     t.large = true;
     t.blockM = t.blockN = kLargeTile;
+    // Twice as wide where that still fills every SM: half the blocks,
+    // each warpgroup's product 64 x 256 (as CUTLASS's and Triton's
+    // fastest Hopper GEMMs).
+    if (config.wideLargeTile && gemm.n >= 2 * kLargeTile &&
+        gemm.batchCount() * (gemm.m / kLargeTile) * (gemm.n / (2 * kLargeTile)) >=
+            config.multiprocessors)
+      t.blockN = 2 * kLargeTile;
     t.warps = kLargeTileWarps;
-    t.mmaTilesM = kLargeTile / mma.m;
-    t.mmaTilesN = kLargeTile / mma.n;
+    t.mmaTilesM = t.blockM / mma.m;
+    t.mmaTilesN = t.blockN / mma.n;
   } else {
     // The dot's rows and columns rounded up to mma tiles, at most 64 x 64,
     // a warp per two mma tiles, at most 4.

@@ -83,6 +83,24 @@ TEST(GemmTiling, UnconfiguredDotsGetAtMost64By64OnFourWarps) {
   EXPECT_EQ(vector.tilesPerWarp, 2);
 }
 
+TEST(GemmTiling, HopperLargeTileIsTwiceAsWideWhereThatStillFillsEverySm) {
+  GemmConfig device;
+  device.multiprocessors = 132;
+  device.wideLargeTile = true;
+  // 32 x 16 tiles of 128 x 256 on 8 warps (two warpgroups of 64 x 256).
+  GemmTiling wide = chooseGemmTiling(gemmOf(4096, 4096, 4096), kBf16, device, 2, 227 * 1024);
+  EXPECT_TRUE(wide.large);
+  EXPECT_EQ(wide.blockM, 128);
+  EXPECT_EQ(wide.blockN, 256);
+  EXPECT_EQ(wide.warps, 8);
+  EXPECT_EQ(wide.tilesN, 16);
+  EXPECT_EQ(wide.sharedRowsB, 256);
+  // 2048^3: 16 x 8 = 128 wide tiles, fewer than the SMs: 128 x 128.
+  GemmTiling square = chooseGemmTiling(gemmOf(2048, 2048, 2048), kBf16, device, 2, 227 * 1024);
+  EXPECT_TRUE(square.large);
+  EXPECT_EQ(square.blockN, 128);
+}
+
 TEST(GemmTiling, DotsFillingEverySmGetTheLargeTile) {
   GemmConfig device;
   device.multiprocessors = 132;
