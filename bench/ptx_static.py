@@ -2,7 +2,9 @@
 bench/triton_matmul_aot.py): its tensor-core instruction mix, its widest
 global load, and what its K loop does (the body of each PTX loop is the
 text from a label to the last branch back to it; the K loop is the one
-with the most tensor-core instructions).
+with the most tensor-core instructions), and a warp-specialized kernel's
+producer loop (TMA loads and mbarrier waits, no tensor-core
+instructions).
 """
 import json
 import os
@@ -54,7 +56,16 @@ def loop_mix(ptx):
             best, best_count = body, count
     if best is None:
         return "-"
-    return ",".join(f"{name}={len(re.findall(pattern, best))}" for name, pattern in LOOP_MIX)
+    counts = ",".join(f"{name}={len(re.findall(pattern, best))}" for name, pattern in LOOP_MIX)
+    # A warp-specialized kernel's producer: the loop of TMA loads without
+    # tensor-core instructions (the consumers' K loop has none).
+    producer = max((body for body in loop_bodies(ptx)
+                    if not re.search(LOOP_MIX[0][1], body) and not re.search(LOOP_MIX[1][1], body)),
+                   key=lambda body: len(re.findall(LOOP_MIX[3][1], body)), default=None)
+    if producer and re.search(LOOP_MIX[3][1], producer):
+        counts += ",producer_tma=%d,producer_mbarrier_wait=%d" % (
+            len(re.findall(LOOP_MIX[3][1], producer)), len(re.findall(LOOP_MIX[4][1], producer)))
+    return counts
 
 
 
