@@ -30,6 +30,11 @@ inline constexpr llvm::StringLiteral kConcurrentThreadsAttr = "xla_gpu.concurren
 /// GEMM's K loop, whose body copies tiles between barriers): the
 /// pipeline's full unrolling of small loops leaves it.
 inline constexpr llvm::StringLiteral kKeepLoopAttr = "xla_gpu.keep_loop";
+/// On an xla_gpu.predicated_insert: kept as it is until one-shot
+/// bufferization stores under its condition (PredicatedInsertBufferization.h),
+/// rather than lowered to a tensor-valued scf.if first.
+inline constexpr llvm::StringLiteral kKeepUntilBufferizationAttr =
+    "xla_gpu.keep_until_bufferization";
 /// On a kernel argument: the launch passes it as a TMA tensor map of its
 /// buffer (128 bytes by value), which only `xla_gpu.tma_load` reads.
 inline constexpr llvm::StringLiteral kTensorMapArgAttr = "xla_gpu.tensor_map";

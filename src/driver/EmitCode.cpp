@@ -177,6 +177,7 @@ bool emitCode(const HloModule &module, const Options &options, const std::string
   EmitterOptions emitterOptions;
   emitterOptions.ownGemmTiles = options.gemmTiles == "own";
   emitterOptions.warpSpecializedGemms = options.gemmWarpSpecialization == "on";
+  emitterOptions.persistentGemms = options.gemmPersistentTiles == "on";
   emitterOptions.plantedBug = options.plantedBug;
   std::optional<EmittedModule> emittedKernels = emitKernels(
       module, plan, *deviceInfoForArch(options.gpuArch), context, diagnostics, emitterOptions);

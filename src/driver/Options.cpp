@@ -175,12 +175,17 @@ int parseOptions(int argc, char **argv, Options &options) {
                  "mbarriers; default) or off (every warpgroup multiplies, one thread "
                  "loads)")
       ->check(CLI::IsMember({"on", "off"}));
+  app.add_option("--gemm-persistent-tiles", options.gemmPersistentTiles,
+                 "Warp-specialized GEMM kernels with the large tile: on (a block an SM, "
+                 "each taking output tile after tile, the next tile's loads beside the "
+                 "last's epilogue; default) or off (a block a tile)")
+      ->check(CLI::IsMember({"on", "off"}));
   // For the tests that show a check catches a real bug: hidden.
   app.add_option("--plant-bug", options.plantedBug,
                  "Plant a known bug on purpose (tests of the checks only)")
       ->check(CLI::IsMember({"wgmma-copy-early", "wgmma-no-final-wait", "tma-wrong-parity",
                              "tma-no-final-wait", "ws-no-empty-wait", "ws-early-release",
-                             "setmaxnreg-overask"}))
+                             "setmaxnreg-overask", "persistent-phase-reset"}))
       ->group("");
   std::vector<std::string> versions = pipeline::ptxVersions();
   app.add_option("--ptx-version", options.ptxVersion,

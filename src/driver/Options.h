@@ -42,6 +42,7 @@ struct Options {
   /// config's) or "own" (chosen by shape, as for plain dots).
   std::string gemmTiles = "xla";
   std::string gemmWarpSpecialization = "on";
+  std::string gemmPersistentTiles = "on";
   /// --plant-bug (hidden): a known bug planted for the tests of the checks.
   std::string plantedBug;
   /// The HLO optimization pipeline (src/hlo_opt): auto (on unoptimized

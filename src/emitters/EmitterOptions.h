@@ -21,6 +21,9 @@ struct EmitterOptions {
   /// producer warpgroup and consumer warpgroups
   /// (--gemm-warp-specialization=on|off).
   bool warpSpecializedGemms = true;
+  /// Their large tiles by persistent blocks, one an SM, each taking tile
+  /// after tile (--gemm-persistent-tiles=on|off).
+  bool persistentGemms = true;
   /// A known bug to plant on purpose, so that a test can show the checks
   /// catch it (--plant-bug, hidden): "wgmma-copy-early" (the in-flight
   /// wgmma loop copies the next tile into the buffer the product in flight
@@ -31,8 +34,9 @@ struct EmitterOptions {
   /// warp-specialized producer loads into a stage without waiting for
   /// its empty barrier), "ws-early-release" (its consumers release a
   /// stage before the product reading it retired), "setmaxnreg-overask"
-  /// (its consumers ask for more registers than the producer gives back).
-  /// Empty: none.
+  /// (its consumers ask for more registers than the producer gives back),
+  /// "persistent-phase-reset" (a persistent block counts each tile's
+  /// mbarrier phases from 0, forgetting its earlier tiles'). Empty: none.
   std::string plantedBug;
 };
 

@@ -120,19 +120,14 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
     block = math.add(block, math.mul(context.threadAndBlockIds[axis], stride));
     stride *= launch.blocks[axis - 1];
   }
-  SmallVector<int64_t> tileDims(gemm.batchSizes.begin(), gemm.batchSizes.end());
-  tileDims.push_back(t.tilesM);
-  tileDims.push_back(t.tilesN);
-  // splitGrid may launch a few blocks past the tiles (a grid split over y
-  // and z): they read and write nothing (but reach the barriers).
-  Value blockHasTile = math.less(block, gemm.batchCount() * t.tilesM * t.tilesN);
-  SmallVector<Value> tile = delinearizeIndex(b, block, tileDims);
-  SmallVector<Value> batch(tile.begin(), tile.end() - 2);
+  // (Persistent blocks take tile after tile: the epilogue and the K loop
+  // below read the position's values, reassigned for each.)
+  BlockPosition position = tilePosition(b, block, thread);
+  SmallVector<Value> batch = position.batch;
+  Value blockRow = position.row, blockColumn = position.column;
+  Value blockHasTile = position.hasTile;
   SmallVector<Value> warpAndLane = delinearizeIndex(b, thread, {t.warps, 8, 4});
   Value warp = warpAndLane[0], group = warpAndLane[1], inGroup = warpAndLane[2];
-  Value blockRow = math.mul(tile[tile.size() - 2], t.blockM);
-  Value blockColumn = math.mul(tile.back(), t.blockN);
-  BlockPosition position{batch, blockRow, blockColumn, blockHasTile, thread};
 
   // The warp's mma tiles, as rows and columns of the block's tile: row
   // slots (each an A fragment) and column slots (each a B fragment), and
@@ -429,7 +424,7 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
     BodyValues produced = emitIf(
         b, arith::CmpIOp::create(b, arith::CmpIPredicate::uge, thread, consumerThreads), tiles,
         [&](ImplicitLocOpBuilder &) -> BodyValues {
-          return emitTmaProducer(b, context, position, tiles, rounds);
+          return emitTmaProducer(b, context, position, block, tiles, rounds);
         });
     if (!produced)
       return produced.takeError();
@@ -444,9 +439,15 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   }
   // The K loop and the epilogue (the consumers' part, with warp
   // specialization): the output written.
-  auto multiplyAndWrite = [&]() -> llvm::Expected<Value> {
+  // `stagedTiles`: the tiles and barriers; `output`: the output so far.
+  // Returns the output written, then the tiles and barriers.
+  // (Persistent: the K rounds of the block's earlier tiles, which the
+  // mbarriers' phases count on.)
+  Value roundsBefore = math.constant(0);
+  auto multiplyAndWrite = [&](SmallVector<Value> stagedTiles,
+                              Value output) -> llvm::Expected<SmallVector<Value>> {
   SmallVector<Value> inits(accumulatorCount, zeros);
-  llvm::append_range(inits, tiles);
+  llvm::append_range(inits, stagedTiles);
   auto loop = scf::ForOp::create(
       b, math.constant(0), math.constant(rounds), math.constant(1), inits,
       [&](OpBuilder &builder, Location, Value round, ValueRange iterArgs) {
@@ -465,9 +466,10 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
             return llvm::Error::success();
           }
           if (warpSpecialization) {
+            // The full barriers' phase: the rounds of this tile and before.
+            Value parity = arith::AndIOp::create(b, math.add(roundsBefore, round), math.constant(1));
             for (int64_t step = 0; step < stages; ++step) {
-              waitForLoads(current, step,
-                           arith::AndIOp::create(b, round, math.constant(1)).getResult());
+              waitForLoads(current, step, parity);
               if (llvm::Error error =
                       multiplyTiles(current[2 * step], current[2 * step + 1], results))
                 return error;
@@ -569,9 +571,19 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   }
   SmallVector<Value> accumulated(loop.getResults().begin(),
                                  loop.getResults().begin() + accumulatorCount);
+  SmallVector<Value> finalTiles(loop.getResults().begin() + accumulatorCount,
+                                loop.getResults().end());
   if (asyncWgmma)
     accumulated[0] = xla_gpu::WgmmaWaitOp::create(
         b, accumulated[0], plantedBug == "wgmma-no-final-wait" ? 1 : 0);
+  // Every product retired: the last step's stage is free too (the next
+  // tile's loads of a persistent block wait for it).
+  if (warpSpecialization)
+    finalTiles[emptyBarriers] =
+        xla_gpu::MbarrierArriveOp::create(b, finalTiles[emptyBarriers].getType(),
+                                          finalTiles[emptyBarriers],
+                                          math.constant(stages - 1), b.getI64IntegerAttr(0))
+            .getResult();
 
   // The epilogue: each accumulator value inside the dot, converted to its
   // type, through the ops after the dot to the output.
@@ -590,7 +602,6 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   for (int64_t d : gemm.rhsFree)
     rhsFreeSizes.push_back(gemm.dot->operand(1)->shape().dimension(d));
   const Shape &outputShape = *fusionOutputs().front().shape;
-  Value output = context.outputs.front();
   // Accumulator j's value v: its row and column in the block's tile, and
   // whether its mma tile exists (warp-uniform).
   auto accumulatorPosition = [&](int64_t j, int64_t v) -> std::tuple<Value, Value, Value> {
@@ -619,35 +630,46 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
       Value inBounds = math.both(math.both(valid, blockHasTile),
                             math.both(math.less(localRow, t.blockM), math.less(localColumn, t.blockN)));
       inBounds = math.both(inBounds, math.both(math.less(row, gemm.m), math.less(column, gemm.n)));
-      BodyValues written = emitIf(b, inBounds, {output}, [&](ImplicitLocOpBuilder &nested) -> BodyValues {
+      // [batch..., lhs free..., rhs free...].
+      SmallVector<Value> heroIndex(batch.begin(), batch.end());
+      llvm::append_range(heroIndex, delinearizeIndex(b, row, lhsFreeSizes));
+      llvm::append_range(heroIndex, delinearizeIndex(b, column, rhsFreeSizes));
+      SmallVector<Value> rootIndex = toRoot ? applyIndexing(b, *toRoot, heroIndex) : heroIndex;
+      // The value under the condition (the epilogue may read parameters
+      // there), the insert predicated: the output's chain of values has
+      // no branches (bufferizing 64 branches a thread inside a persistent
+      // block's tile loop took forever).
+      Type outputElement = cast<RankedTensorType>(output.getType()).getElementType();
+      Value placeholder = arith::ConstantOp::create(b, b.getZeroAttr(outputElement));
+      BodyValues computed = emitIf(b, inBounds, {placeholder}, [&](ImplicitLocOpBuilder &nested) -> BodyValues {
         Value value = vector::ExtractOp::create(nested, accumulated[j], v);
         if (dotElement != accumulatorElement)
           value = dotElement.getIntOrFloatBitWidth() < accumulatorElement.getIntOrFloatBitWidth()
                       ? Value(arith::TruncFOp::create(nested, dotElement, value))
                       : Value(arith::ExtFOp::create(nested, dotElement, value));
-        // [batch..., lhs free..., rhs free...].
-        SmallVector<Value> heroIndex(batch.begin(), batch.end());
-        llvm::append_range(heroIndex, delinearizeIndex(nested, row, lhsFreeSizes));
-        llvm::append_range(heroIndex, delinearizeIndex(nested, column, rhsFreeSizes));
-        SmallVector<Value> rootIndex =
-            toRoot ? applyIndexing(nested, *toRoot, heroIndex) : heroIndex;
         SmallVector<Value> values = context.elemental.callEpilogue(
             nested, *epilogue, context.parameters, rootIndex, value);
-        return SmallVector<Value>{tensor::InsertOp::create(nested, values.front(), output,
-                                                           bufferIndices(outputShape, rootIndex))};
+        return SmallVector<Value>{values.front()};
       });
-      if (!written)
-        return written.takeError();
-      output = written->front();
+      if (!computed)
+        return computed.takeError();
+      auto insert = xla_gpu::PredicatedInsertOp::create(b, output.getType(), inBounds,
+                                                        computed->front(), output,
+                                                        bufferIndices(outputShape, rootIndex));
+      insert->setAttr(xla_gpu::kKeepUntilBufferizationAttr, b.getUnitAttr());
+      output = insert;
     }
   }
-  return output;
+  SmallVector<Value> results = {output};
+  llvm::append_range(results, finalTiles);
+  return results;
   };
   if (!warpSpecialization) {
-    llvm::Expected<Value> written = multiplyAndWrite();
+    llvm::Expected<SmallVector<Value>> written =
+        multiplyAndWrite(tiles, context.outputs.front());
     if (!written)
       return written.takeError();
-    func::ReturnOp::create(b, ValueRange{*written});
+    func::ReturnOp::create(b, ValueRange{written->front()});
     return llvm::Error::success();
   }
   // The consumers, their registers raised first.
@@ -658,10 +680,49 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
       {context.outputs.front()}, [&](ImplicitLocOpBuilder &) -> BodyValues {
         if (warpSpecialization->consumerRegisters)
           xla_gpu::SetMaxRegistersOp::create(b, warpSpecialization->consumerRegisters, true);
-        llvm::Expected<Value> written = multiplyAndWrite();
-        if (!written)
-          return written.takeError();
-        return SmallVector<Value>{*written};
+        if (!warpSpecialization->persistent) {
+          llvm::Expected<SmallVector<Value>> written =
+              multiplyAndWrite(tiles, context.outputs.front());
+          if (!written)
+            return written.takeError();
+          return SmallVector<Value>{written->front()};
+        }
+        // Persistent: tiles block, block + grid, ... (the producer takes
+        // the same), the output, tiles and barriers and the rounds done
+        // carried from one to the next.
+        SmallVector<Value> inits = {context.outputs.front()};
+        llvm::append_range(inits, tiles);
+        inits.push_back(math.constant(0));
+        llvm::Error failed = llvm::Error::success();
+        auto tileLoop = scf::ForOp::create(
+            b, block, math.constant(gemm.batchCount() * t.tilesM * t.tilesN),
+            math.constant(launch.blocks[0]), inits,
+            [&](OpBuilder &builder, Location, Value tileIndex, ValueRange iterArgs) {
+              b.setInsertionPoint(builder.getInsertionBlock(), builder.getInsertionPoint());
+              position = tilePosition(b, tileIndex, thread);
+              batch = position.batch;
+              blockRow = position.row;
+              blockColumn = position.column;
+              blockHasTile = position.hasTile;
+              roundsBefore = iterArgs.back();
+              if (plantedBug == "persistent-phase-reset")
+                roundsBefore = math.constant(0);
+              SmallVector<Value> carried(iterArgs.drop_front().drop_back());
+              llvm::Expected<SmallVector<Value>> written =
+                  multiplyAndWrite(carried, iterArgs.front());
+              SmallVector<Value> next(iterArgs);
+              if (written) {
+                llvm::copy(*written, next.begin());
+                next.back() = math.add(roundsBefore, math.constant(rounds));
+              } else {
+                failed = written.takeError();
+              }
+              scf::YieldOp::create(b, next);
+            });
+        if (failed)
+          return std::move(failed);
+        b.setInsertionPointAfter(tileLoop);
+        return SmallVector<Value>{tileLoop.getResult(0)};
       });
   if (!consumed)
     return consumed.takeError();

@@ -5,8 +5,9 @@
 // GemmEmitterSetup.cpp (the choices before emission: tiling, warpgroups,
 // staging, stages, launch), GemmEmitter.cpp (the kernel: tiles, K loop,
 // products, epilogue), GemmStaging.cpp (how the block copies each
-// operand's K tile into shared memory) and GemmWarpSpecialization.cpp
-// (the TMA loads, and the producer warpgroup that issues them).
+// operand's K tile into shared memory), GemmTma.cpp (the TMA loads, and
+// the producer warpgroup that issues them) and GemmTileScheduler.cpp
+// (which output tile a block computes).
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_EMITTERS_GEMMEMITTERIMPL_H
@@ -118,6 +119,11 @@ private:
     mlir::Value hasTile;
     mlir::Value thread;
   };
+  /// Where tile number `tile` lies (its batch, first row and column, and
+  /// whether it exists): row-major, or grouped 8 tile rows at a time for
+  /// persistent blocks (GemmTileScheduler.cpp).
+  BlockPosition tilePosition(mlir::ImplicitLocOpBuilder &b, mlir::Value tile,
+                             mlir::Value thread) const;
   /// The block's threads copy operand `operand`'s K tile from contraction
   /// index `k0` on into `tile` (zeros past the operand): the tile updated.
   llvm::Expected<mlir::Value> stageOperand(EmitterContext &context, const BlockPosition &block,
@@ -156,12 +162,13 @@ private:
   /// The producer warpgroup of a warp-specialized kernel: its registers
   /// given back, then its first thread loads K tiles 0 to `rounds` * S - 1
   /// (zeros past K), tile i into stage i % S once the consumers released
-  /// the stage's previous tile (its empty barrier's phase). `tiles`: the
-  /// stages' tiles, then the full and the empty barriers; returned updated.
+  /// the stage's previous tile (its empty barrier's phase); a persistent
+  /// block's, for each of its output tiles in turn. `tiles`: the stages'
+  /// tiles, then the full and the empty barriers; returned updated.
   llvm::Expected<llvm::SmallVector<mlir::Value>>
   emitTmaProducer(mlir::ImplicitLocOpBuilder &b, EmitterContext &context,
-                  const BlockPosition &position, llvm::SmallVector<mlir::Value> tiles,
-                  int64_t rounds) const;
+                  const BlockPosition &position, mlir::Value block,
+                  llvm::SmallVector<mlir::Value> tiles, int64_t rounds) const;
 
   /// Whether operand `operand` is stored with a contracting dimension
   /// minor-most (K contiguous).
@@ -207,6 +214,11 @@ private:
   /// the producer to the consumers.
   struct WarpSpecialization {
     int64_t consumerThreads = 0;
+    /// Persistent blocks (the large tile, one block an SM): a grid of at
+    /// most the SMs, each block taking tile after tile, the producer
+    /// loading the next tile's K tiles while the consumers write the
+    /// last's output.
+    bool persistent = false;
     /// The setmaxnreg counts; 0: none.
     int64_t producerRegisters = 0, consumerRegisters = 0;
   };

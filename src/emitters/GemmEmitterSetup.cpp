@@ -145,7 +145,12 @@ GemmEmitter::GemmEmitter(const FusionAnalysis &analysis, const HloComputation &f
       warpSpecialization.reset();
   }
   launch.threads[0] = tiling.warps * kWarpSize + (warpSpecialization ? kThreadsPerWarpgroup : 0);
-  launch.blocks = splitGrid(this->gemm.batchCount() * tiling.tilesM * tiling.tilesN, device);
+  int64_t tiles = this->gemm.batchCount() * tiling.tilesM * tiling.tilesN;
+  launch.blocks = splitGrid(tiles, device);
+  if (warpSpecialization && tiling.large && options.persistentGemms && device.smCount > 0) {
+    warpSpecialization->persistent = true;
+    launch.blocks = {std::min<int64_t>(tiles, device.smCount), 1, 1};
+  }
   // Registers for four blocks an SM: without a bound ptxas aims at more
   // blocks and spills the accumulators and addresses (64 registers and
   // 12 bytes of spills where 104 fit, on a TF32 [4096,32000] x

@@ -105,47 +105,76 @@ SmallVector<Value> GemmEmitter::issueTmaLoads(ImplicitLocOpBuilder &b, EmitterCo
 
 llvm::Expected<SmallVector<Value>>
 GemmEmitter::emitTmaProducer(ImplicitLocOpBuilder &b, EmitterContext &context,
-                             const BlockPosition &position, SmallVector<Value> tiles,
-                             int64_t rounds) const {
+                             const BlockPosition &position, Value block,
+                             SmallVector<Value> tiles, int64_t rounds) const {
   const IndexMath math{b};
   const WarpSpecialization &specialization = *warpSpecialization;
   if (specialization.producerRegisters)
     xla_gpu::SetMaxRegistersOp::create(b, specialization.producerRegisters, false);
   int64_t full = 2 * stages, empty = full + 1;
-  // The warpgroup's first thread issues; the others have nothing to do.
-  Value issuer = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, position.thread,
-                                       math.constant(specialization.consumerThreads));
-  return emitIf(b, issuer, tiles, [&](ImplicitLocOpBuilder &) -> BodyValues {
+  // One output tile's K tiles, at `tile`, after `roundsBefore` rounds of
+  // the block's earlier tiles.
+  auto loadTile = [&](SmallVector<Value> current, const BlockPosition &tile,
+                      Value roundsBefore) -> SmallVector<Value> {
     auto loop = scf::ForOp::create(
-        b, math.constant(0), math.constant(rounds), math.constant(1), tiles,
+        b, math.constant(0), math.constant(rounds), math.constant(1), current,
         [&](OpBuilder &builder, Location, Value round, ValueRange iterArgs) {
           b.setInsertionPoint(builder.getInsertionBlock(), builder.getInsertionPoint());
-          SmallVector<Value> current(iterArgs);
-          // Stage s's previous tile (round - 1's) was released in its
-          // empty barrier's phase round - 1: parity (round & 1) ^ 1. In
-          // round 0 that is the phase before the first, complete already.
+          SmallVector<Value> stage(iterArgs);
+          // Stage s's previous tile (the round before's) was released in
+          // its empty barrier's phase of that round: parity (r & 1) ^ 1 for
+          // the r-th round of the block. In its first round that is the
+          // phase before the first, complete already.
           Value parity = arith::XOrIOp::create(
-              b, arith::AndIOp::create(b, round, math.constant(1)), math.constant(1));
+              b,
+              arith::AndIOp::create(b, math.add(roundsBefore, round), math.constant(1)),
+              math.constant(1));
           for (int64_t s = 0; s < stages; ++s) {
             if (plantedBug != "ws-no-empty-wait") {
               auto wait = xla_gpu::MbarrierWaitOp::create(
-                  b, current[empty], math.constant(s), parity,
-                  ValueRange{current[2 * s], current[2 * s + 1]});
-              current[2 * s] = wait.getResult(0);
-              current[2 * s + 1] = wait.getResult(1);
+                  b, stage[empty], math.constant(s), parity,
+                  ValueRange{stage[2 * s], stage[2 * s + 1]});
+              stage[2 * s] = wait.getResult(0);
+              stage[2 * s + 1] = wait.getResult(1);
             }
             Value k0 = math.mul(math.add(math.mul(round, stages), math.constant(s)), tiling.blockK);
             SmallVector<Value> issued = issueTmaLoads(
-                b, context, position, {current[2 * s], current[2 * s + 1], current[full]}, s, k0);
-            current[2 * s] = issued[0];
-            current[2 * s + 1] = issued[1];
-            current[full] = issued[2];
+                b, context, tile, {stage[2 * s], stage[2 * s + 1], stage[full]}, s, k0);
+            stage[2 * s] = issued[0];
+            stage[2 * s + 1] = issued[1];
+            stage[full] = issued[2];
           }
-          scf::YieldOp::create(b, current);
+          scf::YieldOp::create(b, stage);
         });
     loop->setAttr(xla_gpu::kKeepLoopAttr, b.getUnitAttr());
     b.setInsertionPointAfter(loop);
     return SmallVector<Value>(loop.getResults());
+  };
+  // The warpgroup's first thread issues; the others have nothing to do.
+  Value issuer = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, position.thread,
+                                       math.constant(specialization.consumerThreads));
+  return emitIf(b, issuer, tiles, [&](ImplicitLocOpBuilder &) -> BodyValues {
+    if (!specialization.persistent)
+      return loadTile(tiles, position, math.constant(0));
+    // Persistent: the block's tiles block, block + grid, ..., as the
+    // consumers take them.
+    SmallVector<Value> inits(tiles);
+    inits.push_back(math.constant(0));
+    auto tileLoop = scf::ForOp::create(
+        b, block, math.constant(gemm.batchCount() * tiling.tilesM * tiling.tilesN),
+        math.constant(launch.blocks[0]), inits,
+        [&](OpBuilder &builder, Location, Value tileIndex, ValueRange iterArgs) {
+          b.setInsertionPoint(builder.getInsertionBlock(), builder.getInsertionPoint());
+          Value roundsBefore = plantedBug == "persistent-phase-reset" ? math.constant(0)
+                                                                      : iterArgs.back();
+          SmallVector<Value> next = loadTile(SmallVector<Value>(iterArgs.drop_back()),
+                                             tilePosition(b, tileIndex, position.thread),
+                                             roundsBefore);
+          next.push_back(math.add(iterArgs.back(), math.constant(rounds)));
+          scf::YieldOp::create(b, next);
+        });
+    b.setInsertionPointAfter(tileLoop);
+    return SmallVector<Value>(tileLoop.getResults().drop_back());
   });
 }
 

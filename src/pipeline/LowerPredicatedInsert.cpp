@@ -3,6 +3,7 @@
 // Owns xla-gpu-lower-predicated-insert (Passes.td).
 //
 //===----------------------------------------------------------------------===//
+#include "dialect/KernelContract.h"
 #include "dialect/XlaGpuDialect.h"
 #include "pipeline/Passes.h"
 
@@ -22,6 +23,9 @@ struct LowerPredicatedInsert : OpRewritePattern<xla_gpu::PredicatedInsertOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(xla_gpu::PredicatedInsertOp op,
                                 PatternRewriter &rewriter) const override {
+    // Marked: bufferized as it is (PredicatedInsertBufferization.h).
+    if (op->hasAttr(xla_gpu::kKeepUntilBufferizationAttr))
+      return failure();
     Location loc = op.getLoc();
     auto ifOp = scf::IfOp::create(
         rewriter, loc, op.getCondition(),

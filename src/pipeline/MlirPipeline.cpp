@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "pipeline/AtomicRmwBufferization.h"
+#include "pipeline/PredicatedInsertBufferization.h"
 #include "pipeline/SharedTileBufferization.h"
 #include "pipeline/Passes.h"
 #include "emitters/SourceLocations.h"
@@ -85,6 +86,7 @@ void registerPipelineInterfaces(MLIRContext *context) {
   scf::registerBufferizableOpInterfaceExternalModels(registry);
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
   registerAtomicRmwBufferization(registry);
+  registerPredicatedInsertBufferization(registry);
   registerSharedTileBufferization(registry);
   context->appendDialectRegistry(registry);
   context->loadDialect<bufferization::BufferizationDialect, memref::MemRefDialect,

@@ -50,7 +50,9 @@ def LowerPredicatedInsertPass
   let summary = "xla_gpu.predicated_insert as scf.if around tensor.insert";
   let description = [{
     `predicated_insert %v into %t[%i] if %c` becomes an `scf.if %c` that
-    yields `tensor.insert %v into %t[%i]`, and `%t` otherwise.
+    yields `tensor.insert %v into %t[%i]`, and `%t` otherwise; except
+    where marked `xla_gpu.keep_until_bufferization`, which one-shot
+    bufferization turns into a store under `scf.if %c`.
   }];
   let dependentDialects = ["mlir::scf::SCFDialect", "mlir::tensor::TensorDialect"];
 }

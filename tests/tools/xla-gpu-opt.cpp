@@ -8,6 +8,7 @@
 #include "dialect/XlaGpuDialect.h"
 #include "pipeline/AtomicRmwBufferization.h"
 #include "pipeline/Passes.h"
+#include "pipeline/PredicatedInsertBufferization.h"
 #include "pipeline/host/HostPasses.h"
 #include "pipeline/nvptx/NvptxPasses.h"
 
@@ -24,6 +25,7 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   registry.insert<hlo::xla_gpu::XlaGpuDialect>();
   hlo::pipeline::registerAtomicRmwBufferization(registry);
+  hlo::pipeline::registerPredicatedInsertBufferization(registry);
   hlo::pipeline::registerPipelinePasses();
   hlo::pipeline::registerNvptxPasses();
   hlo::pipeline::registerHostPasses();
