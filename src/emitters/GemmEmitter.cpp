@@ -482,15 +482,18 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
                 released = step; // the stage the product in flight reads
                 afterFirst = yes;
               }
-              BodyValues arrived = emitIf(
-                  b, step == 0 ? afterFirst : yes, {current[emptyBarriers]},
-                  [&](ImplicitLocOpBuilder &) -> BodyValues {
-                    return SmallVector<Value>{
-                        xla_gpu::MbarrierArriveOp::create(
-                            b, current[emptyBarriers].getType(), current[emptyBarriers],
-                            math.constant(released), b.getI64IntegerAttr(0))
-                            .getResult()};
-                  });
+              auto release = [&]() -> BodyValues {
+                return SmallVector<Value>{
+                    xla_gpu::MbarrierArriveOp::create(b, current[emptyBarriers].getType(),
+                                                      current[emptyBarriers],
+                                                      math.constant(released),
+                                                      b.getI64IntegerAttr(0))
+                        .getResult()};
+              };
+              BodyValues arrived =
+                  step == 0 ? emitIf(b, afterFirst, {current[emptyBarriers]},
+                                     [&](ImplicitLocOpBuilder &) { return release(); })
+                            : release();
               if (!arrived)
                 return arrived.takeError();
               current[emptyBarriers] = arrived->front();
@@ -687,42 +690,26 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
             return written.takeError();
           return SmallVector<Value>{written->front()};
         }
-        // Persistent: tiles block, block + grid, ... (the producer takes
-        // the same), the output, tiles and barriers and the rounds done
-        // carried from one to the next.
-        SmallVector<Value> inits = {context.outputs.front()};
-        llvm::append_range(inits, tiles);
-        inits.push_back(math.constant(0));
-        llvm::Error failed = llvm::Error::success();
-        auto tileLoop = scf::ForOp::create(
-            b, block, math.constant(gemm.batchCount() * t.tilesM * t.tilesN),
-            math.constant(launch.blocks[0]), inits,
-            [&](OpBuilder &builder, Location, Value tileIndex, ValueRange iterArgs) {
-              b.setInsertionPoint(builder.getInsertionBlock(), builder.getInsertionPoint());
-              position = tilePosition(b, tileIndex, thread);
+        // Persistent: the block's tiles (the producer takes the same), the
+        // output, tiles and barriers carried from one to the next.
+        SmallVector<Value> carried = {context.outputs.front()};
+        llvm::append_range(carried, tiles);
+        llvm::Expected<SmallVector<Value>> written = emitBlockTileLoop(
+            b, block, thread, carried, rounds,
+            [&](const BlockPosition &tile, ValueRange current,
+                Value earlierRounds) -> llvm::Expected<SmallVector<Value>> {
+              position = tile;
               batch = position.batch;
               blockRow = position.row;
               blockColumn = position.column;
               blockHasTile = position.hasTile;
-              roundsBefore = iterArgs.back();
-              if (plantedBug == "persistent-phase-reset")
-                roundsBefore = math.constant(0);
-              SmallVector<Value> carried(iterArgs.drop_front().drop_back());
-              llvm::Expected<SmallVector<Value>> written =
-                  multiplyAndWrite(carried, iterArgs.front());
-              SmallVector<Value> next(iterArgs);
-              if (written) {
-                llvm::copy(*written, next.begin());
-                next.back() = math.add(roundsBefore, math.constant(rounds));
-              } else {
-                failed = written.takeError();
-              }
-              scf::YieldOp::create(b, next);
+              roundsBefore = earlierRounds;
+              return multiplyAndWrite(SmallVector<Value>(current.drop_front()),
+                                      current.front());
             });
-        if (failed)
-          return std::move(failed);
-        b.setInsertionPointAfter(tileLoop);
-        return SmallVector<Value>{tileLoop.getResult(0)};
+        if (!written)
+          return written.takeError();
+        return SmallVector<Value>{written->front()};
       });
   if (!consumed)
     return consumed.takeError();

@@ -19,6 +19,8 @@
 #include "emitters/EmitterOptions.h"
 #include "emitters/GemmTiling.h"
 
+#include <functional>
+
 namespace hlo {
 
 /// `value` rounded to TF32 as the tensor cores' conversion (cvt.rna) does:
@@ -124,6 +126,16 @@ private:
   /// persistent blocks (GemmTileScheduler.cpp).
   BlockPosition tilePosition(mlir::ImplicitLocOpBuilder &b, mlir::Value tile,
                              mlir::Value thread) const;
+  /// A persistent block's loop over its tiles (block, block + grid, ...),
+  /// carrying `values` and the K rounds of the tiles before: `body` gets
+  /// each tile's position, the values and those rounds, and returns the
+  /// values after the tile. The values after the last tile.
+  using BlockTileBody = std::function<llvm::Expected<llvm::SmallVector<mlir::Value>>(
+      const BlockPosition &, mlir::ValueRange, mlir::Value)>;
+  llvm::Expected<llvm::SmallVector<mlir::Value>>
+  emitBlockTileLoop(mlir::ImplicitLocOpBuilder &b, mlir::Value block, mlir::Value thread,
+                    llvm::SmallVector<mlir::Value> values, int64_t rounds,
+                    const BlockTileBody &body) const;
   /// The block's threads copy operand `operand`'s K tile from contraction
   /// index `k0` on into `tile` (zeros past the operand): the tile updated.
   llvm::Expected<mlir::Value> stageOperand(EmitterContext &context, const BlockPosition &block,

@@ -7,12 +7,15 @@
 // SM, each taking tile block, block + grid, ...), grouped eight tile rows
 // at a time, column after column in a group, so that the blocks running
 // at once share the rows of A and the columns of B they read (as
-// Triton's GROUP_M ordering and CUTLASS's swizzled raster do for L2).
+// Triton's GROUP_M ordering and CUTLASS's swizzled raster do for L2), and
+// the loop over a persistent block's tiles that producer and consumers
+// both run.
 //
 //===----------------------------------------------------------------------===//
 #include "emitters/GemmEmitterImpl.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 
@@ -60,6 +63,37 @@ GemmEmitter::BlockPosition GemmEmitter::tilePosition(ImplicitLocOpBuilder &b, Va
   position.row = math.mul(tileRow, t.blockM);
   position.column = math.mul(tileColumn, t.blockN);
   return position;
+}
+
+llvm::Expected<SmallVector<Value>> GemmEmitter::emitBlockTileLoop(
+    ImplicitLocOpBuilder &b, Value block, Value thread, SmallVector<Value> values,
+    int64_t rounds, const BlockTileBody &body) const {
+  const IndexMath math{b};
+  values.push_back(math.constant(0));
+  llvm::Error failed = llvm::Error::success();
+  auto loop = scf::ForOp::create(
+      b, block, math.constant(gemm.batchCount() * tiling.tilesM * tiling.tilesN),
+      math.constant(launch.blocks[0]), values,
+      [&](OpBuilder &builder, Location, Value tile, ValueRange iterArgs) {
+        b.setInsertionPoint(builder.getInsertionBlock(), builder.getInsertionPoint());
+        Value roundsDone = iterArgs.back();
+        Value roundsBefore =
+            plantedBug == "persistent-phase-reset" ? math.constant(0) : roundsDone;
+        llvm::Expected<SmallVector<Value>> next =
+            body(tilePosition(b, tile, thread), iterArgs.drop_back(), roundsBefore);
+        SmallVector<Value> yielded(iterArgs);
+        if (next) {
+          llvm::copy(*next, yielded.begin());
+          yielded.back() = math.add(roundsDone, math.constant(rounds));
+        } else {
+          failed = next.takeError();
+        }
+        scf::YieldOp::create(b, yielded);
+      });
+  if (failed)
+    return std::move(failed);
+  b.setInsertionPointAfter(loop);
+  return SmallVector<Value>(loop.getResults().drop_back());
 }
 
 } // namespace hlo

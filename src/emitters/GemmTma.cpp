@@ -156,25 +156,13 @@ GemmEmitter::emitTmaProducer(ImplicitLocOpBuilder &b, EmitterContext &context,
   return emitIf(b, issuer, tiles, [&](ImplicitLocOpBuilder &) -> BodyValues {
     if (!specialization.persistent)
       return loadTile(tiles, position, math.constant(0));
-    // Persistent: the block's tiles block, block + grid, ..., as the
-    // consumers take them.
-    SmallVector<Value> inits(tiles);
-    inits.push_back(math.constant(0));
-    auto tileLoop = scf::ForOp::create(
-        b, block, math.constant(gemm.batchCount() * tiling.tilesM * tiling.tilesN),
-        math.constant(launch.blocks[0]), inits,
-        [&](OpBuilder &builder, Location, Value tileIndex, ValueRange iterArgs) {
-          b.setInsertionPoint(builder.getInsertionBlock(), builder.getInsertionPoint());
-          Value roundsBefore = plantedBug == "persistent-phase-reset" ? math.constant(0)
-                                                                      : iterArgs.back();
-          SmallVector<Value> next = loadTile(SmallVector<Value>(iterArgs.drop_back()),
-                                             tilePosition(b, tileIndex, position.thread),
-                                             roundsBefore);
-          next.push_back(math.add(iterArgs.back(), math.constant(rounds)));
-          scf::YieldOp::create(b, next);
+    // Persistent: the block's tiles, as the consumers take them.
+    return emitBlockTileLoop(
+        b, block, position.thread, tiles, rounds,
+        [&](const BlockPosition &tile, ValueRange current,
+            Value roundsBefore) -> llvm::Expected<SmallVector<Value>> {
+          return loadTile(SmallVector<Value>(current), tile, roundsBefore);
         });
-    b.setInsertionPointAfter(tileLoop);
-    return SmallVector<Value>(tileLoop.getResults().drop_back());
   });
 }
 
