@@ -8,7 +8,8 @@ Hopper matmul keeps wgmma groups in flight and pipelines its loads through
 shared memory: the reference the GEMM issue's static checks compare with.
 
 The kernel is a plain tiled matmul (C = A B, A M x K and B K x N row-major,
-bf16 or f16 in, f32 accumulation, the input type out), one output tile per
+bf16 or f16 in, f32 accumulation, the input type out; or f8e4m3fn in, B
+stored N x K as bench/gemm's 8-bit cases and cuBLASLt take it, bf16 out), one output tile per
 program, compiled for one shape (--shape, the sizes constexpr, the buffers
 16-byte aligned as XLA's are); Triton's compiler pipelines its K loop
 (num_stages) and, on sm_90, lowers tl.dot to asynchronous wgmma.
@@ -34,7 +35,8 @@ from triton.backends.compiler import GPUTarget  # noqa: E402
 
 @triton.jit
 def tiled_matmul(a, b, c, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
-                 BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+                 BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                 B_K_MINOR: tl.constexpr):
     pid = tl.program_id(0)
     tiles_n = tl.cdiv(N, BLOCK_N)
     row0 = (pid // tiles_n) * BLOCK_M
@@ -45,7 +47,10 @@ def tiled_matmul(a, b, c, M: tl.constexpr, N: tl.constexpr, K: tl.constexpr,
     acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)
     for k0 in range(0, K, BLOCK_K):
         a_tile = tl.load(a + rows[:, None] * K + (k0 + ks)[None, :])
-        b_tile = tl.load(b + (k0 + ks)[:, None] * N + cols[None, :])
+        if B_K_MINOR:  # B stored N x K (8-bit wgmma reads B K-major only)
+            b_tile = tl.load(b + cols[None, :] * K + (k0 + ks)[:, None])
+        else:
+            b_tile = tl.load(b + (k0 + ks)[:, None] * N + cols[None, :])
         acc = tl.dot(a_tile, b_tile, acc)
     tl.store(c + rows[:, None] * N + cols[None, :], acc.to(c.dtype.element_ty))
 
@@ -92,7 +97,7 @@ def main():
     parser.add_argument("--shape", default="4096x4096x4096", help="MxNxK (default %(default)s)")
     parser.add_argument("--warps", type=int, default=8)
     parser.add_argument("--stages", type=int, nargs="+", default=[3, 4])
-    parser.add_argument("--dtype", choices=["bf16", "f16"], default="bf16")
+    parser.add_argument("--dtype", choices=["bf16", "f16", "f8e4m3fn"], default="bf16")
     parser.add_argument("--ptx-dir", help="also write each kernel's PTX here")
     parser.add_argument("--ours", nargs="*", default=[], metavar="MODULE",
                         help="our kernels for these HLO modules first")
@@ -105,10 +110,12 @@ def main():
               if os.path.exists(os.path.join(bundled, name))]
     parser.add_argument("--ptxas", default=newest[0] if newest else "ptxas")
     args = parser.parse_args()
-    element = {"bf16": "bf16", "f16": "fp16"}[args.dtype]
-    signature = {"a": "*" + element, "b": "*" + element, "c": "*" + element,
+    element = {"bf16": "bf16", "f16": "fp16", "f8e4m3fn": "fp8e4nv"}[args.dtype]
+    fp8 = args.dtype == "f8e4m3fn"
+    signature = {"a": "*" + element, "b": "*" + element, "c": "*" + ("bf16" if fp8 else element),
                  "M": "constexpr", "N": "constexpr", "K": "constexpr",
-                 "BLOCK_M": "constexpr", "BLOCK_N": "constexpr", "BLOCK_K": "constexpr"}
+                 "BLOCK_M": "constexpr", "BLOCK_N": "constexpr", "BLOCK_K": "constexpr",
+                 "B_K_MINOR": "constexpr"}
     m, n, k = (int(x) for x in args.shape.split("x"))
     aligned = {(i,): [["tt.divisibility", 16]] for i in range(3)}
     print("\t".join(["kernel", "compiler", "block", "regs", "spills", "smem", "mix",
@@ -121,7 +128,7 @@ def main():
             source = triton.compiler.ASTSource(
                 fn=tiled_matmul, signature=signature, attrs=aligned,
                 constexprs={"M": m, "N": n, "K": k, "BLOCK_M": bm, "BLOCK_N": bn,
-                            "BLOCK_K": bk})
+                            "BLOCK_K": bk, "B_K_MINOR": fp8})
             compiled = triton.compile(
                 source, target=GPUTarget("cuda", 90, 32),
                 options={"num_warps": args.warps, "num_stages": stages})

@@ -16,11 +16,12 @@
 # output type: f32, bf16, f16, f8e4m3fn). The case carries its GPU
 # architecture (Case.arch: sm_80, sm_89, sm_90a; 8-bit floats sm_89 on),
 # used by the driver for the host compile and the cubin steps
-# (Case.cubin_archs). Two in five 16-bit cases take Hopper's TMA form
-# (sm_90a): no batch, A K-minor, B K-minor or N-minor, K a
-# multiple of 8, a config of 64 or 128 rows on 4 or 8 warps and 3 or 4
+# (Case.cubin_archs). Two in five 16-bit and 8-bit float cases take
+# Hopper's TMA form (sm_90a): no batch, A K-minor, B K-minor or N-minor, K
+# a multiple of 8, a config of 64 or 128 rows on 4 or 8 warps and 3 or 4
 # stages -- the kernels whose operands load by TMA, through the
-# warp-specialized producer/consumer pipeline where both do.
+# warp-specialized producer/consumer pipeline where both do (8-bit
+# floats: wgmma m64nNk32, B K-minor for TMA, a K step of 64 or 128).
 #
 # XLA's newest form, with the operands as nested kCustom fusions of their
 # own ("nested operand computations"), is generated only with
@@ -90,7 +91,7 @@ class GemmKinds:
         lt, rt, dot_types = rk.choices(combos, weights)[0]
         dot_type = rk.choice(dot_types)
         fp8 = lt in FP8
-        hopper = lt in ('bf16', 'f16') and rk.random() < 0.4
+        hopper = (lt in ('bf16', 'f16') or fp8) and rk.random() < 0.4
         arch = 'sm_90a' if hopper else rk.choice(['sm_89', 'sm_90a'] if fp8 else ARCHS)
         other = rk.choice([a for a in (['sm_89', 'sm_90a'] if fp8 else ARCHS) if a != arch])
         self.case.arch = arch
@@ -147,7 +148,7 @@ class GemmKinds:
             attrs += ', operand_precision={highest,highest}'
             self.feature('gemm-f32-highest')
         nested = rk.random() < 0.4
-        bk = rk.choice([32, 64] if hopper else [16, 32, 64, 128])
+        bk = rk.choice(([64, 128] if fp8 else [32, 64]) if hopper else [16, 32, 64, 128])
         if nested:
             attrs += ', backend_config={"sizes":["%d"]}' % bk
         olay = None

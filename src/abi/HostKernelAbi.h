@@ -116,7 +116,8 @@ void __hlo_host_ldmatrix(HloHostThread *thread, uint32_t matrices, uint32_t tran
                          const void *rowAddress, uint32_t *result);
 
 /* Warpgroup-level matrix multiply-accumulate, PTX's
- * wgmma.mma_async.sync.aligned.m64nNk16 (m64nNk8 for TF32) with both
+ * wgmma.mma_async.sync.aligned.m64nNk16 (m64nNk8 for TF32, m64nNk32 for
+ * 8-bit floats) with both
  * operands in shared memory, K-major, issued, committed and waited for as
  * one step: D = A * B + D, A 64 x K, B N x K (N a multiple of 8 up to
  * 256), D 64 x N in f32. Named by the accumulator's and the inputs' type. */
@@ -125,7 +126,13 @@ enum HloHostWgmmaKind {
   HLO_HOST_WGMMA_M64K16_F32_F16 = 1,
   /* m64nNk8 with f32 operands of which only the top 19 bits count (TF32):
    * A 64 x 8, B N x 8, the same 32 bytes of K per row as the 16-bit kinds. */
-  HLO_HOST_WGMMA_M64K8_F32_TF32 = 2
+  HLO_HOST_WGMMA_M64K8_F32_TF32 = 2,
+  /* m64nNk32 with 8-bit float operands, A's format then B's (e4m3fn or
+   * e5m2, alike or mixed): A 64 x 32, B N x 32, 32 bytes of K per row too. */
+  HLO_HOST_WGMMA_M64K32_F32_E4M3_E4M3 = 3,
+  HLO_HOST_WGMMA_M64K32_F32_E4M3_E5M2 = 4,
+  HLO_HOST_WGMMA_M64K32_F32_E5M2_E4M3 = 5,
+  HLO_HOST_WGMMA_M64K32_F32_E5M2_E5M2 = 6
 };
 /* Or'ed into a wgmma's kind: B is N-major (PTX's imm-trans-b, 16-bit
  * inputs, swizzled only): rows of `swizzle` bytes along N, one per k,

@@ -477,10 +477,13 @@ LogicalResult WgmmaOp::verify() {
   if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
     return emitOpError("expects a swizzle of 0, 32, 64 or 128 bytes, not ") << swizzle;
   Type element = a.getElementType();
-  if (!element.isBF16() && !element.isF16() && !element.isF32())
-    return emitOpError("expects bf16, f16 or f32 (TF32) tiles, not ") << element;
-  if (b.getElementType() != element)
-    return emitOpError("expects tiles of one element type");
+  auto isFloat8 = [](Type type) { return isa<Float8E4M3FNType, Float8E5M2Type>(type); };
+  if (!element.isBF16() && !element.isF16() && !element.isF32() && !isFloat8(element))
+    return emitOpError("expects bf16, f16, f32 (TF32), f8E4M3FN or f8E5M2 tiles, not ")
+           << element;
+  // 8-bit floats may mix (e4m3 A, e5m2 B); other types are alike.
+  if (b.getElementType() != element && !(isFloat8(element) && isFloat8(b.getElementType())))
+    return emitOpError("expects tiles of one element type (or two 8-bit floats)");
   int64_t bytes = element.getIntOrFloatBitWidth() / 8, perCore = 16 / bytes;
   for (ShapedType tile : {a, b}) {
     if (swizzle == 0 && (tile.getRank() != 4 || tile.getDimSize(2) != 8 ||

@@ -251,12 +251,13 @@ def XlaGpu_WgmmaOp : XlaGpu_Op<"wgmma", [MemoryEffects<[MemRead]>]> {
     it): A is 64 rows of `a` from core-matrix row `a_row` on, B is N rows
     of `b` from core-matrix row `b_row` on, both over the tiles' whole K
     extent; D is 64 x N in f32. PTX's `wgmma.mma_async` m64nNk16 (m64nNk8
-    for TF32), one per 32 bytes of K, issued, committed and waited for
-    within the op, so that it is synchronous to its users.
+    for TF32, m64nNk32 for 8-bit floats), one per 32 bytes of K, issued,
+    committed and waited for within the op, so that it is synchronous to
+    its users.
 
     Both tiles hold bf16, f16 or f32 (as TF32: only each value's top 19
-    bits count), the same, K-major; with E the elements of 16 bytes (8 or
-    4):
+    bits count), the same, or 8-bit floats (f8E4M3FN or f8E5M2, alike or
+    mixed), K-major; with E the elements of 16 bytes (8, 4 or 16):
      - `swizzle` 0: as 8 x E core matrices, element (row, k) of a
        [R/8][K/E][8][E] tile at [row / 8][k / E][row % 8][k % E], so that
        each core matrix is 128 contiguous bytes;

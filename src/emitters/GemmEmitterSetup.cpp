@@ -67,6 +67,20 @@ xla_gpu::MmaSyncKind mmaKindFor(const GemmDescription &gemm) {
   return kind;
 }
 
+bool isFloat8(GemmInput input) {
+  return input == GemmInput::F8E4M3FN || input == GemmInput::F8E5M2;
+}
+
+/// Whether wgmma multiplies `gemm`'s types: bf16, f16 or TF32, alike, or
+/// 8-bit floats, alike or mixed (m64nNk32 takes e4m3 and e5m2 for A and B
+/// apart). Not 3xTF32 or s8 (accumulated in s32).
+bool takesWgmma(const GemmDescription &gemm) {
+  if (gemm.inputB)
+    return isFloat8(gemm.input) && isFloat8(*gemm.inputB);
+  return gemm.input == GemmInput::BF16 || gemm.input == GemmInput::F16 ||
+         gemm.input == GemmInput::TF32 || isFloat8(gemm.input);
+}
+
 /// The step along K XLA's Triton GEMM gives its dot: the dot's
 /// backend_config {"sizes":["32"]}.
 std::optional<int64_t> configuredBlockK(const HloInstruction &dot) {
@@ -100,9 +114,8 @@ GemmEmitter::GemmEmitter(const FusionAnalysis &analysis, const HloComputation &f
     config.blockK = configuredBlockK(*this->gemm.dot);
   }
   config.multiprocessors = device.smCount;
-  config.wideLargeTile = device.features.wgmma && !this->gemm.inputB &&
-                         (this->gemm.input == GemmInput::BF16 ||
-                          this->gemm.input == GemmInput::F16);
+  config.wideLargeTile = device.features.wgmma && takesWgmma(this->gemm) &&
+                         this->gemm.input != GemmInput::TF32;
   elementBytes =
       primitiveBitWidth(this->gemm.dot->operand(0)->shape().elementType()) / 8;
   tiling = chooseGemmTiling(this->gemm, mma, config, elementBytes,
@@ -197,12 +210,10 @@ GemmEmitter::GemmEmitter(const FusionAnalysis &analysis, const HloComputation &f
 
 std::optional<GemmEmitter::WarpgroupTiling> GemmEmitter::chooseWarpgroupTiling() const {
   const GemmTiling &t = tiling;
-  if (!device.features.wgmma || gemm.inputB ||
-      (gemm.input != GemmInput::BF16 && gemm.input != GemmInput::F16 &&
-       gemm.input != GemmInput::TF32))
+  if (!device.features.wgmma || !takesWgmma(gemm))
     return std::nullopt;
   // Whole warpgroups, each a 64-row slab of the tile by N columns, K in
-  // steps of 32 bytes (16 16-bit or 8 TF32 columns).
+  // steps of 32 bytes (16 16-bit, 8 TF32 or 32 8-bit columns).
   if (t.warps % 4 != 0 || t.blockM % 64 != 0 || (t.blockK * elementBytes) % 32 != 0)
     return std::nullopt;
   WarpgroupTiling result;

@@ -22,8 +22,7 @@ bool GemmEmitter::canLoadWithTma(int operand) const {
   const HloInstruction *value = gemm.dot->operand(operand);
   const Staging &staged = staging[operand];
   if (!device.features.tma || !warpgroups || value->opcode() != HloOpcode::Parameter ||
-      value->users().size() != 1 ||
-      (gemm.input != GemmInput::BF16 && gemm.input != GemmInput::F16))
+      value->users().size() != 1 || gemm.input == GemmInput::TF32)
     return false;
   const Shape &shape = value->shape();
   const std::vector<int64_t> &contracting =

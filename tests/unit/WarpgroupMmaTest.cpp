@@ -1,7 +1,8 @@
 //===- WarpgroupMmaTest.cpp - wgmma on the host ----------------------------===//
 //
-// The host runtime's warpgroup-collective wgmma (m64nNk16, operands in
-// shared memory, K-major, unswizzled or 32-, 64- or 128-byte swizzled)
+// The host runtime's warpgroup-collective wgmma (m64nNk16, m64nNk8 for
+// TF32, m64nNk32 for 8-bit floats; operands in shared memory, K-major or
+// N-major, unswizzled or 32-, 64- or 128-byte swizzled)
 // against the PTX ISA: the accumulator layout as the ISA's wgmma D fragment figure
 // states it (written out here, independently of the runtime), a plain
 // matrix product as the oracle for every kind (TF32's low bits ignored)
@@ -279,6 +280,73 @@ TEST(WarpgroupMma, Tf32TakesEightColumnsOfKAndTheTop19Bits) {
             << "swizzle " << swizzle << " thread " << thread << " d" << v;
       }
   }
+}
+
+TEST(WarpgroupMma, Float8TakesThirtyTwoColumnsOfKInEachOperandsFormat) {
+  // 8-bit floats, 32 columns of K (32 bytes a row), in 128-byte swizzled
+  // rows and in core matrices of 8 rows x 16 elements; each kind decodes A
+  // and B in its own format (a mixed kind read as the other format would
+  // differ: e5m2's byte 0x3c is 1.0, e4m3fn's 1.5). Values are multiples
+  // of 1/4 up to 1.5, exact in both.
+  const uint32_t n = 16;
+  constexpr PrimitiveType e4m3 = PrimitiveType::F8E4M3FN, e5m2 = PrimitiveType::F8E5M2;
+  struct Kind {
+    uint32_t kind;
+    PrimitiveType a, b;
+  };
+  const Kind kinds[] = {{HLO_HOST_WGMMA_M64K32_F32_E4M3_E4M3, e4m3, e4m3},
+                        {HLO_HOST_WGMMA_M64K32_F32_E4M3_E5M2, e4m3, e5m2},
+                        {HLO_HOST_WGMMA_M64K32_F32_E5M2_E4M3, e5m2, e4m3},
+                        {HLO_HOST_WGMMA_M64K32_F32_E5M2_E5M2, e5m2, e5m2}};
+  for (const Kind &kind : kinds)
+    for (uint32_t swizzle : {0u, 128u}) {
+      std::vector<uint8_t> shared(65536, 0);
+      size_t bStart = 32768;
+      uint32_t leading = swizzle ? 16 : 128, stride = swizzle ? 8 * swizzle : 512;
+      auto put = [&](size_t start, int rows, unsigned seed, PrimitiveType type,
+                     std::vector<double> &matrix) {
+        for (int r = 0; r < rows; ++r)
+          for (int k = 0; k < 32; ++k) {
+            double value =
+                static_cast<int>(((r * 32 + k + 1) * 2654435761u + seed) >> 7) % 13 / 4.0 - 1.5;
+            matrix.push_back(value);
+            auto bits = static_cast<uint8_t>(encodeFloatBits(value, type));
+            size_t at;
+            if (swizzle == 0) {
+              at = start + r / 8 * stride + k / 16 * leading + r % 8 * 16 + k % 16;
+            } else {
+              size_t linear = start + r / 8 * stride + r % 8 * swizzle + k;
+              size_t line = linear / 128, chunk = linear / 16 % 8;
+              at = line * 128 + (chunk ^ (line % (swizzle / 16))) * 16 + linear % 16;
+            }
+            shared[at] = bits;
+          }
+      };
+      std::vector<double> a, b;
+      put(0, 64, kind.kind * 31, kind.a, a);
+      put(bStart, int(n), 7, kind.b, b);
+      std::vector<std::vector<float>> d(128, std::vector<float>(n / 2, -2.0f));
+      std::array<float *, kThreadsPerWarpgroup> accumulators;
+      for (int thread = 0; thread < 128; ++thread)
+        accumulators[thread] = d[thread].data();
+      WgmmaOperands operands{shared.data(), leading, stride, shared.data() + bStart, leading,
+                             stride, swizzle, shared.data()};
+      Status done = warpgroupMma(kind.kind, n, operands, accumulators);
+      ASSERT_TRUE(done) << done.error();
+      for (int thread = 0; thread < 128; ++thread)
+        for (uint32_t v = 0; v < n / 2; ++v) {
+          Position at = isaD(thread, int(v));
+          double sum = -2.0;
+          for (int k = 0; k < 32; ++k)
+            sum += a[at.row * 32 + k] * b[at.column * 32 + k];
+          EXPECT_EQ(d[thread][v], static_cast<float>(sum))
+              << "kind " << kind.kind << " swizzle " << swizzle << " thread " << thread << " d"
+              << v;
+        }
+      // No N-major B for 8-bit floats (imm-trans-b is 16-bit only).
+      operands.bTransposed = true;
+      EXPECT_FALSE(warpgroupMma(kind.kind, n, operands, accumulators));
+    }
 }
 
 // --- Through the launcher ---------------------------------------------------

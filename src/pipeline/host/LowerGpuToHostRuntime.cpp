@@ -389,6 +389,15 @@ struct LowerGpuToHostRuntimePass
     uint32_t kind = element.isBF16()  ? HLO_HOST_WGMMA_M64K16_F32_BF16
                     : element.isF16() ? HLO_HOST_WGMMA_M64K16_F32_F16
                                       : HLO_HOST_WGMMA_M64K8_F32_TF32;
+    if (element.getIntOrFloatBitWidth() == 8) {
+      // 8-bit floats: A's format, then B's.
+      bool e5m2A = isa<Float8E5M2Type>(element);
+      bool e5m2B = isa<Float8E5M2Type>(cast<MemRefType>(mma.getB().getType()).getElementType());
+      kind = e5m2A ? (e5m2B ? HLO_HOST_WGMMA_M64K32_F32_E5M2_E5M2
+                            : HLO_HOST_WGMMA_M64K32_F32_E5M2_E4M3)
+                   : (e5m2B ? HLO_HOST_WGMMA_M64K32_F32_E4M3_E5M2
+                            : HLO_HOST_WGMMA_M64K32_F32_E4M3_E4M3);
+    }
     auto index = [&](int64_t value) { return arith::ConstantIndexOp::create(b, loc, value); };
     // Element (8 * rowGroup, k) of a tile, before any swizzle.
     auto start = [&](Value tile, Value rowGroup, int64_t k) -> Value {

@@ -2,8 +2,8 @@
 //
 // Owns xla-gpu-lower-wgmma-to-nvvm (NvptxPasses.td): each xla_gpu.wgmma on
 // shared buffers as a proxy fence, wgmma.fence, one wgmma.mma_async
-// m64nNk16 (m64nNk8 for TF32) per 32 bytes of K (shared-memory descriptors of the tiles in
-// the op's layout: core matrices, or swizzled rows), a commit and -- unless
+// m64nNk16 (m64nNk8 for TF32, m64nNk32 for 8-bit floats) per 32 bytes of K
+// (shared-memory descriptors of the tiles in the op's layout: core matrices, or swizzled rows), a commit and -- unless
 // the op is in flight -- a wait for it; each xla_gpu.wgmma_wait as
 // wgmma.wait_group in inline assembly that takes and returns the
 // accumulators (tied registers), so that no read of them is scheduled
@@ -84,9 +84,11 @@ Value descriptorOf(ImplicitLocOpBuilder &b, Value tile, Value rowGroup, int64_t 
 }
 
 NVVM::WGMMATypes wgmmaTypeOf(Type element) {
-  return element.isBF16()  ? NVVM::WGMMATypes::bf16
-         : element.isF16() ? NVVM::WGMMATypes::f16
-                           : NVVM::WGMMATypes::tf32;
+  return element.isBF16()                   ? NVVM::WGMMATypes::bf16
+         : element.isF16()                  ? NVVM::WGMMATypes::f16
+         : isa<Float8E4M3FNType>(element)   ? NVVM::WGMMATypes::e4m3
+         : isa<Float8E5M2Type>(element)     ? NVVM::WGMMATypes::e5m2
+                                            : NVVM::WGMMATypes::tf32;
 }
 
 LogicalResult lower(xla_gpu::WgmmaOp op) {
@@ -106,8 +108,11 @@ LogicalResult lower(xla_gpu::WgmmaOp op) {
   NVVM::FenceProxyOp::create(b, NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
                              NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
   NVVM::WgmmaFenceAlignedOp::create(b);
-  Type element = cast<ShapedType>(op.getA().getType()).getElementType();
-  auto type = NVVM::WGMMATypesAttr::get(context, wgmmaTypeOf(element));
+  // A's and B's types (8-bit floats may differ).
+  auto typeA = NVVM::WGMMATypesAttr::get(
+      context, wgmmaTypeOf(cast<ShapedType>(op.getA().getType()).getElementType()));
+  auto typeB = NVVM::WGMMATypesAttr::get(
+      context, wgmmaTypeOf(cast<ShapedType>(op.getB().getType()).getElementType()));
   auto one = NVVM::WGMMAScaleInAttr::get(context, NVVM::WGMMAScaleIn::one);
   int64_t swizzle = op.getSwizzle();
   int64_t step = op.getStepDepth();
@@ -118,8 +123,7 @@ LogicalResult lower(xla_gpu::WgmmaOp op) {
     inout = NVVM::WgmmaMmaAsyncOp::create(
         b, accumulators, inout, descriptorA, descriptorB,
         NVVM::MMAShapeAttr::get(context, 64, static_cast<int>(width), static_cast<int>(step)),
-        type, type,
-        NVVM::WGMMATypesAttr::get(context, NVVM::WGMMATypes::f32),
+        typeA, typeB, NVVM::WGMMATypesAttr::get(context, NVVM::WGMMATypes::f32),
         NVVM::WGMMAScaleOutAttr::get(context, NVVM::WGMMAScaleOut::one), one, one,
         NVVM::MMALayoutAttr::get(context, NVVM::MMALayout::row),
         // B K-major is "col" (no transpose); N-major "row" (imm-trans-b).

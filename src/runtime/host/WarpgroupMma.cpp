@@ -13,13 +13,14 @@ namespace hlo::runtime {
 namespace {
 
 constexpr int kRows = 64;
-/// The bytes of K each row of an operand spans (16 16-bit or 8 TF32
-/// elements).
+/// The bytes of K each row of an operand spans (16 16-bit, 8 TF32 or 32
+/// 8-bit elements).
 constexpr int kDepthBytes = 32;
 
-/// The operands' type and width of a kind.
+/// The operands' types and width of a kind (A's and B's differ only for
+/// mixed 8-bit floats).
 struct WgmmaInput {
-  PrimitiveType type;
+  PrimitiveType typeA, typeB;
   int bytes;
   /// f32 registers of which only the top 19 bits count.
   bool tf32;
@@ -27,13 +28,22 @@ struct WgmmaInput {
 };
 
 std::optional<WgmmaInput> inputOf(uint32_t kind) {
+  constexpr PrimitiveType e4m3 = PrimitiveType::F8E4M3FN, e5m2 = PrimitiveType::F8E5M2;
   switch (kind) {
   case HLO_HOST_WGMMA_M64K16_F32_BF16:
-    return WgmmaInput{PrimitiveType::BF16, 2, false};
+    return WgmmaInput{PrimitiveType::BF16, PrimitiveType::BF16, 2, false};
   case HLO_HOST_WGMMA_M64K16_F32_F16:
-    return WgmmaInput{PrimitiveType::F16, 2, false};
+    return WgmmaInput{PrimitiveType::F16, PrimitiveType::F16, 2, false};
   case HLO_HOST_WGMMA_M64K8_F32_TF32:
-    return WgmmaInput{PrimitiveType::F32, 4, true};
+    return WgmmaInput{PrimitiveType::F32, PrimitiveType::F32, 4, true};
+  case HLO_HOST_WGMMA_M64K32_F32_E4M3_E4M3:
+    return WgmmaInput{e4m3, e4m3, 1, false};
+  case HLO_HOST_WGMMA_M64K32_F32_E4M3_E5M2:
+    return WgmmaInput{e4m3, e5m2, 1, false};
+  case HLO_HOST_WGMMA_M64K32_F32_E5M2_E4M3:
+    return WgmmaInput{e5m2, e4m3, 1, false};
+  case HLO_HOST_WGMMA_M64K32_F32_E5M2_E5M2:
+    return WgmmaInput{e5m2, e5m2, 1, false};
   }
   return std::nullopt;
 }
@@ -81,7 +91,7 @@ double operandElement(const WgmmaOperands &operands, const WgmmaInput &input, bo
   std::memcpy(&bits, static_cast<const uint8_t *>(start) + offset, input.bytes);
   if (input.tf32)
     bits &= ~uint64_t(0x1fff);
-  return decodeFloatBits(bits, input.type);
+  return decodeFloatBits(bits, isA ? input.typeA : input.typeB);
 }
 
 } // namespace

@@ -2,8 +2,8 @@
 //
 // Owns what the host target's warpgroup-collective matrix multiply
 // computes once all 128 threads of a warpgroup have arrived (BlockRunner
-// gathers them): PTX's wgmma.mma_async m64nNk16 (bf16, f16) and m64nNk8
-// (TF32) with both operands in
+// gathers them): PTX's wgmma.mma_async m64nNk16 (bf16, f16), m64nNk8
+// (TF32) and m64nNk32 (e4m3fn and e5m2, alike or mixed) with both operands in
 // shared memory in a K-major layout (unswizzled core matrices, or 32-, 64-
 // or 128-byte swizzled rows), and the accumulators spread over the threads
 // as the PTX ISA's wgmma D fragment says (HloHostWgmmaKind in

@@ -220,7 +220,7 @@ func.func @wgmma_layout(%a: tensor<64x32xbf16>, %b: tensor<4x4x8x8xbf16>, %c: ve
 // -----
 
 func.func @wgmma_f64(%a: tensor<8x4x8x2xf64>, %b: tensor<4x4x8x2xf64>, %c: vector<16xf32>, %i: index) {
-  // expected-error @+1 {{expects bf16, f16 or f32 (TF32) tiles, not 'f64'}}
+  // expected-error @+1 {{expects bf16, f16, f32 (TF32), f8E4M3FN or f8E5M2 tiles, not 'f64'}}
   %d = xla_gpu.wgmma %a[%i], %b[%i], %c : tensor<8x4x8x2xf64>, tensor<4x4x8x2xf64>, vector<16xf32> -> vector<16xf32>
   return
 }
@@ -228,8 +228,26 @@ func.func @wgmma_f64(%a: tensor<8x4x8x2xf64>, %b: tensor<4x4x8x2xf64>, %c: vecto
 // -----
 
 func.func @wgmma_mixed(%a: tensor<8x4x8x8xbf16>, %b: tensor<4x4x8x8xf16>, %c: vector<16xf32>, %i: index) {
-  // expected-error @+1 {{expects tiles of one element type}}
+  // expected-error @+1 {{expects tiles of one element type (or two 8-bit floats)}}
   %d = xla_gpu.wgmma %a[%i], %b[%i], %c : tensor<8x4x8x8xbf16>, tensor<4x4x8x8xf16>, vector<16xf32> -> vector<16xf32>
+  return
+}
+
+// -----
+
+// An 8-bit float A mixes only with an 8-bit float B.
+func.func @wgmma_f8_with_bf16(%a: tensor<8x2x8x16xf8E4M3FN>, %b: tensor<4x4x8x8xbf16>, %c: vector<16xf32>, %i: index) {
+  // expected-error @+1 {{expects tiles of one element type (or two 8-bit floats)}}
+  %d = xla_gpu.wgmma %a[%i], %b[%i], %c : tensor<8x2x8x16xf8E4M3FN>, tensor<4x4x8x8xbf16>, vector<16xf32> -> vector<16xf32>
+  return
+}
+
+// -----
+
+// imm-trans-b is for 16-bit inputs only.
+func.func @wgmma_f8_transposed(%a: tensor<1x64x128xf8E4M3FN>, %b: tensor<1x128x128xf8E5M2>, %c: vector<16xf32>, %i: index) {
+  // expected-error @+1 {{expects an N-major B of 16-bit elements in swizzled rows}}
+  %d = xla_gpu.wgmma %a[%i], %b[%i], %c {swizzle = 128 : i64, b_transposed} : tensor<1x64x128xf8E4M3FN>, tensor<1x128x128xf8E5M2>, vector<16xf32> -> vector<16xf32>
   return
 }
 

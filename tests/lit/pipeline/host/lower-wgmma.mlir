@@ -103,3 +103,23 @@ func.func @transposed_b(%a: memref<1x64x32xbf16, #gpu.address_space<workgroup>>,
   vector.store %d, %out[%c0] : memref<64xf32>, vector<64xf32>
   return
 }
+
+// -----
+
+// 8-bit floats: the kind names A's format then B's (e5m2 x e4m3fn: 5),
+// one call per 32 columns of K.
+// CHECK-LABEL: func.func @float8(
+// CHECK:       %[[KIND:.*]] = arith.constant 5 : i32
+// CHECK:       %[[N:.*]] = arith.constant 16 : i32
+// CHECK:       %[[SWIZZLE:.*]] = arith.constant 128 : i32
+// CHECK:       call @__hlo_host_wgmma(%{{.*}}, %[[KIND]], %[[N]], %[[SWIZZLE]],
+// CHECK:       %[[C32:.*]] = arith.constant 32 : index
+// CHECK:       xla_gpu.element_pointer %arg0[%{{.*}}, %{{.*}}, %[[C32]]]
+// CHECK-COUNT-3: call @__hlo_host_wgmma(
+// CHECK-NOT:   call @__hlo_host_wgmma
+func.func @float8(%a: memref<1x64x128xf8E5M2, #gpu.address_space<workgroup>>, %b: memref<1x16x128xf8E4M3FN, #gpu.address_space<workgroup>>, %r: index, %c: vector<8xf32>, %out: memref<8xf32>) {
+  %d = xla_gpu.wgmma %a[%r], %b[%r], %c {swizzle = 128 : i64} : memref<1x64x128xf8E5M2, #gpu.address_space<workgroup>>, memref<1x16x128xf8E4M3FN, #gpu.address_space<workgroup>>, vector<8xf32> -> vector<8xf32>
+  %c0 = arith.constant 0 : index
+  vector.store %d, %out[%c0] : memref<8xf32>, vector<8xf32>
+  return
+}

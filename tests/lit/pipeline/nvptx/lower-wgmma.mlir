@@ -108,3 +108,19 @@ func.func @transposed_b(%a: memref<1x64x32xbf16, #gpu.address_space<workgroup>>,
   %d = xla_gpu.wgmma %a[%r], %b[%r], %c {b_transposed, swizzle = 64 : i64} : memref<1x64x32xbf16, #gpu.address_space<workgroup>>, memref<4x32x32xbf16, #gpu.address_space<workgroup>>, vector<64xf32> -> vector<64xf32>
   return %d : vector<64xf32>
 }
+
+// 8-bit floats, mixed (e5m2 A, e4m3fn B), 128-byte swizzle: one m64nNk32
+// per 32 columns of K (32 bytes, as the 16-bit kinds' 16 columns), A's
+// and B's types each their own, B K-major ("col").
+// CHECK-LABEL: func.func @float8
+// CHECK:      xla_gpu.element_pointer %arg0[%{{.*}}, %{{.*}}, %{{.*}}] : memref<1x64x128xf8E5M2, #gpu.address_space<workgroup>> -> <3>
+// CHECK:      nvvm.wgmma.mma_async {{.*}} <m = 64, n = 16, k = 32>, D[<f32>, <one>], A[<e5m2>, <one>, <row>], B[<e4m3>, <one>, <col>]
+// CHECK:      %[[C32:.*]] = arith.constant 32 : index
+// CHECK:      xla_gpu.element_pointer %arg0[%{{.*}}, %{{.*}}, %[[C32]]]
+// CHECK-COUNT-3: nvvm.wgmma.mma_async
+// CHECK-NOT:  nvvm.wgmma.mma_async
+// CHECK:      nvvm.wgmma.commit.group.sync.aligned
+func.func @float8(%a: memref<1x64x128xf8E5M2, #gpu.address_space<workgroup>>, %b: memref<1x16x128xf8E4M3FN, #gpu.address_space<workgroup>>, %r: index, %c: vector<8xf32>) -> vector<8xf32> {
+  %d = xla_gpu.wgmma %a[%r], %b[%r], %c {swizzle = 128 : i64} : memref<1x64x128xf8E5M2, #gpu.address_space<workgroup>>, memref<1x16x128xf8E4M3FN, #gpu.address_space<workgroup>>, vector<8xf32> -> vector<8xf32>
+  return %d : vector<8xf32>
+}
