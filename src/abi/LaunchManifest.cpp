@@ -195,6 +195,15 @@ public:
     if (maxRegisters < 0 || maxRegisters > 255)
       return fail(where, "\"max_registers\" out of range");
     kernel.maxRegisters = static_cast<unsigned>(maxRegisters);
+    if (const JsonValue *gemm = json.find("gemm")) {
+      const JsonValue *key = gemm->isObject() ? gemm->find("key") : nullptr;
+      if (!key || !key->isString())
+        return fail(where, "\"gemm\" must be an object with a \"key\"");
+      ErrorOr<GemmTuning> tuning = readGemmTuning(*gemm);
+      if (!tuning)
+        return fail(where + " \"gemm\"", tuning.error());
+      kernel.gemm = GemmKernel{key->string(), *tuning};
+    }
     const JsonValue *parameters = json.find("parameters");
     if (!parameters || !parameters->isArray())
       return fail(where, "missing \"parameters\"");
@@ -351,6 +360,9 @@ std::string printLaunchManifest(const LaunchManifest &manifest) {
       json += "      \"cluster\": " + triple(*kernel.cluster) + ",\n";
     if (kernel.maxRegisters)
       json += "      \"max_registers\": " + std::to_string(kernel.maxRegisters) + ",\n";
+    if (kernel.gemm)
+      json += "      \"gemm\": {\"key\": " + quoteJson(kernel.gemm->key) + ", " +
+              gemmTuningMembers(kernel.gemm->tuning) + "},\n";
     // The host launcher runs a block's threads one after another unless
     // they must run concurrently.
     if (host)

@@ -9,7 +9,8 @@
 // run concurrently), and each parameter's direction, binding (module
 // parameter, output, a named intermediate buffer, or a scratch buffer of the
 // kernel's own), shape, element type and layout, and whether it is passed
-// as a tensor map; a kernel's cluster shape and register bound; then what runs between kernels that hlo-compile does not
+// as a tensor map; a kernel's cluster shape and register bound; a GEMM
+// kernel's key and configuration; then what runs between kernels that hlo-compile does not
 // generate. Plain C++ on its own small types (ArrayShape, BufferId): hlo-run
 // links no LLVM, and neither tool's types are part of the format.
 //
@@ -18,6 +19,7 @@
 #define HLO_ABI_LAUNCHMANIFEST_H
 
 #include "abi/ArrayShape.h"
+#include "abi/GemmTuning.h"
 #include "support/ErrorOr.h"
 
 #include <array>
@@ -96,6 +98,9 @@ struct KernelSpec {
   int64_t launchIndex = 0;
   int64_t launchCount = 1;
   std::vector<KernelParameter> parameters;
+  /// A GEMM kernel's key and the configuration it was built with
+  /// (GemmTuning.h: what `hlo-run --autotune` tunes); absent: not a GEMM.
+  std::optional<GemmKernel> gemm;
 };
 
 /// One step of a host computation, in schedule order: what a runtime does

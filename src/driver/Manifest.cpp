@@ -101,6 +101,7 @@ abi::LaunchManifest buildManifest(const HloModule &module, const KernelPlan &pla
                       static_cast<unsigned>((*code.cluster)[2])};
     spec.maxRegisters = static_cast<unsigned>(code.maxRegisters);
     spec.concurrentThreads = record.synchronizesThreads;
+    spec.gemm = record.gemm;
     const HloComputation &fused = *kernel.computation;
     // Inputs: the fusion's operands (a bare entry: the module parameters;
     // a wrapped instruction: its distinct operands).

@@ -180,6 +180,12 @@ int parseOptions(int argc, char **argv, Options &options) {
                  "each taking output tile after tile, the next tile's loads beside the "
                  "last's epilogue; default) or off (a block a tile)")
       ->check(CLI::IsMember({"on", "off"}));
+  app.add_option("--gemm-configs", options.gemmConfigsPath,
+                 "A GEMM tuning file (JSON lines, as hlo-run --autotune writes): each GEMM "
+                 "kernel whose architecture and key (the manifest's \"gemm\" \"key\") it "
+                 "names takes its tile, K step, warps, stages, warp specialization and "
+                 "persistent blocks, over XLA's config and the emitter's own")
+      ->check(CLI::ExistingFile);
   // For the tests that show a check catches a real bug: hidden.
   app.add_option("--plant-bug", options.plantedBug,
                  "Plant a known bug on purpose (tests of the checks only)")
@@ -356,6 +362,14 @@ int parseOptions(int argc, char **argv, Options &options) {
     return usageError("--resource-usage reports what ptxas made of the PTX: it needs "
                       "--emit=ptx or --emit=cubin (--target=nvptx)");
   options.optLevel = std::stoi(optLevel);
+  if (!options.gemmConfigsPath.empty()) {
+    ErrorOr<abi::GemmTuningTable> table = abi::readGemmTuningFile(options.gemmConfigsPath);
+    if (!table) {
+      std::cerr << table.error() << "\n";
+      return 1;
+    }
+    options.gemmConfigs = std::make_shared<const abi::GemmTuningTable>(std::move(*table));
+  }
   if (options.cudaPath.empty()) {
     const char *home = std::getenv("CUDA_HOME");
     options.cudaPath = home && *home ? home : "/usr/local/cuda";

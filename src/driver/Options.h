@@ -10,6 +10,9 @@
 #ifndef HLO_DRIVER_OPTIONS_H
 #define HLO_DRIVER_OPTIONS_H
 
+#include "abi/GemmTuning.h"
+
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -43,6 +46,10 @@ struct Options {
   std::string gemmTiles = "xla";
   std::string gemmWarpSpecialization = "on";
   std::string gemmPersistentTiles = "on";
+  /// --gemm-configs: a tuning file (abi/GemmTuning.h) whose configs the
+  /// GEMM kernels it names take, read once here.
+  std::string gemmConfigsPath;
+  std::shared_ptr<const abi::GemmTuningTable> gemmConfigs;
   /// --plant-bug (hidden): a known bug planted for the tests of the checks.
   std::string plantedBug;
   /// The HLO optimization pipeline (src/hlo_opt): auto (on unoptimized

@@ -468,6 +468,7 @@ llvm::Error EmitterBase::emitLaunch(ModuleOp module, const std::string &name,
   record.outputAliases = outputAliases();
   record.scratchBuffers = std::move(scratch);
   record.tensorMaps = std::move(tensorMaps);
+  record.gemm = gemmKernel();
   return llvm::Error::success();
 }
 

@@ -20,6 +20,7 @@
 #ifndef HLO_EMITTERS_EMITTERBASE_H
 #define HLO_EMITTERS_EMITTERBASE_H
 
+#include "abi/GemmTuning.h"
 #include "analysis/DeviceInfo.h"
 #include "analysis/FusionAnalysis.h"
 #include "analysis/IndexingMap.h"
@@ -79,6 +80,8 @@ struct KernelLaunchRecord {
   std::vector<Shape> scratchBuffers;
   /// Inputs passed as tensor maps.
   std::vector<TensorMapParameter> tensorMaps;
+  /// A GEMM kernel's tuning key and configuration (abi/GemmTuning.h).
+  std::optional<abi::GemmKernel> gemm;
   /// The kernel of the KernelPlan this launch belongs to, and its place
   /// among that kernel's launches (a sort's network stages, a scatter
   /// after the copy of its operand): launches of one kernel run in order
@@ -140,6 +143,9 @@ public:
   /// Inputs the launch passes as TMA tensor maps (their kernel arguments
   /// get kTensorMapArgAttr); decided before emission.
   virtual std::vector<TensorMapParameter> tensorMapParameters() const { return {}; }
+  /// A GEMM kernel's tuning key and the configuration it is built with;
+  /// none for other kernels.
+  virtual std::optional<abi::GemmKernel> gemmKernel() const { return std::nullopt; }
   /// Per output: the fusion parameter whose buffer it must be, or -1.
   virtual std::vector<int64_t> outputAliases() const { return {}; }
   /// Buffers the kernel's launches share and the runtime allocates,

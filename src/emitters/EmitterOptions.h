@@ -8,6 +8,8 @@
 #ifndef HLO_EMITTERS_EMITTEROPTIONS_H
 #define HLO_EMITTERS_EMITTEROPTIONS_H
 
+#include "abi/GemmTuning.h"
+
 #include <string>
 
 namespace hlo {
@@ -24,6 +26,11 @@ struct EmitterOptions {
   /// Their large tiles by persistent blocks, one an SM, each taking tile
   /// after tile (--gemm-persistent-tiles=on|off).
   bool persistentGemms = true;
+  /// Tuned GEMM configs (--gemm-configs): a GEMM kernel whose architecture
+  /// and key the table names is built as its entry says, over XLA's
+  /// config and the emitter's own choice (and over the two switches
+  /// above). Null: none.
+  const abi::GemmTuningTable *gemmConfigs = nullptr;
   /// A known bug to plant on purpose, so that a test can show the checks
   /// catch it (--plant-bug, hidden): "wgmma-copy-early" (the in-flight
   /// wgmma loop copies the next tile into the buffer the product in flight

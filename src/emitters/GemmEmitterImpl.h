@@ -46,6 +46,7 @@ public:
 
   LaunchDimensions launchDimensions() const override { return launch; }
   std::vector<TensorMapParameter> tensorMapParameters() const override;
+  std::optional<abi::GemmKernel> gemmKernel() const override;
   int64_t sharedMemoryBytes() const override;
   bool synchronizesThreads() const override { return true; } // barriers, collective mma
   std::optional<IndexingMap> threadIdToOutputIndexing(int64_t,
@@ -208,6 +209,11 @@ private:
     int64_t groupsM = 0, groupsN = 0, width = 0;
   };
   std::optional<WarpgroupTiling> chooseWarpgroupTiling() const;
+
+  /// The GEMM's tuning key (abi/GemmTuning.h): its A, B and result
+  /// types, batch, M, N and K, and each operand's minor dimension, e.g.
+  /// "bf16,bf16->bf16 m4096 n4096 k4096 a:k b:n".
+  std::string tuningKey() const;
 
   GemmDescription gemm;
   xla_gpu::MmaSyncKind mma;

@@ -113,6 +113,17 @@ GemmEmitter::GemmEmitter(const FusionAnalysis &analysis, const HloComputation &f
       config.warps = analysis.blockLevelWarps;
     config.blockK = configuredBlockK(*this->gemm.dot);
   }
+  // A tuned config (--gemm-configs) for this GEMM on this architecture
+  // decides over both.
+  const abi::GemmTuningEntry *entry =
+      options.gemmConfigs ? options.gemmConfigs->find(device.arch, tuningKey()) : nullptr;
+  std::optional<abi::GemmTuning> tuned;
+  if (entry) {
+    tuned = entry->tuning;
+    config.tile = {tuned->blockM, tuned->blockN};
+    config.warps = tuned->warps;
+    config.blockK = tuned->blockK;
+  }
   config.multiprocessors = device.smCount;
   config.wideLargeTile = device.features.wgmma && takesWgmma(this->gemm) &&
                          this->gemm.input != GemmInput::TF32;
@@ -126,6 +137,18 @@ GemmEmitter::GemmEmitter(const FusionAnalysis &analysis, const HloComputation &f
   // GEMMs (CUTLASS, Triton) do: half the barriers and loop steps of 64.
   if (warpgroups && tiling.large && !config.tile)
     widenBlockK(tiling, mma, this->gemm, kWideBlockKBytes / elementBytes);
+  // A tuned K step past what static shared memory holds (the tiling
+  // halves it to fit 48 KiB): the tuned one, in dynamic shared memory,
+  // as long as one stage of it fits there.
+  if (tuned)
+    for (int64_t blockK = tuned->blockK; blockK > tiling.blockK; blockK /= 2) {
+      GemmTiling wider = tiling;
+      widenBlockK(wider, mma, this->gemm, blockK);
+      if (wider.sharedMemoryBytes(elementBytes) <= device.sharedMemoryPerBlockOptIn) {
+        tiling = wider;
+        break;
+      }
+    }
   staging[0] = stagingOf(0);
   staging[1] = stagingOf(1);
   // Software pipelining where an operand's copies can be async: XLA's
@@ -135,8 +158,12 @@ GemmEmitter::GemmEmitter(const FusionAnalysis &analysis, const HloComputation &f
   // dot spilled 32 bytes with two stages on sm_90.)
   // With wgmma, the emitter's own tiles take four: one buffer pair read by
   // the product in flight, two loading ahead (see the K loop).
-  int64_t wanted = config.tile ? analysis.blockLevelStages.value_or(1) : warpgroups ? 4 : 2;
-  wanted = std::clamp<int64_t>(wanted, 1, 4);
+  // (A tuned config's stages, up to 8, where they fit.)
+  int64_t wanted = tuned         ? tuned->stages
+                   : config.tile ? analysis.blockLevelStages.value_or(1)
+                   : warpgroups  ? 4
+                                 : 2;
+  wanted = std::clamp<int64_t>(wanted, 1, tuned ? 8 : 4);
   if (tiling.large && !warpgroups)
     wanted = 1;
   // Past 48 KiB the tiles go to dynamic shared memory (EmitterBase).
@@ -155,7 +182,8 @@ GemmEmitter::GemmEmitter(const FusionAnalysis &analysis, const HloComputation &f
   }
   // Both by TMA: a producer warpgroup issues them (if its empty barriers
   // still fit).
-  if (options.warpSpecializedGemms && staging[0].tma && staging[1].tma) {
+  bool specialize = tuned ? tuned->warpSpecialized : options.warpSpecializedGemms;
+  if (specialize && staging[0].tma && staging[1].tma) {
     warpSpecialization = WarpSpecialization{tiling.warps * kWarpSize, 0, 0};
     if (sharedMemoryBytes() > device.sharedMemoryPerBlockOptIn)
       warpSpecialization.reset();
@@ -163,7 +191,8 @@ GemmEmitter::GemmEmitter(const FusionAnalysis &analysis, const HloComputation &f
   launch.threads[0] = tiling.warps * kWarpSize + (warpSpecialization ? kThreadsPerWarpgroup : 0);
   int64_t tiles = this->gemm.batchCount() * tiling.tilesM * tiling.tilesN;
   launch.blocks = splitGrid(tiles, device);
-  if (warpSpecialization && tiling.large && options.persistentGemms && device.smCount > 0) {
+  bool persistent = tuned ? tuned->persistent : tiling.large && options.persistentGemms;
+  if (warpSpecialization && persistent && device.smCount > 0) {
     warpSpecialization->persistent = true;
     launch.blocks = {std::min<int64_t>(tiles, device.smCount), 1, 1};
   }
@@ -179,7 +208,7 @@ GemmEmitter::GemmEmitter(const FusionAnalysis &analysis, const HloComputation &f
   // a weight gradient, both operands copied element by element, 8 bytes
   // with wgmma on sm_90a).
   int64_t blocksPerSm = this->gemm.input == GemmInput::TF32x3 ? kBlocksPerSm / 2 : kBlocksPerSm;
-  if (tiling.large)
+  if (tiling.large || (warpSpecialization && warpSpecialization->persistent))
     blocksPerSm = 1;
   int64_t bound = kRegistersPerSm / (blocksPerSm * launch.threads[0]) / 8 * 8;
   // A warpgroup's thread holds N / 2 accumulators: room for them and as
@@ -206,6 +235,44 @@ GemmEmitter::GemmEmitter(const FusionAnalysis &analysis, const HloComputation &f
     if (plantedBug == "setmaxnreg-overask")
       warpSpecialization->consumerRegisters += 8;
   }
+}
+
+std::string GemmEmitter::tuningKey() const {
+  auto inputName = [](GemmInput input) -> std::string {
+    switch (input) {
+    case GemmInput::BF16: return "bf16";
+    case GemmInput::F16: return "f16";
+    case GemmInput::TF32: return "tf32";
+    case GemmInput::TF32x3: return "tf32x3";
+    case GemmInput::F64: return "f64";
+    case GemmInput::S8: return "s8";
+    case GemmInput::F8E4M3FN: return "f8e4m3fn";
+    case GemmInput::F8E5M2: return "f8e5m2";
+    }
+    llvm_unreachable("a GEMM input type");
+  };
+  const Shape &result = fused.root()->shape();
+  std::string key = inputName(gemm.input) + "," + inputName(gemm.inputB.value_or(gemm.input)) +
+                    "->" +
+                    (result.isTuple() ? std::string("tuple") : std::string(primitiveTypeName(result.elementType()))) + " ";
+  if (gemm.batchCount() > 1)
+    key += "b" + std::to_string(gemm.batchCount()) + " ";
+  key += "m" + std::to_string(gemm.m) + " n" + std::to_string(gemm.n) + " k" +
+         std::to_string(gemm.k);
+  key += std::string(" a:") + (isKMinor(0) ? "k" : "m") + " b:" + (isKMinor(1) ? "k" : "n");
+  return key;
+}
+
+std::optional<abi::GemmKernel> GemmEmitter::gemmKernel() const {
+  abi::GemmTuning tuning;
+  tuning.blockM = tiling.blockM;
+  tuning.blockN = tiling.blockN;
+  tuning.blockK = tiling.blockK;
+  tuning.warps = tiling.warps;
+  tuning.stages = stages;
+  tuning.warpSpecialized = warpSpecialization.has_value();
+  tuning.persistent = warpSpecialization && warpSpecialization->persistent;
+  return abi::GemmKernel{tuningKey(), tuning};
 }
 
 std::optional<GemmEmitter::WarpgroupTiling> GemmEmitter::chooseWarpgroupTiling() const {

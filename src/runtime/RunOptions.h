@@ -69,6 +69,14 @@ struct RunOptions {
   /// compared (kernels mode: a GPU run's timing pass over modules whose
   /// reference would take the interpreter minutes).
   bool timeOnly = false;
+  /// --autotune FILE: tune the manifest's GEMM kernels into this tuning
+  /// file (GemmAutotune.h), with this hlo-compile (default: the one beside
+  /// hlo-run), at most `autotuneLimit` candidates a GEMM, each compile or
+  /// run given `autotuneTimeout` seconds.
+  std::string autotunePath;
+  std::string hloCompilePath;
+  size_t autotuneLimit = 40;
+  double autotuneTimeout = 300;
 };
 
 /// Exit codes.

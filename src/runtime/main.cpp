@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Commands.h"
+#include "GemmAutotune.h"
 #include "ManifestTypes.h"
 
 #include "hlo_parser/Parser.h"
@@ -160,6 +161,22 @@ int main(int argc, char **argv) {
                "Skip, with a note, the kernels whose reference needs an array over "
                "--max-elements instead of stopping at the first (the whole module's: "
                "check kernel by kernel instead); exit 4 if nothing was checked");
+  app.add_option("--autotune", options.autotunePath,
+                 "Tune the manifest's GEMM kernels: compile candidate configs with "
+                 "hlo-compile, time each (on the GPU; on the host for --target=host "
+                 "kernels), check the fastest against the interpreter and write it to this "
+                 "tuning file (merged with its entries), which hlo-compile --gemm-configs reads");
+  app.add_option("--hlo-compile", options.hloCompilePath,
+                 "--autotune: the hlo-compile to compile candidates with (default: the one "
+                 "beside hlo-run, else PATH's)");
+  app.add_option("--autotune-limit", options.autotuneLimit,
+                 "--autotune: candidates a GEMM, the compiled config's first")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  app.add_option("--autotune-timeout", options.autotuneTimeout,
+                 "--autotune: seconds each candidate's compile or run may take")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
@@ -205,6 +222,8 @@ int main(int argc, char **argv) {
     manifest = loadLaunchManifest(options.manifestPath);
     if (!manifest)
       return kExitError;
+    if (!options.autotunePath.empty())
+      return runGemmAutotune(options, *manifest);
     useCompiledModule(options, *manifest);
   }
   ErrorOr<std::shared_ptr<SourceFile>> read = SourceFile::read(options.hloPath);
