@@ -138,6 +138,20 @@ def gemms(results):
     return lines
 
 
+def autotune(results):
+    """What hlo-run --autotune printed per GEMM: its header, the compiled
+    config's time and the winner (results/autotune.log)."""
+    path = os.path.join(results, 'autotune.log')
+    title = ['## GEMM autotune (hlo-run --autotune; winners in gemm-tuned.jsonl)', '']
+    if not os.path.exists(path):
+        return title + ['(no autotune.log: the autotune part did not run)']
+    with open(path, errors='replace') as f:
+        kept = [line.rstrip() for line in f
+                if line.startswith('autotune ') or '(as compiled)' in line or
+                'winner:' in line or 'no candidate' in line]
+    return title + ['    ' + line for line in kept] if kept else title + ['(nothing tuned)']
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     parser.add_argument('results')
@@ -149,7 +163,7 @@ def main():
         with open(log, errors='replace') as f:
             out += ['    ' + line.rstrip() for line in f if line.strip()] + ['']
     out += correctness(args.results) + [''] + timing(args.results, args.worst) + ['']
-    out += gemms(args.results)
+    out += gemms(args.results) + [''] + autotune(args.results)
     print('\n'.join(out))
     return 0
 

@@ -3,7 +3,7 @@
 #
 # Here, where hlo-compile is built (ptxas from the CUDA toolkit):
 #   scripts/gpu-perf.sh bundle DIR [--arch sm_90a] [--dumps GLOB] [--no-check] [--ptx]
-#                              [--archive]
+#                              [--archive] [--tune "CASE ..."] [--tune-limit N]
 #     DIR/check/: the GPU check's bundle (scripts/gpu-check.sh bundle: every
 #       claimed module, hlo-run and its sources);
 #     DIR/dumps/NAME/: every XLA dump of ../shared/corpus/dumps (or those
@@ -13,6 +13,10 @@
 #       JIT-compiled on the GPU machine;
 #     DIR/gemm/: the GEMM bench (bench/gemm/run.py compile: ours beside
 #       cuBLASLt, default tier);
+#     DIR/autotune/CASE/: each --tune case's GEMM candidates (hlo-run
+#       --autotune-prepare, --tune-limit a case: default the bf16 and
+#       f8e4m3fn GEMMs at 4096^3, 8 candidates each: what part (e) can
+#       time and check in its share), compiled here and timed there;
 #     DIR/gpu-perf.sh (this script) and DIR/summary.py
 #       (bench/gpu_perf_summary.py). --no-check leaves DIR/check/ out;
 #       --ptx bundles PTX instead of cubins (what the CUDA stand-in reads);
@@ -38,9 +42,12 @@
 #         --xla-kernels: back-to-back launches between one event pair,
 #         median of 5 batches, L2 not flushed);
 #     (c) the GEMM bench (bench/gemm/run.py run), ours beside cuBLASLt;
-#     (d) DIR/results/summary.md from what (a)-(c) wrote.
-#     Each part has its share of --budget (default 480 s: a 120 + b 240 +
-#     c 90, the rest margin), every module a time limit of its own, and
+#     (e) GEMM autotune: each case's candidates timed, the fastest checked
+#         against the interpreter, the winners in DIR/results/gemm-tuned.jsonl
+#         (hlo-compile --gemm-configs reads it: commit it to keep them);
+#     (d) DIR/results/summary.md from what (a)-(e) wrote.
+#     Each part has its share of --budget (default 480 s: a 120 + b 170 +
+#     c 90 + e 70 (at least 30), the rest margin), every module a time limit of its own, and
 #     every table is written as it goes (hlo-run appends each kernel's row
 #     when it is done): a run cut short leaves what it measured.
 #
@@ -51,17 +58,20 @@
 # plus as many copies, ~0.2 ms for most, ~50 ms for the largest GEMMs.
 set -uo pipefail
 
-usage() { sed -n '2,50p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,58p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
 command="$1"; shift
 
 bundle() {
   [ $# -ge 1 ] || usage
   local dir="$1"; shift
-  local arch=sm_90a glob='*' check=1 code=cubin archive=0
+  local arch=sm_90a glob='*' check=1 code=cubin archive=0 tune_limit=8
+  local tune="bf16_4096x4096x4096 f8e4m3fn_4096x4096x4096"
   while [ $# -gt 0 ]; do
     case "$1" in
       --arch) arch="$2"; shift 2 ;;
+      --tune) tune="$2"; shift 2 ;;
+      --tune-limit) tune_limit="$2"; shift 2 ;;
       --dumps) glob="$2"; shift 2 ;;
       --no-check) check=0; shift ;;
       --ptx) code=ptx; shift ;;
@@ -117,6 +127,15 @@ bundle() {
     --hlo-compile "$build/bin/hlo-compile" --hlo-run "$build/bin/hlo-run" \
     > "$dir/gemm-compile.log" 2>&1 ||
     echo "gpu-perf: the GEMM bench did not compile (see $dir/gemm-compile.log)"
+  local case_name
+  for case_name in $tune; do
+    local case_dir="$dir/gemm/cases/$case_name"
+    [ -f "$case_dir/ours.json" ] || continue
+    "$build/bin/hlo-run" "$case_dir/ours.hlo" --manifest "$case_dir/ours.json" \
+      --autotune-prepare "$dir/autotune/$case_name" --autotune-limit "$tune_limit" \
+      --hlo-compile "$build/bin/hlo-compile" >> "$dir/autotune-prepare.log" 2>&1 ||
+      echo "gpu-perf: the autotune candidates of $case_name did not compile"
+  done
   cp "$0" "$dir/gpu-perf.sh"
   cp "$root/bench/gpu_perf_summary.py" "$dir/summary.py"
   echo "gpu-perf: bundled $bundled dumps for $arch in $dir ($(du -sh "$dir" | cut -f1));" \
@@ -153,9 +172,10 @@ run() {
   local results="$dir/results"
   rm -rf "$results"; mkdir -p "$results/check" "$results/perf"
   local start; start=$(date +%s)
-  local part_a=$(( budget * 120 / 480 )) part_b=$(( budget * 240 / 480 ))
-  local part_c=$(( budget * 90 / 480 ))
-  echo "gpu-perf: budget ${budget}s: correctness ${part_a}s, timing ${part_b}s, GEMMs ${part_c}s" |
+  local part_a=$(( budget * 120 / 480 )) part_b=$(( budget * 170 / 480 ))
+  local part_c=$(( budget * 90 / 480 )) part_e=$(( budget * 70 / 480 ))
+  [ "$part_e" -lt 30 ] && part_e=30
+  echo "gpu-perf: budget ${budget}s: correctness ${part_a}s, timing ${part_b}s, GEMMs ${part_c}s, autotune ${part_e}s" |
     tee "$results/log.txt"
 
   # (a) Correctness: claimed modules, then the dumps with XLA's kernels.
@@ -200,6 +220,20 @@ run() {
     echo "GEMM bench: exit $?" >> "$results/log.txt"
   fi
 
+  # (e) GEMM autotune: the candidates compiled at bundle time, one case
+  # at a time; the winners merged into one tuning file.
+  deadline=$(( $(date +%s) + part_e ))
+  for case_dir in "$dir"/autotune/*/; do
+    [ -f "$case_dir/candidates.tsv" ] || continue
+    local remaining; remaining=$(left "$deadline")
+    [ "$remaining" -le 1 ] && { echo "autotune: out of time before $(basename "$case_dir")" >> "$results/log.txt"; break; }
+    limited "$remaining" "$hlo_run" "$case_dir/module.hlo" --autotune "$results/gemm-tuned.jsonl" \
+      --autotune-candidates "$case_dir" --autotune-timeout 120 --warmup "$warmup" \
+      --iterations "$iterations" >> "$results/autotune.log" 2>&1
+    local status=$?
+    echo "autotune $(basename "$case_dir"): exit $status" >> "$results/log.txt"
+  done
+
   # (d) The summary.
   python3 "$dir/summary.py" "$results" > "$results/summary.md" 2> "$results/summary.err"
   echo "gpu-perf: $(( $(date +%s) - start ))s in all; $results/summary.md" | tee -a "$results/log.txt"
@@ -222,7 +256,7 @@ dry_run() {
   local cuda="$build/lib/libcuda-fake.so" cublas="$build/lib/libcublasLt-fake.so"
   [ -f "$cuda" ] && [ -f "$cublas" ] ||
     { echo "gpu-perf: build the stand-ins first ($cuda, $cublas)"; exit 2; }
-  bundle "$dir" --no-check --ptx --dumps "$glob" || exit 2
+  bundle "$dir" --no-check --ptx --dumps "$glob" --tune bf16_2048x2048x2048 --tune-limit 2 || exit 2
   HLO_RUN_LIBCUDA="$cuda" HLO_RUN_LIBCUBLASLT="$cublas" FAKE_CUBLASLT_NO_COMPUTE=1 \
     bash "$dir/gpu-perf.sh" run --budget "$budget" --jobs 2 --warmup 0 --iterations 1 \
     > "$dir/dry-run.log" 2>&1
@@ -241,6 +275,11 @@ dry_run() {
   local timed; timed=$(cat "$dir"/results/perf/*.tsv 2> /dev/null | awk -F'\t' '$1 != "module" && $9 != "-" && $9 != ""' | wc -l)
   [ "$timed" -gt 0 ] || { echo "FAIL: no kernel was timed beside XLA's"; failed=1; }
   [ -s "$dir/results/summary.md" ] || { echo "FAIL: no summary"; failed=1; }
+  # The stand-in computes nothing: the winner's check fails (exit 1); the
+  # candidates must be timed.
+  grep -q '^autotune bf16_2048x2048x2048: exit [01]$' "$dir/results/log.txt" &&
+    grep -q '(as compiled)' "$dir/results/autotune.log" ||
+    { echo "FAIL: the GEMM autotune did not run: $(grep '^autotune' "$dir/results/log.txt")"; failed=1; }
   echo "gpu-perf dry run: $(ls "$dir"/dumps | wc -l) dumps, $timed kernels timed beside XLA's;" \
        "$( [ $failed -eq 0 ] && echo passed || echo FAILED) (log: $dir/dry-run.log)"
   return $failed

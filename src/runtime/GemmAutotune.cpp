@@ -66,28 +66,44 @@ double reportedMicroseconds(const std::string &path, const std::string &kernel) 
   return -1;
 }
 
-/// Everything one tuning run of a manifest shares.
-struct Tuner {
+/// A compiled candidate: its kernel, its manifest (relative to the
+/// candidates' directory) and the GEMM record that manifest has (the
+/// config the emitter built).
+struct Candidate {
+  std::string kernel;
+  std::string manifest;
+  abi::GemmKernel gemm;
+};
+
+constexpr const char *kCandidateList = "candidates.tsv";
+constexpr const char *kCandidateModule = "module.hlo";
+
+/// Compiles the candidates of each GEMM kernel of a manifest into a
+/// directory: DIR/module.hlo (the module they are compiled from),
+/// DIR/cN.{json,ptx|so} and DIR/candidates.tsv (kernel, manifest; each
+/// kernel's compiled config first).
+struct Preparer {
   const RunOptions &options;
   const LaunchManifest &manifest;
-  std::string hloCompile, hloRun;
-  /// The module the kernels were compiled from (the manifest's compiled
-  /// HLO where hlo-compile's passes rewrote the one given).
-  std::string module;
-  fs::path work;
+  std::string hloCompile;
+  fs::path dir;
   int serial = 0;
 
-  /// Compiles `kernel` with `tuning` and runs it: the candidate's
-  /// manifest, or the failure.
-  ErrorOr<std::string> compile(const KernelSpec &kernel, const abi::GemmTuning &tuning) {
-    std::string stem = (work / ("candidate" + std::to_string(serial++))).string();
+  /// Compiles `kernel` with `tuning`: the candidate, or the failure.
+  ErrorOr<Candidate> compile(const KernelSpec &kernel, const abi::GemmTuning &tuning) {
+    std::string stem = "c" + std::to_string(serial++);
+    std::string path = (dir / stem).string();
     {
-      std::ofstream configs(stem + ".jsonl");
+      std::ofstream configs(path + ".jsonl");
       configs << abi::gemmTuningLine({manifest.gpuArch, kernel.gemm->key, tuning, {}}) << "\n";
     }
-    bool host = manifest.target == "host";
+    // The kind of code the manifest's own is (a bundle's cubins stay
+    // cubins), else the target's.
+    std::string extension = fs::path(manifest.codeFile).extension().string();
+    if (extension != ".so" && extension != ".ptx" && extension != ".cubin")
+      extension = manifest.target == "host" ? ".so" : ".ptx";
     std::vector<std::string> argv = {hloCompile,
-                                     module,
+                                     (dir / kCandidateModule).string(),
                                      "-w",
                                      "--hlo-opt=off",
                                      "--gpu-arch=" + manifest.gpuArch,
@@ -95,29 +111,86 @@ struct Tuner {
                                      "--kernel",
                                      kernel.name,
                                      "--gemm-configs",
-                                     stem + ".jsonl",
+                                     path + ".jsonl",
                                      "-o",
-                                     stem + (host ? ".so" : ".ptx"),
+                                     path + extension,
                                      "--manifest",
-                                     stem + ".json"};
-    ProcessOutcome compiled = runProcess(argv, stem + ".compile.log", options.autotuneTimeout);
+                                     path + ".json"};
+    ProcessOutcome compiled = runProcess(argv, path + ".compile.log", options.autotuneTimeout);
     if (compiled.exitCode != 0)
       return makeError("compile failed: " + (compiled.failure.empty()
-                                                 ? firstLines(stem + ".compile.log", 1)
+                                                 ? firstLines(path + ".compile.log", 1)
                                                  : compiled.failure));
-    return stem + ".json";
+    std::optional<LaunchManifest> built = loadLaunchManifest(path + ".json");
+    if (built)
+      for (const KernelSpec &spec : built->kernels)
+        if (spec.name == kernel.name && spec.gemm)
+          return Candidate{kernel.name, stem + ".json", *spec.gemm};
+    return makeError("no GEMM kernel " + kernel.name + " in " + path + ".json");
   }
 
-  /// Runs the candidate's kernel (--time-only, or checked against the
+  /// Every GEMM kernel's candidates, each distinct built config once.
+  Status prepare() {
+    std::error_code error;
+    fs::create_directories(dir, error);
+    std::string source = manifest.compiledHloFile.empty()
+                             ? options.hloPath
+                             : besideManifest(options.manifestPath, manifest.compiledHloFile);
+    if (!fs::copy_file(source, dir / kCandidateModule, fs::copy_options::overwrite_existing,
+                       error))
+      return Status::failure("cannot copy " + source + " into " + dir.string());
+    std::ofstream list(dir / kCandidateList, std::ios::trunc);
+    list << "kernel\tmanifest\n";
+    std::set<std::string> keys;
+    for (const KernelSpec &kernel : manifest.kernels) {
+      if (!kernel.gemm || !keys.insert(kernel.gemm->key).second)
+        continue;
+      std::optional<GemmKeyFields> fields = parseGemmKey(kernel.gemm->key);
+      if (!fields) {
+        std::cout << kernel.name << ": cannot read GEMM key '" << kernel.gemm->key << "'\n";
+        continue;
+      }
+      std::vector<abi::GemmTuning> tunings = gemmTuningCandidates(
+          manifest.gpuArch, *fields, kernel.gemm->tuning, options.autotuneLimit);
+      std::cout << "compiling " << tunings.size() << " candidates of " << kernel.name << " ("
+                << kernel.gemm->key << " on " << manifest.gpuArch << ")\n";
+      std::set<std::string> built;
+      for (const abi::GemmTuning &tuning : tunings) {
+        ErrorOr<Candidate> candidate = compile(kernel, tuning);
+        if (!candidate) {
+          std::cout << "  " << describe(tuning) << ": " << candidate.error() << "\n";
+          continue;
+        }
+        if (!built.insert(describe(candidate->gemm.tuning)).second) {
+          std::cout << "  " << describe(tuning) << ": builds " << describe(candidate->gemm.tuning)
+                    << ", a candidate already\n";
+          continue;
+        }
+        list << candidate->kernel << "\t" << candidate->manifest << "\n";
+      }
+    }
+    return list ? Status::success() : Status::failure("cannot write the candidate list");
+  }
+};
+
+/// Times the candidates of a prepared directory and checks the fastest.
+struct Measurer {
+  const RunOptions &options;
+  std::string hloRun;
+  fs::path dir;
+
+  /// Runs a candidate's kernel (--time-only, or checked against the
   /// interpreter): its time (checked: 0 when it passed), or the failure.
-  ErrorOr<double> run(const std::string &candidateManifest, const std::string &kernel,
-                      bool check) {
-    std::string stem = candidateManifest.substr(0, candidateManifest.size() - 5);
+  ErrorOr<double> run(const Candidate &candidate, bool check) {
+    std::string stem = (dir / candidate.manifest).string();
+    stem.resize(stem.size() - 5);
     std::string report = stem + (check ? ".check.tsv" : ".tsv");
+    std::error_code error;
+    fs::remove(report, error);
     std::vector<std::string> argv = {hloRun,
-                                     module,
+                                     (dir / kCandidateModule).string(),
                                      "--manifest",
-                                     candidateManifest,
+                                     (dir / candidate.manifest).string(),
                                      "--mode",
                                      "kernels",
                                      "--seed",
@@ -143,92 +216,93 @@ struct Tuner {
                                             : ran.failure));
     if (check)
       return 0.0;
-    double microseconds = reportedMicroseconds(report, kernel);
+    double microseconds = reportedMicroseconds(report, candidate.kernel);
     if (microseconds < 0)
       return makeError("no time in " + report);
     return microseconds;
   }
 
-  /// Tunes one GEMM kernel: the winning entry, or none if nothing ran.
-  std::optional<abi::GemmTuningEntry> tune(const KernelSpec &kernel) {
-    std::optional<GemmKeyFields> fields = parseGemmKey(kernel.gemm->key);
-    if (!fields) {
-      std::cout << kernel.name << ": cannot read GEMM key '" << kernel.gemm->key << "'\n";
-      return std::nullopt;
+  /// Tunes one GEMM kernel from its candidates (the compiled config
+  /// first): the winning entry, or none if nothing ran and passed.
+  std::optional<abi::GemmTuningEntry> tune(const std::string &arch,
+                                           const std::vector<Candidate> &candidates) {
+    const Candidate &compiled = candidates.front();
+    std::cout << "autotune " << compiled.kernel << " (" << compiled.gemm.key << " on " << arch
+              << "): " << candidates.size() << " candidates\n";
+    std::vector<std::pair<double, const Candidate *>> ranked;
+    double compiledTime = -1;
+    for (const Candidate &candidate : candidates) {
+      ErrorOr<double> time = run(candidate, /*check=*/false);
+      std::cout << "  " << describe(candidate.gemm.tuning) << ": "
+                << (time ? number(*time) + " us" : time.error())
+                << (&candidate == &compiled ? "   (as compiled)" : "") << "\n";
+      if (!time)
+        continue;
+      ranked.push_back({*time, &candidate});
+      if (&candidate == &compiled)
+        compiledTime = *time;
     }
-    std::vector<abi::GemmTuning> candidates = gemmTuningCandidates(
-        manifest.gpuArch, *fields, kernel.gemm->tuning, options.autotuneLimit);
-    std::cout << "autotune " << kernel.name << " (" << kernel.gemm->key << " on "
-              << manifest.gpuArch << "): " << candidates.size() << " candidates\n";
-    std::vector<Timing> timings;
-    std::set<std::string> built;
-    for (const abi::GemmTuning &candidate : candidates) {
-      Timing timing{candidate};
-      ErrorOr<std::string> compiled = compile(kernel, candidate);
-      if (compiled) {
-        // What the emitter built (a config it cannot take in full is
-        // adapted: fewer stages where they do not fit, ...): time each
-        // built kernel once.
-        std::optional<LaunchManifest> builtManifest = loadLaunchManifest(*compiled);
-        std::optional<abi::GemmTuning> actual;
-        if (builtManifest)
-          for (const KernelSpec &spec : builtManifest->kernels)
-            if (spec.name == kernel.name && spec.gemm)
-              actual = spec.gemm->tuning;
-        if (actual && !built.insert(describe(*actual)).second) {
-          std::cout << "  " << describe(candidate) << ": builds " << describe(*actual)
-                    << ", timed already\n";
-          continue;
-        }
-        if (actual)
-          timing.tuning = *actual;
-        ErrorOr<double> time = run(*compiled, kernel.name, /*check=*/false);
-        if (time)
-          timing.microseconds = *time;
-        else
-          timing.failure = time.error();
-      } else {
-        timing.failure = compiled.error();
-      }
-      std::cout << "  " << describe(timing.tuning) << ": "
-                << (timing.failure.empty() ? number(timing.microseconds) + " us"
-                                           : timing.failure)
-                << (&candidate == &candidates.front() ? "   (as compiled)" : "") << "\n";
-      timings.push_back(timing);
-    }
-    double compiledTime = !timings.empty() && timings.front().failure.empty()
-                              ? timings.front().microseconds
-                              : -1;
-    std::vector<Timing *> ranked;
-    for (Timing &timing : timings)
-      if (timing.failure.empty())
-        ranked.push_back(&timing);
-    std::stable_sort(ranked.begin(), ranked.end(), [](const Timing *a, const Timing *b) {
-      return a->microseconds < b->microseconds;
-    });
+    std::stable_sort(ranked.begin(), ranked.end(),
+                     [](const auto &a, const auto &b) { return a.first < b.first; });
     // The fastest that passes its check against the interpreter.
-    for (Timing *best : ranked) {
-      ErrorOr<std::string> compiled = compile(kernel, best->tuning);
-      ErrorOr<double> checked = compiled ? run(*compiled, kernel.name, /*check=*/true)
-                                         : ErrorOr<double>(compiled.status());
-      if (!checked) {
-        std::cout << "  " << describe(best->tuning) << " fails its check (" << checked.error()
-                  << "): the next\n";
+    for (auto [microseconds, best] : ranked) {
+      if (ErrorOr<double> checked = run(*best, /*check=*/true); !checked) {
+        std::cout << "  " << describe(best->gemm.tuning) << " fails its check ("
+                  << checked.error() << "): the next\n";
         continue;
       }
-      std::cout << "  winner: " << describe(best->tuning) << ", "
-                << number(best->microseconds) << " us";
+      std::cout << "  winner: " << describe(best->gemm.tuning) << ", " << number(microseconds)
+                << " us";
       if (compiledTime > 0)
-        std::cout << ", " << number(compiledTime / best->microseconds, 3)
+        std::cout << ", " << number(compiledTime / microseconds, 3)
                   << "x the compiled config's speed";
       std::cout << "; checked against the interpreter: PASS\n";
-      return abi::GemmTuningEntry{manifest.gpuArch, kernel.gemm->key, best->tuning,
-                                  best->microseconds};
+      return abi::GemmTuningEntry{arch, best->gemm.key, best->gemm.tuning, microseconds};
     }
     std::cout << "  no candidate ran and passed\n";
     return std::nullopt;
   }
 };
+
+/// The prepared candidates of `dir`, by kernel in the list's order.
+ErrorOr<std::vector<std::vector<Candidate>>> readCandidates(const fs::path &dir,
+                                                            std::string &arch) {
+  std::ifstream list(dir / kCandidateList);
+  if (!list)
+    return makeError("no " + (dir / kCandidateList).string() +
+                     " (hlo-run --autotune-prepare writes it)");
+  std::vector<std::vector<Candidate>> kernels;
+  std::string line;
+  std::getline(list, line); // the header
+  while (std::getline(list, line)) {
+    size_t tab = line.find('\t');
+    if (tab == std::string::npos)
+      continue;
+    Candidate candidate{line.substr(0, tab), line.substr(tab + 1), {}};
+    std::optional<LaunchManifest> built = loadLaunchManifest((dir / candidate.manifest).string());
+    if (!built)
+      return makeError("cannot read " + (dir / candidate.manifest).string());
+    arch = built->gpuArch;
+    for (const KernelSpec &spec : built->kernels)
+      if (spec.name == candidate.kernel && spec.gemm)
+        candidate.gemm = *spec.gemm;
+    if (candidate.gemm.key.empty())
+      return makeError("no GEMM kernel " + candidate.kernel + " in " + candidate.manifest);
+    if (kernels.empty() || kernels.back().front().kernel != candidate.kernel)
+      kernels.emplace_back();
+    kernels.back().push_back(std::move(candidate));
+  }
+  return kernels;
+}
+
+/// hlo-compile for the candidates: --hlo-compile, else the one beside
+/// hlo-run, else PATH's.
+std::string findHloCompile(const RunOptions &options, const std::string &self) {
+  if (!options.hloCompilePath.empty())
+    return options.hloCompilePath;
+  fs::path beside = fs::path(self).parent_path() / "hlo-compile";
+  return !self.empty() && fs::exists(beside) ? beside.string() : "hlo-compile";
+}
 
 } // namespace
 
@@ -322,50 +396,64 @@ std::vector<abi::GemmTuning> gemmTuningCandidates(const std::string &arch,
   return result;
 }
 
-int runGemmAutotune(const RunOptions &options, const LaunchManifest &manifest) {
+int runGemmAutotune(const RunOptions &options, const LaunchManifest *manifest) {
   std::string self = ownExecutablePath();
-  Tuner tuner{options, manifest};
-  tuner.hloRun = self.empty() ? "hlo-run" : self;
-  tuner.hloCompile = options.hloCompilePath;
-  if (tuner.hloCompile.empty()) {
-    fs::path beside = fs::path(self).parent_path() / "hlo-compile";
-    tuner.hloCompile = !self.empty() && fs::exists(beside) ? beside.string() : "hlo-compile";
-  }
-  tuner.module = manifest.compiledHloFile.empty()
-                     ? options.hloPath
-                     : besideManifest(options.manifestPath, manifest.compiledHloFile);
   std::error_code error;
-  std::string pattern = (fs::temp_directory_path(error) / "hlo-autotune-XXXXXX").string();
-  if (!mkdtemp(pattern.data())) {
-    std::cerr << "hlo-run: error: cannot make a directory for the candidates\n";
+  // The candidates: prepared already (--autotune-candidates), or compiled
+  // now into --autotune-prepare's directory or a temporary one.
+  fs::path dir = options.autotuneCandidates;
+  bool temporary = false;
+  if (dir.empty()) {
+    if (!manifest) {
+      std::cerr << "hlo-run: error: --autotune needs --manifest or --autotune-candidates\n";
+      return kExitError;
+    }
+    dir = options.autotunePrepare;
+    if (dir.empty()) {
+      std::string pattern = (fs::temp_directory_path(error) / "hlo-autotune-XXXXXX").string();
+      if (!mkdtemp(pattern.data())) {
+        std::cerr << "hlo-run: error: cannot make a directory for the candidates\n";
+        return kExitError;
+      }
+      dir = pattern;
+      temporary = true;
+    }
+    Preparer preparer{options, *manifest, findHloCompile(options, self), dir};
+    if (Status prepared = preparer.prepare(); !prepared) {
+      std::cerr << "hlo-run: error: " << prepared.error() << "\n";
+      return kExitError;
+    }
+    if (options.autotunePath.empty()) {
+      std::cout << "autotune: candidates in " << dir.string() << "\n";
+      return kExitPass;
+    }
+  }
+  std::string arch;
+  ErrorOr<std::vector<std::vector<Candidate>>> kernels = readCandidates(dir, arch);
+  if (!kernels) {
+    std::cerr << "hlo-run: error: " << kernels.error() << "\n";
     return kExitError;
   }
-  tuner.work = pattern;
-
-  // What the file holds already stays, unless retuned.
+  // What the tuning file holds already stays, unless retuned.
   abi::GemmTuningTable table;
   if (fs::exists(options.autotunePath)) {
     ErrorOr<abi::GemmTuningTable> existing = abi::readGemmTuningFile(options.autotunePath);
     if (!existing) {
       std::cerr << existing.error() << "\n";
-      fs::remove_all(tuner.work, error);
       return kExitError;
     }
     table = std::move(*existing);
   }
-  std::set<std::string> tuned;
-  int gemms = 0, won = 0;
-  for (const KernelSpec &kernel : manifest.kernels) {
-    if (!kernel.gemm || !tuned.insert(kernel.gemm->key).second)
-      continue;
-    ++gemms;
-    if (std::optional<abi::GemmTuningEntry> entry = tuner.tune(kernel)) {
+  Measurer measurer{options, self.empty() ? "hlo-run" : self, dir};
+  size_t won = 0;
+  for (const std::vector<Candidate> &candidates : *kernels)
+    if (std::optional<abi::GemmTuningEntry> entry = measurer.tune(arch, candidates)) {
       table.insert(std::move(*entry));
       ++won;
     }
-  }
-  fs::remove_all(tuner.work, error);
-  if (gemms == 0) {
+  if (temporary)
+    fs::remove_all(dir, error);
+  if (kernels->empty()) {
     std::cout << "autotune: the manifest has no GEMM kernel\n";
     return kExitPass;
   }
@@ -377,9 +465,9 @@ int runGemmAutotune(const RunOptions &options, const LaunchManifest &manifest) {
     std::cerr << "hlo-run: error: cannot write " << options.autotunePath << "\n";
     return kExitError;
   }
-  std::cout << "autotune: " << won << " of " << gemms << " GEMMs tuned; wrote "
+  std::cout << "autotune: " << won << " of " << kernels->size() << " GEMMs tuned; wrote "
             << options.autotunePath << " (" << table.size() << " entries)\n";
-  return won == gemms ? kExitPass : kExitMismatch;
+  return won == kernels->size() ? kExitPass : kExitMismatch;
 }
 
 } // namespace hlo::runtime

@@ -12,6 +12,12 @@
 // on the host (kernels compiled with --target=host) the same procedure
 // runs, its times the CPU's: a test of the machinery, not of speed.
 //
+// The two halves can run on two machines, as the GPU machines here have
+// no LLVM to run hlo-compile: `--autotune-prepare DIR` compiles the
+// candidates into DIR (the module, each candidate's code and manifest,
+// candidates.tsv), and `hlo-run DIR/module.hlo --autotune FILE
+// --autotune-candidates DIR` times and checks them where the GPU is.
+//
 //===----------------------------------------------------------------------===//
 #ifndef HLO_RUNTIME_GEMMAUTOTUNE_H
 #define HLO_RUNTIME_GEMMAUTOTUNE_H
@@ -46,8 +52,9 @@ std::vector<abi::GemmTuning> gemmTuningCandidates(const std::string &arch,
                                                   const GemmKeyFields &gemm,
                                                   const abi::GemmTuning &current, size_t limit);
 
-/// `hlo-run --autotune`: the exit code.
-int runGemmAutotune(const RunOptions &options, const LaunchManifest &manifest);
+/// `hlo-run --autotune` and `--autotune-prepare` (`manifest`: the one
+/// given, null where the candidates are prepared already): the exit code.
+int runGemmAutotune(const RunOptions &options, const LaunchManifest *manifest);
 
 } // namespace hlo::runtime
 

@@ -74,6 +74,10 @@ struct RunOptions {
   /// hlo-run), at most `autotuneLimit` candidates a GEMM, each compile or
   /// run given `autotuneTimeout` seconds.
   std::string autotunePath;
+  /// --autotune-prepare DIR: compile the candidates into DIR (and stop
+  /// there without --autotune); --autotune-candidates DIR: time those of
+  /// DIR instead of compiling any.
+  std::string autotunePrepare, autotuneCandidates;
   std::string hloCompilePath;
   size_t autotuneLimit = 40;
   double autotuneTimeout = 300;

@@ -166,6 +166,13 @@ int main(int argc, char **argv) {
                  "hlo-compile, time each (on the GPU; on the host for --target=host "
                  "kernels), check the fastest against the interpreter and write it to this "
                  "tuning file (merged with its entries), which hlo-compile --gemm-configs reads");
+  app.add_option("--autotune-prepare", options.autotunePrepare,
+                 "Compile the manifest's GEMM candidates into this directory (needs "
+                 "hlo-compile; with --autotune, then time them); it travels to a GPU machine "
+                 "without LLVM, where --autotune-candidates times them");
+  app.add_option("--autotune-candidates", options.autotuneCandidates,
+                 "--autotune: time the candidates --autotune-prepare compiled into this "
+                 "directory (the input: DIR/module.hlo; no --manifest or hlo-compile needed)");
   app.add_option("--hlo-compile", options.hloCompilePath,
                  "--autotune: the hlo-compile to compile candidates with (default: the one "
                  "beside hlo-run, else PATH's)");
@@ -212,6 +219,13 @@ int main(int argc, char **argv) {
                  "interpreter: not with --interpret or --mode replay\n";
     return kExitError;
   }
+  if (!options.autotuneCandidates.empty()) {
+    if (options.autotunePath.empty()) {
+      std::cerr << "hlo-run: error: --autotune-candidates times candidates for --autotune FILE\n";
+      return kExitError;
+    }
+    return runGemmAutotune(options, nullptr);
+  }
   if (!options.interpretOnly && options.manifestPath.empty()) {
     std::cerr << "hlo-run: error: give --interpret, or --manifest to run compiled kernels\n";
     return kExitError;
@@ -222,8 +236,8 @@ int main(int argc, char **argv) {
     manifest = loadLaunchManifest(options.manifestPath);
     if (!manifest)
       return kExitError;
-    if (!options.autotunePath.empty())
-      return runGemmAutotune(options, *manifest);
+    if (!options.autotunePath.empty() || !options.autotunePrepare.empty())
+      return runGemmAutotune(options, &*manifest);
     useCompiledModule(options, *manifest);
   }
   ErrorOr<std::shared_ptr<SourceFile>> read = SourceFile::read(options.hloPath);
