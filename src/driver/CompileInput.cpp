@@ -47,7 +47,8 @@ int fail(std::ostream &errors, const std::string &message, int code = kExitError
 }
 
 /// Runs the HLO optimization pipeline where --hlo-opt says (auto: on an
-/// unoptimized module; on a fused one, only split-fused-reductions),
+/// unoptimized module; on a fused one, only split-fused-reductions and
+/// gemm-split-k),
 /// dumping the module after each pass for --v and --dump-dir and timing
 /// each for --time-passes. Whether it rewrote the module; a failure after
 /// an error (reported).
@@ -58,19 +59,21 @@ llvm::FailureOr<bool> optimizeIfUnoptimized(HloModule &module, const Options &op
   std::string reason = opt::unoptimizedReason(module);
   if (options.hloOpt == "auto" && reason.empty() && options.hloPasses.empty()) {
     // A fused module as it stands, but for reductions too long for one
-    // block per output, which run in two kernels (split-fused-reductions).
+    // block per output, which run in two kernels (split-fused-reductions),
+    // and GEMMs of our own tiles too few to fill the GPU, split along K
+    // (gemm-split-k).
     if (!hasFusionInstruction(module) || !module.declarations().empty())
       return false;
     size_t computations = module.computations().size();
     opt::OptimizeOptions split;
-    split.passes = {"split-fused-reductions"};
+    split.passes = {"split-fused-reductions", "gemm-split-k"};
     std::optional<GpuDeviceInfo> device = deviceInfoForArch(options.gpuArch);
     split.device = device ? &*device : nullptr;
     if (llvm::Error error = opt::optimizeModule(module, split)) {
       fail(errors, "HLO optimization: " + llvm::toString(std::move(error)));
       return llvm::failure();
     }
-    timer.lap("hlo-opt: split-fused-reductions");
+    timer.lap("hlo-opt: split-fused-reductions, gemm-split-k");
     // A split adds the fusions' partial and final computations.
     return module.computations().size() != computations;
   }

@@ -46,6 +46,7 @@ std::unique_ptr<HloPass> createReduceWindowScanPass();
 std::unique_ptr<HloPass> createTreeReductionPass();
 std::unique_ptr<HloPass> createSplitFusedReductionsPass();
 std::unique_ptr<HloPass> createGemmFusionPass();
+std::unique_ptr<HloPass> createGemmSplitKPass();
 std::unique_ptr<HloPass> createPriorityFusionPass();
 std::unique_ptr<HloPass> createMultiOutputFusionPass();
 

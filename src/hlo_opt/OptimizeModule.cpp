@@ -34,6 +34,7 @@ std::vector<std::unique_ptr<HloPass>> pipelinePasses() {
   passes.push_back(createGemmFusionPass());
   passes.push_back(createPriorityFusionPass());
   passes.push_back(createMultiOutputFusionPass());
+  passes.push_back(createGemmSplitKPass());
   passes.push_back(createDeadCodePass());
   // For fused modules (nothing to do after the pipeline's tree-reduction).
   passes.push_back(createSplitFusedReductionsPass());
