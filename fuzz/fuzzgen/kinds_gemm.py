@@ -22,6 +22,8 @@
 # stages -- the kernels whose operands load by TMA, through the
 # warp-specialized producer/consumer pipeline where both do (8-bit
 # floats: wgmma m64nNk32, B K-minor for TMA, a K step of 64 or 128).
+# One in eight 16-bit and f32 others is a decode step's GEMM (1-16 rows,
+# 8 MiB or more of B, no config), which gemm-split-k splits along K.
 #
 # XLA's newest form, with the operands as nested kCustom fusions of their
 # own ("nested operand computations"), is generated only with
@@ -100,12 +102,23 @@ class GemmKinds:
         self.feature('arch-' + arch)
         if hopper:
             self.feature('gemm-hopper-tma')
-        batch = not hopper and rs.random() < 0.3
+        # A decode step's GEMM: a few rows by a long K that read 8 MiB or
+        # more, no config: split along K (gemm-split-k) into a batched
+        # product and a reduction.
+        decode = not hopper and lt in ('bf16', 'f16', 'f32') and rk.random() < 0.12
+        if decode:
+            self.feature('gemm-decode-split-k')
+        batch = not hopper and not decode and rs.random() < 0.3
         b = self.sdim(rs.choice([1, 2, 3, 5])) if batch else None
         m, n, k = self.gemm_size(), self.gemm_size(), self.gemm_size()
         if hopper:
             k = self.sdim(8 * rs.randint(1, 48))
-        while prod([m, n, k, b or 1]) > (1 << 22):
+        if decode:
+            m = rs.choice([1, 2, 3, 8, 16])
+            n = rs.choice([256, 512, 768, 1024])
+            # (8 MiB of B, rounded up to 256, plus up to 3 x 256 more.)
+            k = (((8 << 20) // ({'f32': 4}.get(lt, 2) * n) + 255) // 256 + rs.randint(0, 3)) * 256
+        while not decode and prod([m, n, k, b or 1]) > (1 << 22):
             i = max(range(3), key=lambda j: [m, n, k][j])
             if i == 0:
                 m = max(1, m // 2)
@@ -134,8 +147,11 @@ class GemmKinds:
                                         '-swapped' if llay else ''))
         self.feature('gemm-rhs-%s%s' % ('kminor' if rhs_kminor else 'kmajor',
                                         '-swapped' if rlay else ''))
-        lhs = self.gemm_operand(lt, ldims, llay, lc, lf, batch)
-        rhs = self.gemm_operand(rt, rdims, rlay, rc, rf, batch)
+        if decode:  # (the split reads the dot's parameters as they are)
+            lhs, rhs = self.param(lt, ldims, llay), self.param(rt, rdims, rlay)
+        else:
+            lhs = self.gemm_operand(lt, ldims, llay, lc, lf, batch)
+            rhs = self.gemm_operand(rt, rdims, rlay, rc, rf, batch)
         odims = ([b] if batch else []) + [m, n]
         attrs = ''
         if batch:
@@ -186,7 +202,7 @@ class GemmKinds:
                                   [value]))
             self.feature('gemm-epilogue-convert-%s' % out_type)
         # the config
-        if rk.random() < 0.8:
+        if not decode and rk.random() < 0.8:
             bm = rk.choice([8, 16, 24, 32, 64, 128])
             bn = rk.choice([8, 16, 24, 32, 64, 128])
             warps = rk.choice([1, 2, 4, 8])
