@@ -246,4 +246,13 @@ HloInstruction *mergeSiblingFusions(HloInstruction &first, HloInstruction &secon
   return fusion;
 }
 
+void replaceFusionKeepingName(HloInstruction &old, HloInstruction &replacement,
+                              const std::string &suffix, PassContext &context) {
+  std::string name = old.name();
+  old.replaceAllUsesWith(&replacement);
+  old.dropOperands();
+  old.setName(context.names.unique(name + suffix));
+  replacement.setName(name);
+}
+
 } // namespace hlo::opt

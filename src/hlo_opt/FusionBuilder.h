@@ -82,6 +82,13 @@ HloInstruction *addFusionInstruction(HloComputation &into, HloComputation *compu
                                      const std::vector<HloInstruction *> &operands,
                                      PassContext &context, std::string_view backendConfig = "");
 
+/// Replaces `old` (a fusion a pass rewrote into others) by `replacement`
+/// in every use, which takes `old`'s name (what the kernels and XLA's
+/// dumps call it); `old`, detached, is renamed with `suffix` for the dead
+/// code pass to remove.
+void replaceFusionKeepingName(HloInstruction &old, HloInstruction &replacement,
+                              const std::string &suffix, PassContext &context);
+
 } // namespace hlo::opt
 
 #endif // HLO_OPT_FUSIONBUILDER_H

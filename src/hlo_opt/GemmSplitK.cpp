@@ -303,11 +303,7 @@ private:
     rest->finalizeParameters();
     rest->sortTopologically();
     HloInstruction *result = addFusionInstruction(host, rest, operands, context);
-    std::string name = fusion.name();
-    fusion.replaceAllUsesWith(result);
-    fusion.dropOperands();
-    fusion.setName(context.names.unique(name + ".unsplit"));
-    result->setName(name);
+    replaceFusionKeepingName(fusion, *result, ".unsplit", context);
   }
 };
 

@@ -320,11 +320,7 @@ private:
     operands.push_back(partials);
     HloInstruction *rest = addFusionInstruction(
         host, restComputation, dropUnusedParameters(*restComputation, operands), context);
-    std::string name = fusion.name();
-    fusion.replaceAllUsesWith(rest);
-    fusion.dropOperands();
-    fusion.setName(context.names.unique(name + ".split"));
-    rest->setName(name);
+    replaceFusionKeepingName(fusion, *rest, ".split", context);
   }
 };
 

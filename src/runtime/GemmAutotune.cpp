@@ -44,13 +44,6 @@ std::string describe(const abi::GemmTuning &t) {
   return text;
 }
 
-/// Each timed candidate's outcome.
-struct Timing {
-  abi::GemmTuning tuning;
-  double microseconds = -1;
-  std::string failure;
-};
-
 /// The "us" of `kernel`'s row in hlo-run's --report TSV, or -1.
 double reportedMicroseconds(const std::string &path, const std::string &kernel) {
   std::ifstream report(path);
