@@ -21,15 +21,19 @@
 //            kInput: reduce over S (add, from slice 0 up), converted to the
 //            dot's type, then the fusion's ops after the dot, as before
 //
-// S: the smallest power of two at which the tiles (the emitter's 64 x 64
-// for such dots) fill every SM twice over, at most 32, with K a multiple
-// of S and at least 256 elements a slice; only GEMMs that read 8 MiB or
-// more (a smaller one is over in microseconds, split or not).
+// Only GEMMs whose tiles (the emitter's 64 x 64 at most for such dots) are
+// fewer than the SMs and that read 8 MiB or more (a smaller one is over in
+// microseconds, split or not). S: the power of two up to 32, dividing K in
+// slices of at least 256, for which the GEMM cost model
+// (abi/GemmCostModel.h) estimates the product and the reduction fastest;
+// none if that is S = 1 (bf16 1 x 4096 x 4096 on an H100: S = 8, 68 us
+// estimated unsplit, 16 us split).
 //
 //===----------------------------------------------------------------------===//
 #include "FusionBuilder.h"
 #include "HloPass.h"
 
+#include "abi/GemmCostModel.h"
 #include "hlo_parser/OpAttributes.h"
 #include "support/BackendConfig.h"
 
@@ -122,7 +126,7 @@ struct SplitPlan {
   int64_t splits = 1;
 };
 
-std::optional<SplitPlan> planSplit(const HloInstruction &fusion, int64_t multiprocessors) {
+std::optional<SplitPlan> planSplit(const HloInstruction &fusion, const GpuDeviceInfo &device) {
   const HloComputation &fused = *fusion.fusedComputation();
   const HloInstruction *dot = nullptr;
   for (const auto &instruction : fused.instructions())
@@ -159,18 +163,43 @@ std::optional<SplitPlan> planSplit(const HloInstruction &fusion, int64_t multipr
   int64_t columns = dot->shape().elementCount() / batch / rows;
   int64_t tiles = batch * ((rows + kOwnTile - 1) / kOwnTile) *
                   ((columns + kOwnTile - 1) / kOwnTile);
-  if (multiprocessors <= 0 || tiles >= multiprocessors ||
+  if (device.smCount <= 0 || tiles >= device.smCount ||
       dot->operand(0)->shape().bufferBytes() + dot->operand(1)->shape().bufferBytes() <
           kMinOperandBytes)
     return std::nullopt;
-  int64_t splits = 1;
-  while (splits < kMaxSplits && tiles * splits < 2 * multiprocessors)
-    splits *= 2;
-  while (splits > 1 && (k % splits != 0 || k / splits < kMinSliceDepth))
-    splits /= 2;
-  if (splits < 2)
+  // The cost model's best S (1: none) for the tile the emitter gives such
+  // dots: at most 64 x 64 (rows in 16s, columns in 8s), 4 warps, a K step
+  // of 64 bytes, two stages (four on wgmma's 64-row tiles).
+  abi::GemmDeviceFigures figures = abi::gemmDeviceFigures(device.arch);
+  figures.multiprocessors = device.smCount;
+  abi::GemmProblem problem;
+  problem.batch = batch;
+  problem.m = rows;
+  problem.n = columns;
+  problem.k = k;
+  problem.inputBytes = primitiveBitWidth(lhs.elementType()) / 8;
+  problem.outputBytes = primitiveBitWidth(type) / 8;
+  problem.tf32 = lhs.elementType() == PrimitiveType::F32;
+  abi::GemmTuning tile;
+  tile.blockM = std::min(kOwnTile, (rows + 15) / 16 * 16);
+  tile.blockN = std::min(kOwnTile, (columns + 7) / 8 * 8);
+  tile.blockK = std::max<int64_t>(64 / problem.inputBytes, 16);
+  tile.warps = 4;
+  tile.stages = figures.wgmma && tile.blockM == 64 ? 4 : 2;
+  int64_t best = 1;
+  double bestTime = abi::estimateGemmCost(problem, tile, figures).microseconds;
+  for (int64_t splits = 2; splits <= kMaxSplits; splits *= 2) {
+    if (k % splits != 0 || k / splits < kMinSliceDepth)
+      continue;
+    double time = abi::estimateGemmCost(problem, tile, figures, splits).microseconds;
+    if (time < bestTime) {
+      best = splits;
+      bestTime = time;
+    }
+  }
+  if (best < 2)
     return std::nullopt;
-  return SplitPlan{dot, *lc, *rc, splits};
+  return SplitPlan{dot, *lc, *rc, best};
 }
 
 class GemmSplitK : public HloPass {
@@ -183,7 +212,7 @@ public:
       std::vector<std::pair<HloInstruction *, SplitPlan>> splits;
       for (const auto &instruction : host->instructions())
         if (isOwnTiledGemmFusion(*instruction))
-          if (std::optional<SplitPlan> plan = planSplit(*instruction, context.device.smCount))
+          if (std::optional<SplitPlan> plan = planSplit(*instruction, context.device))
             splits.push_back({instruction.get(), *plan});
       for (auto &[fusion, plan] : splits)
         split(module, *host, *fusion, plan, context);

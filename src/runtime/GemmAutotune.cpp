@@ -224,10 +224,20 @@ struct Measurer {
               << "): " << candidates.size() << " candidates\n";
     std::vector<std::pair<double, const Candidate *>> ranked;
     double compiledTime = -1;
+    std::optional<GemmKeyFields> fields = parseGemmKey(compiled.gemm.key);
+    abi::GemmDeviceFigures device = abi::gemmDeviceFigures(arch);
     for (const Candidate &candidate : candidates) {
       ErrorOr<double> time = run(candidate, /*check=*/false);
+      // The cost model's estimate beside it: every GPU run calibrates it.
+      std::string model =
+          fields ? " (model " +
+                       number(abi::estimateGemmCost(fields->problem(), candidate.gemm.tuning,
+                                                    device)
+                                  .microseconds) +
+                       " us)"
+                 : "";
       std::cout << "  " << describe(candidate.gemm.tuning) << ": "
-                << (time ? number(*time) + " us" : time.error())
+                << (time ? number(*time) + " us" : time.error()) << model
                 << (&candidate == &compiled ? "   (as compiled)" : "") << "\n";
       if (!time)
         continue;
@@ -308,6 +318,15 @@ std::optional<GemmKeyFields> parseGemmKey(const std::string &key) {
   fields.elementBytes = bytesOfKeyType(fields.typeA);
   if (!fields.elementBytes)
     return std::nullopt;
+  // The result's type: after "->", up to the first space.
+  size_t arrow = key.find("->"), space = key.find(' ');
+  if (arrow == std::string::npos || space == std::string::npos || space < arrow)
+    return std::nullopt;
+  std::string result = key.substr(arrow + 2, space - arrow - 2);
+  fields.outputBytes = result == "f32" || result == "s32" ? 4
+                       : result == "f64"                 ? 8
+                       : result == "bf16" || result == "f16" ? 2
+                                                         : 1;
   std::stringstream words(key);
   std::string word;
   words >> word; // the types
@@ -331,15 +350,25 @@ std::optional<GemmKeyFields> parseGemmKey(const std::string &key) {
   return fields;
 }
 
+abi::GemmProblem GemmKeyFields::problem() const {
+  abi::GemmProblem problem;
+  problem.batch = batch;
+  problem.m = m;
+  problem.n = n;
+  problem.k = k;
+  problem.inputBytes = elementBytes;
+  problem.outputBytes = outputBytes;
+  problem.tf32 = typeA == "tf32";
+  return problem;
+}
+
 std::vector<abi::GemmTuning> gemmTuningCandidates(const std::string &arch,
                                                   const GemmKeyFields &gemm,
                                                   const abi::GemmTuning &current, size_t limit) {
   std::vector<abi::GemmTuning> result = {current};
   auto add = [&](abi::GemmTuning candidate) {
-    if (result.size() >= limit ||
-        std::find(result.begin(), result.end(), candidate) != result.end())
-      return;
-    result.push_back(candidate);
+    if (std::find(result.begin(), result.end(), candidate) == result.end())
+      result.push_back(candidate);
   };
   // A tile is worth timing if the GEMM fills at least half of it (or it
   // is the smallest).
@@ -386,6 +415,17 @@ std::vector<abi::GemmTuning> gemmTuningCandidates(const std::string &arch,
           add(candidate);
         }
   }
+  // The model's fastest first, so that a low --autotune-limit keeps them
+  // (ties in the order above).
+  abi::GemmDeviceFigures device = abi::gemmDeviceFigures(arch);
+  abi::GemmProblem problem = gemm.problem();
+  std::stable_sort(result.begin() + 1, result.end(),
+                   [&](const abi::GemmTuning &a, const abi::GemmTuning &b) {
+                     return abi::estimateGemmCost(problem, a, device).microseconds <
+                            abi::estimateGemmCost(problem, b, device).microseconds;
+                   });
+  if (result.size() > limit)
+    result.resize(std::max<size_t>(limit, 1));
   return result;
 }
 

@@ -25,6 +25,7 @@
 #include "ManifestTypes.h"
 #include "RunOptions.h"
 
+#include "abi/GemmCostModel.h"
 #include "abi/GemmTuning.h"
 
 #include <optional>
@@ -36,8 +37,10 @@ namespace hlo::runtime {
 /// What a GEMM key (abi/GemmTuning.h) says of its GEMM.
 struct GemmKeyFields {
   std::string typeA;
-  int64_t elementBytes = 0;
+  int64_t elementBytes = 0, outputBytes = 0;
   int64_t batch = 1, m = 0, n = 0, k = 0;
+  /// As the cost model takes it.
+  abi::GemmProblem problem() const;
 };
 std::optional<GemmKeyFields> parseGemmKey(const std::string &key);
 
@@ -47,7 +50,8 @@ std::optional<GemmKeyFields> parseGemmKey(const std::string &key);
 /// 4 stages, with and without warp specialization and persistent blocks;
 /// elsewhere mma.sync tiles of 64 or 128 by 64 or 128, K steps of 64 and
 /// 128 bytes, 2 to 4 stages. Tiles far past the GEMM's M or N are left
-/// out; at most `limit` in all.
+/// out; the rest in the order of the cost model's estimates (fastest
+/// first: abi/GemmCostModel.h), at most `limit` in all.
 std::vector<abi::GemmTuning> gemmTuningCandidates(const std::string &arch,
                                                   const GemmKeyFields &gemm,
                                                   const abi::GemmTuning &current, size_t limit);
