@@ -82,12 +82,16 @@ GemmCost estimateGemmCost(const GemmProblem &problem, const GemmTuning &tuning,
   int64_t slice = ceilDiv(problem.k, splits);
   int64_t stageBytes = (t.blockM + t.blockN) * t.blockK * problem.inputBytes;
   // Blocks an SM holds at once: one for the persistent and the large
-  // tiles (their register bound), else as shared memory allows, at most 4.
+  // tiles (their register bound), else as shared memory allows, at most 4
+  // -- and no more than there are blocks for each SM.
+  int64_t tiles = problem.batch * ceilDiv(problem.m, t.blockM) * ceilDiv(problem.n, t.blockN) *
+                  splits;
   int64_t resident = t.persistent || t.blockM * t.blockN >= 128 * 128
                          ? 1
                          : std::clamp<int64_t>(device.sharedMemoryPerSm /
                                                    std::max<int64_t>(1, t.stages * stageBytes),
                                                1, 4);
+  resident = std::min(resident, ceilDiv(tiles, device.multiprocessors));
   double typeFactor = problem.inputBytes == 1 ? 2.0 : problem.tf32 ? 0.5 : 1.0;
   double flopsPerMicrosecond = device.tensorTflops16 * 1e6 * typeFactor /
                                double(device.multiprocessors) *
@@ -108,8 +112,6 @@ GemmCost estimateGemmCost(const GemmProblem &problem, const GemmTuning &tuning,
       (t.persistent ? 0.5 : 1.0);
   double fill = t.persistent ? 0.0 : device.latencyMicroseconds;
   cost.tileMicroseconds = std::max(compute, load) + epilogue + fill;
-  int64_t tiles = problem.batch * ceilDiv(problem.m, t.blockM) * ceilDiv(problem.n, t.blockN) *
-                  splits;
   cost.rounds = ceilDiv(tiles, device.multiprocessors * resident);
   double blocks = double(cost.rounds) * cost.tileMicroseconds;
   // Every operand byte from DRAM once, and the results.

@@ -127,6 +127,7 @@ GemmEmitter::GemmEmitter(const FusionAnalysis &analysis, const HloComputation &f
   config.multiprocessors = device.smCount;
   config.wideLargeTile = device.features.wgmma && takesWgmma(this->gemm) &&
                          this->gemm.input != GemmInput::TF32;
+  config.arch = device.arch;
   elementBytes =
       primitiveBitWidth(this->gemm.dot->operand(0)->shape().elementType()) / 8;
   tiling = chooseGemmTiling(this->gemm, mma, config, elementBytes,

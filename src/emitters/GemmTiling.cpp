@@ -1,6 +1,8 @@
 //===- GemmTiling.cpp - How a GEMM kernel splits its dot ------------------===//
 #include "emitters/GemmTiling.h"
 
+#include "abi/GemmCostModel.h"
+
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
@@ -50,6 +52,44 @@ void arrangeWarps(GemmTiling &t, const xla_gpu::MmaSyncKind &mma) {
                               : llvm::divideCeil(t.mmaTilesM * t.mmaTilesN, t.warps);
 }
 
+/// The large tile's columns for `gemm`, or 0 for the small tile (at most
+/// 64 x 64): large where a full wave of 128 x 128 tiles fills every SM
+/// (the model below has no figures for mma.sync's one-stage large tile,
+/// nor for per-SM bandwidth with most SMs idle: it would decide that
+/// unmeasured); then, where the config allows 128 x 256 (wgmma), the
+/// width the cost model (abi/GemmCostModel.h) estimates faster, each as
+/// the emitter builds it (warp-specialized, persistent, K steps of 128
+/// bytes, 4 stages).
+int64_t largeTileColumns(const GemmDescription &gemm, const xla_gpu::MmaSyncKind &mma,
+                         const GemmConfig &config, int64_t elementBytes) {
+  if (gemm.batchCount() * (gemm.m / kLargeTile) * (gemm.n / kLargeTile) < config.multiprocessors)
+    return 0;
+  if (!config.wideLargeTile || gemm.n < 2 * kLargeTile)
+    return kLargeTile;
+  abi::GemmDeviceFigures device = abi::gemmDeviceFigures(config.arch);
+  device.multiprocessors = config.multiprocessors;
+  device.wgmma = true;
+  abi::GemmProblem problem;
+  problem.batch = gemm.batchCount();
+  problem.m = gemm.m;
+  problem.n = gemm.n;
+  problem.k = gemm.k;
+  problem.inputBytes = elementBytes;
+  problem.outputBytes =
+      gemm.dot ? std::max(1, primitiveBitWidth(gemm.dot->shape().elementType()) / 8) : 2;
+  auto estimate = [&](int64_t columns) {
+    abi::GemmTuning t;
+    t.blockM = kLargeTile;
+    t.blockN = columns;
+    t.blockK = std::max(mma.k, 2 * kBlockKBytes / elementBytes);
+    t.warps = kLargeTileWarps;
+    t.stages = 4;
+    t.warpSpecialized = t.persistent = true;
+    return abi::estimateGemmCost(problem, t, device).microseconds;
+  };
+  return estimate(2 * kLargeTile) < estimate(kLargeTile) ? 2 * kLargeTile : kLargeTile;
+}
+
 } // namespace
 
 GemmTiling chooseGemmTiling(const GemmDescription &gemm, const xla_gpu::MmaSyncKind &mma,
@@ -64,22 +104,20 @@ GemmTiling chooseGemmTiling(const GemmDescription &gemm, const xla_gpu::MmaSyncK
       t.warps *= 2;
     t.mmaTilesM = llvm::divideCeil(t.blockM, mma.m);
     t.mmaTilesN = llvm::divideCeil(t.blockN, mma.n);
-  } else if (config.multiprocessors > 0 && elementBytes <= 4 && gemm.input != GemmInput::TF32x3 &&
-             gemm.m >= kLargeTile && gemm.n >= kLargeTile &&
-             gemm.batchCount() * (gemm.m / kLargeTile) * (gemm.n / kLargeTile) >=
-                 config.multiprocessors) {
-    // A full wave of whole 128 x 128 tiles: each warp a quarter of the
-    // rows by half the columns (64 x 32: four A and four B fragments
-    // for 16 mma tiles), or, on sm_90a, two 64-row warpgroup slabs.
-    t.large = true;
-    t.blockM = t.blockN = kLargeTile;
-    // Twice as wide where that still fills every SM: half the blocks,
+  } else if (int64_t columns =
+                 config.multiprocessors > 0 && elementBytes <= 4 &&
+                         gemm.input != GemmInput::TF32x3 && gemm.m >= kLargeTile &&
+                         gemm.n >= kLargeTile
+                     ? largeTileColumns(gemm, mma, config, elementBytes)
+                     : 0) {
+    // The large tile: 128 x 128, each warp a quarter of the rows by half
+    // the columns (64 x 32: four A and four B fragments for 16 mma
+    // tiles), or, on sm_90a, two 64-row warpgroup slabs; or 128 x 256,
     // each warpgroup's product 64 x 256 (as CUTLASS's and Triton's
-    // fastest Hopper GEMMs).
-    if (config.wideLargeTile && gemm.n >= 2 * kLargeTile &&
-        gemm.batchCount() * (gemm.m / kLargeTile) * (gemm.n / (2 * kLargeTile)) >=
-            config.multiprocessors)
-      t.blockN = 2 * kLargeTile;
+    // fastest Hopper GEMMs), where the cost model estimates it faster.
+    t.large = true;
+    t.blockM = kLargeTile;
+    t.blockN = columns;
     t.warps = kLargeTileWarps;
     t.mmaTilesM = t.blockM / mma.m;
     t.mmaTilesN = t.blockN / mma.n;

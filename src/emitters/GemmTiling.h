@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <utility>
 
 namespace hlo {
@@ -30,18 +31,21 @@ struct GemmConfig {
   /// The device's SMs: without XLA's tile, a dot with a full wave of
   /// large tiles (GemmTiling::large) gets them.
   int64_t multiprocessors = 0;
-  /// Whether the large tile may be 128 x 256 where a full wave of those
-  /// fits (warpgroups of 64 x 256 on sm_90a, 16-bit inputs).
+  /// Whether the large tile may be 128 x 256 (warpgroups of 64 x 256 on
+  /// sm_90a, 16-bit or 8-bit float inputs).
   bool wideLargeTile = false;
+  /// The architecture (its cost-model figures: abi/GemmCostModel.h).
+  std::string arch = "sm_90";
 };
 
 struct GemmTiling {
   /// The block's output tile, its step along K and its warps.
   int64_t blockM = 0, blockN = 0, blockK = 0, warps = 0;
   /// Whether the tile is the emitter's large one (128 x 128 on 8 warps, or
-  /// 128 x 256 where GemmConfig::wideLargeTile, for dots without XLA's
-  /// config that fill every SM with such tiles; elements of at most 32
-  /// bits, not 3xTF32): room for one block an SM.
+  /// 128 x 256 where GemmConfig::wideLargeTile and the GEMM cost model
+  /// estimates it faster), for dots without XLA's config that fill every
+  /// SM with 128 x 128 tiles; elements of at most 32 bits, not 3xTF32:
+  /// room for one block an SM.
   bool large = false;
   /// The mma tiles that cover the block's tile (it may be smaller than
   /// one: XLA's 8 x 16 tiles on m16 mmas).

@@ -83,10 +83,11 @@ TEST(GemmTiling, UnconfiguredDotsGetAtMost64By64OnFourWarps) {
   EXPECT_EQ(vector.tilesPerWarp, 2);
 }
 
-TEST(GemmTiling, HopperLargeTileIsTwiceAsWideWhereThatStillFillsEverySm) {
+TEST(GemmTiling, HopperLargeTileIsTwiceAsWideWhereTheCostModelSaysFaster) {
   GemmConfig device;
   device.multiprocessors = 132;
   device.wideLargeTile = true;
+  device.arch = "sm_90a";
   // 32 x 16 tiles of 128 x 256 on 8 warps (two warpgroups of 64 x 256).
   GemmTiling wide = chooseGemmTiling(gemmOf(4096, 4096, 4096), kBf16, device, 2, 227 * 1024);
   EXPECT_TRUE(wide.large);
@@ -95,10 +96,18 @@ TEST(GemmTiling, HopperLargeTileIsTwiceAsWideWhereThatStillFillsEverySm) {
   EXPECT_EQ(wide.warps, 8);
   EXPECT_EQ(wide.tilesN, 16);
   EXPECT_EQ(wide.sharedRowsB, 256);
-  // 2048^3: 16 x 8 = 128 wide tiles, fewer than the SMs: 128 x 128.
+  // 2048^3: 128 tiles of 128 x 256 in one round on 132 SMs (estimated 25
+  // us) beat 256 of 128 x 128 in two (32 us).
+  GemmTiling wide2k = chooseGemmTiling(gemmOf(2048, 2048, 2048), kBf16, device, 2, 227 * 1024);
+  EXPECT_TRUE(wide2k.large);
+  EXPECT_EQ(wide2k.blockN, 256);
+  // Without the wide tile: 128 x 128.
+  device.wideLargeTile = false;
   GemmTiling square = chooseGemmTiling(gemmOf(2048, 2048, 2048), kBf16, device, 2, 227 * 1024);
   EXPECT_TRUE(square.large);
   EXPECT_EQ(square.blockN, 128);
+  // Fewer 128 x 128 tiles than SMs (11 x 11): the small tile.
+  EXPECT_FALSE(chooseGemmTiling(gemmOf(1500, 1500, 4096), kBf16, device, 2, 227 * 1024).large);
 }
 
 TEST(GemmTiling, DotsFillingEverySmGetTheLargeTile) {
