@@ -69,6 +69,7 @@ llvm::FailureOr<bool> optimizeIfUnoptimized(HloModule &module, const Options &op
     split.passes = {"split-fused-reductions", "gemm-split-k"};
     std::optional<GpuDeviceInfo> device = deviceInfoForArch(options.gpuArch);
     split.device = device ? &*device : nullptr;
+    split.ownGemmTiles = options.gemmTiles == "own";
     if (llvm::Error error = opt::optimizeModule(module, split)) {
       fail(errors, "HLO optimization: " + llvm::toString(std::move(error)));
       return llvm::failure();
@@ -88,6 +89,7 @@ llvm::FailureOr<bool> optimizeIfUnoptimized(HloModule &module, const Options &op
   optimize.passes = options.hloPasses;
   std::optional<GpuDeviceInfo> device = deviceInfoForArch(options.gpuArch);
   optimize.device = device ? &*device : nullptr;
+  optimize.ownGemmTiles = options.gemmTiles == "own";
   int counter = 0;
   optimize.afterPass = [&](const std::string &pass, const HloModule &result) {
     ++counter;

@@ -8,9 +8,9 @@
 // a block of its own), and a reduction adds the S partial products in a
 // fixed order afterwards: deterministic, unlike atomics.
 //
-// A kCustom GEMM fusion the emitter tiles itself (no XLA tile config:
-// XLA's configs stay honoured, as XLA already split where its autotuner
-// chose to) whose dot reads two fusion parameters directly (each read by
+// A kCustom GEMM fusion the emitter tiles itself (no XLA tile config, or
+// any with --gemm-tiles=own: XLA's configs stay honoured by default, as
+// XLA already split where its autotuner chose to) whose dot reads two fusion parameters directly (each read by
 // the dot alone), contracts one dimension of size K, and has a layout-free
 // f32, bf16, f16 or 8-bit float product, becomes:
 //
@@ -50,8 +50,9 @@ constexpr int64_t kMinSliceDepth = 256;
 /// saves (and XLA's launch counts, which the corpus programs match, stay).
 constexpr int64_t kMinOperandBytes = 8 << 20;
 
-/// Whether `fusion` is a Triton GEMM fusion without XLA's tile config.
-bool isOwnTiledGemmFusion(const HloInstruction &fusion) {
+/// Whether `fusion` is a Triton GEMM fusion without XLA's tile config (or
+/// with one, where --gemm-tiles=own sets it aside: `ownTiles`).
+bool isOwnTiledGemmFusion(const HloInstruction &fusion, bool ownTiles) {
   const HloAttribute *kind = fusion.findAttributeEntry("kind");
   if (fusion.opcode() != HloOpcode::Fusion || !kind || kind->value.text != "kCustom" ||
       !fusion.fusedComputation())
@@ -63,7 +64,8 @@ bool isOwnTiledGemmFusion(const HloInstruction &fusion) {
       (gemmKind->string() != "__triton_gemm" &&
        gemmKind->string() != "__triton_nested_gemm_fusion"))
     return false;
-  return !backend->find("block_level_fusion_config") && !backend->find("triton_gemm_config");
+  return ownTiles ||
+         (!backend->find("block_level_fusion_config") && !backend->find("triton_gemm_config"));
 }
 
 /// The one contracting dimension of operand `side` ("lhs" or "rhs").
@@ -211,7 +213,7 @@ public:
     for (HloComputation *host : hostComputations(module)) {
       std::vector<std::pair<HloInstruction *, SplitPlan>> splits;
       for (const auto &instruction : host->instructions())
-        if (isOwnTiledGemmFusion(*instruction))
+        if (isOwnTiledGemmFusion(*instruction, context.ownGemmTiles))
           if (std::optional<SplitPlan> plan = planSplit(*instruction, context.device))
             splits.push_back({instruction.get(), *plan});
       for (auto &[fusion, plan] : splits)

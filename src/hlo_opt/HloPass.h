@@ -26,6 +26,8 @@ struct PassContext {
       : names(module), device(device) {}
   NameUniquer names;
   const GpuDeviceInfo &device;
+  /// OptimizeOptions::ownGemmTiles.
+  bool ownGemmTiles = false;
 };
 
 class HloPass {

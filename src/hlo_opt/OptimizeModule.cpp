@@ -54,6 +54,7 @@ std::vector<std::string> pipelinePassNames() {
 llvm::Error optimizeModule(HloModule &module, const OptimizeOptions &options) {
   static const GpuDeviceInfo defaultDevice;
   PassContext context(module, options.device ? *options.device : defaultDevice);
+  context.ownGemmTiles = options.ownGemmTiles;
   std::vector<std::unique_ptr<HloPass>> passes = pipelinePasses();
   if (!options.passes.empty()) {
     std::vector<std::unique_ptr<HloPass>> chosen;

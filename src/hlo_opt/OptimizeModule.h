@@ -33,6 +33,9 @@ std::string unoptimizedReason(const HloModule &module);
 
 struct OptimizeOptions {
   const GpuDeviceInfo *device = nullptr;
+  /// XLA's Triton GEMM fusions take the emitter's own tiles
+  /// (--gemm-tiles=own): gemm-split-k considers them too.
+  bool ownGemmTiles = false;
   /// Only these passes, in this order (their names; empty: the pipeline).
   std::vector<std::string> passes;
   /// Called after each pass with its name and the module.
