@@ -139,12 +139,12 @@ std::optional<SplitPlan> planSplit(const HloInstruction &fusion, const GpuDevice
     }
   if (!dot || !fused.root()->shape().isArray() || dot->operandCount() != 2)
     return std::nullopt;
-  for (const HloInstruction *operand : dot->operands())
-    if (operand->opcode() != HloOpcode::Parameter || operand->users().size() != 1 ||
-        operand == dot->operand(0) && operand == dot->operand(1))
-      return std::nullopt;
+  // Two parameters, each read by the dot alone (their shapes change).
   if (dot->operand(0) == dot->operand(1))
     return std::nullopt;
+  for (const HloInstruction *operand : dot->operands())
+    if (operand->opcode() != HloOpcode::Parameter || operand->users().size() != 1)
+      return std::nullopt;
   PrimitiveType type = dot->shape().elementType();
   bool floating = type == PrimitiveType::F32 || type == PrimitiveType::BF16 ||
                   type == PrimitiveType::F16;
