@@ -95,6 +95,38 @@ int64_t GemmDescription::batchCount() const {
   return count;
 }
 
+abi::GemmProblem gemmCostProblem(const GemmDescription &gemm) {
+  abi::GemmProblem problem;
+  problem.batch = gemm.batchCount();
+  problem.m = gemm.m;
+  problem.n = gemm.n;
+  problem.k = gemm.k;
+  switch (gemm.input) {
+  case GemmInput::BF16:
+  case GemmInput::F16:
+    problem.inputBytes = 2;
+    break;
+  case GemmInput::TF32:
+  case GemmInput::TF32x3:
+    problem.inputBytes = 4;
+    break;
+  case GemmInput::F64:
+    problem.inputBytes = 8;
+    break;
+  case GemmInput::S8:
+  case GemmInput::F8E4M3FN:
+  case GemmInput::F8E5M2:
+    problem.inputBytes = 1;
+    break;
+  }
+  problem.outputBytes =
+      gemm.dot ? std::max(1, primitiveBitWidth(gemm.dot->shape().elementType()) / 8)
+               : problem.inputBytes;
+  // (Three TF32 products as one: the model knows no 3xTF32.)
+  problem.tf32 = gemm.input == GemmInput::TF32 || gemm.input == GemmInput::TF32x3;
+  return problem;
+}
+
 ErrorOr<GemmDescription> describeGemm(const HloComputation &computation) {
   const HloInstruction *dot = nullptr;
   for (const auto &instruction : computation.instructions())

@@ -11,6 +11,7 @@
 #ifndef HLO_ANALYSIS_GEMMANALYSIS_H
 #define HLO_ANALYSIS_GEMMANALYSIS_H
 
+#include "abi/GemmCostModel.h"
 #include "hlo_parser/HloComputation.h"
 #include "support/ErrorOr.h"
 
@@ -60,6 +61,11 @@ struct GemmDescription {
   /// [batch..., m, n]).
   bool hasMatrixResult() const { return lhsFree.size() == 1 && rhsFree.size() == 1; }
 };
+
+/// `gemm` as the GEMM cost model (abi/GemmCostModel.h) takes it: batch,
+/// M, N, K, the bytes of an input element (by the tensor-core type) and
+/// of a result element (the dot's type; the inputs' where there is no dot).
+abi::GemmProblem gemmCostProblem(const GemmDescription &gemm);
 
 /// The GEMM of `computation` (a fusion's, or an unfused dot's), or why the
 /// emitter does not take it: one dot, the single root computed from it as

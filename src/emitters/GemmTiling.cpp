@@ -69,14 +69,7 @@ int64_t largeTileColumns(const GemmDescription &gemm, const xla_gpu::MmaSyncKind
   abi::GemmDeviceFigures device = abi::gemmDeviceFigures(config.arch);
   device.multiprocessors = config.multiprocessors;
   device.wgmma = true;
-  abi::GemmProblem problem;
-  problem.batch = gemm.batchCount();
-  problem.m = gemm.m;
-  problem.n = gemm.n;
-  problem.k = gemm.k;
-  problem.inputBytes = elementBytes;
-  problem.outputBytes =
-      gemm.dot ? std::max(1, primitiveBitWidth(gemm.dot->shape().elementType()) / 8) : 2;
+  abi::GemmProblem problem = gemmCostProblem(gemm);
   auto estimate = [&](int64_t columns) {
     abi::GemmTuning t;
     t.blockM = kLargeTile;

@@ -34,6 +34,7 @@
 #include "HloPass.h"
 
 #include "abi/GemmCostModel.h"
+#include "analysis/GemmAnalysis.h"
 #include "hlo_parser/OpAttributes.h"
 #include "support/BackendConfig.h"
 
@@ -66,14 +67,6 @@ bool isOwnTiledGemmFusion(const HloInstruction &fusion, bool ownTiles) {
     return false;
   return ownTiles ||
          (!backend->find("block_level_fusion_config") && !backend->find("triton_gemm_config"));
-}
-
-/// The one contracting dimension of operand `side` ("lhs" or "rhs").
-std::optional<int64_t> contractingDimension(const HloInstruction &dot, const std::string &side) {
-  const HloAttribute *dims = dot.findAttributeEntry(side + "_contracting_dims");
-  if (!dims || dims->value.ints.size() != 1)
-    return std::nullopt;
-  return dims->value.ints.front();
 }
 
 std::vector<int64_t> batchDimensions(const HloInstruction &dot, const std::string &side) {
@@ -130,15 +123,11 @@ struct SplitPlan {
 
 std::optional<SplitPlan> planSplit(const HloInstruction &fusion, const GpuDeviceInfo &device) {
   const HloComputation &fused = *fusion.fusedComputation();
-  const HloInstruction *dot = nullptr;
-  for (const auto &instruction : fused.instructions())
-    if (instruction->opcode() == HloOpcode::Dot) {
-      if (dot)
-        return std::nullopt;
-      dot = instruction.get();
-    }
-  if (!dot || !fused.root()->shape().isArray() || dot->operandCount() != 2)
+  ErrorOr<GemmDescription> described = describeGemm(fused);
+  if (!described || !fused.root()->shape().isArray() || described->lhsContracting.size() != 1)
     return std::nullopt;
+  const GemmDescription &gemm = *described;
+  const HloInstruction *dot = gemm.dot;
   // Two parameters, each read by the dot alone (their shapes change).
   if (dot->operand(0) == dot->operand(1))
     return std::nullopt;
@@ -150,21 +139,10 @@ std::optional<SplitPlan> planSplit(const HloInstruction &fusion, const GpuDevice
                   type == PrimitiveType::F16;
   if (!floating || !(dot->shape().layoutOrDefault() == Layout::defaultForRank(dot->shape().rank())))
     return std::nullopt;
-  std::optional<int64_t> lc = contractingDimension(*dot, "lhs");
-  std::optional<int64_t> rc = contractingDimension(*dot, "rhs");
-  if (!lc || !rc)
-    return std::nullopt;
-  const Shape &lhs = dot->operand(0)->shape();
-  int64_t k = lhs.dimension(*lc);
   // The output's tiles as the emitter tiles such dots: batch x rows x
   // columns of at most 64 x 64 (dots that fill the GPU keep their tiles).
-  int64_t batch = 1;
-  for (int64_t d : batchDimensions(*dot, "lhs"))
-    batch *= lhs.dimension(d);
-  int64_t rows = lhs.elementCount() / batch / k;
-  int64_t columns = dot->shape().elementCount() / batch / rows;
-  int64_t tiles = batch * ((rows + kOwnTile - 1) / kOwnTile) *
-                  ((columns + kOwnTile - 1) / kOwnTile);
+  int64_t tiles = gemm.batchCount() * ((gemm.m + kOwnTile - 1) / kOwnTile) *
+                  ((gemm.n + kOwnTile - 1) / kOwnTile);
   if (device.smCount <= 0 || tiles >= device.smCount ||
       dot->operand(0)->shape().bufferBytes() + dot->operand(1)->shape().bufferBytes() <
           kMinOperandBytes)
@@ -174,24 +152,17 @@ std::optional<SplitPlan> planSplit(const HloInstruction &fusion, const GpuDevice
   // of 64 bytes, two stages (four on wgmma's 64-row tiles).
   abi::GemmDeviceFigures figures = abi::gemmDeviceFigures(device.arch);
   figures.multiprocessors = device.smCount;
-  abi::GemmProblem problem;
-  problem.batch = batch;
-  problem.m = rows;
-  problem.n = columns;
-  problem.k = k;
-  problem.inputBytes = primitiveBitWidth(lhs.elementType()) / 8;
-  problem.outputBytes = primitiveBitWidth(type) / 8;
-  problem.tf32 = lhs.elementType() == PrimitiveType::F32;
+  abi::GemmProblem problem = gemmCostProblem(gemm);
   abi::GemmTuning tile;
-  tile.blockM = std::min(kOwnTile, (rows + 15) / 16 * 16);
-  tile.blockN = std::min(kOwnTile, (columns + 7) / 8 * 8);
+  tile.blockM = std::min(kOwnTile, (gemm.m + 15) / 16 * 16);
+  tile.blockN = std::min(kOwnTile, (gemm.n + 7) / 8 * 8);
   tile.blockK = std::max<int64_t>(64 / problem.inputBytes, 16);
   tile.warps = 4;
   tile.stages = figures.wgmma && tile.blockM == 64 ? 4 : 2;
   int64_t best = 1;
   double bestTime = abi::estimateGemmCost(problem, tile, figures).microseconds;
   for (int64_t splits = 2; splits <= kMaxSplits; splits *= 2) {
-    if (k % splits != 0 || k / splits < kMinSliceDepth)
+    if (gemm.k % splits != 0 || gemm.k / splits < kMinSliceDepth)
       continue;
     double time = abi::estimateGemmCost(problem, tile, figures, splits).microseconds;
     if (time < bestTime) {
@@ -201,7 +172,7 @@ std::optional<SplitPlan> planSplit(const HloInstruction &fusion, const GpuDevice
   }
   if (best < 2)
     return std::nullopt;
-  return SplitPlan{dot, *lc, *rc, best};
+  return SplitPlan{dot, gemm.lhsContracting.front(), gemm.rhsContracting.front(), best};
 }
 
 class GemmSplitK : public HloPass {
@@ -210,14 +181,19 @@ public:
 
   llvm::Expected<bool> run(HloModule &module, PassContext &context) override {
     bool changed = false;
+    // The partials' reducer, made once for every split.
+    HloComputation *reducer = nullptr;
     for (HloComputation *host : hostComputations(module)) {
       std::vector<std::pair<HloInstruction *, SplitPlan>> splits;
       for (const auto &instruction : host->instructions())
         if (isOwnTiledGemmFusion(*instruction, context.ownGemmTiles))
           if (std::optional<SplitPlan> plan = planSplit(*instruction, context.device))
             splits.push_back({instruction.get(), *plan});
-      for (auto &[fusion, plan] : splits)
-        split(module, *host, *fusion, plan, context);
+      for (auto &[fusion, plan] : splits) {
+        if (!reducer)
+          reducer = adder(module, context);
+        split(module, *host, *fusion, plan, reducer, context);
+      }
       if (!splits.empty()) {
         removeDeadInstructions(*host);
         host->sortTopologically();
@@ -248,7 +224,7 @@ private:
   }
 
   void split(HloModule &module, HloComputation &host, HloInstruction &fusion,
-             const SplitPlan &plan, PassContext &context) {
+             const SplitPlan &plan, HloComputation *adder, PassContext &context) {
     const HloComputation &fused = *fusion.fusedComputation();
     const HloInstruction &dot = *plan.dot;
     int64_t s = plan.splits;
@@ -311,7 +287,7 @@ private:
     zero->setLiteral(Literal(scalar));
     AttrValue reducer;
     reducer.kind = AttrKind::Computation;
-    reducer.computations = {adder(module, context)};
+    reducer.computations = {adder};
     Shape summedShape = dot.shape();
     summedShape.setElementType(PrimitiveType::F32);
     HloInstruction *sum =
