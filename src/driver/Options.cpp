@@ -191,7 +191,8 @@ int parseOptions(int argc, char **argv, Options &options) {
                  "Plant a known bug on purpose (tests of the checks only)")
       ->check(CLI::IsMember({"wgmma-copy-early", "wgmma-no-final-wait", "tma-wrong-parity",
                              "tma-no-final-wait", "ws-no-empty-wait", "ws-early-release",
-                             "setmaxnreg-overask", "persistent-phase-reset"}))
+                             "setmaxnreg-overask", "persistent-phase-reset",
+                             "tf32x3-no-rest"}))
       ->group("");
   std::vector<std::string> versions = pipeline::ptxVersions();
   app.add_option("--ptx-version", options.ptxVersion,

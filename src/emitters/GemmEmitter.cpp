@@ -30,10 +30,7 @@
 using namespace mlir;
 
 namespace hlo {
-namespace {
 
-/// `value` as TF32 (its rounding) plus the TF32 rounding of the rest (zero
-/// where the rounding is the value: infinities included).
 std::pair<Value, Value> splitTf32(ImplicitLocOpBuilder &b, Value value) {
   Value big = roundToTf32(b, value);
   Value rest = roundToTf32(b, arith::SubFOp::create(b, value, big));
@@ -41,8 +38,6 @@ std::pair<Value, Value> splitTf32(ImplicitLocOpBuilder &b, Value value) {
   Value zero = arith::ConstantOp::create(b, b.getZeroAttr(value.getType()));
   return {big, arith::SelectOp::create(b, exact, zero, rest)};
 }
-
-} // namespace
 
 Value roundToTf32(ImplicitLocOpBuilder &b, Value value) {
   // Scalars or vectors (a fragment) alike.

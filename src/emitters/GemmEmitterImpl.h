@@ -19,6 +19,7 @@
 #include "emitters/EmitterOptions.h"
 #include "emitters/GemmTiling.h"
 
+#include <array>
 #include <functional>
 
 namespace hlo {
@@ -27,6 +28,9 @@ namespace hlo {
 /// to nearest, ties away from zero, in the top 19 bits; NaN and infinity
 /// kept. Scalars or vectors alike.
 mlir::Value roundToTf32(mlir::ImplicitLocOpBuilder &b, mlir::Value value);
+/// `value` as TF32 (its rounding) plus the TF32 rounding of the rest (zero
+/// where the rounding is the value: infinities included), for 3xTF32.
+std::pair<mlir::Value, mlir::Value> splitTf32(mlir::ImplicitLocOpBuilder &b, mlir::Value value);
 
 /// Index arithmetic at `b`'s insertion point, the GEMM emitter's
 /// shorthand: constants, sums, products, unsigned `<` and `and`.
@@ -109,6 +113,14 @@ private:
   std::pair<mlir::Value, mlir::Value> swizzledPlace(mlir::ImplicitLocOpBuilder &b,
                                                     const Staging &staging, mlir::Value line,
                                                     mlir::Value along) const;
+  /// Whether the K tiles hold 3xTF32's three segments (HIGHEST f32 on
+  /// wgmma): [rest | TF32 | TF32] for A, [TF32 | rest | TF32] for B, each
+  /// the K tile's width, so that one wgmma over them adds A's rest times
+  /// B, A times B's rest, then the TF32 parts' product.
+  bool segmentedTf32() const;
+  /// `value` of operand `operand` as its three segments' elements.
+  std::array<mlir::Value, 3> threeTf32Segments(mlir::ImplicitLocOpBuilder &b, int operand,
+                                               mlir::Value value) const;
   /// The tile's indices of element (free row, K index) of the K tile.
   llvm::SmallVector<mlir::Value, 4> tileIndices(mlir::ImplicitLocOpBuilder &b,
                                                 const Staging &staging, mlir::Value row,

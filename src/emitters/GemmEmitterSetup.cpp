@@ -71,14 +71,16 @@ bool isFloat8(GemmInput input) {
   return input == GemmInput::F8E4M3FN || input == GemmInput::F8E5M2;
 }
 
-/// Whether wgmma multiplies `gemm`'s types: bf16, f16 or TF32, alike, or
-/// 8-bit floats, alike or mixed (m64nNk32 takes e4m3 and e5m2 for A and B
-/// apart). Not 3xTF32 or s8 (accumulated in s32).
+/// Whether wgmma multiplies `gemm`'s types: bf16, f16, TF32 or 3xTF32
+/// (its K tiles three segments long), alike, or 8-bit floats, alike or
+/// mixed (m64nNk32 takes e4m3 and e5m2 for A and B apart). Not s8
+/// (accumulated in s32).
 bool takesWgmma(const GemmDescription &gemm) {
   if (gemm.inputB)
     return isFloat8(gemm.input) && isFloat8(*gemm.inputB);
   return gemm.input == GemmInput::BF16 || gemm.input == GemmInput::F16 ||
-         gemm.input == GemmInput::TF32 || isFloat8(gemm.input);
+         gemm.input == GemmInput::TF32 || gemm.input == GemmInput::TF32x3 ||
+         isFloat8(gemm.input);
 }
 
 /// The step along K XLA's Triton GEMM gives its dot: the dot's

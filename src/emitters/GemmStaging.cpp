@@ -37,6 +37,12 @@ GemmEmitter::Staging GemmEmitter::stagingOf(int operand) const {
     result.swizzleBytes = rowBytes % 128 == 0 ? 128 : rowBytes % 64 == 0 ? 64 : 32;
     int64_t perRow = result.swizzleBytes / elementBytes;
     result.tileShape = {tiling.blockK / perRow, result.rows, perRow};
+    // 3xTF32: the K tile three times over along K, A's as (rest, TF32
+    // part, TF32 part) and B's as (TF32 part, rest, TF32 part), so that
+    // one wgmma over the tile's whole K adds the three products, the
+    // small ones first (threeTf32Segments).
+    if (gemm.input == GemmInput::TF32x3)
+      result.tileShape[0] *= 3;
     // B stored N-minor: N-major rows (imm-trans-b) where each warpgroup's
     // N is whole rows, so that the threads (and TMA) copy along N.
     if (operand == 1 && !kMinor && elementBytes == 2 && warpgroups->width % perRow == 0 &&
@@ -103,6 +109,20 @@ std::pair<Value, Value> GemmEmitter::swizzledPlace(ImplicitLocOpBuilder &b,
   return {atom, swizzled};
 }
 
+bool GemmEmitter::segmentedTf32() const {
+  return gemm.input == GemmInput::TF32x3 && warpgroups.has_value();
+}
+
+std::array<Value, 3> GemmEmitter::threeTf32Segments(ImplicitLocOpBuilder &b, int operand,
+                                                    Value value) const {
+  auto [big, rest] = splitTf32(b, value);
+  if (plantedBug == "tf32x3-no-rest")
+    rest = arith::ConstantOp::create(b, b.getZeroAttr(value.getType()));
+  if (operand == 0)
+    return {rest, big, big};
+  return {big, rest, big};
+}
+
 SmallVector<Value, 4> GemmEmitter::tileIndices(ImplicitLocOpBuilder &b, const Staging &staging,
                                                Value row, Value k) const {
   switch (staging.layout) {
@@ -144,7 +164,7 @@ bool GemmEmitter::canCopyAsync(int operand) const {
   int64_t bytes = staged.width * elementBytes;
   return device.features.cpAsync && device.computeCapability >= 80 &&
          gemm.dot->operand(operand)->opcode() == HloOpcode::Parameter &&
-         gemm.input != GemmInput::TF32 && staged.contiguousInTile &&
+         gemm.input != GemmInput::TF32 && !segmentedTf32() && staged.contiguousInTile &&
          (bytes == 4 || bytes == 8 || bytes == 16);
 }
 
@@ -227,12 +247,23 @@ llvm::Expected<Value> GemmEmitter::stageOperand(EmitterContext &context,
                 }
                 value = gemm.input == GemmInput::TF32 ? roundToTf32(b, *loaded) : *loaded;
               }
+              Value rowIndex = staged.alongK ? freeLocal : math.add(freeLocal, e);
+              Value kIndex = staged.alongK ? math.add(kLocal, e) : kLocal;
+              if (segmentedTf32()) {
+                // The wgmma's 3xTF32 tile: each segment its part.
+                Value updated = iterArgs[0];
+                for (auto [segment, part] : llvm::enumerate(threeTf32Segments(b, operand, value)))
+                  updated = tensor::InsertOp::create(
+                      b, part, updated,
+                      tileIndices(b, staged, rowIndex, math.add(kIndex, math.constant(segment * t.blockK))));
+                scf::YieldOp::create(b, ValueRange{updated});
+                return;
+              }
               SmallVector<Value> at(indices.begin(), indices.end());
               if (staged.contiguousInTile)
                 at.back() = math.add(at.back(), e);
               else
-                at = tileIndices(b, staged, staged.alongK ? freeLocal : math.add(freeLocal, e),
-                                 staged.alongK ? math.add(kLocal, e) : kLocal);
+                at = tileIndices(b, staged, rowIndex, kIndex);
               scf::YieldOp::create(b, ValueRange{tensor::InsertOp::create(b, value, iterArgs[0], at)});
             });
         if (failure)
