@@ -236,6 +236,29 @@ void __hlo_host_mbarrier_wait(HloHostThread *thread, void *barrier, uint32_t par
 void __hlo_host_tma_load(HloHostThread *thread, const HloHostTensorMap *map, void *destination,
                          void *barrier, const int32_t *coordinates);
 
+/* PTX's stmatrix.sync.aligned.m8n8.xMATRICES.shared.b16, then
+ * fence.proxy.async.shared::cta and bar.warp.sync: lanes 8i..8i+7 give the
+ * addresses of the 8 rows (16 bytes each) of matrix i; each lane gives one
+ * 32-bit register per matrix, `values[i]`: row lane/4, elements
+ * 2*(lane%4) and 2*(lane%4)+1 of matrix i (low half first). `matrices` is
+ * 1, 2 or 4; the addresses of lanes beyond 8*matrices are not read.
+ * Collective like __hlo_host_mma_sync. */
+void __hlo_host_stmatrix(HloHostThread *thread, uint32_t matrices, void *rowAddress,
+                         const uint32_t *values);
+
+/* PTX's cp.async.bulk.tensor.Nd.global.shared::cta.bulk_group and
+ * cp.async.bulk.commit_group: the box at `source` in the block's shared
+ * memory (box order, the map's swizzle applied as for a TMA load) into
+ * the map's tensor at element coordinates `coordinates` (most minor
+ * first); elements outside the tensor are not written. The box is written
+ * when a wait retires the store's group; its shared bytes changing before
+ * then, or the thread ending with stores in flight, is a fault.
+ * __hlo_host_tma_store_wait is cp.async.bulk.wait_group[.read]: it
+ * returns once at most `pending` of the thread's groups are in flight. */
+void __hlo_host_tma_store(HloHostThread *thread, const HloHostTensorMap *map,
+                          const void *source, const int32_t *coordinates);
+void __hlo_host_tma_store_wait(HloHostThread *thread, uint32_t pending);
+
 /* PTX's setmaxnreg.{inc,dec}.sync.aligned.u32 (`increase` non-zero:
  * .inc): the calling warpgroup's registers per thread become `count`,
  * given back to the block's pool or taken from it (waiting until other

@@ -2,8 +2,9 @@
 //
 // Owns the verifiers and syntax of the ops of Hopper's asynchronous copy
 // pipeline (XlaGpuOps.td): mbarrier_init, mbarrier_arrive, mbarrier_wait,
-// tma_load, and set_max_registers (the register split of the warpgroups
-// on either side of such a pipeline).
+// tma_load, set_max_registers (the register split of the warpgroups on
+// either side of such a pipeline), and the epilogue's way out: stmatrix,
+// tma_store and tma_store_wait.
 //
 //===----------------------------------------------------------------------===//
 #include "dialect/XlaGpuDialect.h"
@@ -109,41 +110,85 @@ int64_t TmaLoadOp::getBoxBytes() {
   return bytes;
 }
 
-LogicalResult TmaLoadOp::verify() {
-  auto source = cast<ShapedType>(getSource().getType());
-  auto tile = cast<ShapedType>(getTile().getType());
-  ArrayRef<int64_t> box = getBox();
-  if (box.empty() || box.size() > 5 || box.size() != getCoordinates().size() ||
-      static_cast<int64_t>(box.size()) != source.getRank())
-    return emitOpError("expects a box and coordinates of the source's rank (1 to 5)");
+namespace {
+
+/// A TMA box between `global` (a kernel buffer passed as a tensor map) and
+/// `tile` (from `tileIndices` on, if any): a box and coordinates of the
+/// buffer's rank (1 to 5), extents of 1 to 256, a tile of the box's
+/// elements (at least, given indices), one element type, and rows of a
+/// multiple of 16 bytes (the swizzle's bytes where it swizzles).
+LogicalResult verifyTmaBox(Operation *op, Value global, ValueRange coordinates, Value tile,
+                           ValueRange tileIndices, ArrayRef<int64_t> box, int64_t swizzle) {
+  auto globalType = cast<ShapedType>(global.getType());
+  auto tileType = cast<ShapedType>(tile.getType());
+  if (box.empty() || box.size() > 5 || box.size() != coordinates.size() ||
+      static_cast<int64_t>(box.size()) != globalType.getRank())
+    return op->emitOpError("expects a box and coordinates of the global buffer's rank (1 to 5)");
   int64_t elements = 1;
   for (int64_t size : box) {
     if (size < 1 || size > 256)
-      return emitOpError("expects box extents of 1 to 256, not ") << size;
+      return op->emitOpError("expects box extents of 1 to 256, not ") << size;
     elements *= size;
   }
-  if (!getTileIndices().empty()) {
-    if (static_cast<int64_t>(getTileIndices().size()) != tile.getRank())
-      return emitOpError("expects no tile indices or one per dimension of the tile");
-    if (elements > tile.getNumElements())
-      return emitOpError("expects a tile of at least the box's ") << elements << " elements";
-  } else if (elements != tile.getNumElements()) {
-    return emitOpError("expects a tile of the box's ") << elements << " elements";
+  if (!tileIndices.empty()) {
+    if (static_cast<int64_t>(tileIndices.size()) != tileType.getRank())
+      return op->emitOpError("expects no tile indices or one per dimension of the tile");
+    if (elements > tileType.getNumElements())
+      return op->emitOpError("expects a tile of at least the box's ") << elements << " elements";
+  } else if (elements != tileType.getNumElements()) {
+    return op->emitOpError("expects a tile of the box's ") << elements << " elements";
   }
-  if (source.getElementType() != tile.getElementType())
-    return emitOpError("expects a source and a tile of one element type");
-  int64_t swizzle = getSwizzle();
-  int64_t rowBytes = box.front() * (tile.getElementTypeBitWidth() / 8);
+  if (globalType.getElementType() != tileType.getElementType())
+    return op->emitOpError("expects a global buffer and a tile of one element type");
+  int64_t rowBytes = box.front() * (tileType.getElementTypeBitWidth() / 8);
   if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
-    return emitOpError("expects a swizzle of 0, 32, 64 or 128 bytes, not ") << swizzle;
+    return op->emitOpError("expects a swizzle of 0, 32, 64 or 128 bytes, not ") << swizzle;
   if (rowBytes % 16 != 0 || (swizzle != 0 && rowBytes != swizzle))
-    return emitOpError("expects box rows of a multiple of 16 bytes, and of the swizzle's "
-                       "bytes where it swizzles, not ")
+    return op->emitOpError("expects box rows of a multiple of 16 bytes, and of the swizzle's "
+                           "bytes where it swizzles, not ")
            << rowBytes;
-  if (failed(verifyBarriers(*this, getBarriers())))
+  if (isa<TensorType>(globalType) != isa<TensorType>(tileType))
+    return op->emitOpError("expects a global buffer and a tile both tensors or both buffers");
+  return success();
+}
+
+} // namespace
+
+LogicalResult TmaLoadOp::verify() {
+  if (failed(verifyTmaBox(*this, getSource(), getCoordinates(), getTile(), getTileIndices(),
+                          getBox(), getSwizzle())) ||
+      failed(verifyBarriers(*this, getBarriers())))
     return failure();
-  if (isa<TensorType>(getSource().getType()) != isa<TensorType>(tile))
-    return emitOpError("expects a source and a tile both tensors or both buffers");
+  return verifyUpdate(*this, getTile(), getResult());
+}
+
+LogicalResult TmaStoreOp::verify() {
+  if (failed(verifyTmaBox(*this, getDestination(), getCoordinates(), getTile(),
+                          getTileIndices(), getBox(), getSwizzle())))
+    return failure();
+  return verifyUpdate(*this, getDestination(), getResult());
+}
+
+LogicalResult TmaStoreWaitOp::verify() {
+  if (getPending() < 0 || getPending() > 63)
+    return emitOpError("expects 0 to 63 groups left pending, not ") << getPending();
+  return success();
+}
+
+LogicalResult StmatrixOp::verify() {
+  auto tile = cast<ShapedType>(getTile().getType());
+  if (tile.getRank() < 1 || static_cast<int64_t>(getIndices().size()) != tile.getRank())
+    return emitOpError("expects one index per dimension of the tile");
+  int64_t count = getCount();
+  if (count != 1 && count != 2 && count != 4)
+    return emitOpError("expects 1, 2 or 4 matrices, not ") << count;
+  auto values = cast<VectorType>(getValues().getType());
+  if (tile.getElementType() != values.getElementType())
+    return emitOpError("expects values of the tile's element type");
+  if (values.getNumElements() != 2 * count)
+    return emitOpError("expects two values a matrix, not ") << values.getNumElements();
+  if (tile.getShape().back() % 8 != 0)
+    return emitOpError("expects rows of a multiple of 16 bytes (aligned row addresses)");
   return verifyUpdate(*this, getTile(), getResult());
 }
 

@@ -538,6 +538,91 @@ def XlaGpu_TmaLoadOp : XlaGpu_Op<"tma_load",
   }];
 }
 
+def XlaGpu_StmatrixOp : XlaGpu_Op<"stmatrix", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "One warp's store of 8 x 8 16-bit matrices into a shared tile (stmatrix)";
+  let description = [{
+    PTX's `stmatrix.sync.aligned.m8n8.x{count}.shared.b16`, the inverse of
+    `ldmatrix`: lanes 8i to 8i+7 each name the start of one row (16
+    bytes) of matrix i, as indices into `tile` (its last dimension holds
+    the row's 8 elements; `count` is 1, 2 or 4, and the indices of the
+    lanes past 8 * count are not read but must lie in the tile). Each
+    lane gives one 32-bit word of every matrix, `values`' elements 2j and
+    2j + 1 being elements 2 * (lane % 4) and 2 * (lane % 4) + 1 of row
+    lane / 4 of matrix j: the order of an mma.sync or wgmma accumulator
+    fragment's pairs.
+
+    The stores are then made visible to the asynchronous proxy (PTX's
+    `fence.proxy.async.shared::cta` by every lane) and the warp meets
+    (`bar.warp.sync`), so that any lane may next issue a `tma_store` of
+    the matrices. Every lane of the warp must run it. On a tensor (the
+    updated tile) or the tile's buffer.
+
+      %t1 = xla_gpu.stmatrix %v into %t0[%b, %row, %column] {count = 4 : i64}
+          : vector<8xbf16>, tensor<16x16x64xbf16> -> tensor<16x16x64xbf16>
+  }];
+  let arguments = (ins VectorOfRankAndType<[1], [BF16, F16]>:$values,
+                       AnyTypeOf<[AnyStaticShapeTensor, AnyStaticShapeMemRef]>:$tile,
+                       Variadic<Index>:$indices, I64Attr:$count);
+  let results = (outs Optional<AnyStaticShapeTensor>:$result);
+  let assemblyFormat = [{
+    $values `into` $tile `[` $indices `]` attr-dict `:` type($values) `,` type($tile)
+    (`->` type($result)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def XlaGpu_TmaStoreOp : XlaGpu_Op<"tma_store",
+    [AttrSizedOperandSegments, MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "A TMA store of a shared tile's box into a kernel buffer";
+  let description = [{
+    PTX's `cp.async.bulk.tensor.Nd.global.shared::cta.bulk_group`
+    followed by `cp.async.bulk.commit_group`: the copy engine moves the
+    box at `tile` (from `tile_indices` on, if given) into `destination`
+    (an output the launch passes as a tensor map of that `box` and
+    `swizzle`, abi::TensorMapSpec) from `coordinates` on (most minor
+    dimension first, like `tma_load`'s); elements of the box outside the
+    destination are not written. The tile holds the box as `tma_load`
+    leaves one, its addresses permuted by the `swizzle`-byte pattern, and
+    starts at a multiple of 8 * swizzle bytes (128 without). The store is
+    committed as one bulk group of the issuing thread: the tile must not
+    be written, and the destination not read, until a `tma_store_wait`
+    of that thread has retired the group (a host launch faults on either,
+    and on a thread that exits with stores in flight). One thread issues
+    it, after the writes that made the box are visible to the
+    asynchronous proxy (`stmatrix` makes them so).
+
+      %o1 = xla_gpu.tma_store %t[%b, %z, %z] into %o0[%column, %row]
+          {box = array<i64: 64, 16>, swizzle = 128 : i64}
+          : tensor<16x16x64xbf16>, tensor<4096x4096xbf16> -> tensor<4096x4096xbf16>
+  }];
+  let arguments = (ins AnyTypeOf<[AnyStaticShapeTensor, AnyStaticShapeMemRef]>:$tile,
+                       Variadic<Index>:$tile_indices,
+                       AnyTypeOf<[AnyStaticShapeTensor, AnyStaticShapeMemRef]>:$destination,
+                       Variadic<Index>:$coordinates, DenseI64ArrayAttr:$box,
+                       DefaultValuedAttr<I64Attr, "0">:$swizzle);
+  let results = (outs Optional<AnyStaticShapeTensor>:$result);
+  let assemblyFormat = [{
+    $tile (`[` $tile_indices^ `]`)? `into` $destination `[` $coordinates `]`
+    attr-dict `:` type($tile) `,` type($destination) (`->` type($result)^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def XlaGpu_TmaStoreWaitOp : XlaGpu_Op<"tma_store_wait", [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Waits for the running thread's older TMA stores";
+  let description = [{
+    PTX's `cp.async.bulk.wait_group[.read] pending`: returns once at most
+    `pending` of the thread's most recent `tma_store` groups are in
+    flight; with `read`, once the older ones have read their tiles (which
+    may then be written again), else once their writes are done.
+
+      xla_gpu.tma_store_wait {pending = 1 : i64, read}
+  }];
+  let arguments = (ins I64Attr:$pending, UnitAttr:$read);
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
 def XlaGpu_SetMaxRegistersOp : XlaGpu_Op<"set_max_registers",
     [MemoryEffects<[MemRead, MemWrite]>]> {
   let summary = "Moves registers between a block's warpgroups";

@@ -107,7 +107,10 @@ struct InPlaceUpdate
     return updated && operand.get() == updated;
   }
   bool bufferizesToMemoryRead(Operation *op, OpOperand &operand, const AnalysisState &) const {
-    return !isUpdated(op, operand) || isa<xla_gpu::MbarrierArriveOp>(op);
+    // (A partial update reads what it keeps: an arrival its barrier, a
+    // stmatrix its tile, a TMA store its destination.)
+    return !isUpdated(op, operand) ||
+           isa<xla_gpu::MbarrierArriveOp, xla_gpu::StmatrixOp, xla_gpu::TmaStoreOp>(op);
   }
   bool bufferizesToMemoryWrite(Operation *op, OpOperand &operand, const AnalysisState &) const {
     return isUpdated(op, operand);
@@ -152,7 +155,10 @@ struct BarriersOf {
   template <typename Op> Value operator()(Op op) const { return op.getBarriers(); }
 };
 struct TileOf {
-  Value operator()(xla_gpu::TmaLoadOp op) const { return op.getTile(); }
+  template <typename Op> Value operator()(Op op) const { return op.getTile(); }
+};
+struct DestinationOf {
+  Value operator()(xla_gpu::TmaStoreOp op) const { return op.getDestination(); }
 };
 struct Nothing {
   Value operator()(xla_gpu::MbarrierWaitOp) const { return Value(); }
@@ -173,6 +179,9 @@ void registerSharedTileBufferization(DialectRegistry &registry) {
     xla_gpu::MbarrierWaitOp::attachInterface<InPlaceUpdate<xla_gpu::MbarrierWaitOp, Nothing>>(
         *context);
     xla_gpu::TmaLoadOp::attachInterface<InPlaceUpdate<xla_gpu::TmaLoadOp, TileOf>>(*context);
+    xla_gpu::StmatrixOp::attachInterface<InPlaceUpdate<xla_gpu::StmatrixOp, TileOf>>(*context);
+    xla_gpu::TmaStoreOp::attachInterface<InPlaceUpdate<xla_gpu::TmaStoreOp, DestinationOf>>(
+        *context);
   });
 }
 

@@ -142,6 +142,50 @@ TEST(HostLauncher, TmaPipelineBugsShowOrFault) {
       << result.message;
 }
 
+// The way out: every thread writes element i of a 16 x 8 u16 box in
+// shared memory, thread 0 stores it at (8, 4) of a [32][24] output passed
+// as a tensor map (parameter 1; parameter 0 an input) and, `wait`ing,
+// retires it.
+template <bool wait>
+void tmaStoreOneBox(void *const *buffers, HloHostThread *t) {
+  auto *map = static_cast<const HloHostTensorMap *>(buffers[1]);
+  auto *shared = static_cast<uint16_t *>(t->sharedMemory);
+  unsigned i = linearThread(t);
+  shared[i] = static_cast<uint16_t>(1000 + i);
+  __hlo_host_barrier(t);
+  if (i == 0) {
+    int32_t coordinates[2] = {8, 4};
+    __hlo_host_tma_store(t, map, shared, coordinates);
+    if (wait)
+      __hlo_host_tma_store_wait(t, 0);
+  }
+}
+
+TEST(HostLauncher, TmaStoresReachOutputTensorMapsAndMustBeWaitedFor) {
+  KernelSpec kernel = spec({1, 1, 1}, {128, 1, 1}, true, 256);
+  kernel.parameters.resize(2);
+  kernel.parameters[1].shape = hlo::abi::ArrayShape::rowMajor("u16", {32, 24});
+  kernel.parameters[1].isOutput = true;
+  kernel.parameters[1].tensorMap = hlo::abi::TensorMapSpec{{16, 8}, 0};
+  HostLauncher launcher(2);
+  std::vector<uint16_t> input(1), output(32 * 24, 7);
+  LaunchResult result = launcher.launch(tmaStoreOneBox<true>, kernel,
+                                        {input.data(), output.data()}, "sm_90a");
+  ASSERT_TRUE(result.ok()) << result.message;
+  for (unsigned row = 0; row < 32; ++row)
+    for (unsigned column = 0; column < 24; ++column) {
+      bool inBox = row >= 4 && row < 12 && column >= 8;
+      unsigned i = (row - 4) * 16 + (column - 8);
+      ASSERT_EQ(output[row * 24 + column], inBox ? 1000 + i : 7)
+          << "row " << row << " column " << column;
+    }
+  result = launcher.launch(tmaStoreOneBox<false>, kernel, {input.data(), output.data()},
+                           "sm_90a");
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.message.find("exited with 1 TMA store(s) in flight"), std::string::npos)
+      << result.message;
+}
+
 // Shared memory: poisoned (0xff) when the block starts, per block. Each
 // thread reports what it found, then writes its block id.
 void readThenWriteShared(void *const *buffers, HloHostThread *t) {

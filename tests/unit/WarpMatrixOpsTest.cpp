@@ -379,6 +379,45 @@ TEST(WarpMatrixOps, LdmatrixGivesEachLaneItsRowPairInEveryWidth) {
     }
 }
 
+// stmatrix, the inverse: lane l gives register m = 1000 m + 10 (l / 4) +
+// 2 (l % 4) (low half) and that + 1 (high half), and lane 8m + r the
+// address of matrix m's row r at row slot 8m + (7 - r); what lands in
+// shared memory is copied out.
+uint32_t stmatrixCount = 4;
+void stmatrixKernel(void *const *buffers, HloHostThread *t) {
+  auto *out = static_cast<uint16_t *>(buffers[0]); // 32 row slots x 8
+  auto *shared = static_cast<uint16_t *>(t->sharedMemory);
+  unsigned lane = threadOf(t);
+  uint32_t registers[4];
+  for (unsigned m = 0; m < 4; ++m) {
+    uint32_t low = 1000 * m + 10 * (lane / 4) + 2 * (lane % 4);
+    registers[m] = low | (low + 1) << 16;
+  }
+  unsigned m = lane / 8, r = lane % 8;
+  __hlo_host_stmatrix(t, stmatrixCount, shared + (8 * m + (7 - r)) * 8, registers);
+  std::memcpy(out + 8 * lane, shared + 8 * lane, 16);
+}
+
+TEST(WarpMatrixOps, StmatrixPutsEachLanesPairInItsRowInEveryWidth) {
+  HostLauncher launcher(1);
+  for (uint32_t count : {1u, 2u, 4u}) {
+    stmatrixCount = count;
+    std::vector<uint16_t> out(32 * 8, 0);
+    LaunchResult result =
+        launcher.launch(stmatrixKernel, spec(32, true, 512), {out.data()}, "sm_90a");
+    ASSERT_TRUE(result.ok()) << result.message;
+    for (unsigned slot = 0; slot < 32; ++slot) {
+      unsigned m = slot / 8, r = 7 - slot % 8;
+      for (unsigned c = 0; c < 8; ++c) {
+        if (m >= count)
+          continue; // not written (the block's fresh shared memory)
+        EXPECT_EQ(out[8 * slot + c], 1000 * m + 10 * r + c)
+            << "x" << count << " matrix " << m << " row " << r << " element " << c;
+      }
+    }
+  }
+}
+
 // --- Faults ---------------------------------------------------------------
 
 void mmaWithAnExitedLane(void *const *, HloHostThread *t) {
@@ -399,6 +438,13 @@ void ldmatrixOutsideShared(void *const *, HloHostThread *t) {
   auto *shared = static_cast<uint8_t *>(t->sharedMemory);
   uint32_t registers[4];
   __hlo_host_ldmatrix(t, 4, 0, shared + 16 * threadOf(t) + (threadOf(t) == 31 ? 8 : 0),
+                      registers);
+}
+
+void stmatrixMisaligned(void *const *, HloHostThread *t) {
+  auto *shared = static_cast<uint8_t *>(t->sharedMemory);
+  uint32_t registers[4] = {};
+  __hlo_host_stmatrix(t, 4, shared + 16 * threadOf(t) + (threadOf(t) == 9 ? 4 : 0),
                       registers);
 }
 
@@ -423,6 +469,11 @@ TEST(WarpMatrixOps, WhatAGpuWouldGetWrongIsAFault) {
   EXPECT_FALSE(outside.ok());
   EXPECT_NE(outside.message.find("ldmatrix with row address 504 bytes"), std::string::npos)
       << outside.message;
+  LaunchResult misaligned =
+      launcher.launch(stmatrixMisaligned, spec(32, true, 512), {}, "sm_90a");
+  EXPECT_FALSE(misaligned.ok());
+  EXPECT_NE(misaligned.message.find("stmatrix with row address 148 bytes"), std::string::npos)
+      << misaligned.message;
 }
 
 } // namespace

@@ -47,7 +47,8 @@ bool reachesBlockSynchronization(LLVM::LLVMFuncOp function, ModuleOp module) {
           *callee == kWgmmaCommitFunction || *callee == kWgmmaWaitFunction ||
           *callee == kMbarrierInitFunction || *callee == kMbarrierArriveFunction ||
           *callee == kMbarrierWaitFunction || *callee == kTmaLoadFunction ||
-          *callee == kSetMaxRegistersFunction) {
+          *callee == kSetMaxRegistersFunction || *callee == kStmatrixFunction ||
+          *callee == kTmaStoreFunction || *callee == kTmaStoreWaitFunction) {
         found = true;
         return;
       }

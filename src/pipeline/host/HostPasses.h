@@ -37,6 +37,9 @@ inline constexpr llvm::StringLiteral kMbarrierInitFunction = "__hlo_host_mbarrie
 inline constexpr llvm::StringLiteral kMbarrierArriveFunction = "__hlo_host_mbarrier_arrive";
 inline constexpr llvm::StringLiteral kMbarrierWaitFunction = "__hlo_host_mbarrier_wait";
 inline constexpr llvm::StringLiteral kTmaLoadFunction = "__hlo_host_tma_load";
+inline constexpr llvm::StringLiteral kStmatrixFunction = "__hlo_host_stmatrix";
+inline constexpr llvm::StringLiteral kTmaStoreFunction = "__hlo_host_tma_store";
+inline constexpr llvm::StringLiteral kTmaStoreWaitFunction = "__hlo_host_tma_store_wait";
 inline constexpr llvm::StringLiteral kSetMaxRegistersFunction = "__hlo_host_setmaxnreg";
 inline constexpr llvm::StringLiteral kOutOfBoundsFunction = "__hlo_host_out_of_bounds";
 

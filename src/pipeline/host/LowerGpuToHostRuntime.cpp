@@ -143,7 +143,8 @@ struct LowerGpuToHostRuntimePass
           isa<xla_gpu::MmaSyncOp, xla_gpu::LdmatrixOp, xla_gpu::WgmmaOp,
               xla_gpu::WgmmaWaitOp, xla_gpu::AsyncCopyOp, xla_gpu::AsyncCommitOp,
               xla_gpu::AsyncWaitOp, xla_gpu::MbarrierInitOp, xla_gpu::MbarrierArriveOp,
-              xla_gpu::MbarrierWaitOp, xla_gpu::TmaLoadOp, xla_gpu::SetMaxRegistersOp>(op))
+              xla_gpu::MbarrierWaitOp, xla_gpu::TmaLoadOp, xla_gpu::SetMaxRegistersOp,
+              xla_gpu::StmatrixOp, xla_gpu::TmaStoreOp, xla_gpu::TmaStoreWaitOp>(op))
         gpuOps.push_back(op);
     });
     for (Operation *op : gpuOps)
@@ -217,6 +218,8 @@ struct LowerGpuToHostRuntimePass
       return lowerMmaSync(module, b, mma, record);
     } else if (auto load = dyn_cast<xla_gpu::LdmatrixOp>(op)) {
       return lowerLdmatrix(module, b, load, record);
+    } else if (auto store = dyn_cast<xla_gpu::StmatrixOp>(op)) {
+      return lowerStmatrix(module, b, store, record);
     } else if (auto mma = dyn_cast<xla_gpu::WgmmaOp>(op)) {
       return lowerWgmma(module, b, mma, record);
     } else if (auto wait = dyn_cast<xla_gpu::WgmmaWaitOp>(op)) {
@@ -226,7 +229,8 @@ struct LowerGpuToHostRuntimePass
     } else if (isa<xla_gpu::AsyncCommitOp, xla_gpu::AsyncWaitOp>(op)) {
       return lowerAsyncGroup(module, b, op, record);
     } else if (isa<xla_gpu::MbarrierInitOp, xla_gpu::MbarrierArriveOp, xla_gpu::MbarrierWaitOp,
-                   xla_gpu::TmaLoadOp, xla_gpu::SetMaxRegistersOp>(op)) {
+                   xla_gpu::TmaLoadOp, xla_gpu::SetMaxRegistersOp, xla_gpu::TmaStoreOp,
+                   xla_gpu::TmaStoreWaitOp>(op)) {
       return lowerTmaPipelineOp(module, b, op, record);
     } else {
       return op->emitError() << "the host target cannot run '"
@@ -353,6 +357,32 @@ struct LowerGpuToHostRuntimePass
     load.getResult().replaceAllUsesWith(
         vector::BitCastOp::create(b, loc, load.getType(), loaded).getResult());
     load.erase();
+    return success();
+  }
+
+  /// `xla_gpu.stmatrix` on a shared buffer as the launcher's
+  /// warp-collective stmatrix: the lane's row address and its registers
+  /// (through a stack slot) in.
+  LogicalResult lowerStmatrix(ModuleOp module, OpBuilder &b, xla_gpu::StmatrixOp store,
+                              Value record) {
+    if (store.getResult())
+      return store.emitOpError("expects its tile's buffer (bufferize first)");
+    Location loc = store.getLoc();
+    MLIRContext *context = b.getContext();
+    auto pointer = LLVM::LLVMPointerType::get(context);
+    Type i32 = b.getI32Type();
+    declareRuntimeFunction(module, kStmatrixFunction,
+                           FunctionType::get(context, {pointer, i32, pointer, pointer}, {}));
+    int64_t count = store.getCount();
+    auto words = VectorType::get({count}, i32);
+    Value slot = entryStackSlot(store, words, /*alignment=*/16);
+    LLVM::StoreOp::create(b, loc, vector::BitCastOp::create(b, loc, words, store.getValues()),
+                          slot);
+    Value row = xla_gpu::ElementPointerOp::create(b, loc, pointer, store.getTile(),
+                                                  store.getIndices());
+    func::CallOp::create(b, loc, kStmatrixFunction, TypeRange(),
+                         ValueRange{record, constantI32(b, loc, count), row, slot});
+    store.erase();
     return success();
   }
 
@@ -519,7 +549,8 @@ struct LowerGpuToHostRuntimePass
     return success();
   }
 
-  /// The mbarrier ops, `tma_load` and `set_max_registers` on buffers as the launcher's
+  /// The mbarrier ops, `tma_load`, `tma_store`, `tma_store_wait` and
+  /// `set_max_registers` on buffers as the launcher's
   /// (abi/HostKernelAbi.h): barrier addresses, the tile's start, and the
   /// source parameter, which the launcher passes as its HloHostTensorMap.
   LogicalResult lowerTmaPipelineOp(ModuleOp module, OpBuilder &b, Operation *op, Value record) {
@@ -555,19 +586,26 @@ struct LowerGpuToHostRuntimePass
       call(kSetMaxRegistersFunction, {i32, i32},
            {constantI32(b, loc, registers.getCount()),
             constantI32(b, loc, registers.getIncrease() ? 1 : 0)});
+    } else if (auto wait = dyn_cast<xla_gpu::TmaStoreWaitOp>(op)) {
+      call(kTmaStoreWaitFunction, {i32}, {constantI32(b, loc, wait.getPending())});
+    } else if (auto store = dyn_cast<xla_gpu::TmaStoreOp>(op)) {
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      auto zeros = [&](Value buffer) {
+        return SmallVector<Value>(cast<MemRefType>(buffer.getType()).getRank(), zero);
+      };
+      call(kTmaStoreFunction, {pointer, pointer, pointer},
+           {address(store.getDestination(), zeros(store.getDestination())),
+            address(store.getTile(), store.getTileIndices().empty()
+                                         ? zeros(store.getTile())
+                                         : SmallVector<Value>(store.getTileIndices())),
+            coordinateArray(b, op, store.getCoordinates())});
     } else {
       auto load = cast<xla_gpu::TmaLoadOp>(op);
       Value zero = arith::ConstantIndexOp::create(b, loc, 0);
       auto zeros = [&](Value buffer) {
         return SmallVector<Value>(cast<MemRefType>(buffer.getType()).getRank(), zero);
       };
-      auto coordinatesType = LLVM::LLVMArrayType::get(i32, load.getCoordinates().size());
-      Value coordinates = entryStackSlot(op, coordinatesType, 4);
-      for (auto [i, coordinate] : llvm::enumerate(load.getCoordinates())) {
-        Value at = LLVM::GEPOp::create(b, loc, pointer, coordinatesType, coordinates,
-                                       ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
-        LLVM::StoreOp::create(b, loc, arith::IndexCastOp::create(b, loc, i32, coordinate), at);
-      }
+      Value coordinates = coordinateArray(b, op, load.getCoordinates());
       call(kTmaLoadFunction, {pointer, pointer, pointer, pointer},
            {address(load.getSource(), zeros(load.getSource())),
             address(load.getTile(), load.getTileIndices().empty()
@@ -577,6 +615,22 @@ struct LowerGpuToHostRuntimePass
     }
     op->erase();
     return success();
+  }
+
+  /// A TMA op's coordinates as the i32 array the launcher reads (a stack
+  /// slot of the function's entry, filled at `b`).
+  static Value coordinateArray(OpBuilder &b, Operation *op, ValueRange values) {
+    Location loc = op->getLoc();
+    auto pointer = LLVM::LLVMPointerType::get(b.getContext());
+    Type i32 = b.getI32Type();
+    auto type = LLVM::LLVMArrayType::get(i32, values.size());
+    Value coordinates = entryStackSlot(op, type, 4);
+    for (auto [i, coordinate] : llvm::enumerate(values)) {
+      Value at = LLVM::GEPOp::create(b, loc, pointer, type, coordinates,
+                                     ArrayRef<LLVM::GEPArg>{0, static_cast<int32_t>(i)});
+      LLVM::StoreOp::create(b, loc, arith::IndexCastOp::create(b, loc, i32, coordinate), at);
+    }
+    return coordinates;
   }
 
   /// The runtime's HloHostMmaKind for these inputs (A's, B's).

@@ -1,7 +1,9 @@
 //===- LowerTmaToNvvm.cpp - mbarriers and TMA loads as NVVM ---------------===//
 //
 // Owns xla-gpu-lower-tma-to-nvvm (NvptxPasses.td): mbarriers, TMA loads,
-// and the register moves (setmaxnreg) of warp-specialized kernels.
+// the register moves (setmaxnreg) of warp-specialized kernels, and the
+// epilogue's way out through the async proxy (stmatrix, TMA stores and
+// their bulk-group waits).
 //
 //===----------------------------------------------------------------------===//
 #include "dialect/XlaGpuDialect.h"
@@ -11,6 +13,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 
 namespace hlo::pipeline {
@@ -71,6 +74,47 @@ LogicalResult lower(Operation *op) {
                                    registers.getIncrease()
                                        ? NVVM::SetMaxRegisterAction::increase
                                        : NVVM::SetMaxRegisterAction::decrease);
+  } else if (auto store = dyn_cast<xla_gpu::StmatrixOp>(op)) {
+    MLIRContext *context = b.getContext();
+    auto shared = LLVM::LLVMPointerType::get(context, kSharedMemoryAddressSpace);
+    Value row = xla_gpu::ElementPointerOp::create(b, shared, store.getTile(), store.getIndices());
+    int64_t count = store.getCount();
+    Value words = vector::BitCastOp::create(b, VectorType::get({count}, b.getI32Type()),
+                                            store.getValues());
+    SmallVector<Value> registers;
+    for (int64_t i = 0; i < count; ++i)
+      registers.push_back(vector::ExtractOp::create(b, words, i));
+    NVVM::StMatrixOp::create(b, row, registers, NVVM::MMALayout::row,
+                             NVVM::LdStMatrixShapeAttr::get(context, 8, 8),
+                             NVVM::LdStMatrixEltType::B16);
+    // Every lane's stores visible to the copy engine, then the warp meets:
+    // any lane may issue the TMA store of what the warp wrote.
+    NVVM::FenceProxyOp::create(b, NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
+                               NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
+    NVVM::SyncWarpOp::create(b, arith::ConstantIntOp::create(b, -1, 32));
+  } else if (auto store = dyn_cast<xla_gpu::TmaStoreOp>(op)) {
+    MLIRContext *context = b.getContext();
+    auto shared = LLVM::LLVMPointerType::get(context, kSharedMemoryAddressSpace);
+    auto tile = cast<MemRefType>(store.getTile().getType());
+    Value zero = arith::ConstantIndexOp::create(b, 0);
+    SmallVector<Value> at(store.getTileIndices());
+    if (at.empty())
+      at.assign(tile.getRank(), zero);
+    Value source = xla_gpu::ElementPointerOp::create(b, shared, store.getTile(), at);
+    auto destination = cast<MemRefType>(store.getDestination().getType());
+    Value descriptor = xla_gpu::ElementPointerOp::create(
+        b, LLVM::LLVMPointerType::get(context), store.getDestination(),
+        SmallVector<Value>(destination.getRank(), zero));
+    SmallVector<Value> coordinates;
+    for (Value coordinate : store.getCoordinates())
+      coordinates.push_back(arith::IndexCastOp::create(b, b.getI32Type(), coordinate));
+    NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(b, descriptor, source, coordinates,
+                                                       Value(), NVVM::TMAStoreMode::TILE,
+                                                       Value());
+    NVVM::CpAsyncBulkCommitGroupOp::create(b);
+  } else if (auto wait = dyn_cast<xla_gpu::TmaStoreWaitOp>(op)) {
+    NVVM::CpAsyncBulkWaitGroupOp::create(b, static_cast<int32_t>(wait.getPending()),
+                                         wait.getRead() ? b.getUnitAttr() : UnitAttr());
   } else {
     auto load = cast<xla_gpu::TmaLoadOp>(op);
     MLIRContext *context = b.getContext();
@@ -109,7 +153,8 @@ struct LowerTmaToNvvmPass : impl::LowerTmaToNvvmPassBase<LowerTmaToNvvmPass> {
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
       if (isa<xla_gpu::MbarrierInitOp, xla_gpu::MbarrierArriveOp, xla_gpu::MbarrierWaitOp,
-              xla_gpu::TmaLoadOp, xla_gpu::SetMaxRegistersOp>(op))
+              xla_gpu::TmaLoadOp, xla_gpu::SetMaxRegistersOp, xla_gpu::StmatrixOp,
+              xla_gpu::TmaStoreOp, xla_gpu::TmaStoreWaitOp>(op))
         ops.push_back(op);
     });
     for (Operation *op : ops)

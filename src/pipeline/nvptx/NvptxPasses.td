@@ -100,7 +100,7 @@ def LowerAsyncCopiesToNvvmPass : Pass<"xla-gpu-lower-async-copies-to-nvvm", "mli
 }
 
 def LowerTmaToNvvmPass : Pass<"xla-gpu-lower-tma-to-nvvm", "mlir::ModuleOp"> {
-  let summary = "xla_gpu mbarrier ops and TMA loads as NVVM's";
+  let summary = "xla_gpu mbarrier ops, TMA loads and stores, stmatrix as NVVM's";
   let description = [{
     On buffers: `mbarrier_init`, `mbarrier_arrive` (with expect_tx where
     it expects bytes) and `mbarrier_wait` (a try_wait.parity loop) become
@@ -109,10 +109,15 @@ def LowerTmaToNvvmPass : Pass<"xla-gpu-lower-tma-to-nvvm", "mlir::ModuleOp"> {
     `cp.async.bulk.tensor` from the generic address of its source, a
     kernel parameter passed by value as the tensor map (the NVPTX kernel
     ABI marks it a grid constant), into the tile's shared address,
-    completing on the barrier.
+    completing on the barrier. The epilogue's ops: `stmatrix` becomes
+    `stmatrix.sync.aligned.m8n8.b16` at the lane's row address, then
+    `fence.proxy.async.shared::cta` and `bar.warp.sync`; `tma_store`
+    becomes `cp.async.bulk.tensor` from the tile's shared address to the
+    destination's tensor map, committed as a bulk group;
+    `tma_store_wait` becomes `cp.async.bulk.wait_group[.read]`.
   }];
   let dependentDialects = ["mlir::NVVM::NVVMDialect", "mlir::LLVM::LLVMDialect",
-                           "mlir::arith::ArithDialect"];
+                           "mlir::arith::ArithDialect", "mlir::vector::VectorDialect"];
 }
 
 def PackAtomicsPass : Pass<"xla-gpu-pack-atomics", "mlir::ModuleOp"> {

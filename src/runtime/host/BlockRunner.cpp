@@ -117,6 +117,12 @@ void BlockRunner::fiberEntry(void *argument) {
   auto &state = *static_cast<ThreadState *>(argument);
   BlockRunner &runner = runnerOf(&state.record);
   runner.launch->kernel(runner.launch->buffers, &state.record);
+  // A TMA store still in flight may not have read its tile: a GPU would
+  // write whatever the block's next use left there.
+  if (size_t stores = state.tmaStores.inFlight())
+    runner.fault(&state.record, "exited with " + std::to_string(stores) +
+                                    " TMA store(s) in flight (no cp.async.bulk.wait_group "
+                                    "retired them)");
   state.status = Status::Exited;
   // Lanes of this warp waiting in a shuffle no longer wait for this one.
   size_t index = runner.indexOf(&state.record);
@@ -156,6 +162,7 @@ bool BlockRunner::runConcurrent() {
     state.status = Status::Ready;
     // A previous block's copies never done (its threads ended first).
     state.copies.clear();
+    state.tmaStores.clear();
     makeFiber(state.context, *stacks[i], &BlockRunner::fiberEntry, &state);
   }
   wgmmaPipelines.resize((count + kThreadsPerWarpgroup - 1) / kThreadsPerWarpgroup);
@@ -419,6 +426,49 @@ void BlockRunner::ldmatrix(HloHostThread *thread, uint32_t matrices, uint32_t tr
   arriveAtCollective(thread, request);
 }
 
+void BlockRunner::stmatrix(HloHostThread *thread, uint32_t matrices, void *rowAddress,
+                           const uint32_t *values) {
+  if (matrices != 1 && matrices != 2 && matrices != 4)
+    fault(thread, "ran stmatrix of " + std::to_string(matrices) +
+                      " matrices (PTX has .x1, .x2 and .x4)");
+  size_t lane = indexOf(thread) % kWarpSize;
+  if (lane < 8 * matrices) {
+    auto address = reinterpret_cast<uintptr_t>(rowAddress);
+    auto base = reinterpret_cast<uintptr_t>(sharedMemory.data());
+    if (address < base || address + 16 > base + launch->sharedMemoryBytes || address % 16)
+      fault(thread, "ran stmatrix with row address " +
+                        std::to_string(static_cast<int64_t>(address - base)) +
+                        " bytes from the start of shared memory, which is not a 16-byte "
+                        "aligned row inside its " +
+                        std::to_string(launch->sharedMemoryBytes) + " bytes");
+  }
+  CollectiveRequest request;
+  request.op = CollectiveRequest::Op::Stmatrix;
+  request.kind = matrices;
+  request.stmatrix = {rowAddress, values};
+  arriveAtCollective(thread, request);
+}
+
+void BlockRunner::tmaStore(HloHostThread *thread, const HloHostTensorMap *map,
+                           const void *source, const int32_t *coordinates) {
+  if (sequential)
+    fault(thread, "issued a TMA store, but the manifest says the kernel's threads need not "
+                  "run concurrently");
+  if (hlo::Status issued = stateOf(thread).tmaStores.issue(*map, source, coordinates,
+                                                           sharedMemory.data(),
+                                                           launch->sharedMemoryBytes);
+      !issued)
+    fault(thread, issued.error());
+}
+
+void BlockRunner::tmaStoreWait(HloHostThread *thread, uint32_t pending) {
+  if (sequential)
+    fault(thread, "waited for TMA stores, but the manifest says the kernel's threads need not "
+                  "run concurrently");
+  if (hlo::Status done = stateOf(thread).tmaStores.wait(pending); !done)
+    fault(thread, done.error());
+}
+
 void BlockRunner::wgmma(HloHostThread *thread, uint32_t kind, uint32_t n,
                         const WgmmaOperands &operands, float *d) {
   arriveWithWgmma(thread, CollectiveRequest::Op::Wgmma, kind, n, operands, d);
@@ -638,6 +688,11 @@ void BlockRunner::tryCompleteCollective(ThreadState &requester) {
     for (unsigned lane = 0; lane < kWarpSize; ++lane)
       lanes[lane] = threads[warpBase + lane].collective.ldmatrix;
     warpLdmatrix(request.kind & 0xff, request.kind >> 8, lanes);
+  } else if (request.op == CollectiveRequest::Op::Stmatrix) {
+    std::array<StmatrixLane, kLanesPerWarp> lanes;
+    for (unsigned lane = 0; lane < kWarpSize; ++lane)
+      lanes[lane] = threads[warpBase + lane].collective.stmatrix;
+    warpStmatrix(request.kind, lanes);
   } else if (request.op == CollectiveRequest::Op::SetMaxRegisters) {
     size_t warpgroup = warpBase / kThreadsPerWarpgroup;
     bool increase = request.kind >> 16;

@@ -30,6 +30,7 @@
 #include "host/AsyncCopies.h"
 #include "host/RegisterPool.h"
 #include "host/TmaBarriers.h"
+#include "host/TmaStores.h"
 #include "host/WarpgroupMma.h"
 #include "host/WgmmaPipeline.h"
 
@@ -95,6 +96,15 @@ public:
   void mbarrierInit(HloHostThread *thread, void *barrier, uint32_t count);
   void mbarrierArrive(HloHostThread *thread, void *barrier, uint32_t transactionBytes);
   void mbarrierWait(HloHostThread *thread, void *barrier, uint32_t parity);
+  /// stmatrix (warp-collective, WarpMatrixOps.h), then the warp's fence
+  /// and meeting.
+  void stmatrix(HloHostThread *thread, uint32_t matrices, void *rowAddress,
+                const uint32_t *values);
+  /// A TMA store committed as the thread's own group, and the wait for
+  /// its groups (TmaStores.h).
+  void tmaStore(HloHostThread *thread, const HloHostTensorMap *map, const void *source,
+                const int32_t *coordinates);
+  void tmaStoreWait(HloHostThread *thread, uint32_t pending);
   void tmaLoad(HloHostThread *thread, const HloHostTensorMap *map, void *destination,
                void *barrier, const int32_t *coordinates);
   /// setmaxnreg (RegisterPool.h), warpgroup-collective: an `.inc` waits
@@ -127,6 +137,7 @@ private:
     enum class Op : uint8_t {
       Mma,
       Ldmatrix,
+      Stmatrix,
       Wgmma,
       WgmmaIssue,
       WgmmaCommit,
@@ -135,18 +146,21 @@ private:
     };
     Op op = Op::Mma;
     /// Mma: the HloHostMmaKind; Ldmatrix: matrices | transpose << 8;
+    /// Stmatrix: matrices;
     /// Wgmma, WgmmaIssue: the HloHostWgmmaKind | N << 8; WgmmaWait: the
     /// groups left pending | the accumulator values << 8; SetMaxRegisters:
     /// the count | increase << 16.
     uint32_t kind = 0;
     MmaLane mma;
     LdmatrixLane ldmatrix;
+    StmatrixLane stmatrix;
     WgmmaOperands wgmma;
     float *accumulator = nullptr;
     const char *name() const {
       switch (op) {
       case Op::Mma: return "mma.sync";
       case Op::Ldmatrix: return "ldmatrix";
+      case Op::Stmatrix: return "stmatrix";
       case Op::Wgmma: return "wgmma";
       case Op::WgmmaIssue: return "wgmma.mma_async (in flight)";
       case Op::WgmmaCommit: return "wgmma.commit_group";
@@ -157,7 +171,8 @@ private:
     }
     /// The threads that run it together: a warp, or a warpgroup.
     unsigned groupSize() const {
-      return op == Op::Mma || op == Op::Ldmatrix ? 32 : kThreadsPerWarpgroup;
+      return op == Op::Mma || op == Op::Ldmatrix || op == Op::Stmatrix ? 32
+                                                                       : kThreadsPerWarpgroup;
     }
   };
 
@@ -168,6 +183,7 @@ private:
     ShuffleRequest shuffle;
     CollectiveRequest collective;
     AsyncCopyQueue copies;
+    TmaStoreQueue tmaStores;
     /// AtMbarrier: TmaBarriers::progress() when it last found its phase
     /// open (it tries again once anything has changed).
     uint64_t mbarrierProgress = 0;

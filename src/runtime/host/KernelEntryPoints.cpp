@@ -92,6 +92,20 @@ void __hlo_host_mbarrier_wait(HloHostThread *thread, void *barrier, uint32_t par
   runnerOf(thread).mbarrierWait(thread, barrier, parity);
 }
 
+void __hlo_host_stmatrix(HloHostThread *thread, uint32_t matrices, void *rowAddress,
+                         const uint32_t *values) {
+  runnerOf(thread).stmatrix(thread, matrices, rowAddress, values);
+}
+
+void __hlo_host_tma_store(HloHostThread *thread, const HloHostTensorMap *map,
+                          const void *source, const int32_t *coordinates) {
+  runnerOf(thread).tmaStore(thread, map, source, coordinates);
+}
+
+void __hlo_host_tma_store_wait(HloHostThread *thread, uint32_t pending) {
+  runnerOf(thread).tmaStoreWait(thread, pending);
+}
+
 void __hlo_host_tma_load(HloHostThread *thread, const HloHostTensorMap *map, void *destination,
                          void *barrier, const int32_t *coordinates) {
   runnerOf(thread).tmaLoad(thread, map, destination, barrier, coordinates);

@@ -180,4 +180,18 @@ void warpLdmatrix(uint32_t matrices, bool transpose,
   }
 }
 
+void warpStmatrix(uint32_t matrices, const std::array<StmatrixLane, kLanesPerWarp> &lanes) {
+  for (uint32_t matrix = 0; matrix < matrices; ++matrix) {
+    uint16_t elements[8][8];
+    for (int lane = 0; lane < static_cast<int>(kLanesPerWarp); ++lane) {
+      uint32_t word = lanes[lane].values[matrix];
+      int row = lane / 4, column = 2 * (lane % 4);
+      elements[row][column] = static_cast<uint16_t>(word);
+      elements[row][column + 1] = static_cast<uint16_t>(word >> 16);
+    }
+    for (int row = 0; row < 8; ++row)
+      std::memcpy(lanes[matrix * 8 + row].rowAddress, elements[row], sizeof elements[row]);
+  }
+}
+
 } // namespace hlo::runtime

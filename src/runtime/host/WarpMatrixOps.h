@@ -1,8 +1,8 @@
-//===- WarpMatrixOps.h - mma.sync and ldmatrix over a warp's lanes -*- C++ -*-===//
+//===- WarpMatrixOps.h - mma.sync, ldmatrix, stmatrix over a warp -*- C++ -*-===//
 //
 // Owns what the host target's warp-collective matrix operations compute
 // once every lane of a warp has arrived (BlockRunner gathers the lanes):
-// PTX's mma.sync (HloHostMmaKind in abi/HostKernelAbi.h) and ldmatrix,
+// PTX's mma.sync (HloHostMmaKind in abi/HostKernelAbi.h), ldmatrix and stmatrix,
 // with the operands spread over the 32 lanes as the PTX ISA's matrix
 // fragment layouts say (abi/MmaFragmentLayout.h, the rule the compiler
 // follows too). Plain functions of the lanes' operand pointers,
@@ -55,6 +55,19 @@ struct LdmatrixLane {
 /// checked `matrices` (1, 2 or 4) and the row addresses.
 void warpLdmatrix(uint32_t matrices, bool transpose,
                   const std::array<LdmatrixLane, kLanesPerWarp> &lanes);
+
+/// One lane's part of a stmatrix: the row address it gives and its
+/// registers (one per matrix).
+struct StmatrixLane {
+  void *rowAddress = nullptr;
+  const uint32_t *values = nullptr;
+};
+
+/// stmatrix.m8n8.x`matrices`.b16 for the warp: register i of lane l holds
+/// elements 2 * (l % 4) and 2 * (l % 4) + 1 of row l / 4 of matrix i
+/// (low half first). The caller has checked `matrices` and the row
+/// addresses.
+void warpStmatrix(uint32_t matrices, const std::array<StmatrixLane, kLanesPerWarp> &lanes);
 
 } // namespace hlo::runtime
 

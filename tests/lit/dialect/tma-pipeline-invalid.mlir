@@ -53,3 +53,51 @@ func.func @registers_too_few() {
   xla_gpu.set_max_registers {count = 16 : i64}
   return
 }
+
+// -----
+
+func.func @stmatrix_count(%v: vector<6xbf16>, %t: tensor<16x64xbf16>, %i: index) -> tensor<16x64xbf16> {
+  // expected-error @+1 {{expects 1, 2 or 4 matrices, not 3}}
+  %0 = xla_gpu.stmatrix %v into %t[%i, %i] {count = 3 : i64} : vector<6xbf16>, tensor<16x64xbf16> -> tensor<16x64xbf16>
+  return %0 : tensor<16x64xbf16>
+}
+
+// -----
+
+func.func @stmatrix_values(%v: vector<4xbf16>, %t: tensor<16x64xbf16>, %i: index) -> tensor<16x64xbf16> {
+  // expected-error @+1 {{expects two values a matrix, not 4}}
+  %0 = xla_gpu.stmatrix %v into %t[%i, %i] {count = 4 : i64} : vector<4xbf16>, tensor<16x64xbf16> -> tensor<16x64xbf16>
+  return %0 : tensor<16x64xbf16>
+}
+
+// -----
+
+func.func @stmatrix_rows(%v: vector<8xf16>, %t: tensor<16x12xf16>, %i: index) -> tensor<16x12xf16> {
+  // expected-error @+1 {{expects rows of a multiple of 16 bytes (aligned row addresses)}}
+  %0 = xla_gpu.stmatrix %v into %t[%i, %i] {count = 4 : i64} : vector<8xf16>, tensor<16x12xf16> -> tensor<16x12xf16>
+  return %0 : tensor<16x12xf16>
+}
+
+// -----
+
+func.func @tma_store_types(%t: tensor<16x64xf16>, %o: tensor<300x200xbf16>, %i: index) -> tensor<300x200xbf16> {
+  // expected-error @+1 {{expects a global buffer and a tile of one element type}}
+  %0 = xla_gpu.tma_store %t into %o[%i, %i] {box = array<i64: 64, 16>, swizzle = 128 : i64} : tensor<16x64xf16>, tensor<300x200xbf16> -> tensor<300x200xbf16>
+  return %0 : tensor<300x200xbf16>
+}
+
+// -----
+
+func.func @tma_store_result(%t: memref<16x64xbf16>, %o: memref<300x200xbf16>, %i: index) {
+  // expected-error @+1 {{returns the updated value on tensors, nothing on buffers}}
+  %0 = xla_gpu.tma_store %t into %o[%i, %i] {box = array<i64: 64, 16>, swizzle = 128 : i64} : memref<16x64xbf16>, memref<300x200xbf16> -> tensor<300x200xbf16>
+  return
+}
+
+// -----
+
+func.func @tma_store_wait_pending() {
+  // expected-error @+1 {{expects 0 to 63 groups left pending, not 64}}
+  xla_gpu.tma_store_wait {pending = 64 : i64}
+  return
+}
