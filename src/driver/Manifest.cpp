@@ -128,6 +128,11 @@ abi::LaunchManifest buildManifest(const HloModule &module, const KernelPlan &pla
     const HloInstruction *origin = bareEntry ? module.entry()->root() : kernel.origin;
     for (size_t leaf = 0; leaf < leaves.size(); ++leaf) {
       abi::KernelParameter output = bufferParameter(true, *leaves[leaf]);
+      // (An output a kernel writes by TMA stores: the kernel parameter
+      // after the inputs.)
+      for (const TensorMapParameter &map : record.tensorMaps)
+        if (map.parameter == fused.parameterCount() + static_cast<int64_t>(leaf))
+          output.tensorMap = abi::TensorMapSpec{map.box, map.swizzleBytes};
       bindSlot(output, buffers.resultSlot(origin, leaf, leaves.size()));
       if (leaf < record.outputAliases.size())
         output.aliases = record.outputAliases[leaf];

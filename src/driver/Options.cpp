@@ -180,6 +180,11 @@ int parseOptions(int argc, char **argv, Options &options) {
                  "each taking output tile after tile, the next tile's loads beside the "
                  "last's epilogue; default) or off (a block a tile)")
       ->check(CLI::IsMember({"on", "off"}));
+  app.add_option("--gemm-tma-store", options.gemmTmaStore,
+                 "Warp-specialized GEMM kernels with a bf16 or f16 [M, N] output: on "
+                 "(each warp writes its output through shared memory, stmatrix, then "
+                 "TMA stores; default) or off (each thread stores its values)")
+      ->check(CLI::IsMember({"on", "off"}));
   app.add_option("--gemm-configs", options.gemmConfigsPath,
                  "A GEMM tuning file (JSON lines, as hlo-run --autotune writes): each GEMM "
                  "kernel whose architecture and key (the manifest's \"gemm\" \"key\") it "
@@ -192,7 +197,8 @@ int parseOptions(int argc, char **argv, Options &options) {
       ->check(CLI::IsMember({"wgmma-copy-early", "wgmma-no-final-wait", "tma-wrong-parity",
                              "tma-no-final-wait", "ws-no-empty-wait", "ws-early-release",
                              "setmaxnreg-overask", "persistent-phase-reset",
-                             "tf32x3-no-rest"}))
+                             "tf32x3-no-rest", "tma-store-early-reuse",
+                             "tma-store-no-final-wait"}))
       ->group("");
   std::vector<std::string> versions = pipeline::ptxVersions();
   app.add_option("--ptx-version", options.ptxVersion,

@@ -46,6 +46,7 @@ struct Options {
   std::string gemmTiles = "xla";
   std::string gemmWarpSpecialization = "on";
   std::string gemmPersistentTiles = "on";
+  std::string gemmTmaStore = "on";
   /// --gemm-configs: a tuning file (abi/GemmTuning.h) whose configs the
   /// GEMM kernels it names take, read once here.
   std::string gemmConfigsPath;

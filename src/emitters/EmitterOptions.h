@@ -26,6 +26,9 @@ struct EmitterOptions {
   /// Their large tiles by persistent blocks, one an SM, each taking tile
   /// after tile (--gemm-persistent-tiles=on|off).
   bool persistentGemms = true;
+  /// Their 16-bit outputs written through shared memory: stmatrix, then
+  /// TMA stores (--gemm-tma-store=on|off).
+  bool tmaStoreGemmEpilogues = true;
   /// Tuned GEMM configs (--gemm-configs): a GEMM kernel whose architecture
   /// and key the table names is built as its entry says, over XLA's
   /// config and the emitter's own choice (and over the two switches
@@ -43,7 +46,11 @@ struct EmitterOptions {
   /// stage before the product reading it retired), "setmaxnreg-overask"
   /// (its consumers ask for more registers than the producer gives back),
   /// "persistent-phase-reset" (a persistent block counts each tile's
-  /// mbarrier phases from 0, forgetting its earlier tiles'). Empty: none.
+  /// mbarrier phases from 0, forgetting its earlier tiles'),
+  /// "tf32x3-no-rest" (3xTF32 on wgmma drops the rests: TF32 alone),
+  /// "tma-store-early-reuse" (the epilogue writes a buffer whose TMA store
+  /// may still read it), "tma-store-no-final-wait" (the last TMA stores
+  /// are never waited for). Empty: none.
   std::string plantedBug;
 };
 

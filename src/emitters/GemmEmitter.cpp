@@ -307,6 +307,12 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
     for (int operand : {0, 1})
       tiles.push_back(
           xla_gpu::AllocateSharedOp::create(b, sharedType(operand), alignment(operand)));
+  // The epilogue's buffers (GemmTmaStore.cpp), after the stages: the
+  // consumers carry them after the tiles and barriers.
+  Value epilogueBuffers;
+  if (epilogueByTma)
+    epilogueBuffers = xla_gpu::AllocateSharedOp::create(b, epilogueTileType(mlirContext),
+                                                        b.getI64IntegerAttr(1024));
   // TMA loads: one mbarrier a stage (the last of `tiles` from here on),
   // initialized by thread 0 with one arrival a phase (its expect_tx), and
   // seen by every thread after the barrier that follows.
@@ -619,8 +625,13 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
                        math.add(math.mul(inGroup, offset.perRegister), math.constant(offset.columnOffset)));
     return {row, column, warpTile.valid};
   };
-  for (int64_t j = 0; j < accumulatorCount; ++j) {
-    for (int64_t v = 0; v < accumulatorType.getNumElements(); ++v) {
+  // Accumulator j's value v through the epilogue: its value (in the
+  // output's type; zero outside), where it goes and whether it exists.
+  struct EpilogueElement {
+    Value value, inBounds;
+    SmallVector<Value> rootIndex;
+  };
+  auto epilogueElement = [&](int64_t j, int64_t v) -> llvm::Expected<EpilogueElement> {
       // Inside this block's tile (an mma tile may reach past a tile
       // smaller than itself, into the next block's) and inside the dot.
       auto [localRow, localColumn, valid] = accumulatorPosition(j, v);
@@ -651,9 +662,32 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
       });
       if (!computed)
         return computed.takeError();
-      auto insert = xla_gpu::PredicatedInsertOp::create(b, output.getType(), inBounds,
-                                                        computed->front(), output,
-                                                        bufferIndices(outputShape, rootIndex));
+      return EpilogueElement{computed->front(), inBounds, rootIndex};
+  };
+  if (epilogueByTma) {
+    // Through shared memory, a warp's 16 rows at a time (GemmTmaStore.cpp).
+    auto stored = storeWarpOutputWithTma(
+        b, output, finalTiles.back(), warp, lane, blockHasTile,
+        math.add(blockRow, math.add(groupRow, math.mul(warpInGroup, 16))),
+        math.add(blockColumn, groupColumn), [&](int64_t v) -> llvm::Expected<Value> {
+          llvm::Expected<EpilogueElement> element = epilogueElement(0, v);
+          if (!element)
+            return element.takeError();
+          return element->value;
+        });
+    if (!stored)
+      return stored.takeError();
+    output = stored->first;
+    finalTiles.back() = stored->second;
+  }
+  for (int64_t j = 0; j < accumulatorCount && !epilogueByTma; ++j) {
+    for (int64_t v = 0; v < accumulatorType.getNumElements(); ++v) {
+      llvm::Expected<EpilogueElement> element = epilogueElement(j, v);
+      if (!element)
+        return element.takeError();
+      auto insert = xla_gpu::PredicatedInsertOp::create(
+          b, output.getType(), element->inBounds, element->value, output,
+          bufferIndices(outputShape, element->rootIndex));
       insert->setAttr(xla_gpu::kKeepUntilBufferizationAttr, b.getUnitAttr());
       output = insert;
     }
@@ -678,17 +712,22 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
       {context.outputs.front()}, [&](ImplicitLocOpBuilder &) -> BodyValues {
         if (warpSpecialization->consumerRegisters)
           xla_gpu::SetMaxRegistersOp::create(b, warpSpecialization->consumerRegisters, true);
+        SmallVector<Value> consumerTiles = tiles;
+        if (epilogueByTma)
+          consumerTiles.push_back(epilogueBuffers);
         if (!warpSpecialization->persistent) {
           llvm::Expected<SmallVector<Value>> written =
-              multiplyAndWrite(tiles, context.outputs.front());
+              multiplyAndWrite(consumerTiles, context.outputs.front());
           if (!written)
             return written.takeError();
+          if (epilogueByTma)
+            waitForTmaStores(b, lane);
           return SmallVector<Value>{written->front()};
         }
         // Persistent: the block's tiles (the producer takes the same), the
         // output, tiles and barriers carried from one to the next.
         SmallVector<Value> carried = {context.outputs.front()};
-        llvm::append_range(carried, tiles);
+        llvm::append_range(carried, consumerTiles);
         llvm::Expected<SmallVector<Value>> written = emitBlockTileLoop(
             b, block, thread, carried, rounds,
             [&](const BlockPosition &tile, ValueRange current,
@@ -704,6 +743,8 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
             });
         if (!written)
           return written.takeError();
+        if (epilogueByTma)
+          waitForTmaStores(b, lane);
         return SmallVector<Value>{written->front()};
       });
   if (!consumed)

@@ -6,7 +6,8 @@
 // staging, stages, launch), GemmEmitter.cpp (the kernel: tiles, K loop,
 // products, epilogue), GemmStaging.cpp (how the block copies each
 // operand's K tile into shared memory), GemmTma.cpp (the TMA loads, and
-// the producer warpgroup that issues them) and GemmTileScheduler.cpp
+// the producer warpgroup that issues them), GemmTmaStore.cpp (the
+// epilogue through shared memory and TMA stores) and GemmTileScheduler.cpp
 // (which output tile a block computes).
 //
 //===----------------------------------------------------------------------===//
@@ -195,6 +196,31 @@ private:
                   const BlockPosition &position, mlir::Value block,
                   llvm::SmallVector<mlir::Value> tiles, int64_t rounds) const;
 
+  /// Whether the consumers can write the output through shared memory
+  /// (GemmTmaStore.cpp): warp specialization; the tile whole warpgroups
+  /// of whole 64-column chunks, nothing past the block's tile; a 16-bit
+  /// [M, N] row-major output with rows of whole 16 bytes, the dot's own
+  /// indices (no bitcasts on the way).
+  bool canStoreWithTma() const;
+  /// The epilogue's buffers: two a consumer warp, each a TMA box of 16
+  /// rows by 64 columns (128 bytes, swizzled).
+  mlir::RankedTensorType epilogueTileType(mlir::MLIRContext *context) const;
+  int64_t epilogueTileBytes() const;
+  /// One warp's output through shared memory: for each 64-column chunk of
+  /// its warpgroup's slab, its first lane waits until the store that last
+  /// read the chunk's buffer has (`tma_store_wait`), the warp's lanes put
+  /// their values (`value(v)`: accumulator value v, in the output's type)
+  /// into the buffer by stmatrix, and the first lane TMA-stores the 16 x
+  /// 64 box at (`row`, `column` + 64 chunk) where the block has a tile.
+  /// The output and the buffers, updated.
+  llvm::Expected<std::pair<mlir::Value, mlir::Value>>
+  storeWarpOutputWithTma(mlir::ImplicitLocOpBuilder &b, mlir::Value output, mlir::Value buffers,
+                         mlir::Value warp, mlir::Value lane, mlir::Value hasTile,
+                         mlir::Value row, mlir::Value column,
+                         const std::function<llvm::Expected<mlir::Value>(int64_t)> &value) const;
+  /// The first lane of each warp waits for all its TMA stores' writes.
+  void waitForTmaStores(mlir::ImplicitLocOpBuilder &b, mlir::Value lane) const;
+
   /// Whether operand `operand` is stored with a contracting dimension
   /// minor-most (K contiguous).
   bool isKMinor(int operand) const;
@@ -253,6 +279,9 @@ private:
     int64_t producerRegisters = 0, consumerRegisters = 0;
   };
   std::optional<WarpSpecialization> warpSpecialization;
+  /// The consumers write the output through shared memory and TMA stores
+  /// (canStoreWithTma, and the buffers fit).
+  bool epilogueByTma = false;
   int64_t elementBytes = 0;
   Staging staging[2];
   LaunchDimensions launch;

@@ -191,6 +191,16 @@ GemmEmitter::GemmEmitter(const FusionAnalysis &analysis, const HloComputation &f
     if (sharedMemoryBytes() > device.sharedMemoryPerBlockOptIn)
       warpSpecialization.reset();
   }
+  // The output through shared memory, where its buffers fit: with fewer
+  // stages if need be, down to three (a 128 x 256 bf16 tile keeps its
+  // four: 192 KiB of stages and 32 KiB of buffers).
+  if (warpSpecialization && options.tmaStoreGemmEpilogues && canStoreWithTma()) {
+    epilogueByTma = true;
+    while (sharedMemoryBytes() > device.sharedMemoryPerBlockOptIn && stages > 3)
+      --stages;
+    if (sharedMemoryBytes() > device.sharedMemoryPerBlockOptIn)
+      epilogueByTma = false;
+  }
   launch.threads[0] = tiling.warps * kWarpSize + (warpSpecialization ? kThreadsPerWarpgroup : 0);
   int64_t tiles = this->gemm.batchCount() * tiling.tilesM * tiling.tilesN;
   launch.blocks = splitGrid(tiles, device);
@@ -316,7 +326,11 @@ int64_t GemmEmitter::sharedMemoryBytes() const {
   int64_t barriers = staging[0].tma || staging[1].tma ? 8 * stages : 0;
   if (warpSpecialization)
     barriers += llvm::alignTo(barriers, 16);
-  return stages * elements * elementBytes + barriers;
+  int64_t tiles = stages * elements * elementBytes;
+  // The epilogue's buffers after the stages, at their swizzle's 1024.
+  if (epilogueByTma)
+    tiles = llvm::alignTo(tiles, 1024) + epilogueTileBytes();
+  return tiles + barriers;
 }
 
 std::optional<std::pair<int64_t, int64_t>>
