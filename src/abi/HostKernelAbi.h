@@ -140,6 +140,9 @@ enum HloHostWgmmaKind {
  * n % T * 2 bytes from B's start (T = swizzle / 2 elements), before the
  * same address swizzle as K-major rows. */
 #define HLO_HOST_WGMMA_TRANSPOSE_B 0x40u
+/* Or'ed into a wgmma's kind: A is M-major (PTX's imm-trans-a), laid out as
+ * an N-major B is, with aLeading and aStride. */
+#define HLO_HOST_WGMMA_TRANSPOSE_A 0x80u
 
 /* One thread's part of a wgmma of `kind` and width `n`: every thread of the
  * warpgroup (threads 128g to 128g + 127 of the block) gives the same

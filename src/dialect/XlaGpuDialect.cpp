@@ -500,12 +500,14 @@ LogicalResult WgmmaOp::verify() {
   bool transposed = getBTransposed();
   if (transposed && (swizzle == 0 || bytes != 2))
     return emitOpError("expects an N-major B of 16-bit elements in swizzled rows");
+  if (getATransposed() && (swizzle == 0 || bytes != 2))
+    return emitOpError("expects an M-major A of 16-bit elements in swizzled rows");
   int64_t depthB = transposed    ? b.getDimSize(1)
                    : swizzle == 0 ? b.getDimSize(1) * b.getDimSize(3)
                                   : b.getDimSize(0) * b.getDimSize(2);
   if (getDepth() != depthB || getDepth() % getStepDepth() != 0)
     return emitOpError("expects tiles of the same K extent, a multiple of 32 bytes");
-  if (rowsOf(a, swizzle) < 64)
+  if (rowsOf(a, swizzle, getATransposed()) < 64)
     return emitOpError("expects A of at least 64 rows");
   int64_t width = getWidth();
   if (width < 8 || width > 256 || width % 8 != 0)

@@ -279,7 +279,10 @@ def XlaGpu_WgmmaOp : XlaGpu_Op<"wgmma", [MemoryEffects<[MemRead]>]> {
     With `b_transposed` (16-bit, swizzled), B is N-major (PTX's
     imm-trans-b): a [N*16/(E*S)][K][S*E/16] tile of S-byte rows along N,
     one a k, element (n, k) at [n / (S*E/16)][k][n % (S*E/16)] before the
-    same swizzle; `b_row`'s 8-row groups start a whole row of N.
+    same swizzle; `b_row`'s 8-row groups start a whole row of N. With
+    `a_transposed`, likewise A is M-major (imm-trans-a): a
+    [M*16/(E*S)][K][S*E/16] tile, `a_row`'s 8-row groups starting a whole
+    row of M.
 
     With `in_flight`, the op only issues its wgmmas and commits them as one
     group (PTX's `wgmma.commit_group`): D is in flight, and the tiles are
@@ -295,7 +298,8 @@ def XlaGpu_WgmmaOp : XlaGpu_Op<"wgmma", [MemoryEffects<[MemRead]>]> {
                        AnyTypeOf<[AnyStaticShapeTensor, AnyStaticShapeMemRef]>:$b, Index:$b_row,
                        VectorOfRankAndType<[1], [F32]>:$c,
                        DefaultValuedAttr<I64Attr, "0">:$swizzle,
-                       UnitAttr:$in_flight, UnitAttr:$b_transposed);
+                       UnitAttr:$in_flight, UnitAttr:$b_transposed,
+                       UnitAttr:$a_transposed);
   let results = (outs VectorOfRankAndType<[1], [F32]>:$d);
   let assemblyFormat = [{
     $a `[` $a_row `]` `,` $b `[` $b_row `]` `,` $c attr-dict `:` type($a) `,` type($b) `,`
@@ -308,6 +312,8 @@ def XlaGpu_WgmmaOp : XlaGpu_Op<"wgmma", [MemoryEffects<[MemRead]>]> {
     /// The K extent of the tiles.
     int64_t getDepth() {
       auto tile = ::llvm::cast<::mlir::ShapedType>(getA().getType());
+      if (getATransposed())
+        return tile.getDimSize(1);
       return getSwizzle() == 0 ? tile.getDimSize(1) * tile.getDimSize(3)
                                : tile.getDimSize(0) * tile.getDimSize(2);
     }
@@ -316,7 +322,7 @@ def XlaGpu_WgmmaOp : XlaGpu_Op<"wgmma", [MemoryEffects<[MemRead]>]> {
       auto tile = ::llvm::cast<::mlir::ShapedType>(getA().getType());
       return 256 / tile.getElementType().getIntOrFloatBitWidth();
     }
-    /// The rows of a tile (A's or B's; an N-major B's columns).
+    /// The rows of a tile (A's or B's; an MN-major one's columns).
     static int64_t rowsOf(::mlir::ShapedType tile, int64_t swizzle, bool transposed = false) {
       if (transposed)
         return tile.getDimSize(0) * tile.getDimSize(2);

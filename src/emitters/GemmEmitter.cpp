@@ -263,7 +263,8 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
           b, accumulatorType, tileA, arith::DivUIOp::create(b, groupRow, math.constant(8)), tileB,
           arith::DivUIOp::create(b, groupColumn, math.constant(8)), results[0],
           staging[0].swizzleBytes, asyncWgmma,
-          staging[1].layout == TileLayout::SwizzledColumns);
+          staging[1].layout == TileLayout::SwizzledColumns,
+          staging[0].layout == TileLayout::SwizzledColumns);
       if (asyncWgmma)
         results[0] = xla_gpu::WgmmaWaitOp::create(b, results[0], 1);
       return llvm::Error::success();

@@ -81,7 +81,8 @@ private:
   ///  - SwizzledColumns: B stored N-minor, for wgmma's N-major B
   ///    (imm-trans-b, 16-bit): [rows * 2 / S][K tile][S / 2], rows of S
   ///    bytes along N (one a k), chunks swizzled as SwizzledRows' (S that
-  ///    of A's rows; a warpgroup's N whole rows of it).
+  ///    of the K tile's rows; a warpgroup's N whole rows of it); or A
+  ///    stored M-minor, likewise, for an M-major A (imm-trans-a).
   enum class TileLayout { Rows, KRows, SwizzledRows, SwizzledColumns };
   struct Staging {
     TileLayout layout = TileLayout::Rows;

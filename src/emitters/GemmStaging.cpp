@@ -44,8 +44,11 @@ GemmEmitter::Staging GemmEmitter::stagingOf(int operand) const {
     if (gemm.input == GemmInput::TF32x3)
       result.tileShape[0] *= 3;
     // B stored N-minor: N-major rows (imm-trans-b) where each warpgroup's
-    // N is whole rows, so that the threads (and TMA) copy along N.
-    if (operand == 1 && !kMinor && elementBytes == 2 && warpgroups->width % perRow == 0 &&
+    // N is whole rows, so that the threads (and TMA) copy along N; A
+    // stored M-minor likewise M-major (imm-trans-a), each warpgroup's 64
+    // rows whole rows of M (a weight gradient's operands both).
+    int64_t groupRows = operand == 0 ? 64 : warpgroups->width;
+    if (!kMinor && elementBytes == 2 && groupRows % perRow == 0 &&
         result.rows % perRow == 0) {
       result.layout = TileLayout::SwizzledColumns;
       result.tileShape = {result.rows / perRow, tiling.blockK, perRow};

@@ -57,7 +57,8 @@ struct RebuildWgmma {
   Value operator()(RewriterBase &rewriter, xla_gpu::WgmmaOp mma, ValueRange operands) const {
     return xla_gpu::WgmmaOp::create(rewriter, mma.getLoc(), mma.getType(), operands[0],
                                     operands[1], operands[2], operands[3], operands[4],
-                                    mma.getSwizzle(), mma.getInFlight(), mma.getBTransposed());
+                                    mma.getSwizzle(), mma.getInFlight(), mma.getBTransposed(),
+                                    mma.getATransposed());
   }
 };
 

@@ -222,6 +222,72 @@ TEST(WarpgroupMma, NMajorBIsTheSameProductFromRowsAlongN) {
   }
 }
 
+/// An MN-major operand of `columns` x 16 (element (column, k) of
+/// `matrix`) in the ISA's canonical MN-major layout: atoms of T = swizzle
+/// / 2 columns `leading` apart, 8-k groups `stride` apart, k-rows of
+/// `swizzle` bytes, then the address swizzle.
+void placeMnMajor(std::vector<uint8_t> &bytes, size_t start, const std::vector<double> &matrix,
+                  uint32_t columns, uint32_t leading, uint32_t stride, uint32_t swizzle) {
+  uint32_t perAtom = swizzle / 2;
+  for (uint32_t column = 0; column < columns; ++column)
+    for (int k = 0; k < 16; ++k) {
+      auto bits =
+          static_cast<uint16_t>(encodeFloatBits(matrix[column * 16 + k], PrimitiveType::BF16));
+      size_t linear = start + column / perAtom * leading + k / 8 * stride + k % 8 * swizzle +
+                      column % perAtom * 2;
+      size_t line = linear / 128, chunk = linear / 16 % 8;
+      size_t at = line * 128 + (chunk ^ (line % (swizzle / 16))) * 16 + linear % 16;
+      std::memcpy(&bytes[at], &bits, 2);
+    }
+}
+
+TEST(WarpgroupMma, MMajorAIsTheSameProductFromRowsAlongM) {
+  // A M-major (imm-trans-a) and B N-major, as a weight gradient's
+  // operands lie: the same product as both stored K-major. An A decoded
+  // as if K-major (the flag dropped) gives another.
+  for (uint32_t swizzle : {32u, 64u, 128u}) {
+    const uint32_t n = 64;
+    uint32_t stride = 8 * swizzle, leading = 16 * swizzle;
+    std::vector<double> a = values(64 * 16, swizzle + 3), b = values(int(n) * 16, swizzle + 5);
+    std::vector<uint8_t> shared(65536, 0xee);
+    size_t bStart = 32768;
+    placeMnMajor(shared, 0, a, 64, leading, stride, swizzle);
+    placeMnMajor(shared, bStart, b, n, leading, stride, swizzle);
+    std::vector<std::vector<float>> d(128, std::vector<float>(n / 2, 0.75f));
+    std::array<float *, kThreadsPerWarpgroup> accumulators;
+    for (int thread = 0; thread < 128; ++thread)
+      accumulators[thread] = d[thread].data();
+    WgmmaOperands operands{shared.data(), leading, stride,        shared.data() + bStart,
+                           leading,       stride,  swizzle,       shared.data(),
+                           /*bTransposed=*/true};
+    operands.aTransposed = true;
+    Status done = warpgroupMma(HLO_HOST_WGMMA_M64K16_F32_BF16, n, operands, accumulators);
+    ASSERT_TRUE(done) << done.error();
+    for (int thread = 0; thread < 128; ++thread)
+      for (uint32_t v = 0; v < n / 2; ++v) {
+        Position at = isaD(thread, int(v));
+        double sum = 0.75;
+        for (int k = 0; k < 16; ++k)
+          sum += a[at.row * 16 + k] * b[at.column * 16 + k];
+        ASSERT_EQ(d[thread][v], static_cast<float>(sum))
+            << "swizzle " << swizzle << " thread " << thread << " d" << v;
+      }
+    std::vector<std::vector<float>> wrong(128, std::vector<float>(n / 2, 0.75f));
+    for (int thread = 0; thread < 128; ++thread)
+      accumulators[thread] = wrong[thread].data();
+    operands.aTransposed = false;
+    operands.aLeading = 0;
+    ASSERT_TRUE(warpgroupMma(HLO_HOST_WGMMA_M64K16_F32_BF16, n, operands, accumulators));
+    EXPECT_NE(wrong, d) << "swizzle " << swizzle << ": A's layout flag changes nothing";
+    // Unswizzled, or 8-bit: refused.
+    operands.aTransposed = true;
+    operands.swizzle = 0;
+    EXPECT_FALSE(warpgroupMma(HLO_HOST_WGMMA_M64K16_F32_BF16, n, operands, accumulators));
+    operands.swizzle = swizzle;
+    EXPECT_FALSE(warpgroupMma(HLO_HOST_WGMMA_M64K32_F32_E4M3_E4M3, n, operands, accumulators));
+  }
+}
+
 TEST(WarpgroupMma, Tf32TakesEightColumnsOfKAndTheTop19Bits) {
   // f32 operands, 8 columns of K (32 bytes a row, as the 16-bit kinds'
   // 16), core matrices of 8 rows x 4 elements; each value carries low

@@ -440,32 +440,39 @@ struct LowerGpuToHostRuntimePass
                                    index(k % type.getDimSize(2))};
       return xla_gpu::ElementPointerOp::create(b, loc, pointer, tile, indices);
     };
-    // An N-major B: element (8 * rowGroup, k) of its [N/T][K][T] tile;
-    // atoms of T columns a whole K extent of rows apart, 8-k groups 8
-    // rows apart.
-    bool transposed = mma.getBTransposed();
-    auto bTile = cast<MemRefType>(mma.getB().getType());
-    auto startB = [&](int64_t k) -> Value {
+    // An MN-major operand (N-major B, M-major A): element (8 * rowGroup,
+    // k) of its [N/T][K][T] tile; atoms of T columns a whole K extent of
+    // rows apart, 8-k groups 8 rows apart.
+    auto startOf = [&](Value tile, Value rowGroup, bool transposed, int64_t k) -> Value {
       if (!transposed)
-        return start(mma.getB(), mma.getBRow(), k);
-      Value column = arith::MulIOp::create(b, loc, mma.getBRow(), index(8));
-      Value atom = arith::DivUIOp::create(b, loc, column, index(bTile.getDimSize(2)));
-      return xla_gpu::ElementPointerOp::create(b, loc, pointer, mma.getB(),
+        return start(tile, rowGroup, k);
+      auto type = cast<MemRefType>(tile.getType());
+      Value column = arith::MulIOp::create(b, loc, rowGroup, index(8));
+      Value atom = arith::DivUIOp::create(b, loc, column, index(type.getDimSize(2)));
+      return xla_gpu::ElementPointerOp::create(b, loc, pointer, tile,
                                                ValueRange{atom, index(k), index(0)});
     };
-    Value bLeading =
-        transposed ? constantI32(b, loc, static_cast<int32_t>(bTile.getDimSize(1) * swizzle))
-                   : leading;
-    if (transposed)
+    auto leadingOf = [&](Value tile, bool transposed) -> Value {
+      auto type = cast<MemRefType>(tile.getType());
+      return transposed
+                 ? constantI32(b, loc, static_cast<int32_t>(type.getDimSize(1) * swizzle))
+                 : leading;
+    };
+    bool aTransposed = mma.getATransposed(), bTransposed = mma.getBTransposed();
+    Value aLeading = leadingOf(mma.getA(), aTransposed);
+    Value bLeading = leadingOf(mma.getB(), bTransposed);
+    if (aTransposed)
+      kind |= HLO_HOST_WGMMA_TRANSPOSE_A;
+    if (bTransposed)
       kind |= HLO_HOST_WGMMA_TRANSPOSE_B;
     for (int64_t k = 0; k < mma.getDepth(); k += mma.getStepDepth()) {
-      Value a = start(mma.getA(), mma.getARow(), k);
-      Value bStart = startB(k);
+      Value a = startOf(mma.getA(), mma.getARow(), aTransposed, k);
+      Value bStart = startOf(mma.getB(), mma.getBRow(), bTransposed, k);
       func::CallOp::create(b, loc, function, TypeRange(),
                            ValueRange{record, constantI32(b, loc, static_cast<int32_t>(kind)),
                                       constantI32(b, loc, static_cast<int32_t>(mma.getWidth())),
                                       constantI32(b, loc, static_cast<int32_t>(swizzle)), a,
-                                      leading, stride, bStart, bLeading, stride, accumulators});
+                                      aLeading, stride, bStart, bLeading, stride, accumulators});
     }
     if (mma.getInFlight()) {
       declareRuntimeFunction(module, kWgmmaCommitFunction, FunctionType::get(context, {pointer}, {}));

@@ -53,10 +53,11 @@ SmallVector<Value> tileIndicesOf(ImplicitLocOpBuilder &b, Value tile, Value rowG
 /// (leading; unused when swizzled) and between 8-row groups (stride), each
 /// in 16-byte units, and the swizzle mode (bits 62-63: 1 for 128 bytes, 2
 /// for 64, 3 for 32).
-/// An N-major B (`transposed`, swizzled: a [N/T][K][T] tile) starts at
-/// element (8 * `rowGroup`, `k`) instead; its leading offset is between
-/// atoms of T columns (a whole K extent of rows), its stride between 8-k
-/// groups (the PTX ISA's MN-major canonical layouts).
+/// An MN-major operand (`transposed`, swizzled: a [N/T][K][T] tile, an
+/// N-major B or an M-major A) starts at element (8 * `rowGroup`, `k`)
+/// instead; its leading offset is between atoms of T columns (a whole K
+/// extent of rows), its stride between 8-k groups (the PTX ISA's MN-major
+/// canonical layouts).
 Value descriptorOf(ImplicitLocOpBuilder &b, Value tile, Value rowGroup, int64_t k,
                    int64_t swizzle, bool transposed = false) {
   auto type = cast<MemRefType>(tile.getType());
@@ -117,7 +118,8 @@ LogicalResult lower(xla_gpu::WgmmaOp op) {
   int64_t swizzle = op.getSwizzle();
   int64_t step = op.getStepDepth();
   for (int64_t k = 0; k < op.getDepth(); k += step) {
-    Value descriptorA = descriptorOf(b, op.getA(), op.getARow(), k, swizzle);
+    Value descriptorA =
+        descriptorOf(b, op.getA(), op.getARow(), k, swizzle, op.getATransposed());
     Value descriptorB =
         descriptorOf(b, op.getB(), op.getBRow(), k, swizzle, op.getBTransposed());
     inout = NVVM::WgmmaMmaAsyncOp::create(
@@ -125,7 +127,9 @@ LogicalResult lower(xla_gpu::WgmmaOp op) {
         NVVM::MMAShapeAttr::get(context, 64, static_cast<int>(width), static_cast<int>(step)),
         typeA, typeB, NVVM::WGMMATypesAttr::get(context, NVVM::WGMMATypes::f32),
         NVVM::WGMMAScaleOutAttr::get(context, NVVM::WGMMAScaleOut::one), one, one,
-        NVVM::MMALayoutAttr::get(context, NVVM::MMALayout::row),
+        // A K-major is "row" (no transpose); M-major "col" (imm-trans-a).
+        NVVM::MMALayoutAttr::get(context, op.getATransposed() ? NVVM::MMALayout::col
+                                                              : NVVM::MMALayout::row),
         // B K-major is "col" (no transpose); N-major "row" (imm-trans-b).
         NVVM::MMALayoutAttr::get(context, op.getBTransposed() ? NVVM::MMALayout::row
                                                               : NVVM::MMALayout::col),

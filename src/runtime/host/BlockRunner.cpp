@@ -518,20 +518,23 @@ WgmmaOperands BlockRunner::checkedWgmmaOperands(HloHostThread *thread, uint32_t 
     return int64_t(address - base) + first >= 0 &&
            int64_t(address - base) + last <= int64_t(launch->sharedMemoryBytes);
   };
-  // An N-major B: its atoms along N and 8-k groups (16-bit, 16 k).
-  auto insideTransposed = [&]() {
-    auto address = reinterpret_cast<uintptr_t>(operands.b);
+  // An MN-major operand: its atoms along M or N and 8-k groups (16-bit,
+  // 16 k).
+  auto insideTransposed = [&](const void *start, int64_t rows, uint32_t leading,
+                              uint32_t stride) {
+    auto address = reinterpret_cast<uintptr_t>(start);
     if (address < base || address % 16 != 0 || operands.swizzle == 0 ||
-        n % (operands.swizzle / 2) != 0)
+        rows % (operands.swizzle / 2) != 0)
       return false;
-    auto [first, last] = wgmmaTransposedSpan(operands.b, n, 16, 2, operands.bLeading,
-                                             operands.bStride, operands.swizzle,
-                                             sharedMemory.data());
+    auto [first, last] = wgmmaTransposedSpan(start, rows, 16, 2, leading, stride,
+                                             operands.swizzle, sharedMemory.data());
     return int64_t(address - base) + first >= 0 &&
            int64_t(address - base) + last <= int64_t(launch->sharedMemoryBytes);
   };
-  if (!inside(operands.a, 64, operands.aLeading, operands.aStride) ||
-      !(operands.bTransposed ? insideTransposed()
+  if (!(operands.aTransposed
+            ? insideTransposed(operands.a, 64, operands.aLeading, operands.aStride)
+            : inside(operands.a, 64, operands.aLeading, operands.aStride)) ||
+      !(operands.bTransposed ? insideTransposed(operands.b, n, operands.bLeading, operands.bStride)
                              : inside(operands.b, n, operands.bLeading, operands.bStride)))
     fault(thread, "ran wgmma with an operand (A at byte " +
                       std::to_string(int64_t(reinterpret_cast<uintptr_t>(operands.a) - base)) +

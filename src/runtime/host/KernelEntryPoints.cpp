@@ -13,6 +13,18 @@ hlo::runtime::BlockRunner &runnerOf(HloHostThread *thread) {
   return *static_cast<hlo::runtime::BlockRunner *>(thread->block);
 }
 
+/// A wgmma kind's layout flags, and its operands with them.
+constexpr uint32_t kTransposeBits = HLO_HOST_WGMMA_TRANSPOSE_A | HLO_HOST_WGMMA_TRANSPOSE_B;
+hlo::runtime::WgmmaOperands wgmmaOperands(uint32_t kind, uint32_t swizzle, const void *a,
+                                          uint32_t aLeading, uint32_t aStride, const void *b,
+                                          uint32_t bLeading, uint32_t bStride) {
+  hlo::runtime::WgmmaOperands operands{a,       aLeading, aStride, b, bLeading,
+                                       bStride, swizzle,  nullptr, false};
+  operands.bTransposed = kind & HLO_HOST_WGMMA_TRANSPOSE_B;
+  operands.aTransposed = kind & HLO_HOST_WGMMA_TRANSPOSE_A;
+  return operands;
+}
+
 } // namespace
 
 // The runtime interface the kernels' shared objects reference.
@@ -42,20 +54,18 @@ void __hlo_host_ldmatrix(HloHostThread *thread, uint32_t matrices, uint32_t tran
 void __hlo_host_wgmma(HloHostThread *thread, uint32_t kind, uint32_t n, uint32_t swizzle,
                       const void *a, uint32_t aLeading, uint32_t aStride, const void *b,
                       uint32_t bLeading, uint32_t bStride, float *d) {
-  bool transposeB = kind & HLO_HOST_WGMMA_TRANSPOSE_B;
-  runnerOf(thread).wgmma(
-      thread, kind & ~HLO_HOST_WGMMA_TRANSPOSE_B, n,
-      {a, aLeading, aStride, b, bLeading, bStride, swizzle, nullptr, transposeB}, d);
+  runnerOf(thread).wgmma(thread, kind & ~kTransposeBits, n,
+                         wgmmaOperands(kind, swizzle, a, aLeading, aStride, b, bLeading, bStride),
+                         d);
 }
 
 void __hlo_host_wgmma_issue(HloHostThread *thread, uint32_t kind, uint32_t n,
                             uint32_t swizzle, const void *a, uint32_t aLeading,
                             uint32_t aStride, const void *b, uint32_t bLeading,
                             uint32_t bStride, float *d) {
-  bool transposeB = kind & HLO_HOST_WGMMA_TRANSPOSE_B;
   runnerOf(thread).wgmmaIssue(
-      thread, kind & ~HLO_HOST_WGMMA_TRANSPOSE_B, n,
-      {a, aLeading, aStride, b, bLeading, bStride, swizzle, nullptr, transposeB}, d);
+      thread, kind & ~kTransposeBits, n,
+      wgmmaOperands(kind, swizzle, a, aLeading, aStride, b, bLeading, bStride), d);
 }
 
 void __hlo_host_wgmma_commit(HloHostThread *thread) {

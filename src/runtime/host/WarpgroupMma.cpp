@@ -85,8 +85,8 @@ double operandElement(const WgmmaOperands &operands, const WgmmaInput &input, bo
   const void *start = isA ? operands.a : operands.b;
   int64_t offset =
       elementOffset(operands, input, start, isA ? operands.aLeading : operands.bLeading,
-                    isA ? operands.aStride : operands.bStride, !isA && operands.bTransposed,
-                    row, k);
+                    isA ? operands.aStride : operands.bStride,
+                    isA ? operands.aTransposed : operands.bTransposed, row, k);
   uint64_t bits = 0;
   std::memcpy(&bits, static_cast<const uint8_t *>(start) + offset, input.bytes);
   if (input.tf32)
@@ -144,6 +144,11 @@ Status warpgroupMma(uint32_t kind, uint32_t n, const WgmmaOperands &operands,
     return Status::failure("ran wgmma with an N-major B of width " + std::to_string(n) +
                            ", swizzle " + std::to_string(operands.swizzle) +
                            " (16-bit inputs, swizzled rows, whole rows of N)");
+  if (operands.aTransposed &&
+      (input->bytes != 2 || operands.swizzle == 0 || kRows % (operands.swizzle / 2) != 0))
+    return Status::failure("ran wgmma with an M-major A, swizzle " +
+                           std::to_string(operands.swizzle) +
+                           " (16-bit inputs, swizzled rows)");
   // The products are exact in double; the sum rounds once to f32 (the
   // tensor cores' order of summation is unspecified).
   int depth = input->depth();

@@ -40,10 +40,13 @@ struct WgmmaOperands {
   /// along N, atoms of them `bLeading` apart along N, 8-k groups
   /// `bStride` apart.
   bool bTransposed = false;
+  /// A is M-major (HLO_HOST_WGMMA_TRANSPOSE_A), laid out as an N-major B.
+  bool aTransposed = false;
   bool operator==(const WgmmaOperands &other) const {
     return a == other.a && aLeading == other.aLeading && aStride == other.aStride &&
            b == other.b && bLeading == other.bLeading && bStride == other.bStride &&
-           swizzle == other.swizzle && bTransposed == other.bTransposed;
+           swizzle == other.swizzle && bTransposed == other.bTransposed &&
+           aTransposed == other.aTransposed;
   }
 };
 

@@ -253,6 +253,15 @@ func.func @wgmma_f8_transposed(%a: tensor<1x64x128xf8E4M3FN>, %b: tensor<1x128x1
 
 // -----
 
+// imm-trans-a likewise.
+func.func @wgmma_f8_transposed_a(%a: tensor<1x64x128xf8E4M3FN>, %b: tensor<1x8x128xf8E5M2>, %c: vector<4xf32>, %i: index) {
+  // expected-error @+1 {{expects an M-major A of 16-bit elements in swizzled rows}}
+  %d = xla_gpu.wgmma %a[%i], %b[%i], %c {swizzle = 128 : i64, a_transposed} : tensor<1x64x128xf8E4M3FN>, tensor<1x8x128xf8E5M2>, vector<4xf32> -> vector<4xf32>
+  return
+}
+
+// -----
+
 func.func @wgmma_depth(%a: tensor<8x3x8x8xbf16>, %b: tensor<4x3x8x8xbf16>, %c: vector<16xf32>, %i: index) {
   // expected-error @+1 {{expects tiles of the same K extent, a multiple of 32 bytes}}
   %d = xla_gpu.wgmma %a[%i], %b[%i], %c : tensor<8x3x8x8xbf16>, tensor<4x3x8x8xbf16>, vector<16xf32> -> vector<16xf32>

@@ -104,6 +104,24 @@ func.func @transposed_b(%a: memref<1x64x32xbf16, #gpu.address_space<workgroup>>,
   return
 }
 
+// An M-major A too: kind 0 | 128 | 64 (HLO_HOST_WGMMA_TRANSPOSE_A and _B),
+// A from atom 8 * row group / 32 of its [M/32][K][32] tile with the same
+// leading offset (2048) as B's.
+// CHECK-LABEL: func.func @transposed_a(
+// CHECK-DAG:   %[[ASTRIDE:.*]] = arith.constant 512 : i32
+// CHECK-DAG:   %[[ALEADING:.*]] = arith.constant 2048 : i32
+// CHECK:       %[[AATOM:.*]] = arith.divui
+// CHECK:       %[[A:.*]] = xla_gpu.element_pointer %arg0[%[[AATOM]], %{{.*}}, %{{.*}}] : memref<2x32x32xbf16
+// CHECK:       %[[AKIND:.*]] = arith.constant 192 : i32
+// CHECK:       call @__hlo_host_wgmma(%{{.*}}, %[[AKIND]], %{{.*}}, %{{.*}}, %[[A]], %[[ALEADING]], %[[ASTRIDE]], %{{.*}}, %c2048_i32{{(_[0-9]+)?}}, %[[ASTRIDE]],
+func.func @transposed_a(%a: memref<2x32x32xbf16, #gpu.address_space<workgroup>>, %b: memref<4x32x32xbf16, #gpu.address_space<workgroup>>, %r: index, %c: vector<64xf32>, %out: memref<64xf32>)
+    attributes {xla_gpu.launch = #xla_gpu.launch<grid = [1, 1, 1], block = [128, 1, 1]>} {
+  %d = xla_gpu.wgmma %a[%r], %b[%r], %c {a_transposed, b_transposed, swizzle = 64 : i64} : memref<2x32x32xbf16, #gpu.address_space<workgroup>>, memref<4x32x32xbf16, #gpu.address_space<workgroup>>, vector<64xf32> -> vector<64xf32>
+  %c0 = arith.constant 0 : index
+  vector.store %d, %out[%c0] : memref<64xf32>, vector<64xf32>
+  return
+}
+
 // -----
 
 // 8-bit floats: the kind names A's format then B's (e5m2 x e4m3fn: 5),

@@ -109,6 +109,20 @@ func.func @transposed_b(%a: memref<1x64x32xbf16, #gpu.address_space<workgroup>>,
   return %d : vector<64xf32>
 }
 
+// An M-major A too (a_transposed, a weight gradient's): its descriptor
+// like B's, from atom 8 * row group / 32 of its [M/32][K][32] tile, the
+// same leading offset, stride and mode; A's layout "col" (imm-trans-a 1).
+// CHECK-LABEL: func.func @transposed_a
+// CHECK:      %[[ACOLUMN:.*]] = arith.muli %arg2, %{{.*}} : index
+// CHECK:      %[[AATOM:.*]] = arith.divui %[[ACOLUMN]], %{{.*}} : index
+// CHECK:      xla_gpu.element_pointer %arg0[%[[AATOM]], %{{.*}}, %{{.*}}] : memref<2x32x32xbf16, #gpu.address_space<workgroup>> -> <3>
+// CHECK:      llvm.mlir.constant(-9223371899407433728 : i64)
+// CHECK:      nvvm.wgmma.mma_async {{.*}} <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <col>], B[<bf16>, <one>, <row>]
+func.func @transposed_a(%a: memref<2x32x32xbf16, #gpu.address_space<workgroup>>, %b: memref<4x32x32xbf16, #gpu.address_space<workgroup>>, %r: index, %c: vector<64xf32>) -> vector<64xf32> {
+  %d = xla_gpu.wgmma %a[%r], %b[%r], %c {a_transposed, b_transposed, swizzle = 64 : i64} : memref<2x32x32xbf16, #gpu.address_space<workgroup>>, memref<4x32x32xbf16, #gpu.address_space<workgroup>>, vector<64xf32> -> vector<64xf32>
+  return %d : vector<64xf32>
+}
+
 // 8-bit floats, mixed (e5m2 A, e4m3fn B), 128-byte swizzle: one m64nNk32
 // per 32 columns of K (32 bytes, as the 16-bit kinds' 16 columns), A's
 // and B's types each their own, B K-major ("col").
