@@ -17,7 +17,8 @@
 # architecture (Case.arch: sm_80, sm_89, sm_90a; 8-bit floats sm_89 on),
 # used by the driver for the host compile and the cubin steps
 # (Case.cubin_archs). Two in five 16-bit and 8-bit float cases take
-# Hopper's TMA form (sm_90a): no batch, A K-minor, B K-minor or N-minor, K
+# Hopper's TMA form (sm_90a): no batch, A K-minor (16-bit: or M-minor, one
+# in three), B K-minor or N-minor, K
 # a multiple of 8, a config of 64 or 128 rows on 4 or 8 warps and 3 or 4
 # stages -- the kernels whose operands load by TMA, through the
 # warp-specialized producer/consumer pipeline where both do (8-bit
@@ -128,7 +129,9 @@ class GemmKinds:
                 k = max(8, k // 16 * 8) if hopper else max(1, k // 2)
         off = 1 if batch else 0
         # K-minor (K the last logical dim) or K-major (K before M / N).
-        lhs_kminor = hopper or rs.random() < 0.5
+        # (Hopper: A K-minor, or for 16-bit floats one in three M-minor --
+        # a weight gradient's, read with wgmma's imm-trans-a.)
+        lhs_kminor = (fp8 or rs.random() < 0.67) if hopper else rs.random() < 0.5
         rhs_kminor = rs.random() < 0.5
         ldims = ([b] if batch else []) + ([m, k] if lhs_kminor else [k, m])
         rdims = ([b] if batch else []) + ([n, k] if rhs_kminor else [k, n])

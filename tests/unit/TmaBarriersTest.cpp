@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "host/TmaBarriers.h"
+#include "TensorMapFixture.h"
 
 #include <gtest/gtest.h>
 
@@ -36,16 +37,7 @@ struct Tensor {
     for (uint32_t r = 0; r < rows; ++r)
       for (uint32_t c = 0; c < columns; ++c)
         values.push_back(static_cast<uint16_t>(r * 1000 + c));
-    map.base = values.data();
-    map.rank = 2;
-    map.elementBytes = 2;
-    map.swizzle = swizzle;
-    map.dims[0] = columns;
-    map.dims[1] = rows;
-    map.strides[0] = 2;
-    map.strides[1] = uint64_t(columns) * 2;
-    map.box[0] = boxColumns;
-    map.box[1] = boxRows;
+    map = test::rowMajorU16Map(values.data(), rows, columns, boxColumns, boxRows, swizzle);
   }
 };
 

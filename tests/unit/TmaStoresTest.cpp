@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "host/TmaBarriers.h"
 #include "host/TmaStores.h"
+#include "TensorMapFixture.h"
 
 #include <gtest/gtest.h>
 
@@ -31,18 +32,9 @@ struct Output {
   HloHostTensorMap map{};
   Output(uint32_t rows, uint32_t columns, uint32_t boxColumns, uint32_t boxRows,
          uint32_t swizzle)
-      : values(size_t(rows) * columns, 0xffff) {
-    map.base = values.data();
-    map.rank = 2;
-    map.elementBytes = 2;
-    map.swizzle = swizzle;
-    map.dims[0] = columns;
-    map.dims[1] = rows;
-    map.strides[0] = 2;
-    map.strides[1] = uint64_t(columns) * 2;
-    map.box[0] = boxColumns;
-    map.box[1] = boxRows;
-  }
+      : values(size_t(rows) * columns, 0xffff),
+        map(test::rowMajorU16Map(values.data(), rows, columns, boxColumns, boxRows,
+                                    swizzle)) {}
   uint16_t at(uint32_t row, uint32_t column) const {
     return values[size_t(row) * map.dims[0] + column];
   }

@@ -175,6 +175,25 @@ TEST(WarpgroupMma, IsAPlainMatrixProductInSwizzledLayouts) {
   EXPECT_FALSE(warpgroupMma(HLO_HOST_WGMMA_M64K16_F32_BF16, 8, badMode, none));
 }
 
+/// An MN-major operand of `columns` x 16 (element (column, k) of
+/// `matrix`) in the ISA's canonical MN-major layout: atoms of T = swizzle
+/// / 2 columns `leading` apart, 8-k groups `stride` apart, k-rows of
+/// `swizzle` bytes, then the address swizzle.
+void placeMnMajor(std::vector<uint8_t> &bytes, size_t start, const std::vector<double> &matrix,
+                  uint32_t columns, uint32_t leading, uint32_t stride, uint32_t swizzle) {
+  uint32_t perAtom = swizzle / 2;
+  for (uint32_t column = 0; column < columns; ++column)
+    for (int k = 0; k < 16; ++k) {
+      auto bits =
+          static_cast<uint16_t>(encodeFloatBits(matrix[column * 16 + k], PrimitiveType::BF16));
+      size_t linear = start + column / perAtom * leading + k / 8 * stride + k % 8 * swizzle +
+                      column % perAtom * 2;
+      size_t line = linear / 128, chunk = linear / 16 % 8;
+      size_t at = line * 128 + (chunk ^ (line % (swizzle / 16))) * 16 + linear % 16;
+      std::memcpy(&bytes[at], &bits, 2);
+    }
+}
+
 TEST(WarpgroupMma, NMajorBIsTheSameProductFromRowsAlongN) {
   // B N-major (imm-trans-b): k-rows of `swizzle` bytes along N, written
   // here from the ISA's canonical MN-major layout -- atoms of T = swizzle
@@ -182,22 +201,13 @@ TEST(WarpgroupMma, NMajorBIsTheSameProductFromRowsAlongN) {
   // address swizzle (chunk ^= 128-byte line % (swizzle / 16)), then the
   // same product as B stored K-major.
   for (uint32_t swizzle : {32u, 64u, 128u}) {
-    const uint32_t n = 128, perAtom = swizzle / 2;
+    const uint32_t n = 128;
     uint32_t stride = 8 * swizzle, leading = 16 * swizzle; // an atom: 16 k-rows
     std::vector<double> a = values(64 * 16, swizzle + 7), b = values(int(n) * 16, swizzle + 1);
     std::vector<uint8_t> shared(65536, 0xee);
     size_t bStart = 32768;
     placeSwizzled(shared, 0, a, 64, 8 * swizzle, swizzle, PrimitiveType::BF16);
-    for (uint32_t column = 0; column < n; ++column)
-      for (int k = 0; k < 16; ++k) {
-        auto bits = static_cast<uint16_t>(
-            encodeFloatBits(b[column * 16 + k], PrimitiveType::BF16));
-        size_t linear = bStart + column / perAtom * leading + k / 8 * stride +
-                        k % 8 * swizzle + column % perAtom * 2;
-        size_t line = linear / 128, chunk = linear / 16 % 8;
-        size_t at = line * 128 + (chunk ^ (line % (swizzle / 16))) * 16 + linear % 16;
-        std::memcpy(&shared[at], &bits, 2);
-      }
+    placeMnMajor(shared, bStart, b, n, leading, stride, swizzle);
     std::vector<std::vector<float>> d(128, std::vector<float>(n / 2, 0.25f));
     std::array<float *, kThreadsPerWarpgroup> accumulators;
     for (int thread = 0; thread < 128; ++thread)
@@ -220,25 +230,6 @@ TEST(WarpgroupMma, NMajorBIsTheSameProductFromRowsAlongN) {
     operands.swizzle = 0;
     EXPECT_FALSE(warpgroupMma(HLO_HOST_WGMMA_M64K16_F32_BF16, n, operands, accumulators));
   }
-}
-
-/// An MN-major operand of `columns` x 16 (element (column, k) of
-/// `matrix`) in the ISA's canonical MN-major layout: atoms of T = swizzle
-/// / 2 columns `leading` apart, 8-k groups `stride` apart, k-rows of
-/// `swizzle` bytes, then the address swizzle.
-void placeMnMajor(std::vector<uint8_t> &bytes, size_t start, const std::vector<double> &matrix,
-                  uint32_t columns, uint32_t leading, uint32_t stride, uint32_t swizzle) {
-  uint32_t perAtom = swizzle / 2;
-  for (uint32_t column = 0; column < columns; ++column)
-    for (int k = 0; k < 16; ++k) {
-      auto bits =
-          static_cast<uint16_t>(encodeFloatBits(matrix[column * 16 + k], PrimitiveType::BF16));
-      size_t linear = start + column / perAtom * leading + k / 8 * stride + k % 8 * swizzle +
-                      column % perAtom * 2;
-      size_t line = linear / 128, chunk = linear / 16 % 8;
-      size_t at = line * 128 + (chunk ^ (line % (swizzle / 16))) * 16 + linear % 16;
-      std::memcpy(&bytes[at], &bits, 2);
-    }
 }
 
 TEST(WarpgroupMma, MMajorAIsTheSameProductFromRowsAlongM) {

@@ -43,6 +43,32 @@ Value barrierAddress(ImplicitLocOpBuilder &b, Value barriers, Value index) {
   return xla_gpu::ElementPointerOp::create(b, shared, barriers, ValueRange{index});
 }
 
+/// The shared address of a TMA op's tile (from `indices` on, if any).
+Value tileAddress(ImplicitLocOpBuilder &b, Value tile, ValueRange indices) {
+  auto shared = LLVM::LLVMPointerType::get(b.getContext(), kSharedMemoryAddressSpace);
+  SmallVector<Value> at(indices);
+  if (at.empty())
+    at.assign(cast<MemRefType>(tile.getType()).getRank(), arith::ConstantIndexOp::create(b, 0));
+  return xla_gpu::ElementPointerOp::create(b, shared, tile, at);
+}
+
+/// The tensor map of a TMA op's global buffer: the kernel parameter is
+/// the map itself (a grid constant passed by value), so its generic
+/// address is the descriptor's.
+Value descriptorAddress(ImplicitLocOpBuilder &b, Value global) {
+  auto type = cast<MemRefType>(global.getType());
+  return xla_gpu::ElementPointerOp::create(
+      b, LLVM::LLVMPointerType::get(b.getContext()), global,
+      SmallVector<Value>(type.getRank(), arith::ConstantIndexOp::create(b, 0)));
+}
+
+SmallVector<Value> coordinatesI32(ImplicitLocOpBuilder &b, ValueRange coordinates) {
+  SmallVector<Value> result;
+  for (Value coordinate : coordinates)
+    result.push_back(arith::IndexCastOp::create(b, b.getI32Type(), coordinate));
+  return result;
+}
+
 LogicalResult lower(Operation *op) {
   if (op->getNumResults() > 0)
     return op->emitOpError("expects buffers (bufferize first)");
@@ -93,24 +119,11 @@ LogicalResult lower(Operation *op) {
                                NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
     NVVM::SyncWarpOp::create(b, arith::ConstantIntOp::create(b, -1, 32));
   } else if (auto store = dyn_cast<xla_gpu::TmaStoreOp>(op)) {
-    MLIRContext *context = b.getContext();
-    auto shared = LLVM::LLVMPointerType::get(context, kSharedMemoryAddressSpace);
-    auto tile = cast<MemRefType>(store.getTile().getType());
-    Value zero = arith::ConstantIndexOp::create(b, 0);
-    SmallVector<Value> at(store.getTileIndices());
-    if (at.empty())
-      at.assign(tile.getRank(), zero);
-    Value source = xla_gpu::ElementPointerOp::create(b, shared, store.getTile(), at);
-    auto destination = cast<MemRefType>(store.getDestination().getType());
-    Value descriptor = xla_gpu::ElementPointerOp::create(
-        b, LLVM::LLVMPointerType::get(context), store.getDestination(),
-        SmallVector<Value>(destination.getRank(), zero));
-    SmallVector<Value> coordinates;
-    for (Value coordinate : store.getCoordinates())
-      coordinates.push_back(arith::IndexCastOp::create(b, b.getI32Type(), coordinate));
-    NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(b, descriptor, source, coordinates,
-                                                       Value(), NVVM::TMAStoreMode::TILE,
-                                                       Value());
+    Value source = tileAddress(b, store.getTile(), store.getTileIndices());
+    Value descriptor = descriptorAddress(b, store.getDestination());
+    SmallVector<Value> coordinates = coordinatesI32(b, store.getCoordinates());
+    NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(b, descriptor, source, coordinates, Value(),
+                                                       NVVM::TMAStoreMode::TILE, Value());
     NVVM::CpAsyncBulkCommitGroupOp::create(b);
   } else if (auto wait = dyn_cast<xla_gpu::TmaStoreWaitOp>(op)) {
     NVVM::CpAsyncBulkWaitGroupOp::create(b, static_cast<int32_t>(wait.getPending()),
@@ -118,22 +131,9 @@ LogicalResult lower(Operation *op) {
   } else {
     auto load = cast<xla_gpu::TmaLoadOp>(op);
     MLIRContext *context = b.getContext();
-    auto shared = LLVM::LLVMPointerType::get(context, kSharedMemoryAddressSpace);
-    auto tile = cast<MemRefType>(load.getTile().getType());
-    Value zero = arith::ConstantIndexOp::create(b, 0);
-    SmallVector<Value> at(load.getTileIndices());
-    if (at.empty())
-      at.assign(tile.getRank(), zero);
-    Value destination = xla_gpu::ElementPointerOp::create(b, shared, load.getTile(), at);
-    // The parameter is the tensor map itself (a grid constant passed by
-    // value): its generic address is the descriptor's.
-    auto source = cast<MemRefType>(load.getSource().getType());
-    Value descriptor = xla_gpu::ElementPointerOp::create(
-        b, LLVM::LLVMPointerType::get(context), load.getSource(),
-        SmallVector<Value>(source.getRank(), zero));
-    SmallVector<Value> coordinates;
-    for (Value coordinate : load.getCoordinates())
-      coordinates.push_back(arith::IndexCastOp::create(b, b.getI32Type(), coordinate));
+    Value destination = tileAddress(b, load.getTile(), load.getTileIndices());
+    Value descriptor = descriptorAddress(b, load.getSource());
+    SmallVector<Value> coordinates = coordinatesI32(b, load.getCoordinates());
     // The PTX of sm_90 names the destination in the cluster's window: the
     // block's own address there (shared::cta addresses are valid in it).
     destination = LLVM::AddrSpaceCastOp::create(

@@ -402,23 +402,28 @@ void BlockRunner::mmaSync(HloHostThread *thread, uint32_t kind, const void *a,
   arriveAtCollective(thread, request);
 }
 
-void BlockRunner::ldmatrix(HloHostThread *thread, uint32_t matrices, uint32_t transpose,
-                           const void *rowAddress, uint32_t *result) {
+void BlockRunner::checkMatrixRow(HloHostThread *thread, const char *name, uint32_t matrices,
+                                 const void *rowAddress) {
   if (matrices != 1 && matrices != 2 && matrices != 4)
-    fault(thread, "ran ldmatrix of " + std::to_string(matrices) +
+    fault(thread, "ran " + std::string(name) + " of " + std::to_string(matrices) +
                       " matrices (PTX has .x1, .x2 and .x4)");
   size_t lane = indexOf(thread) % kWarpSize;
-  if (lane < 8 * matrices) {
-    // The row is 16 bytes of the block's shared memory, 16-byte aligned.
-    auto address = reinterpret_cast<uintptr_t>(rowAddress);
-    auto base = reinterpret_cast<uintptr_t>(sharedMemory.data());
-    if (address < base || address + 16 > base + launch->sharedMemoryBytes || address % 16)
-      fault(thread, "ran ldmatrix with row address " +
-                        std::to_string(static_cast<int64_t>(address - base)) +
-                        " bytes from the start of shared memory, which is not a 16-byte "
-                        "aligned row inside its " +
-                        std::to_string(launch->sharedMemoryBytes) + " bytes");
-  }
+  if (lane >= 8 * matrices)
+    return; // its address is not used
+  // The row is 16 bytes of the block's shared memory, 16-byte aligned.
+  auto address = reinterpret_cast<uintptr_t>(rowAddress);
+  auto base = reinterpret_cast<uintptr_t>(sharedMemory.data());
+  if (address < base || address + 16 > base + launch->sharedMemoryBytes || address % 16)
+    fault(thread, "ran " + std::string(name) + " with row address " +
+                      std::to_string(static_cast<int64_t>(address - base)) +
+                      " bytes from the start of shared memory, which is not a 16-byte "
+                      "aligned row inside its " +
+                      std::to_string(launch->sharedMemoryBytes) + " bytes");
+}
+
+void BlockRunner::ldmatrix(HloHostThread *thread, uint32_t matrices, uint32_t transpose,
+                           const void *rowAddress, uint32_t *result) {
+  checkMatrixRow(thread, "ldmatrix", matrices, rowAddress);
   CollectiveRequest request;
   request.op = CollectiveRequest::Op::Ldmatrix;
   request.kind = matrices | (transpose ? 1u : 0u) << 8;
@@ -428,20 +433,7 @@ void BlockRunner::ldmatrix(HloHostThread *thread, uint32_t matrices, uint32_t tr
 
 void BlockRunner::stmatrix(HloHostThread *thread, uint32_t matrices, void *rowAddress,
                            const uint32_t *values) {
-  if (matrices != 1 && matrices != 2 && matrices != 4)
-    fault(thread, "ran stmatrix of " + std::to_string(matrices) +
-                      " matrices (PTX has .x1, .x2 and .x4)");
-  size_t lane = indexOf(thread) % kWarpSize;
-  if (lane < 8 * matrices) {
-    auto address = reinterpret_cast<uintptr_t>(rowAddress);
-    auto base = reinterpret_cast<uintptr_t>(sharedMemory.data());
-    if (address < base || address + 16 > base + launch->sharedMemoryBytes || address % 16)
-      fault(thread, "ran stmatrix with row address " +
-                        std::to_string(static_cast<int64_t>(address - base)) +
-                        " bytes from the start of shared memory, which is not a 16-byte "
-                        "aligned row inside its " +
-                        std::to_string(launch->sharedMemoryBytes) + " bytes");
-  }
+  checkMatrixRow(thread, "stmatrix", matrices, rowAddress);
   CollectiveRequest request;
   request.op = CollectiveRequest::Op::Stmatrix;
   request.kind = matrices;

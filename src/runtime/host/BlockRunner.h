@@ -207,6 +207,11 @@ private:
   /// faults where they do not lie in it as wgmma reads them.
   WgmmaOperands checkedWgmmaOperands(HloHostThread *thread, uint32_t n,
                                      const WgmmaOperands &operands);
+  /// Faults unless `matrices` is 1, 2 or 4 and, for a lane that names a
+  /// row, `rowAddress` is a 16-byte aligned row in shared memory
+  /// (ldmatrix's and stmatrix's rule).
+  void checkMatrixRow(HloHostThread *thread, const char *name, uint32_t matrices,
+                      const void *rowAddress);
   /// Waits in a warp-collective operation until its warp completes it.
   void arriveAtCollective(HloHostThread *thread, const CollectiveRequest &request);
   /// Completes the collective operation `requester` waits in, if every lane

@@ -41,8 +41,7 @@ uint64_t tmaBoxOffset(const HloHostTensorMap &map, const std::array<uint32_t, 5>
   return (address ^ (((address >> 7) & mask) << 4)) - destinationOffset;
 }
 
-Status copyTmaBox(const HloHostTensorMap &map, const int32_t *coordinates, uint8_t *destination,
-                  const uint8_t *sharedBase) {
+Status checkTmaBox(const HloHostTensorMap &map) {
   if (map.rank < 1 || map.rank > 5)
     return Status::failure("a tensor map of rank " + std::to_string(map.rank));
   if (map.swizzle != 0 && uint64_t(map.box[0]) * map.elementBytes != map.swizzle)
@@ -50,26 +49,21 @@ Status copyTmaBox(const HloHostTensorMap &map, const int32_t *coordinates, uint8
                            std::to_string(uint64_t(map.box[0]) * map.elementBytes) +
                            " bytes, not the swizzle's " + std::to_string(map.swizzle) +
                            " (the only swizzled boxes the host target models)");
-  uint64_t destinationOffset = uint64_t(destination - sharedBase);
-  std::array<uint32_t, 5> position{};
-  uint64_t elements = tmaBoxBytes(map) / map.elementBytes;
-  for (uint64_t e = 0; e < elements; ++e) {
-    uint64_t rest = e;
-    bool inside = true;
-    uint64_t source = 0;
-    for (uint32_t d = 0; d < map.rank; ++d) {
-      position[d] = static_cast<uint32_t>(rest % map.box[d]);
-      rest /= map.box[d];
-      int64_t at = int64_t(coordinates[d]) + position[d];
-      inside = inside && at >= 0 && uint64_t(at) < map.dims[d];
-      source += uint64_t(at) * (d == 0 ? map.elementBytes : map.strides[d]);
-    }
-    uint8_t *to = destination + tmaBoxOffset(map, position, destinationOffset);
-    if (inside)
-      std::memcpy(to, static_cast<const uint8_t *>(map.base) + source, map.elementBytes);
-    else
-      std::memset(to, 0, map.elementBytes);
-  }
+  return Status::success();
+}
+
+Status copyTmaBox(const HloHostTensorMap &map, const int32_t *coordinates, uint8_t *destination,
+                  const uint8_t *sharedBase) {
+  if (Status supported = checkTmaBox(map); !supported)
+    return supported;
+  auto *base = static_cast<const uint8_t *>(map.base);
+  forEachTmaBoxElement(map, coordinates, uint64_t(destination - sharedBase),
+                       [&](uint64_t shared, uint64_t global, bool inside) {
+                         if (inside)
+                           std::memcpy(destination + shared, base + global, map.elementBytes);
+                         else
+                           std::memset(destination + shared, 0, map.elementBytes);
+                       });
   return Status::success();
 }
 

@@ -41,6 +41,34 @@ uint64_t tmaBoxOffset(const HloHostTensorMap &map, const std::array<uint32_t, 5>
 /// The bytes one load of `map`'s box moves (what expect_tx counts).
 uint64_t tmaBoxBytes(const HloHostTensorMap &map);
 
+/// Whether the host models `map`'s boxes: rank 1 to 5, and a swizzled
+/// box's rows the swizzle's bytes.
+Status checkTmaBox(const HloHostTensorMap &map);
+
+/// Calls `visit(sharedOffset, globalOffset, inside)` for every element of
+/// `map`'s box at `coordinates`: its byte offset from the box's start in
+/// shared memory (swizzled, the box at `boxOffset` of the block's shared
+/// memory), its byte offset in the tensor, and whether it lies in it.
+template <typename Visit>
+void forEachTmaBoxElement(const HloHostTensorMap &map, const int32_t *coordinates,
+                          uint64_t boxOffset, Visit visit) {
+  std::array<uint32_t, 5> position{};
+  uint64_t elements = tmaBoxBytes(map) / map.elementBytes;
+  for (uint64_t e = 0; e < elements; ++e) {
+    uint64_t rest = e;
+    bool inside = true;
+    uint64_t global = 0;
+    for (uint32_t d = 0; d < map.rank; ++d) {
+      position[d] = static_cast<uint32_t>(rest % map.box[d]);
+      rest /= map.box[d];
+      int64_t at = int64_t(coordinates[d]) + position[d];
+      inside = inside && at >= 0 && uint64_t(at) < map.dims[d];
+      global += uint64_t(at) * (d == 0 ? map.elementBytes : map.strides[d]);
+    }
+    visit(tmaBoxOffset(map, position, boxOffset), global, inside);
+  }
+}
+
 /// Copies the box of `map` at `coordinates` to `destination` now (zeros
 /// outside the tensor); `sharedBase` anchors the swizzle.
 Status copyTmaBox(const HloHostTensorMap &map, const int32_t *coordinates, uint8_t *destination,

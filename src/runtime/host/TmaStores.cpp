@@ -9,33 +9,16 @@
 namespace hlo::runtime {
 Status storeTmaBox(const HloHostTensorMap &map, const int32_t *coordinates,
                    const uint8_t *source, uint64_t sourceOffset) {
-  if (map.rank < 1 || map.rank > 5)
-    return Status::failure("a tensor map of rank " + std::to_string(map.rank));
-  if (map.swizzle != 0 && uint64_t(map.box[0]) * map.elementBytes != map.swizzle)
-    return Status::failure("a swizzled tensor map whose box rows are " +
-                           std::to_string(uint64_t(map.box[0]) * map.elementBytes) +
-                           " bytes, not the swizzle's " + std::to_string(map.swizzle) +
-                           " (the only swizzled boxes the host target models)");
-  std::array<uint32_t, 5> position{};
-  uint64_t elements = tmaBoxBytes(map) / map.elementBytes;
+  if (Status supported = checkTmaBox(map); !supported)
+    return supported;
   // The tensor's buffer is the kernel's output: the map is const only as
   // the loads see it.
   auto *base = static_cast<uint8_t *>(const_cast<void *>(map.base));
-  for (uint64_t e = 0; e < elements; ++e) {
-    uint64_t rest = e;
-    bool inside = true;
-    uint64_t target = 0;
-    for (uint32_t d = 0; d < map.rank; ++d) {
-      position[d] = static_cast<uint32_t>(rest % map.box[d]);
-      rest /= map.box[d];
-      int64_t at = int64_t(coordinates[d]) + position[d];
-      inside = inside && at >= 0 && uint64_t(at) < map.dims[d];
-      target += uint64_t(at) * (d == 0 ? map.elementBytes : map.strides[d]);
-    }
-    if (inside)
-      std::memcpy(base + target, source + tmaBoxOffset(map, position, sourceOffset),
-                  map.elementBytes);
-  }
+  forEachTmaBoxElement(map, coordinates, sourceOffset,
+                       [&](uint64_t shared, uint64_t global, bool inside) {
+                         if (inside)
+                           std::memcpy(base + global, source + shared, map.elementBytes);
+                       });
   return Status::success();
 }
 

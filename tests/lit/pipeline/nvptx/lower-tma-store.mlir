@@ -14,7 +14,7 @@
 // CHECK-NEXT: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK:      nvvm.bar.warp.sync %c-1_i32
 // CHECK:      %[[TILE:.*]] = xla_gpu.element_pointer %arg1[%arg3, %arg4, %arg4]
-// CHECK:      %[[MAP:.*]] = xla_gpu.element_pointer %arg2[%c0, %c0] : memref<300x200xbf16> -> !llvm.ptr
+// CHECK:      %[[MAP:.*]] = xla_gpu.element_pointer %arg2[%[[Z:c0(_[0-9]+)?]], %[[Z]]] : memref<300x200xbf16> -> !llvm.ptr
 // CHECK:      %[[COLUMN:.*]] = arith.index_cast %arg4 : index to i32
 // CHECK:      %[[Y:.*]] = arith.index_cast %arg3 : index to i32
 // CHECK:      nvvm.cp.async.bulk.tensor.global.shared.cta %[[MAP]], %[[TILE]], box[%[[COLUMN]], %[[Y]]]

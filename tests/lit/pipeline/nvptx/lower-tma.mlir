@@ -13,7 +13,7 @@
 // CHECK:      %[[ARRIVE:.*]] = xla_gpu.element_pointer %arg2[%arg3]
 // CHECK:      nvvm.mbarrier.arrive.expect_tx %[[ARRIVE]], %c16384_i32 : !llvm.ptr<3>, i32
 // CHECK:      %[[TILE:.*]] = xla_gpu.element_pointer %arg1[%c0, %c0, %c0] : memref<1x128x64xbf16, #gpu.address_space<workgroup>> -> <3>
-// CHECK:      %[[MAP:.*]] = xla_gpu.element_pointer %arg0[%c0, %c0] : memref<256x512xbf16> -> !llvm.ptr
+// CHECK:      %[[MAP:.*]] = xla_gpu.element_pointer %arg0[%[[Z:c0(_[0-9]+)?]], %[[Z]]] : memref<256x512xbf16> -> !llvm.ptr
 // CHECK:      %[[K:.*]] = arith.index_cast %arg4 : index to i32
 // CHECK:      %[[ROW:.*]] = arith.index_cast %arg3 : index to i32
 // CHECK:      %[[CLUSTER:.*]] = llvm.addrspacecast %[[TILE]] : !llvm.ptr<3> to !llvm.ptr<7>
