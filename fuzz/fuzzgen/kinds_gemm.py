@@ -17,8 +17,8 @@
 # architecture (Case.arch: sm_80, sm_89, sm_90a; 8-bit floats sm_89 on),
 # used by the driver for the host compile and the cubin steps
 # (Case.cubin_archs). Two in five 16-bit and 8-bit float cases take
-# Hopper's TMA form (sm_90a): no batch, A K-minor (16-bit: or M-minor, one
-# in three), B K-minor or N-minor, K
+# Hopper's TMA form (sm_90a): one in four batched (batch most major), A
+# K-minor (16-bit: or M-minor, one in three), B K-minor or N-minor, K
 # a multiple of 8, a config of 64 or 128 rows on 4 or 8 warps and 3 or 4
 # stages -- the kernels whose operands load by TMA, through the
 # warp-specialized producer/consumer pipeline where both do (8-bit
@@ -109,7 +109,10 @@ class GemmKinds:
         decode = not hopper and lt in ('bf16', 'f16', 'f32') and rk.random() < 0.12
         if decode:
             self.feature('gemm-decode-split-k')
-        batch = not hopper and not decode and rs.random() < 0.3
+        # (Hopper: one in four batched, the TMA boxes one along the batch.)
+        batch = not decode and rs.random() < (0.25 if hopper else 0.3)
+        if batch:
+            self.feature('gemm-batched')
         b = self.sdim(rs.choice([1, 2, 3, 5])) if batch else None
         m, n, k = self.gemm_size(), self.gemm_size(), self.gemm_size()
         if hopper:

@@ -668,7 +668,7 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   if (epilogueByTma) {
     // Through shared memory, a warp's 16 rows at a time (GemmTmaStore.cpp).
     auto stored = storeWarpOutputWithTma(
-        b, output, finalTiles.back(), warp, lane, blockHasTile,
+        b, output, finalTiles.back(), warp, lane, blockHasTile, batch,
         math.add(blockRow, math.add(groupRow, math.mul(warpInGroup, 16))),
         math.add(blockColumn, groupColumn), [&](int64_t v) -> llvm::Expected<Value> {
           llvm::Expected<EpilogueElement> element = epilogueElement(0, v);

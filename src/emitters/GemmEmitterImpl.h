@@ -171,11 +171,19 @@ private:
   bool canCopyAsync(int operand) const;
 
   /// Whether operand `operand`'s K tiles can be TMA loads: a fusion
-  /// parameter the dot alone reads, two-dimensional and K-minor, its K
-  /// tile one swizzled row of each operand row (SwizzledRows of one atom),
-  /// with 16-byte row strides; 16-bit floats on a TMA device.
+  /// parameter the dot alone reads, one contracting, one free and at most
+  /// one batch dimension, K-minor with its K tile one swizzled row of each
+  /// operand row (SwizzledRows of one atom), or free-dimension minor
+  /// (SwizzledColumns), with 16-byte row strides; 16-bit or 8-bit floats
+  /// on a TMA device.
   bool canLoadWithTma(int operand) const;
-  /// The TMA box of operand `operand` (most minor first: K, rows).
+  /// What each dimension of operand `operand`'s tensor map is, most minor
+  /// first (its layout's order).
+  enum class TmaDimension { Contracting, Free, Batch };
+  llvm::SmallVector<TmaDimension> tmaDimensions(int operand) const;
+  /// The TMA box of operand `operand`, most minor first: the K tile
+  /// (K-minor) or an atom of rows (M- or N-minor), the other of them, and
+  /// one along a batch dimension.
   std::vector<int64_t> tmaBox(int operand) const;
   /// The issuing thread's TMA loads of the K tile from contraction index
   /// `k0` on into stage `stage`'s tiles `values[0]` (A) and `values[1]`
@@ -200,24 +208,28 @@ private:
   /// Whether the consumers can write the output through shared memory
   /// (GemmTmaStore.cpp): warp specialization; the tile whole warpgroups
   /// of whole 64-column chunks, nothing past the block's tile; a 16-bit
-  /// [M, N] row-major output with rows of whole 16 bytes, the dot's own
-  /// indices (no bitcasts on the way).
+  /// [M, N] or [batch, M, N] row-major output with rows of whole 16
+  /// bytes, the dot's own indices (no bitcasts on the way).
   bool canStoreWithTma() const;
   /// The epilogue's buffers: two a consumer warp, each a TMA box of 16
   /// rows by 64 columns (128 bytes, swizzled).
   mlir::RankedTensorType epilogueTileType(mlir::MLIRContext *context) const;
   int64_t epilogueTileBytes() const;
+  /// The output's TMA box: a chunk, most minor first (and one along the
+  /// batch).
+  std::vector<int64_t> epilogueBox() const;
   /// One warp's output through shared memory: for each 64-column chunk of
   /// its warpgroup's slab, its first lane waits until the store that last
   /// read the chunk's buffer has (`tma_store_wait`), the warp's lanes put
   /// their values (`value(v)`: accumulator value v, in the output's type)
   /// into the buffer by stmatrix, and the first lane TMA-stores the 16 x
-  /// 64 box at (`row`, `column` + 64 chunk) where the block has a tile.
+  /// 64 box at (`batch`, `row`, `column` + 64 chunk) where the block has
+  /// a tile.
   /// The output and the buffers, updated.
   llvm::Expected<std::pair<mlir::Value, mlir::Value>>
   storeWarpOutputWithTma(mlir::ImplicitLocOpBuilder &b, mlir::Value output, mlir::Value buffers,
                          mlir::Value warp, mlir::Value lane, mlir::Value hasTile,
-                         mlir::Value row, mlir::Value column,
+                         mlir::ValueRange batch, mlir::Value row, mlir::Value column,
                          const std::function<llvm::Expected<mlir::Value>(int64_t)> &value) const;
   /// The first lane of each warp waits for all its TMA stores' writes.
   void waitForTmaStores(mlir::ImplicitLocOpBuilder &b, mlir::Value lane) const;

@@ -28,26 +28,48 @@ bool GemmEmitter::canLoadWithTma(int operand) const {
   const std::vector<int64_t> &contracting =
       operand == 0 ? gemm.lhsContracting : gemm.rhsContracting;
   const std::vector<int64_t> &free = operand == 0 ? gemm.lhsFree : gemm.rhsFree;
-  if (shape.rank() != 2 || contracting.size() != 1 || free.size() != 1)
+  const std::vector<int64_t> &batch = operand == 0 ? gemm.lhsBatch : gemm.rhsBatch;
+  // One contracting, one free and at most one batch dimension (a box of
+  // one along it).
+  if (contracting.size() != 1 || free.size() != 1 || batch.size() > 1 ||
+      shape.rank() != 2 + static_cast<int64_t>(batch.size()))
     return false;
   std::vector<int64_t> layout = shape.layoutOrDefault().minorToMajor;
-  if (layout.size() != 2)
+  if (layout.size() != static_cast<size_t>(shape.rank()))
     return false;
-  // Rows of K (one box of the whole tile), or, N-minor, rows of N (one
-  // box an atom of the tile); the buffer's rows 16-byte aligned.
+  // The buffer's rows (its minor-most dimension) 16-byte aligned.
+  if ((shape.dimension(layout.front()) * elementBytes) % 16 != 0)
+    return false;
+  // Rows of K (one box of the whole tile), or, M- or N-minor, rows of M
+  // or N (one box an atom of the tile).
   if (staged.layout == TileLayout::SwizzledColumns)
-    return layout.front() == free.front() && tiling.blockK <= 256 &&
-           (shape.dimension(free.front()) * elementBytes) % 16 == 0;
+    return layout.front() == free.front() && tiling.blockK <= 256;
   return layout.front() == contracting.front() && staged.layout == TileLayout::SwizzledRows &&
-         staged.tileShape.front() == 1 && staged.rows <= 256 &&
-         (gemm.k * elementBytes) % 16 == 0;
+         staged.tileShape.front() == 1 && staged.rows <= 256;
+}
+
+SmallVector<GemmEmitter::TmaDimension> GemmEmitter::tmaDimensions(int operand) const {
+  const std::vector<int64_t> &contracting =
+      operand == 0 ? gemm.lhsContracting : gemm.rhsContracting;
+  const std::vector<int64_t> &batch = operand == 0 ? gemm.lhsBatch : gemm.rhsBatch;
+  SmallVector<TmaDimension> dimensions;
+  for (int64_t d : gemm.dot->operand(operand)->shape().layoutOrDefault().minorToMajor)
+    dimensions.push_back(d == contracting.front()       ? TmaDimension::Contracting
+                         : llvm::is_contained(batch, d) ? TmaDimension::Batch
+                                                        : TmaDimension::Free);
+  return dimensions;
 }
 
 std::vector<int64_t> GemmEmitter::tmaBox(int operand) const {
   const Staging &staged = staging[operand];
-  if (staged.layout == TileLayout::SwizzledColumns)
-    return {staged.tileShape.back(), tiling.blockK};
-  return {staged.tileShape.back(), staged.rows};
+  bool columns = staged.layout == TileLayout::SwizzledColumns;
+  std::vector<int64_t> box;
+  for (TmaDimension dimension : tmaDimensions(operand))
+    box.push_back(dimension == TmaDimension::Batch ? 1
+                  : dimension == TmaDimension::Contracting
+                      ? (columns ? tiling.blockK : staged.tileShape.back())
+                      : (columns ? staged.tileShape.back() : staged.rows));
+  return box;
 }
 
 std::vector<TensorMapParameter> GemmEmitter::tensorMapParameters() const {
@@ -59,7 +81,7 @@ std::vector<TensorMapParameter> GemmEmitter::tensorMapParameters() const {
   // The output (the kernel's parameter after the inputs) for the
   // epilogue's TMA stores: a warp's 16 x 64 chunk.
   if (epilogueByTma)
-    maps.push_back({fused.parameterCount(), {64, 16}, 128});
+    maps.push_back({fused.parameterCount(), epilogueBox(), 128});
   return maps;
 }
 
@@ -86,10 +108,15 @@ SmallVector<Value> GemmEmitter::issueTmaLoads(ImplicitLocOpBuilder &b, EmitterCo
     bool columns = staged.layout == TileLayout::SwizzledColumns;
     int64_t boxes = columns ? staged.tileShape.front() : 1;
     for (int64_t atom = 0; atom < boxes; ++atom) {
-      SmallVector<Value> coordinates =
-          columns ? SmallVector<Value>{math.add(rows, math.constant(atom * staged.tileShape.back())),
-                                       k0}
-                  : SmallVector<Value>{k0, rows};
+      // In the layout's order (most minor first): the K tile's first
+      // column, its rows' (the atom's) first and the block's batch.
+      SmallVector<Value> coordinates;
+      for (TmaDimension dimension : tmaDimensions(operand))
+        coordinates.push_back(
+            dimension == TmaDimension::Contracting ? k0
+            : dimension == TmaDimension::Batch     ? position.batch.front()
+            : columns ? math.add(rows, math.constant(atom * staged.tileShape.back()))
+                      : rows);
       SmallVector<Value> at;
       if (columns)
         at = {math.constant(atom), math.constant(0), math.constant(0)};

@@ -4,8 +4,8 @@
 // warp-specialized kernel's output as Hopper's GEMMs do: the consumers
 // apply the epilogue in registers, each warp puts a 16-row by 64-column
 // chunk of its slab into a swizzled shared buffer with stmatrix, and its
-// first lane moves the chunk to the output with one TMA store, which
-// clips it at the output's edges. Each warp has two buffers, so that the
+// first lane moves the chunk to the output ([M, N] or [batch, M, N]) with
+// one TMA store, which clips it at the output's edges. Each warp has two buffers, so that the
 // next chunk's stmatrix overlaps the last chunk's store; a buffer is
 // written again only after a wait has seen its store read it.
 //
@@ -41,11 +41,17 @@ bool GemmEmitter::canStoreWithTma() const {
        link = link->operand(0))
     if (link->opcode() != HloOpcode::Convert)
       return false;
-  if (fusionOutputs().size() != 1 || gemm.batchCount() != 1 || gemm.dot->shape().rank() != 2)
+  // [M, N] or [batch, M, N], row-major (a box of one along the batch).
+  int64_t rank = gemm.dot->shape().rank();
+  if (fusionOutputs().size() != 1 || gemm.batchSizes.size() > 1 ||
+      rank != 2 + static_cast<int64_t>(gemm.batchSizes.size()))
     return false;
   const Shape &shape = *fusionOutputs().front().shape;
-  if (shape.rank() != 2 || shape.dimension(0) != gemm.m || shape.dimension(1) != gemm.n ||
-      shape.layoutOrDefault().minorToMajor != std::vector<int64_t>{1, 0})
+  std::vector<int64_t> rowMajor = rank == 2 ? std::vector<int64_t>{1, 0}
+                                            : std::vector<int64_t>{2, 1, 0};
+  if (shape.rank() != rank || shape.dimension(rank - 2) != gemm.m ||
+      shape.dimension(rank - 1) != gemm.n || shape.layoutOrDefault().minorToMajor != rowMajor ||
+      (rank == 3 && shape.dimension(0) != gemm.batchSizes.front()))
     return false;
   // 16-bit elements (stmatrix's), rows of whole 16 bytes (a tensor map's
   // strides).
@@ -60,13 +66,21 @@ RankedTensorType GemmEmitter::epilogueTileType(MLIRContext *context) const {
                                element);
 }
 
+std::vector<int64_t> GemmEmitter::epilogueBox() const {
+  std::vector<int64_t> box = {kChunkColumns, kChunkRows};
+  if (!gemm.batchSizes.empty())
+    box.push_back(1);
+  return box;
+}
+
 int64_t GemmEmitter::epilogueTileBytes() const {
   return kBuffersPerWarp * tiling.warps * kChunkRows * kChunkColumns * 2;
 }
 
 llvm::Expected<std::pair<Value, Value>> GemmEmitter::storeWarpOutputWithTma(
     ImplicitLocOpBuilder &b, Value output, Value buffers, Value warp, Value lane, Value hasTile,
-    Value row, Value column, const std::function<llvm::Expected<Value>(int64_t)> &value) const {
+    ValueRange batch, Value row, Value column,
+    const std::function<llvm::Expected<Value>(int64_t)> &value) const {
   const IndexMath math{b};
   auto tileType = cast<RankedTensorType>(buffers.getType());
   int64_t chunks = warpgroups->width / kChunkColumns;
@@ -117,15 +131,18 @@ llvm::Expected<std::pair<Value, Value>> GemmEmitter::storeWarpOutputWithTma(
                     .getResult();
     }
     Value zero = math.constant(0);
-    Value chunkColumn = math.add(column, math.constant(chunk * kChunkColumns));
+    // Most minor first: the chunk's first column, its first row, the
+    // block's batch.
+    SmallVector<Value> coordinates = {math.add(column, math.constant(chunk * kChunkColumns)),
+                                      row};
+    llvm::append_range(coordinates, batch);
     BodyValues stored =
         emitIf(b, issuer, {output}, [&](ImplicitLocOpBuilder &nested) -> BodyValues {
           return SmallVector<Value>{
-              xla_gpu::TmaStoreOp::create(
-                  nested, output.getType(), buffers, ValueRange{buffer, zero, zero}, output,
-                  ValueRange{chunkColumn, row},
-                  nested.getDenseI64ArrayAttr({kChunkColumns, kChunkRows}),
-                  nested.getI64IntegerAttr(kChunkSwizzle))
+              xla_gpu::TmaStoreOp::create(nested, output.getType(), buffers,
+                                          ValueRange{buffer, zero, zero}, output, coordinates,
+                                          nested.getDenseI64ArrayAttr(epilogueBox()),
+                                          nested.getI64IntegerAttr(kChunkSwizzle))
                   .getResult()};
         });
     if (!stored)
