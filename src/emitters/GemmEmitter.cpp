@@ -633,37 +633,37 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
     SmallVector<Value> rootIndex;
   };
   auto epilogueElement = [&](int64_t j, int64_t v) -> llvm::Expected<EpilogueElement> {
-      // Inside this block's tile (an mma tile may reach past a tile
-      // smaller than itself, into the next block's) and inside the dot.
-      auto [localRow, localColumn, valid] = accumulatorPosition(j, v);
-      Value row = math.add(blockRow, localRow), column = math.add(blockColumn, localColumn);
-      Value inBounds = math.both(math.both(valid, blockHasTile),
-                            math.both(math.less(localRow, t.blockM), math.less(localColumn, t.blockN)));
-      inBounds = math.both(inBounds, math.both(math.less(row, gemm.m), math.less(column, gemm.n)));
-      // [batch..., lhs free..., rhs free...].
-      SmallVector<Value> heroIndex(batch.begin(), batch.end());
-      llvm::append_range(heroIndex, delinearizeIndex(b, row, lhsFreeSizes));
-      llvm::append_range(heroIndex, delinearizeIndex(b, column, rhsFreeSizes));
-      SmallVector<Value> rootIndex = toRoot ? applyIndexing(b, *toRoot, heroIndex) : heroIndex;
-      // The value under the condition (the epilogue may read parameters
-      // there), the insert predicated: the output's chain of values has
-      // no branches (bufferizing 64 branches a thread inside a persistent
-      // block's tile loop took forever).
-      Type outputElement = cast<RankedTensorType>(output.getType()).getElementType();
-      Value placeholder = arith::ConstantOp::create(b, b.getZeroAttr(outputElement));
-      BodyValues computed = emitIf(b, inBounds, {placeholder}, [&](ImplicitLocOpBuilder &nested) -> BodyValues {
-        Value value = vector::ExtractOp::create(nested, accumulated[j], v);
-        if (dotElement != accumulatorElement)
-          value = dotElement.getIntOrFloatBitWidth() < accumulatorElement.getIntOrFloatBitWidth()
-                      ? Value(arith::TruncFOp::create(nested, dotElement, value))
-                      : Value(arith::ExtFOp::create(nested, dotElement, value));
-        SmallVector<Value> values = context.elemental.callEpilogue(
-            nested, *epilogue, context.parameters, rootIndex, value);
-        return SmallVector<Value>{values.front()};
-      });
-      if (!computed)
-        return computed.takeError();
-      return EpilogueElement{computed->front(), inBounds, rootIndex};
+    // Inside this block's tile (an mma tile may reach past a tile
+    // smaller than itself, into the next block's) and inside the dot.
+    auto [localRow, localColumn, valid] = accumulatorPosition(j, v);
+    Value row = math.add(blockRow, localRow), column = math.add(blockColumn, localColumn);
+    Value inBounds = math.both(math.both(valid, blockHasTile),
+                          math.both(math.less(localRow, t.blockM), math.less(localColumn, t.blockN)));
+    inBounds = math.both(inBounds, math.both(math.less(row, gemm.m), math.less(column, gemm.n)));
+    // [batch..., lhs free..., rhs free...].
+    SmallVector<Value> heroIndex(batch.begin(), batch.end());
+    llvm::append_range(heroIndex, delinearizeIndex(b, row, lhsFreeSizes));
+    llvm::append_range(heroIndex, delinearizeIndex(b, column, rhsFreeSizes));
+    SmallVector<Value> rootIndex = toRoot ? applyIndexing(b, *toRoot, heroIndex) : heroIndex;
+    // The value under the condition (the epilogue may read parameters
+    // there), the insert predicated: the output's chain of values has
+    // no branches (bufferizing 64 branches a thread inside a persistent
+    // block's tile loop took forever).
+    Type outputElement = cast<RankedTensorType>(output.getType()).getElementType();
+    Value placeholder = arith::ConstantOp::create(b, b.getZeroAttr(outputElement));
+    BodyValues computed = emitIf(b, inBounds, {placeholder}, [&](ImplicitLocOpBuilder &nested) -> BodyValues {
+      Value value = vector::ExtractOp::create(nested, accumulated[j], v);
+      if (dotElement != accumulatorElement)
+        value = dotElement.getIntOrFloatBitWidth() < accumulatorElement.getIntOrFloatBitWidth()
+                    ? Value(arith::TruncFOp::create(nested, dotElement, value))
+                    : Value(arith::ExtFOp::create(nested, dotElement, value));
+      SmallVector<Value> values = context.elemental.callEpilogue(
+          nested, *epilogue, context.parameters, rootIndex, value);
+      return SmallVector<Value>{values.front()};
+    });
+    if (!computed)
+      return computed.takeError();
+    return EpilogueElement{computed->front(), inBounds, rootIndex};
   };
   if (epilogueByTma) {
     // Through shared memory, a warp's 16 rows at a time (GemmTmaStore.cpp).
