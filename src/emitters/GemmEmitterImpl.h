@@ -218,6 +218,8 @@ private:
   /// The output's TMA box: a chunk, most minor first (and one along the
   /// batch).
   std::vector<int64_t> epilogueBox() const;
+  /// The output's tensor map: a chunk's box, the 128-byte swizzle.
+  TensorMapParameter outputTensorMap() const;
   /// One warp's output through shared memory: for each 64-column chunk of
   /// its warpgroup's slab, its first lane waits until the store that last
   /// read the chunk's buffer has (`tma_store_wait`), the warp's lanes put

@@ -78,10 +78,9 @@ std::vector<TensorMapParameter> GemmEmitter::tensorMapParameters() const {
     if (staging[operand].tma)
       maps.push_back({gemm.dot->operand(operand)->parameterNumber(), tmaBox(operand),
                       staging[operand].swizzleBytes});
-  // The output (the kernel's parameter after the inputs) for the
-  // epilogue's TMA stores: a warp's 16 x 64 chunk.
+  // The output, for the epilogue's TMA stores (GemmTmaStore.cpp).
   if (epilogueByTma)
-    maps.push_back({fused.parameterCount(), epilogueBox(), 128});
+    maps.push_back(outputTensorMap());
   return maps;
 }
 

@@ -5,9 +5,10 @@
 // apply the epilogue in registers, each warp puts a 16-row by 64-column
 // chunk of its slab into a swizzled shared buffer with stmatrix, and its
 // first lane moves the chunk to the output ([M, N] or [batch, M, N]) with
-// one TMA store, which clips it at the output's edges. Each warp has two buffers, so that the
-// next chunk's stmatrix overlaps the last chunk's store; a buffer is
-// written again only after a wait has seen its store read it.
+// one TMA store, which clips it at the output's edges. Each warp has two
+// buffers, so that the next chunk's stmatrix overlaps the last chunk's
+// store; a buffer is written again only after a wait has seen its store
+// read it.
 //
 //===----------------------------------------------------------------------===//
 #include "dialect/XlaGpuDialect.h"
@@ -28,6 +29,17 @@ namespace {
 constexpr int64_t kChunkRows = 16, kChunkColumns = 64, kChunkSwizzle = 128;
 /// The buffers of a warp.
 constexpr int64_t kBuffersPerWarp = 2;
+
+/// `tma_store_wait {pending, read}` where `first` (a warp's first lane,
+/// the one that issues its stores).
+void waitOnFirstLane(ImplicitLocOpBuilder &b, Value first, int64_t pending, bool read) {
+  scf::IfOp::create(b, first, [&](OpBuilder &builder, Location location) {
+    xla_gpu::TmaStoreWaitOp::create(builder, location, builder.getI64IntegerAttr(pending),
+                                    read ? builder.getUnitAttr() : UnitAttr());
+    scf::YieldOp::create(builder, location);
+  });
+}
+
 } // namespace
 
 bool GemmEmitter::canStoreWithTma() const {
@@ -102,11 +114,7 @@ llvm::Expected<std::pair<Value, Value>> GemmEmitter::storeWarpOutputWithTma(
   Value matrixColumn = arith::DivUIOp::create(b, laneMatrix, math.constant(2));
   for (int64_t chunk = 0; chunk < chunks; ++chunk) {
     Value buffer = math.add(math.mul(warp, kBuffersPerWarp), math.constant(chunk % 2));
-    scf::IfOp::create(b, first, [&](OpBuilder &builder, Location location) {
-      xla_gpu::TmaStoreWaitOp::create(builder, location, builder.getI64IntegerAttr(pending),
-                                      builder.getUnitAttr());
-      scf::YieldOp::create(builder, location);
-    });
+    waitOnFirstLane(b, first, pending, /*read=*/true);
     // Four stmatrix.x4 a chunk, each of eight consecutive accumulator
     // values: the wgmma D fragment's columns 8i to 8i + 15 (i = 8 chunk +
     // 2p), rows g and g + 8 of the warp's 16, as the four 8 x 8 matrices
@@ -156,12 +164,13 @@ void GemmEmitter::waitForTmaStores(ImplicitLocOpBuilder &b, Value lane) const {
   if (plantedBug == "tma-store-no-final-wait")
     return;
   const IndexMath math{b};
-  Value first = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, lane, math.constant(0));
-  scf::IfOp::create(b, first, [&](OpBuilder &builder, Location location) {
-    xla_gpu::TmaStoreWaitOp::create(builder, location, builder.getI64IntegerAttr(0),
-                                    UnitAttr());
-    scf::YieldOp::create(builder, location);
-  });
+  waitOnFirstLane(b, arith::CmpIOp::create(b, arith::CmpIPredicate::eq, lane, math.constant(0)),
+                  0, /*read=*/false);
+}
+
+TensorMapParameter GemmEmitter::outputTensorMap() const {
+  // The kernel's parameter after the inputs.
+  return {fused.parameterCount(), epilogueBox(), kChunkSwizzle};
 }
 
 } // namespace hlo
