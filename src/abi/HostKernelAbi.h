@@ -262,6 +262,24 @@ void __hlo_host_tma_store(HloHostThread *thread, const HloHostTensorMap *map,
                           const void *source, const int32_t *coordinates);
 void __hlo_host_tma_store_wait(HloHostThread *thread, uint32_t pending);
 
+/* Thread-block clusters (the kernel's blocks in clusters of the
+ * manifest's "cluster" shape, which run together): __hlo_host_cluster_sync
+ * is barrier.cluster.arrive + barrier.cluster.wait (every thread of every
+ * block of the cluster arrives, or has exited);
+ * __hlo_host_mbarrier_arrive_cluster is one arrival (mapa, then
+ * mbarrier.arrive.release.cluster.shared::cluster) at the mbarrier at
+ * `barrier`'s offset in the shared memory of block `rank` of the cluster
+ * (%cluster_ctarank); __hlo_host_tma_load_multicast is
+ * __hlo_host_tma_load with .multicast::cluster: the box lands at
+ * `destination`'s offset in every block of the cluster whose rank bit is
+ * set in `mask`, its bytes completing on the mbarrier at `barrier`'s
+ * offset in each. Reaching a block that has exited is a fault. */
+void __hlo_host_cluster_sync(HloHostThread *thread);
+void __hlo_host_mbarrier_arrive_cluster(HloHostThread *thread, void *barrier, uint32_t rank);
+void __hlo_host_tma_load_multicast(HloHostThread *thread, const HloHostTensorMap *map,
+                                   void *destination, void *barrier,
+                                   const int32_t *coordinates, uint32_t mask);
+
 /* PTX's setmaxnreg.{inc,dec}.sync.aligned.u32 (`increase` non-zero:
  * .inc): the calling warpgroup's registers per thread become `count`,
  * given back to the block's pool or taken from it (waiting until other

@@ -21,6 +21,13 @@
 // exited, the block is deadlocked: that is a fault, with each thread's
 // state.
 //
+// A block of a thread-block cluster (ClusterRunner.h) runs the same way,
+// one sweep over its ready threads at a time, interleaved with the other
+// blocks of its cluster on the same host thread: a cluster barrier waits
+// for every thread of the cluster, and an mbarrier arrival or a multicast
+// TMA load may reach another block's shared memory at the same offset
+// (PTX's mapa), never one that has exited.
+//
 //===----------------------------------------------------------------------===//
 #ifndef HLO_RUNTIME_HOST_BLOCKRUNNER_H
 #define HLO_RUNTIME_HOST_BLOCKRUNNER_H
@@ -45,6 +52,8 @@
 
 namespace hlo::runtime {
 
+class ClusterRunner;
+
 /// What every block of one launch shares.
 struct GridLaunch {
   HloHostKernel kernel = nullptr;
@@ -57,6 +66,8 @@ struct GridLaunch {
   /// The registers a thread launches with (the kernel's bound; 0:
   /// unknown), where setmaxnreg moves them (RegisterPool.h).
   uint32_t registersPerThread = 0;
+  /// The thread-block clusters' shape (blocks of one run together).
+  std::array<uint32_t, 3> cluster = {1, 1, 1};
 };
 
 class BlockRunner {
@@ -66,10 +77,32 @@ public:
   BlockRunner(const BlockRunner &) = delete;
   BlockRunner &operator=(const BlockRunner &) = delete;
 
-  /// Runs block `blockId` of `launch`. False on a fault, described by
-  /// faultMessage().
+  /// Runs block `blockId` of `launch` (alone: a cluster of one). False on
+  /// a fault, described by faultMessage().
   bool run(const GridLaunch &launch, std::array<uint32_t, 3> blockId);
   const std::string &faultMessage() const { return message; }
+
+  /// As the block of rank `rank` of `cluster` (ClusterRunner.h): start()
+  /// prepares the block (its shared memory poisoned, its threads' fibers;
+  /// false on a fault), then each sweep() resumes its ready threads until
+  /// each blocks or exits.
+  bool start(const GridLaunch &launch, std::array<uint32_t, 3> blockId, ClusterRunner *cluster,
+             unsigned rank);
+  enum class Sweep : uint8_t {
+    /// Threads ran or became ready.
+    Progressed,
+    /// Every thread waits for something no thread of the block can give.
+    Waiting,
+    /// Every thread has exited (and left nothing in flight).
+    Done,
+    Faulted
+  };
+  Sweep sweep();
+  /// Whether every thread waits at the cluster barrier or has exited.
+  bool waitsAtClusterBarrier() const;
+  void releaseClusterBarrier();
+  /// Why the block's threads wait (after a sweep that found them Waiting).
+  std::string deadlockReport() const;
 
   // The runtime interface, for the threads of the running block.
   void barrier(HloHostThread *thread);
@@ -107,6 +140,18 @@ public:
   void tmaStoreWait(HloHostThread *thread, uint32_t pending);
   void tmaLoad(HloHostThread *thread, const HloHostTensorMap *map, void *destination,
                void *barrier, const int32_t *coordinates);
+  /// barrier.cluster.arrive + barrier.cluster.wait: until every thread
+  /// of the cluster has arrived or exited.
+  void clusterSync(HloHostThread *thread);
+  /// An arrival at the mbarrier at `barrier`'s offset in the shared memory
+  /// of block `rank` of the cluster (mapa, then mbarrier.arrive
+  /// .shared::cluster).
+  void mbarrierArrivePeer(HloHostThread *thread, void *barrier, uint32_t rank);
+  /// A TMA load into `destination`'s offset of every block of the cluster
+  /// whose rank `mask` names, completing on the mbarrier at `barrier`'s
+  /// offset in each (.multicast::cluster).
+  void tmaLoadMulticast(HloHostThread *thread, const HloHostTensorMap *map, void *destination,
+                        void *barrier, const int32_t *coordinates, uint32_t mask);
   /// setmaxnreg (RegisterPool.h), warpgroup-collective: an `.inc` waits
   /// until the pool holds what it asks.
   void setMaxRegisters(HloHostThread *thread, uint32_t count, bool increase);
@@ -120,6 +165,7 @@ private:
     AtShuffle,
     AtCollective,
     AtMbarrier,
+    AtClusterBarrier,
     Exited,
     Faulted
   };
@@ -190,7 +236,18 @@ private:
   };
 
   bool runSequential();
-  bool runConcurrent();
+  /// The threads' fibers, ready to run (false: a fault).
+  bool startThreads();
+  /// Block `rank` of the cluster, and `address`'s offset in the running
+  /// block's shared memory as an address in that block's; faults where
+  /// there is no such block, the address is not shared memory, or the
+  /// block has exited. `what`: the operation, for the fault.
+  struct PeerAddress {
+    BlockRunner &block;
+    void *address;
+  };
+  PeerAddress peerOf(HloHostThread *thread, uint32_t rank, const void *address,
+                     const char *what);
   void prepareThreads(size_t count);
   static void fiberEntry(void *argument);
 
@@ -222,10 +279,14 @@ private:
   /// Records a fault the scheduler found (no thread to leave).
   void schedulerFault(std::string what);
   std::string describeThread(const HloHostThread &thread) const;
-  std::string deadlockReport() const;
 
   const GridLaunch *launch = nullptr;
   std::array<uint32_t, 3> blockId = {0, 0, 0};
+  /// The cluster the block runs in (none: alone) and its rank there.
+  ClusterRunner *cluster = nullptr;
+  unsigned clusterRank = 0;
+  /// Every thread has exited (Sweep::Done).
+  bool finished = false;
   std::vector<uint8_t> sharedMemory;
   bool sequential = true;
   // Sequential mode: one record, and where a fault jumps back to.

@@ -3,7 +3,7 @@
 
 #include "LaunchLimits.h"
 #include "TensorMapLayout.h"
-#include "host/BlockRunner.h"
+#include "host/ClusterRunner.h"
 #include "host/KernelCrashHandler.h"
 
 #include <atomic>
@@ -16,7 +16,7 @@ HostLauncher::HostLauncher(unsigned hostThreads)
     : threadCount(hostThreads ? hostThreads
                               : std::max(1u, std::thread::hardware_concurrency())) {
   for (unsigned i = 0; i < threadCount; ++i)
-    runners.push_back(std::make_unique<BlockRunner>());
+    runners.push_back(std::make_unique<ClusterRunner>());
 }
 
 HostLauncher::~HostLauncher() = default;
@@ -29,8 +29,7 @@ LaunchResult HostLauncher::launch(HloHostKernel kernel, const KernelSpec &spec,
     return {LaunchResult::Fault, "the launch is invalid: " + rejected};
   // A tensor map parameter reaches the kernel as a pointer to its host
   // form (abi/HostKernelAbi.h), encoded from the same fields a GPU's
-  // cuTensorMapEncodeTiled gets. (Clusters only group blocks that this
-  // launcher runs anyway; the host target refuses cluster operations.)
+  // cuTensorMapEncodeTiled gets.
   std::vector<HloHostTensorMap> maps(spec.parameters.size());
   std::vector<void *> arguments = buffers;
   for (size_t i = 0; i < spec.parameters.size() && i < buffers.size(); ++i) {
@@ -63,33 +62,42 @@ LaunchResult HostLauncher::launch(HloHostKernel kernel, const KernelSpec &spec,
   grid.sharedMemoryBytes = spec.sharedMemoryBytes + spec.dynamicSharedMemoryBytes;
   grid.concurrentThreads = spec.concurrentThreads;
   grid.registersPerThread = spec.maxRegisters;
+  // A cluster's blocks run together (ClusterRunner.h), one cluster at a
+  // time per host thread; without clusters, each block alone.
+  std::array<uint32_t, 3> clusters = {spec.grid[0], spec.grid[1], spec.grid[2]};
+  if (spec.cluster)
+    for (int i = 0; i < 3; ++i) {
+      grid.cluster[i] = (*spec.cluster)[i];
+      clusters[i] /= grid.cluster[i]; // whole clusters (checkLaunch)
+    }
+  bool clustered = grid.cluster[0] * grid.cluster[1] * grid.cluster[2] > 1;
 
-  uint64_t blocks = uint64_t(spec.grid[0]) * spec.grid[1] * spec.grid[2];
+  uint64_t blocks = uint64_t(clusters[0]) * clusters[1] * clusters[2];
   std::atomic<uint64_t> next{0};
   std::atomic<bool> stop{false};
   std::mutex faultMutex;
   uint64_t faultBlock = UINT64_MAX;
   std::string faultMessage;
-  // Blocks are taken in increasing order; after a fault no new block starts
-  // but those already running finish, so the fault reported is that of the
-  // lowest block that faults, whatever the timing.
-  auto work = [&](BlockRunner &runner) {
+  // Blocks (or clusters) are taken in increasing order; after a fault no
+  // new one starts but those already running finish, so the fault
+  // reported is that of the lowest block that faults, whatever the timing.
+  auto work = [&](ClusterRunner &runner) {
     KernelCrashScope crashScope(spec.name);
     while (!stop.load(std::memory_order_relaxed)) {
       uint64_t block = next.fetch_add(1, std::memory_order_relaxed);
       if (block >= blocks)
         return;
       std::array<uint32_t, 3> id = {
-          static_cast<uint32_t>(block % spec.grid[0]),
-          static_cast<uint32_t>(block / spec.grid[0] % spec.grid[1]),
-          static_cast<uint32_t>(block / (uint64_t(spec.grid[0]) * spec.grid[1]))};
-      if (runner.run(grid, id))
+          static_cast<uint32_t>(block % clusters[0]),
+          static_cast<uint32_t>(block / clusters[0] % clusters[1]),
+          static_cast<uint32_t>(block / (uint64_t(clusters[0]) * clusters[1]))};
+      if (clustered ? runner.run(grid, id) : runner.member(0).run(grid, id))
         continue;
       stop = true;
       std::lock_guard<std::mutex> lock(faultMutex);
       if (block < faultBlock) {
         faultBlock = block;
-        faultMessage = runner.faultMessage();
+        faultMessage = clustered ? runner.faultMessage() : runner.member(0).faultMessage();
       }
     }
   };

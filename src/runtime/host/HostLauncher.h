@@ -8,6 +8,7 @@
 //    need not run concurrently (no barrier machinery at all), else each on
 //    a fiber (Fiber.h) until it blocks at a barrier or a warp shuffle;
 //  - shared memory is per block and starts as a poison pattern (0xff);
+//  - the blocks of a thread-block cluster run together (ClusterRunner.h);
 //  - a warp is 32 consecutive threads; shuffles follow PTX's shfl.sync;
 //  - atomics are the host's atomics, across blocks too.
 // What a GPU would report is reported as a fault, never a hang: an access
@@ -30,7 +31,7 @@
 
 namespace hlo::runtime {
 
-class BlockRunner;
+class ClusterRunner;
 
 class HostLauncher {
 public:
@@ -50,7 +51,7 @@ private:
   unsigned threadCount;
   /// One per host thread, kept across launches (fiber stacks, shared
   /// memory).
-  std::vector<std::unique_ptr<BlockRunner>> runners;
+  std::vector<std::unique_ptr<ClusterRunner>> runners;
 };
 
 } // namespace hlo::runtime

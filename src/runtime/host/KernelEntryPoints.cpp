@@ -121,6 +121,18 @@ void __hlo_host_tma_load(HloHostThread *thread, const HloHostTensorMap *map, voi
   runnerOf(thread).tmaLoad(thread, map, destination, barrier, coordinates);
 }
 
+void __hlo_host_cluster_sync(HloHostThread *thread) { runnerOf(thread).clusterSync(thread); }
+
+void __hlo_host_mbarrier_arrive_cluster(HloHostThread *thread, void *barrier, uint32_t rank) {
+  runnerOf(thread).mbarrierArrivePeer(thread, barrier, rank);
+}
+
+void __hlo_host_tma_load_multicast(HloHostThread *thread, const HloHostTensorMap *map,
+                                   void *destination, void *barrier,
+                                   const int32_t *coordinates, uint32_t mask) {
+  runnerOf(thread).tmaLoadMulticast(thread, map, destination, barrier, coordinates, mask);
+}
+
 void __hlo_host_setmaxnreg(HloHostThread *thread, uint32_t count, uint32_t increase) {
   runnerOf(thread).setMaxRegisters(thread, count, increase != 0);
 }
