@@ -83,13 +83,15 @@ class Runner:
             f.write('cd "$(dirname "$0")"\n')
             arch = ' --gpu-arch=%s' % case.arch if getattr(case, 'arch', None) else ''
             mode = ' --mode %s' % case.run_mode if getattr(case, 'run_mode', None) else ''
-            f.write('${HLO_COMPILE:-hlo-compile}%s --target=host -w module.hlo -o kernels.so '
+            flags = ''.join(' ' + flag for flag in getattr(case, 'compile_flags', []))
+            f.write('${HLO_COMPILE:-hlo-compile}%s%s --target=host -w module.hlo -o kernels.so '
                     '--manifest kernels.json &&\n  ${HLO_RUN:-hlo-run} module.hlo --manifest '
-                    'kernels.json%s%s\n' % (arch, mode, ''.join(' --input ' + i for i in inputs)))
+                    'kernels.json%s%s\n' % (arch, flags, mode,
+                                             ''.join(' --input ' + i for i in inputs)))
             for step in ('sm_80', 'sm_90'):
                 a = cubin_arch(case, step)
-                f.write('${HLO_COMPILE:-hlo-compile} -arch %s --emit=cubin -w module.hlo '
-                        '-o kernels_%s.cubin\n' % (a, a))
+                f.write('${HLO_COMPILE:-hlo-compile} -arch %s%s --emit=cubin -w module.hlo '
+                        '-o kernels_%s.cubin\n' % (a, flags, a))
         os.chmod(os.path.join(d, 'repro.sh'), 0o755)
         return inputs
 
@@ -122,6 +124,7 @@ class Runner:
                         '--manifest', 'kernels.json']
                 if getattr(case, 'arch', None):
                     argv.insert(1, '--gpu-arch=%s' % case.arch)
+                argv[1:1] = getattr(case, 'compile_flags', [])
                 rc, out, sec = run_cmd(argv, self.t.timeout, d)
                 cls, msg = classify_compile(rc, out)
                 host_ok = cls == 'pass'
@@ -141,6 +144,7 @@ class Runner:
                 arch = cubin_arch(case, step)
                 argv = [self.t.hlo_compile, '-arch', arch, '--emit=cubin', '-w', 'module.hlo',
                         '-o', 'kernels_%s.cubin' % step, '--manifest', 'kernels_%s.json' % step]
+                argv[1:1] = getattr(case, 'compile_flags', [])
                 if self.t.cuda:
                     argv += ['--cuda-path=%s' % self.t.cuda]
                 rc, out, sec = run_cmd(argv, self.t.timeout, d)

@@ -94,6 +94,9 @@ class Case:
         self.arch = None
         self.cubin_archs = None
         self.run_mode = None
+        # hlo-compile's flags for this case beyond the architecture (every
+        # compile step, and repro.sh).
+        self.compile_flags = []
 
     # -- structure ------------------------------------------------------
     def params(self):

@@ -22,7 +22,9 @@
 # a multiple of 8, a config of 64 or 128 rows on 4 or 8 warps and 3 or 4
 # stages -- the kernels whose operands load by TMA, through the
 # warp-specialized producer/consumer pipeline where both do (8-bit
-# floats: wgmma m64nNk32, B K-minor for TMA, a K step of 64 or 128).
+# floats: wgmma m64nNk32, B K-minor for TMA, a K step of 64 or 128); one
+# in three of those compiled with --gemm-cluster=2 (thread-block clusters
+# of two sharing B's tiles by TMA multicast).
 # One in eight 16-bit and f32 others is a decode step's GEMM (1-16 rows,
 # 8 MiB or more of B, no config), which gemm-split-k splits along K.
 #
@@ -103,6 +105,12 @@ class GemmKinds:
         self.feature('arch-' + arch)
         if hopper:
             self.feature('gemm-hopper-tma')
+            # One in three in clusters of two blocks sharing B by TMA
+            # multicast (where the kernel is warp specialized with two tile
+            # rows or more; alone otherwise).
+            if rk.random() < 1 / 3:
+                self.case.compile_flags = ['--gemm-cluster=2']
+                self.feature('gemm-cluster')
         # A decode step's GEMM: a few rows by a long K that read 8 MiB or
         # more, no config: split along K (gemm-split-k) into a batched
         # product and a reduction.

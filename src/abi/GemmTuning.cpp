@@ -56,6 +56,10 @@ std::string GemmTuning::invalidity() const {
     return "stages must be from 1 to 8";
   if (persistent && !warpSpecialized)
     return "persistent blocks need warp specialization";
+  if (cluster != 1 && cluster != 2)
+    return "a cluster must be 1 or 2 blocks";
+  if (cluster > 1 && !warpSpecialized)
+    return "clusters need warp specialization";
   return "";
 }
 
@@ -82,7 +86,8 @@ std::string gemmTuningMembers(const GemmTuning &tuning) {
          ", " + std::to_string(tuning.blockK) + "], \"warps\": " + std::to_string(tuning.warps) +
          ", \"stages\": " + std::to_string(tuning.stages) +
          ", \"warp_specialized\": " + boolText(tuning.warpSpecialized) +
-         ", \"persistent\": " + boolText(tuning.persistent);
+         ", \"persistent\": " + boolText(tuning.persistent) +
+         (tuning.cluster > 1 ? ", \"cluster\": " + std::to_string(tuning.cluster) : "");
 }
 
 std::string gemmTuningLine(const GemmTuningEntry &entry) {
@@ -127,6 +132,13 @@ ErrorOr<GemmTuning> readGemmTuning(const JsonValue &object) {
     return persistent.status();
   tuning.warpSpecialized = *specialized;
   tuning.persistent = *persistent;
+  // Optional: a block alone where absent.
+  if (const JsonValue *cluster = object.find("cluster")) {
+    ErrorOr<int64_t> blocks = readCount(*cluster, "cluster");
+    if (!blocks)
+      return blocks.status();
+    tuning.cluster = *blocks;
+  }
   if (std::string wrong = tuning.invalidity(); !wrong.empty())
     return makeError(wrong);
   return tuning;

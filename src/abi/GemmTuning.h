@@ -17,7 +17,8 @@
 //    "tile": [128, 256, 64], "warps": 8, "stages": 4,
 //    "warp_specialized": true, "persistent": true, "microseconds": 172.5}
 //
-// (on one line); "microseconds", the time that won, is optional. A later
+// (on one line); "microseconds", the time that won, is optional, and so
+// is "cluster" (2: thread-block clusters of two blocks; 1 where absent). A later
 // line for the same architecture and key replaces an earlier one.
 //
 //===----------------------------------------------------------------------===//
@@ -49,15 +50,19 @@ struct GemmTuning {
   int64_t stages = 1;
   bool warpSpecialized = false;
   bool persistent = false;
+  /// Blocks a thread-block cluster (1 or 2, along M, sharing B's tiles by
+  /// TMA multicast).
+  int64_t cluster = 1;
 
   bool operator==(const GemmTuning &other) const {
     return blockM == other.blockM && blockN == other.blockN && blockK == other.blockK &&
            warps == other.warps && stages == other.stages &&
-           warpSpecialized == other.warpSpecialized && persistent == other.persistent;
+           warpSpecialized == other.warpSpecialized && persistent == other.persistent &&
+           cluster == other.cluster;
   }
   /// What is wrong with it (non-positive sizes, warps outside 1 to 32,
-  /// stages outside 1 to 8, persistent without warp specialization), or
-  /// empty.
+  /// stages outside 1 to 8, persistent blocks or clusters without warp
+  /// specialization, a cluster other than 1 or 2), or empty.
   std::string invalidity() const;
 };
 

@@ -48,6 +48,8 @@ LogicalResult MbarrierArriveOp::verify() {
   if (getTransactionBytes() < 0 || getTransactionBytes() >= (int64_t(1) << 20))
     return emitOpError("expects 0 to 2^20 - 1 transaction bytes, not ")
            << getTransactionBytes();
+  if (getInBlock() && getTransactionBytes() != 0)
+    return emitOpError("expects no transaction bytes at another block's barrier");
   if (failed(verifyBarriers(*this, getBarriers())))
     return failure();
   return verifyUpdate(*this, getBarriers(), getResult());
@@ -159,6 +161,8 @@ LogicalResult TmaLoadOp::verify() {
                           getBox(), getSwizzle())) ||
       failed(verifyBarriers(*this, getBarriers())))
     return failure();
+  if (getMulticast() < 0 || getMulticast() >= (1 << 16))
+    return emitOpError("expects a multicast mask of at most 16 blocks, not ") << getMulticast();
   return verifyUpdate(*this, getTile(), getResult());
 }
 

@@ -132,20 +132,30 @@ def XlaGpu_AllocateSharedOp : XlaGpu_Op<"allocate_shared",
 
 def XlaGpu_SyncThreadsOp : XlaGpu_Op<"sync_threads",
     [MemoryEffects<[MemRead, MemWrite]>]> {
-  let summary = "Waits for every thread of the block (a barrier)";
+  let summary = "Waits for every thread of the block (a barrier), or of its cluster";
   let description = [{
     Returns when all threads of the block have reached it; the results are
     the shared tiles given, now holding what every thread wrote before the
     barrier. All threads must reach it.
 
+    With `cluster`, every thread of the block's thread-block cluster
+    (sm_90: PTX's `barrier.cluster.arrive` then `barrier.cluster.wait`,
+    release and acquire at cluster scope; every non-exited thread of the
+    cluster must reach it): what the cluster's threads did before it,
+    mbarrier initializations included, is seen by all after it. The
+    sync_threads lowering keeps a cluster barrier, without its tiles, for
+    the target to lower.
+
       %tiles:2 = xla_gpu.sync_threads %a, %b : tensor<8x33xf32>, tensor<8x33xi32>
+      xla_gpu.sync_threads {cluster}
   }];
-  let arguments = (ins Variadic<AnyStaticShapeTensor>:$tiles);
+  let arguments = (ins Variadic<AnyStaticShapeTensor>:$tiles, UnitAttr:$cluster);
   let results = (outs Variadic<AnyStaticShapeTensor>:$results);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
-  let builders = [OpBuilder<(ins "::mlir::ValueRange":$tiles), [{
-    build($_builder, $_state, tiles.getTypes(), tiles);
+  let builders = [OpBuilder<(ins "::mlir::ValueRange":$tiles, CArg<"bool", "false">:$cluster), [{
+    build($_builder, $_state, tiles.getTypes(), tiles,
+          cluster ? $_builder.getUnitAttr() : ::mlir::UnitAttr());
   }]>];
 }
 
@@ -463,14 +473,22 @@ def XlaGpu_MbarrierArriveOp : XlaGpu_Op<"mbarrier_arrive",
     loads (`tma_load`) completing on it. A phase completes when all its
     arrivals and bytes have come.
 
+    With `in_block`, the arrival (without bytes) is at the same barrier of
+    block `in_block` (its %cluster_ctarank) of the running block's
+    thread-block cluster: PTX's `mapa` of the barrier's address, then
+    `mbarrier.arrive.release.cluster.shared::cluster`.
+
       %b1 = xla_gpu.mbarrier_arrive %b0[%i] {transaction_bytes = 32768 : i64}
           : tensor<4xi64> -> tensor<4xi64>
+      %b2 = xla_gpu.mbarrier_arrive %b1[%i] in_block %peer : tensor<4xi64> -> tensor<4xi64>
   }];
   let arguments = (ins AnyTypeOf<[AnyStaticShapeTensor, AnyStaticShapeMemRef]>:$barriers,
-                       Index:$index, DefaultValuedAttr<I64Attr, "0">:$transaction_bytes);
+                       Index:$index, Optional<Index>:$in_block,
+                       DefaultValuedAttr<I64Attr, "0">:$transaction_bytes);
   let results = (outs Optional<AnyStaticShapeTensor>:$result);
   let assemblyFormat = [{
-    $barriers `[` $index `]` attr-dict `:` type($barriers) (`->` type($result)^)?
+    $barriers `[` $index `]` (`in_block` $in_block^)? attr-dict `:` type($barriers)
+    (`->` type($result)^)?
   }];
   let hasVerifier = 1;
 }
@@ -520,6 +538,12 @@ def XlaGpu_TmaLoadOp : XlaGpu_Op<"tma_load",
     thread issues it; the tile may be read only after a wait on the
     barrier's phase (`mbarrier_wait`).
 
+    A non-zero `multicast` is a mask of blocks of the running block's
+    thread-block cluster (bit r: %cluster_ctarank r, 16 at most): the box
+    lands at the tile's offset in each of their shared memories, and its
+    bytes complete on the barrier at the same offset in each
+    (`.multicast::cluster`).
+
       %t1 = xla_gpu.tma_load %a[%k, %row] into %t0 barrier %b[%s]
           {box = array<i64: 64, 128>, swizzle = 128 : i64}
           : tensor<256x512xbf16>, tensor<1x128x64xbf16>, tensor<4xi64> -> tensor<1x128x64xbf16>
@@ -530,7 +554,8 @@ def XlaGpu_TmaLoadOp : XlaGpu_Op<"tma_load",
                        Variadic<Index>:$tile_indices,
                        AnyTypeOf<[AnyStaticShapeTensor, AnyStaticShapeMemRef]>:$barriers,
                        Index:$barrier_index, DenseI64ArrayAttr:$box,
-                       DefaultValuedAttr<I64Attr, "0">:$swizzle);
+                       DefaultValuedAttr<I64Attr, "0">:$swizzle,
+                       DefaultValuedAttr<I64Attr, "0">:$multicast);
   let results = (outs Optional<AnyStaticShapeTensor>:$result);
   let assemblyFormat = [{
     $source `[` $coordinates `]` `into` $tile (`[` $tile_indices^ `]`)? `barrier` $barriers

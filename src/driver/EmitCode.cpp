@@ -179,6 +179,7 @@ bool emitCode(const HloModule &module, const Options &options, const std::string
   emitterOptions.warpSpecializedGemms = options.gemmWarpSpecialization == "on";
   emitterOptions.persistentGemms = options.gemmPersistentTiles == "on";
   emitterOptions.tmaStoreGemmEpilogues = options.gemmTmaStore == "on";
+  emitterOptions.gemmClusterBlocks = options.gemmCluster;
   emitterOptions.gemmConfigs = options.gemmConfigs.get();
   emitterOptions.plantedBug = options.plantedBug;
   std::optional<EmittedModule> emittedKernels = emitKernels(

@@ -185,11 +185,17 @@ int parseOptions(int argc, char **argv, Options &options) {
                  "(each warp writes its output through shared memory, stmatrix, then "
                  "TMA stores; default) or off (each thread stores its values)")
       ->check(CLI::IsMember({"on", "off"}));
+  app.add_option("--gemm-cluster", options.gemmCluster,
+                 "Warp-specialized GEMM kernels on sm_90a: 1 (a block alone; default) or "
+                 "2 (thread-block clusters of two blocks computing vertically adjacent "
+                 "tiles, each loading half of their shared B tile by TMA multicast into "
+                 "both)")
+      ->check(CLI::IsMember({1, 2}));
   app.add_option("--gemm-configs", options.gemmConfigsPath,
                  "A GEMM tuning file (JSON lines, as hlo-run --autotune writes): each GEMM "
                  "kernel whose architecture and key (the manifest's \"gemm\" \"key\") it "
-                 "names takes its tile, K step, warps, stages, warp specialization and "
-                 "persistent blocks, over XLA's config and the emitter's own")
+                 "names takes its tile, K step, warps, stages, warp specialization, "
+                 "persistent blocks and cluster, over XLA's config and the emitter's own")
       ->check(CLI::ExistingFile);
   // For the tests that show a check catches a real bug: hidden.
   app.add_option("--plant-bug", options.plantedBug,
@@ -198,7 +204,8 @@ int parseOptions(int argc, char **argv, Options &options) {
                              "tma-no-final-wait", "ws-no-empty-wait", "ws-early-release",
                              "setmaxnreg-overask", "persistent-phase-reset",
                              "tf32x3-no-rest", "tma-store-early-reuse",
-                             "tma-store-no-final-wait"}))
+                             "tma-store-no-final-wait", "cluster-no-peer-release",
+                             "cluster-no-init-sync", "cluster-no-final-sync"}))
       ->group("");
   std::vector<std::string> versions = pipeline::ptxVersions();
   app.add_option("--ptx-version", options.ptxVersion,

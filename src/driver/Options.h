@@ -47,6 +47,7 @@ struct Options {
   std::string gemmWarpSpecialization = "on";
   std::string gemmPersistentTiles = "on";
   std::string gemmTmaStore = "on";
+  int64_t gemmCluster = 1;
   /// --gemm-configs: a tuning file (abi/GemmTuning.h) whose configs the
   /// GEMM kernels it names take, read once here.
   std::string gemmConfigsPath;

@@ -29,6 +29,11 @@ struct EmitterOptions {
   /// Their 16-bit outputs written through shared memory: stmatrix, then
   /// TMA stores (--gemm-tma-store=on|off).
   bool tmaStoreGemmEpilogues = true;
+  /// Their blocks in thread-block clusters of this many along M (1 or 2;
+  /// --gemm-cluster): the two blocks of a cluster compute vertically
+  /// adjacent tiles and each loads half of their shared B tile, multicast
+  /// into both.
+  int64_t gemmClusterBlocks = 1;
   /// Tuned GEMM configs (--gemm-configs): a GEMM kernel whose architecture
   /// and key the table names is built as its entry says, over XLA's
   /// config and the emitter's own choice (and over the two switches
@@ -50,7 +55,12 @@ struct EmitterOptions {
   /// "tf32x3-no-rest" (3xTF32 on wgmma drops the rests: TF32 alone),
   /// "tma-store-early-reuse" (the epilogue writes a buffer whose TMA store
   /// may still read it), "tma-store-no-final-wait" (the last TMA stores
-  /// are never waited for). Empty: none.
+  /// are never waited for), "cluster-no-peer-release" (a cluster's
+  /// consumers release a stage on their own block's empty barrier only,
+  /// not on the block whose producer multicasts into it),
+  /// "cluster-no-init-sync" (a block barrier, not the cluster's, after
+  /// the mbarriers' initialization), "cluster-no-final-sync" (a cluster's
+  /// blocks exit without meeting first). Empty: none.
   std::string plantedBug;
 };
 

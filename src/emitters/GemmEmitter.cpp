@@ -325,8 +325,10 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   if (tma) {
     SmallVector<Value> barriers;
     SmallVector<int64_t> arrivals = {1};
+    // (In a cluster, the consumers of every block of it: each block's
+    // producer multicasts into all of them.)
     if (warpSpecialization)
-      arrivals.push_back(warpSpecialization->consumerThreads);
+      arrivals.push_back(warpSpecialization->consumerThreads * clusterBlocks());
     for (size_t i = 0; i < arrivals.size(); ++i)
       barriers.push_back(xla_gpu::AllocateSharedOp::create(
           b, RankedTensorType::get({stages}, b.getI64Type()), b.getI64IntegerAttr(8)));
@@ -382,6 +384,21 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
     current[2 * s] = wait.getResult(0);
     current[2 * s + 1] = wait.getResult(1);
   };
+  // A consumer thread's release of stage `stage` on its empty barrier:
+  // in a cluster, on every block's (each one's producer multicasts into
+  // this block's stage). The barriers, updated.
+  auto releaseStage = [&](Value empty, Value stage) -> Value {
+    empty = xla_gpu::MbarrierArriveOp::create(b, empty.getType(), empty, stage, Value(),
+                                              b.getI64IntegerAttr(0))
+                .getResult();
+    if (clusterBlocks() > 1 && plantedBug != "cluster-no-peer-release") {
+      Value peer = arith::XOrIOp::create(b, position.clusterRank, math.constant(1));
+      empty = xla_gpu::MbarrierArriveOp::create(b, empty.getType(), empty, stage, peer,
+                                                b.getI64IntegerAttr(0))
+                  .getResult();
+    }
+    return empty;
+  };
   // The tiles through a barrier, an async commit or an async wait.
   auto barrier = [&](SmallVector<Value> &current) {
     current = SmallVector<Value>(xla_gpu::SyncThreadsOp::create(b, current).getResults());
@@ -419,8 +436,13 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   // barrier of the whole block in the loop.
   int64_t ahead = warpSpecialization ? 0 : asyncWgmma ? stages - 2 : stages - 1;
   int64_t rounds = llvm::divideCeil(kTiles, stages);
-  if (tma)
-    barrier(tiles); // the mbarriers initialized
+  // The mbarriers initialized; in a cluster, every block's, before any
+  // block's producer multicasts into them or its consumers arrive there.
+  if (tma && clusterBlocks() > 1 && plantedBug != "cluster-no-init-sync")
+    tiles = SmallVector<Value>(
+        xla_gpu::SyncThreadsOp::create(b, tiles, /*cluster=*/true).getResults());
+  else if (tma)
+    barrier(tiles);
   if (warpSpecialization) {
     Value consumerThreads = math.constant(warpSpecialization->consumerThreads);
     BodyValues produced = emitIf(
@@ -486,11 +508,7 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
               }
               auto release = [&]() -> BodyValues {
                 return SmallVector<Value>{
-                    xla_gpu::MbarrierArriveOp::create(b, current[emptyBarriers].getType(),
-                                                      current[emptyBarriers],
-                                                      math.constant(released),
-                                                      b.getI64IntegerAttr(0))
-                        .getResult()};
+                    releaseStage(current[emptyBarriers], math.constant(released))};
               };
               BodyValues arrived =
                   step == 0 ? emitIf(b, afterFirst, {current[emptyBarriers]},
@@ -585,10 +603,7 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   // tile's loads of a persistent block wait for it).
   if (warpSpecialization)
     finalTiles[emptyBarriers] =
-        xla_gpu::MbarrierArriveOp::create(b, finalTiles[emptyBarriers].getType(),
-                                          finalTiles[emptyBarriers],
-                                          math.constant(stages - 1), b.getI64IntegerAttr(0))
-            .getResult();
+        releaseStage(finalTiles[emptyBarriers], math.constant(stages - 1));
 
   // The epilogue: each accumulator value inside the dot, converted to its
   // type, through the ops after the dot to the output.
@@ -750,6 +765,10 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
       });
   if (!consumed)
     return consumed.takeError();
+  // No block of a cluster exits while another may still multicast into
+  // its shared memory or arrive at its barriers.
+  if (clusterBlocks() > 1 && plantedBug != "cluster-no-final-sync")
+    xla_gpu::SyncThreadsOp::create(b, ValueRange(), /*cluster=*/true);
   func::ReturnOp::create(b, ValueRange{consumed->front()});
   return llvm::Error::success();
 }

@@ -135,6 +135,8 @@ private:
     /// False for the blocks past the tiles (a grid split over y and z).
     mlir::Value hasTile;
     mlir::Value thread;
+    /// The block's rank in its cluster (clusters of two only).
+    mlir::Value clusterRank;
   };
   /// Where tile number `tile` lies (its batch, first row and column, and
   /// whether it exists): row-major, or grouped 8 tile rows at a time for
@@ -194,6 +196,19 @@ private:
                                                const BlockPosition &position,
                                                llvm::SmallVector<mlir::Value> values,
                                                int64_t stage, mlir::Value k0) const;
+  /// Whether a warp-specialized kernel's blocks can pair in clusters of
+  /// two sharing B's tiles: B loads by TMA in halves of whole swizzle
+  /// patterns (8 rows, or an even number of atoms), and there are two
+  /// tile rows or more.
+  bool canMulticastB() const;
+  /// The blocks a cluster (1 without warp specialization).
+  int64_t clusterBlocks() const {
+    return warpSpecialization ? warpSpecialization->cluster : 1;
+  }
+  /// The tile rows the tile scheduler counts: whole clusters of them.
+  int64_t scheduledTilesM() const {
+    return llvm::alignTo(tiling.tilesM, clusterBlocks());
+  }
   /// The producer warpgroup of a warp-specialized kernel: its registers
   /// given back, then its first thread loads K tiles 0 to `rounds` * S - 1
   /// (zeros past K), tile i into stage i % S once the consumers released
@@ -292,6 +307,13 @@ private:
     bool persistent = false;
     /// The setmaxnreg counts; 0: none.
     int64_t producerRegisters = 0, consumerRegisters = 0;
+    /// Blocks a thread-block cluster (1 or 2): a cluster's two blocks
+    /// compute vertically adjacent tiles (tiles 2j and 2j + 1, the tile
+    /// rows counted up to even), each block's producer loads half of B's
+    /// K tile multicast into both, and a stage is free once the consumers
+    /// of both blocks released it (each arrives at both blocks' empty
+    /// barriers).
+    int64_t cluster = 1;
   };
   std::optional<WarpSpecialization> warpSpecialization;
   /// The consumers write the output through shared memory and TMA stores

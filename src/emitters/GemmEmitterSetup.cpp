@@ -209,6 +209,20 @@ GemmEmitter::GemmEmitter(const FusionAnalysis &analysis, const HloComputation &f
     warpSpecialization->persistent = true;
     launch.blocks = {std::min<int64_t>(tiles, device.smCount), 1, 1};
   }
+  // Clusters of two blocks along M sharing B's K tiles by TMA multicast,
+  // where asked for (a tuned config, or --gemm-cluster): a grid of whole
+  // clusters over the tile rows counted up to even.
+  int64_t clusterBlocks = tuned ? tuned->cluster : options.gemmClusterBlocks;
+  int64_t pairedTiles =
+      this->gemm.batchCount() * llvm::alignTo(tiling.tilesM, 2) * tiling.tilesN;
+  if (clusterBlocks == 2 && canMulticastB() &&
+      (warpSpecialization->persistent || pairedTiles <= device.blockDimLimitX)) {
+    warpSpecialization->cluster = 2;
+    launch.blocks = {pairedTiles, 1, 1};
+    if (warpSpecialization->persistent)
+      launch.blocks[0] = std::max<int64_t>(2, std::min(pairedTiles, device.smCount) / 2 * 2);
+    launch.cluster = std::array<int64_t, 3>{2, 1, 1};
+  }
   // Registers for four blocks an SM: without a bound ptxas aims at more
   // blocks and spills the accumulators and addresses (64 registers and
   // 12 bytes of spills where 104 fit, on a TF32 [4096,32000] x
@@ -285,6 +299,7 @@ std::optional<abi::GemmKernel> GemmEmitter::gemmKernel() const {
   tuning.stages = stages;
   tuning.warpSpecialized = warpSpecialization.has_value();
   tuning.persistent = warpSpecialization && warpSpecialization->persistent;
+  tuning.cluster = clusterBlocks();
   return abi::GemmKernel{tuningKey(), tuning};
 }
 

@@ -9,7 +9,12 @@
 // at once share the rows of A and the columns of B they read (as
 // Triton's GROUP_M ordering and CUTLASS's swizzled raster do for L2), and
 // the loop over a persistent block's tiles that producer and consumers
-// both run.
+// both run. In clusters of two, tile numbers 2j and 2j + 1 are vertically
+// adjacent tiles (the same columns of B), which the cluster's two blocks
+// (ranks 0 and 1) take at the same time: the tile rows are counted up to
+// even (a tile past M is computed from zeros and its stores fall outside
+// the output), and
+// the order above applies to the pairs.
 //
 //===----------------------------------------------------------------------===//
 #include "emitters/GemmEmitterImpl.h"
@@ -31,7 +36,9 @@ GemmEmitter::BlockPosition GemmEmitter::tilePosition(ImplicitLocOpBuilder &b, Va
                                                      Value thread) const {
   const IndexMath math{b};
   const GemmTiling &t = tiling;
-  int64_t perBatch = t.tilesM * t.tilesN;
+  int64_t cluster = clusterBlocks();
+  int64_t tilesM = scheduledTilesM();
+  int64_t perBatch = tilesM * t.tilesN;
   BlockPosition position;
   position.thread = thread;
   position.hasTile = math.less(tile, gemm.batchCount() * perBatch);
@@ -42,24 +49,40 @@ GemmEmitter::BlockPosition GemmEmitter::tilePosition(ImplicitLocOpBuilder &b, Va
                                       batchDims);
     inBatch = arith::RemUIOp::create(b, tile, math.constant(perBatch));
   }
+  // A cluster's tiles: the cluster's row of tiles (in units of `cluster`
+  // tile rows) and its column, then the block's tile row in it.
+  Value member;
+  if (cluster > 1) {
+    member = arith::RemUIOp::create(b, inBatch, math.constant(cluster));
+    // (The grid is whole clusters of consecutive blocks, and tile numbers
+    // step by the grid: the member is the block's rank.)
+    position.clusterRank = member;
+    inBatch = arith::DivUIOp::create(b, inBatch, math.constant(cluster));
+  }
+  int64_t rowsOfUnits = tilesM / cluster, groupRows = kGroupRows / cluster;
   Value tileRow, tileColumn;
-  if (warpSpecialization && warpSpecialization->persistent && t.tilesM > kGroupRows) {
-    // Group g holds tile rows 8g to 8g + 7 (fewer in the last), its tiles
-    // column by column.
-    int64_t perGroup = kGroupRows * t.tilesN;
+  if (warpSpecialization && warpSpecialization->persistent && rowsOfUnits > groupRows) {
+    // Group g holds unit rows g * groupRows on (fewer in the last), its
+    // units column by column.
+    int64_t perGroup = groupRows * t.tilesN;
     Value groupIndex = arith::DivUIOp::create(b, inBatch, math.constant(perGroup));
-    Value firstRow = math.mul(groupIndex, kGroupRows);
+    Value firstRow = math.mul(groupIndex, groupRows);
     Value rows = arith::MinUIOp::create(
-        b, arith::SubIOp::create(b, math.constant(t.tilesM), firstRow),
-        math.constant(kGroupRows));
+        b, arith::SubIOp::create(b, math.constant(rowsOfUnits), firstRow),
+        math.constant(groupRows));
     Value within = arith::RemUIOp::create(b, inBatch, math.constant(perGroup));
     tileRow = math.add(firstRow, arith::RemUIOp::create(b, within, rows));
     tileColumn = arith::DivUIOp::create(b, within, rows);
   } else {
-    SmallVector<Value> rowAndColumn = delinearizeIndex(b, inBatch, {t.tilesM, t.tilesN});
+    SmallVector<Value> rowAndColumn = delinearizeIndex(b, inBatch, {rowsOfUnits, t.tilesN});
     tileRow = rowAndColumn[0];
     tileColumn = rowAndColumn[1];
   }
+  // (A tile row past M, counted up to even, keeps hasTile: its stores
+  // fall outside the output -- masked, or clipped by the TMA store -- and
+  // its TMA stores keep the count of groups the epilogue's waits rely on.)
+  if (cluster > 1)
+    tileRow = math.add(math.mul(tileRow, cluster), member);
   position.row = math.mul(tileRow, t.blockM);
   position.column = math.mul(tileColumn, t.blockN);
   return position;
@@ -72,7 +95,7 @@ llvm::Expected<SmallVector<Value>> GemmEmitter::emitBlockTileLoop(
   values.push_back(math.constant(0));
   llvm::Error failed = llvm::Error::success();
   auto loop = scf::ForOp::create(
-      b, block, math.constant(gemm.batchCount() * tiling.tilesM * tiling.tilesN),
+      b, block, math.constant(gemm.batchCount() * scheduledTilesM() * tiling.tilesN),
       math.constant(launch.blocks[0]), values,
       [&](OpBuilder &builder, Location, Value tile, ValueRange iterArgs) {
         b.setInsertionPoint(builder.getInsertionBlock(), builder.getInsertionPoint());

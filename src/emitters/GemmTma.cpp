@@ -4,7 +4,9 @@
 // TMA on Hopper: which operands can be, their boxes and tensor maps, the
 // issue of one stage's loads on its full mbarrier, and the producer
 // warpgroup of a warp-specialized kernel, which issues every stage's
-// loads as the consumers release the stages (empty mbarriers).
+// loads as the consumers release the stages (empty mbarriers). In
+// clusters of two, each block's producer loads half of B's K tile (half
+// its rows, or half its atoms) multicast into both blocks.
 //
 //===----------------------------------------------------------------------===//
 #include "dialect/KernelContract.h"
@@ -48,6 +50,16 @@ bool GemmEmitter::canLoadWithTma(int operand) const {
          staged.tileShape.front() == 1 && staged.rows <= 256;
 }
 
+bool GemmEmitter::canMulticastB() const {
+  const Staging &staged = staging[1];
+  if (!warpSpecialization || !staged.tma || tiling.tilesM < 2)
+    return false;
+  // Halves of whole swizzle patterns: 8 rows of a K-minor B's, or atoms.
+  if (staged.layout == TileLayout::SwizzledColumns)
+    return staged.tileShape.front() % 2 == 0;
+  return staged.rows % 16 == 0;
+}
+
 SmallVector<GemmEmitter::TmaDimension> GemmEmitter::tmaDimensions(int operand) const {
   const std::vector<int64_t> &contracting =
       operand == 0 ? gemm.lhsContracting : gemm.rhsContracting;
@@ -63,12 +75,14 @@ SmallVector<GemmEmitter::TmaDimension> GemmEmitter::tmaDimensions(int operand) c
 std::vector<int64_t> GemmEmitter::tmaBox(int operand) const {
   const Staging &staged = staging[operand];
   bool columns = staged.layout == TileLayout::SwizzledColumns;
+  // A K-minor B shared by a cluster: each block loads half its rows.
+  int64_t rows = operand == 1 && !columns ? staged.rows / clusterBlocks() : staged.rows;
   std::vector<int64_t> box;
   for (TmaDimension dimension : tmaDimensions(operand))
     box.push_back(dimension == TmaDimension::Batch ? 1
                   : dimension == TmaDimension::Contracting
                       ? (columns ? tiling.blockK : staged.tileShape.back())
-                      : (columns ? staged.tileShape.back() : staged.rows));
+                      : (columns ? staged.tileShape.back() : rows));
   return box;
 }
 
@@ -94,7 +108,8 @@ SmallVector<Value> GemmEmitter::issueTmaLoads(ImplicitLocOpBuilder &b, EmitterCo
     if (staging[operand].tma)
       bytes += tiling.blockK * staging[operand].rows * elementBytes;
   values[2] = xla_gpu::MbarrierArriveOp::create(b, values[2].getType(), values[2],
-                                                math.constant(stage), b.getI64IntegerAttr(bytes))
+                                                math.constant(stage), Value(),
+                                                b.getI64IntegerAttr(bytes))
                   .getResult();
   for (int operand : {0, 1}) {
     const Staging &staged = staging[operand];
@@ -106,7 +121,18 @@ SmallVector<Value> GemmEmitter::issueTmaLoads(ImplicitLocOpBuilder &b, EmitterCo
     // for an N-minor B, one box an atom of the tile's columns.
     bool columns = staged.layout == TileLayout::SwizzledColumns;
     int64_t boxes = columns ? staged.tileShape.front() : 1;
-    for (int64_t atom = 0; atom < boxes; ++atom) {
+    // B shared by a cluster of two: this block's half of its boxes (N-minor:
+    // its atoms from rank * boxes / 2 on) or of its rows (K-minor), each
+    // multicast into both blocks.
+    int64_t cluster = operand == 1 ? clusterBlocks() : 1;
+    int64_t ownBoxes = columns ? boxes / cluster : 1;
+    Value firstBox = math.constant(0), firstRow = math.constant(0);
+    if (cluster > 1 && columns)
+      firstBox = math.mul(position.clusterRank, ownBoxes);
+    if (cluster > 1 && !columns)
+      firstRow = math.mul(position.clusterRank, staged.rows / cluster);
+    for (int64_t own = 0; own < ownBoxes; ++own) {
+      Value atom = math.add(firstBox, math.constant(own));
       // In the layout's order (most minor first): the K tile's first
       // column, its rows' (the atom's) first and the block's batch.
       SmallVector<Value> coordinates;
@@ -114,18 +140,21 @@ SmallVector<Value> GemmEmitter::issueTmaLoads(ImplicitLocOpBuilder &b, EmitterCo
         coordinates.push_back(
             dimension == TmaDimension::Contracting ? k0
             : dimension == TmaDimension::Batch     ? position.batch.front()
-            : columns ? math.add(rows, math.constant(atom * staged.tileShape.back()))
-                      : rows);
+            : columns ? math.add(rows, math.mul(atom, staged.tileShape.back()))
+                      : math.add(rows, firstRow));
       SmallVector<Value> at;
       if (columns)
-        at = {math.constant(atom), math.constant(0), math.constant(0)};
+        at = {atom, math.constant(0), math.constant(0)};
+      else if (cluster > 1)
+        at = {math.constant(0), firstRow, math.constant(0)};
       values[operand] =
           xla_gpu::TmaLoadOp::create(b, values[operand].getType(),
                                      context.parameters[parameter->parameterNumber()],
                                      coordinates, values[operand], at, values[2],
                                      math.constant(stage),
                                      b.getDenseI64ArrayAttr(tmaBox(operand)),
-                                     b.getI64IntegerAttr(staged.swizzleBytes))
+                                     b.getI64IntegerAttr(staged.swizzleBytes),
+                                     b.getI64IntegerAttr(cluster > 1 ? (1 << cluster) - 1 : 0))
               .getResult();
     }
   }

@@ -1,6 +1,7 @@
 //===- LowerSyncThreads.cpp - sync_threads to gpu.barrier -----------------===//
 //
-// Owns xla-gpu-lower-sync-threads (Passes.td).
+// Owns xla-gpu-lower-sync-threads (Passes.td): block barriers become
+// gpu.barrier; cluster barriers lose their tiles and stay for the target.
 //
 //===----------------------------------------------------------------------===//
 #include "dialect/XlaGpuDialect.h"
@@ -22,7 +23,15 @@ struct LowerSyncThreadsPass : impl::LowerSyncThreadsPassBase<LowerSyncThreadsPas
     getOperation().walk([&](xla_gpu::SyncThreadsOp op) { syncs.push_back(op); });
     for (xla_gpu::SyncThreadsOp op : syncs) {
       OpBuilder b(op);
-      gpu::BarrierOp::create(b, op.getLoc());
+      // A cluster barrier stays, without tiles, for the target to lower
+      // (it keeps its place by its memory effects).
+      if (op.getCluster()) {
+        if (op.getTiles().empty())
+          continue;
+        xla_gpu::SyncThreadsOp::create(b, op.getLoc(), ValueRange(), /*cluster=*/true);
+      } else {
+        gpu::BarrierOp::create(b, op.getLoc());
+      }
       op.replaceAllUsesWith(op.getTiles());
       op.erase();
     }

@@ -168,7 +168,8 @@ def LowerSyncThreadsPass
   let description = [{
     A `sync_threads` becomes a `gpu.barrier`; its results are the tiles it
     was given (the barrier orders the accesses to them once they are
-    buffers). Likewise `async_commit`, `async_wait` and `mbarrier_wait`
+    buffers). A cluster's (`{cluster}`) stays, without tiles, for the
+    target to lower. Likewise `async_commit`, `async_wait` and `mbarrier_wait`
     lose their tiles
     (their memory effects order them from then on; each target lowers the
     bare ops). Runs just before bufferization, after the tensor-level

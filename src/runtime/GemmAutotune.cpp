@@ -41,6 +41,8 @@ std::string describe(const abi::GemmTuning &t) {
                      std::to_string(t.stages);
   if (t.warpSpecialized)
     text += t.persistent ? " ws persistent" : " ws";
+  if (t.cluster > 1)
+    text += " cluster" + std::to_string(t.cluster);
   return text;
 }
 
@@ -397,6 +399,13 @@ std::vector<abi::GemmTuning> gemmTuningCandidates(const std::string &arch,
           candidate.warpSpecialized = specialized;
           candidate.persistent = persistent;
           add(candidate);
+          // Two blocks a cluster sharing B's tiles, where there are two
+          // tile rows (after the same kernel alone: the model does not
+          // tell them apart).
+          if (specialized && gemm.m > rows) {
+            candidate.cluster = 2;
+            add(candidate);
+          }
         }
   } else {
     const std::tuple<int64_t, int64_t, int64_t> tiles[] = {

@@ -64,6 +64,14 @@ TEST(GemmTuningFile, WhatIsWrittenReadsBackUnchanged) {
   ASSERT_TRUE(again);
   EXPECT_EQ(again->size(), 2u);
   EXPECT_EQ(again->find("sm_90a", entry.gemm)->tuning.stages, 3);
+  // A cluster of two is written (and only then) and read back.
+  GemmTuningEntry paired = entry;
+  paired.tuning.cluster = 2;
+  EXPECT_EQ(gemmTuningLine(entry).find("cluster"), std::string::npos);
+  EXPECT_NE(gemmTuningLine(paired).find("\"persistent\": true, \"cluster\": 2"), std::string::npos);
+  ErrorOr<GemmTuningTable> clustered = parseGemmTuningFile(gemmTuningLine(paired), "t.jsonl");
+  ASSERT_TRUE(clustered) << clustered.error();
+  EXPECT_EQ(clustered->find("sm_90a", entry.gemm)->tuning, paired.tuning);
 }
 
 TEST(GemmTuningFile, ErrorsNameTheLineAndColumn) {
@@ -87,6 +95,8 @@ TEST(GemmTuningFile, ErrorsNameTheLineAndColumn) {
   std::string lonely = good;
   lonely.replace(lonely.find("\"warp_specialized\": true"), 24, "\"warp_specialized\": false");
   EXPECT_EQ(error(lonely), "t.jsonl:1:1: error: persistent blocks need warp specialization");
+  EXPECT_EQ(error(good.substr(0, good.size() - 1) + ", \"cluster\": 3}"),
+            "t.jsonl:1:1: error: a cluster must be 1 or 2 blocks");
   std::string shortTile = good;
   shortTile.replace(shortTile.find("[128, 256, 64]"), 14, "[128, 256]");
   EXPECT_EQ(error(shortTile), "t.jsonl:1:1: error: \"tile\" must be [rows, columns, K step]");
@@ -151,6 +161,10 @@ TEST(GemmAutotune, CandidatesStartWithTheCompiledConfigAndSuitTheArchitecture) {
   }
   EXPECT_TRUE(std::any_of(hopper.begin(), hopper.end(),
                           [](const GemmTuning &t) { return !t.warpSpecialized; }));
+  // Clusters of two beside each warp-specialized config alone.
+  EXPECT_TRUE(std::any_of(hopper.begin(), hopper.end(), [](const GemmTuning &t) {
+    return t.cluster == 2 && t.warpSpecialized && t.persistent && t.blockN == 256;
+  }));
   EXPECT_EQ(runtime::gemmTuningCandidates("sm_90a", big, current, 5).size(), 5u);
   // 8-bit floats step K by 128 elements.
   runtime::GemmKeyFields fp8 = *runtime::parseGemmKey("f8e4m3fn,f8e4m3fn->bf16 m4096 n4096 k4096 a:k b:k");
@@ -163,8 +177,10 @@ TEST(GemmAutotune, CandidatesStartWithTheCompiledConfigAndSuitTheArchitecture) {
   // Tiles the GEMM would leave mostly empty are not timed.
   runtime::GemmKeyFields thin = *runtime::parseGemmKey("bf16,bf16->bf16 m16 n4096 k4096 a:k b:k");
   for (const GemmTuning &t : runtime::gemmTuningCandidates("sm_90a", thin, current, 100))
-    if (!(t == current))
+    if (!(t == current)) {
       EXPECT_EQ(t.blockM, 64);
+      EXPECT_EQ(t.cluster, 1); // one tile row: no pair to share B
+    }
 }
 
 } // namespace

@@ -48,7 +48,9 @@ bool reachesBlockSynchronization(LLVM::LLVMFuncOp function, ModuleOp module) {
           *callee == kMbarrierInitFunction || *callee == kMbarrierArriveFunction ||
           *callee == kMbarrierWaitFunction || *callee == kTmaLoadFunction ||
           *callee == kSetMaxRegistersFunction || *callee == kStmatrixFunction ||
-          *callee == kTmaStoreFunction || *callee == kTmaStoreWaitFunction) {
+          *callee == kTmaStoreFunction || *callee == kTmaStoreWaitFunction ||
+          *callee == kClusterSyncFunction || *callee == kMbarrierArriveClusterFunction ||
+          *callee == kTmaLoadMulticastFunction) {
         found = true;
         return;
       }

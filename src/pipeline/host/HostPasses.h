@@ -40,6 +40,10 @@ inline constexpr llvm::StringLiteral kTmaLoadFunction = "__hlo_host_tma_load";
 inline constexpr llvm::StringLiteral kStmatrixFunction = "__hlo_host_stmatrix";
 inline constexpr llvm::StringLiteral kTmaStoreFunction = "__hlo_host_tma_store";
 inline constexpr llvm::StringLiteral kTmaStoreWaitFunction = "__hlo_host_tma_store_wait";
+inline constexpr llvm::StringLiteral kClusterSyncFunction = "__hlo_host_cluster_sync";
+inline constexpr llvm::StringLiteral kMbarrierArriveClusterFunction =
+    "__hlo_host_mbarrier_arrive_cluster";
+inline constexpr llvm::StringLiteral kTmaLoadMulticastFunction = "__hlo_host_tma_load_multicast";
 inline constexpr llvm::StringLiteral kSetMaxRegistersFunction = "__hlo_host_setmaxnreg";
 inline constexpr llvm::StringLiteral kOutOfBoundsFunction = "__hlo_host_out_of_bounds";
 

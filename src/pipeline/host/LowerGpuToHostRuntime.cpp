@@ -146,6 +146,9 @@ struct LowerGpuToHostRuntimePass
               xla_gpu::MbarrierWaitOp, xla_gpu::TmaLoadOp, xla_gpu::SetMaxRegistersOp,
               xla_gpu::StmatrixOp, xla_gpu::TmaStoreOp, xla_gpu::TmaStoreWaitOp>(op))
         gpuOps.push_back(op);
+      // The cluster barrier the sync_threads lowering kept.
+      if (auto sync = dyn_cast<xla_gpu::SyncThreadsOp>(op); sync && sync.getCluster())
+        gpuOps.push_back(op);
     });
     for (Operation *op : gpuOps)
       if (failed(lowerGpuOp(module, op)))
@@ -230,7 +233,7 @@ struct LowerGpuToHostRuntimePass
       return lowerAsyncGroup(module, b, op, record);
     } else if (isa<xla_gpu::MbarrierInitOp, xla_gpu::MbarrierArriveOp, xla_gpu::MbarrierWaitOp,
                    xla_gpu::TmaLoadOp, xla_gpu::SetMaxRegistersOp, xla_gpu::TmaStoreOp,
-                   xla_gpu::TmaStoreWaitOp>(op)) {
+                   xla_gpu::TmaStoreWaitOp, xla_gpu::SyncThreadsOp>(op)) {
       return lowerTmaPipelineOp(module, b, op, record);
     } else {
       return op->emitError() << "the host target cannot run '"
@@ -581,6 +584,12 @@ struct LowerGpuToHostRuntimePass
     if (auto init = dyn_cast<xla_gpu::MbarrierInitOp>(op)) {
       call(kMbarrierInitFunction, {pointer, i32},
            {address(init.getBarriers(), init.getIndex()), constantI32(b, loc, init.getCount())});
+    } else if (isa<xla_gpu::SyncThreadsOp>(op)) {
+      call(kClusterSyncFunction, {}, {});
+    } else if (auto arrive = dyn_cast<xla_gpu::MbarrierArriveOp>(op); arrive && arrive.getInBlock()) {
+      call(kMbarrierArriveClusterFunction, {pointer, i32},
+           {address(arrive.getBarriers(), arrive.getIndex()),
+            arith::IndexCastUIOp::create(b, loc, i32, arrive.getInBlock())});
     } else if (auto arrive = dyn_cast<xla_gpu::MbarrierArriveOp>(op)) {
       call(kMbarrierArriveFunction, {pointer, i32},
            {address(arrive.getBarriers(), arrive.getIndex()),
@@ -613,12 +622,18 @@ struct LowerGpuToHostRuntimePass
         return SmallVector<Value>(cast<MemRefType>(buffer.getType()).getRank(), zero);
       };
       Value coordinates = coordinateArray(b, op, load.getCoordinates());
-      call(kTmaLoadFunction, {pointer, pointer, pointer, pointer},
-           {address(load.getSource(), zeros(load.getSource())),
-            address(load.getTile(), load.getTileIndices().empty()
-                                        ? zeros(load.getTile())
-                                        : SmallVector<Value>(load.getTileIndices())),
-            address(load.getBarriers(), load.getBarrierIndex()), coordinates});
+      SmallVector<Value> arguments = {
+          address(load.getSource(), zeros(load.getSource())),
+          address(load.getTile(), load.getTileIndices().empty()
+                                      ? zeros(load.getTile())
+                                      : SmallVector<Value>(load.getTileIndices())),
+          address(load.getBarriers(), load.getBarrierIndex()), coordinates};
+      if (load.getMulticast() != 0) {
+        arguments.push_back(constantI32(b, loc, load.getMulticast()));
+        call(kTmaLoadMulticastFunction, {pointer, pointer, pointer, pointer, i32}, arguments);
+      } else {
+        call(kTmaLoadFunction, {pointer, pointer, pointer, pointer}, arguments);
+      }
     }
     op->erase();
     return success();

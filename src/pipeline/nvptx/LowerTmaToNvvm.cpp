@@ -1,9 +1,11 @@
 //===- LowerTmaToNvvm.cpp - mbarriers and TMA loads as NVVM ---------------===//
 //
-// Owns xla-gpu-lower-tma-to-nvvm (NvptxPasses.td): mbarriers, TMA loads,
-// the register moves (setmaxnreg) of warp-specialized kernels, and the
-// epilogue's way out through the async proxy (stmatrix, TMA stores and
-// their bulk-group waits).
+// Owns xla-gpu-lower-tma-to-nvvm (NvptxPasses.td): mbarriers (and a
+// cluster's: arrivals at another block's through mapa, the cluster
+// barrier), TMA loads (multicast across a cluster), the register moves
+// (setmaxnreg) of warp-specialized kernels, and the epilogue's way out
+// through the async proxy (stmatrix, TMA stores and their bulk-group
+// waits).
 //
 //===----------------------------------------------------------------------===//
 #include "dialect/XlaGpuDialect.h"
@@ -80,6 +82,19 @@ LogicalResult lower(Operation *op) {
     // The initialized barrier visible to the copy engine's completions
     // (the async proxy), as CUTLASS's pipelines fence it.
     NVVM::FenceMbarrierInitOp::create(b);
+  } else if (auto sync = dyn_cast<xla_gpu::SyncThreadsOp>(op)) {
+    // barrier.cluster.arrive (release) and .wait (acquire), not .aligned:
+    // the producer's and consumers' threads reach it on their own paths.
+    NVVM::ClusterArriveOp::create(b, UnitAttr());
+    NVVM::ClusterWaitOp::create(b, UnitAttr());
+  } else if (auto arrive = dyn_cast<xla_gpu::MbarrierArriveOp>(op);
+             arrive && arrive.getInBlock()) {
+    // The same barrier in block `in_block` of the cluster.
+    Value remote = NVVM::MapaOp::create(
+        b, LLVM::LLVMPointerType::get(b.getContext(), kSharedClusterAddressSpace),
+        barrierAddress(b, arrive.getBarriers(), arrive.getIndex()), i32(b, arrive.getInBlock()));
+    NVVM::MBarrierArriveOp::create(b, Type(), remote, Value(),
+                                   NVVM::MemScopeKind::CLUSTER, /*relaxed=*/false);
   } else if (auto arrive = dyn_cast<xla_gpu::MbarrierArriveOp>(op);
              arrive && arrive.getTransactionBytes() == 0) {
     NVVM::MBarrierArriveOp::create(b, Type(),
@@ -138,9 +153,14 @@ LogicalResult lower(Operation *op) {
     // block's own address there (shared::cta addresses are valid in it).
     destination = LLVM::AddrSpaceCastOp::create(
         b, LLVM::LLVMPointerType::get(context, kSharedClusterAddressSpace), destination);
+    // .multicast::cluster: the box and its bytes also land in the blocks
+    // of the mask, at the same offsets.
+    Value multicast;
+    if (load.getMulticast() != 0)
+      multicast = arith::ConstantIntOp::create(b, load.getMulticast(), 16);
     NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
         b, destination, descriptor, coordinates,
-        barrierAddress(b, load.getBarriers(), load.getBarrierIndex()), ValueRange(), Value(),
+        barrierAddress(b, load.getBarriers(), load.getBarrierIndex()), ValueRange(), multicast,
         Value(), NVVM::TMALoadModeAttr::get(context, NVVM::TMALoadMode::TILE),
         b.getBoolAttr(false), NVVM::CTAGroupKindAttr(), Value());
   }
@@ -152,6 +172,8 @@ struct LowerTmaToNvvmPass : impl::LowerTmaToNvvmPassBase<LowerTmaToNvvmPass> {
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
+      if (auto sync = dyn_cast<xla_gpu::SyncThreadsOp>(op); sync && sync.getCluster())
+        ops.push_back(op);
       if (isa<xla_gpu::MbarrierInitOp, xla_gpu::MbarrierArriveOp, xla_gpu::MbarrierWaitOp,
               xla_gpu::TmaLoadOp, xla_gpu::SetMaxRegistersOp, xla_gpu::StmatrixOp,
               xla_gpu::TmaStoreOp, xla_gpu::TmaStoreWaitOp>(op))

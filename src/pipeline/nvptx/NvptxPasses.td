@@ -109,7 +109,12 @@ def LowerTmaToNvvmPass : Pass<"xla-gpu-lower-tma-to-nvvm", "mlir::ModuleOp"> {
     `cp.async.bulk.tensor` from the generic address of its source, a
     kernel parameter passed by value as the tensor map (the NVPTX kernel
     ABI marks it a grid constant), into the tile's shared address,
-    completing on the barrier. The epilogue's ops: `stmatrix` becomes
+    completing on the barrier (`.multicast::cluster` with its mask, where
+    it has one). A cluster's ops: an `mbarrier_arrive` `in_block` another
+    becomes `mapa` of the barrier's address, then
+    `mbarrier.arrive.release.cluster.shared::cluster`; a bare
+    `sync_threads {cluster}` becomes `barrier.cluster.arrive` and
+    `barrier.cluster.wait`. The epilogue's ops: `stmatrix` becomes
     `stmatrix.sync.aligned.m8n8.b16` at the lane's row address, then
     `fence.proxy.async.shared::cta` and `bar.warp.sync`; `tma_store`
     becomes `cp.async.bulk.tensor` from the tile's shared address to the

@@ -101,3 +101,19 @@ func.func @tma_store_wait_pending() {
   xla_gpu.tma_store_wait {pending = 64 : i64}
   return
 }
+
+// -----
+
+func.func @arrive_in_block_bytes(%b: tensor<4xi64>, %i: index) -> tensor<4xi64> {
+  // expected-error @+1 {{expects no transaction bytes at another block's barrier}}
+  %0 = xla_gpu.mbarrier_arrive %b[%i] in_block %i {transaction_bytes = 64 : i64} : tensor<4xi64> -> tensor<4xi64>
+  return %0 : tensor<4xi64>
+}
+
+// -----
+
+func.func @tma_load_multicast(%a: tensor<256x512xbf16>, %t: tensor<1x128x64xbf16>, %b: tensor<4xi64>, %i: index) -> tensor<1x128x64xbf16> {
+  // expected-error @+1 {{expects a multicast mask of at most 16 blocks, not 65536}}
+  %0 = xla_gpu.tma_load %a[%i, %i] into %t barrier %b[%i] {box = array<i64: 64, 128>, multicast = 65536 : i64, swizzle = 128 : i64} : tensor<256x512xbf16>, tensor<1x128x64xbf16>, tensor<4xi64> -> tensor<1x128x64xbf16>
+  return %0 : tensor<1x128x64xbf16>
+}

@@ -35,6 +35,22 @@ func.func @buffers(%a: memref<64x64xf16>, %t: memref<64x32xf16, #gpu.address_spa
 
 // -----
 
+// A cluster's: an arrival at another block's barrier, a TMA load
+// multicast to the blocks of a mask, the cluster barrier passing tiles
+// through.
+// CHECK-LABEL: func.func @cluster
+// CHECK: %[[B1:.*]] = xla_gpu.mbarrier_arrive %{{.*}}[%{{.*}}] in_block %{{.*}} : tensor<4xi64> -> tensor<4xi64>
+// CHECK: %[[T:.*]] = xla_gpu.tma_load %{{.*}}[%{{.*}}, %{{.*}}] into %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] barrier %[[B1]][%{{.*}}] {box = array<i64: 64, 64>, multicast = 3 : i64, swizzle = 128 : i64}
+// CHECK: %{{.*}}:2 = xla_gpu.sync_threads %[[T]], %[[B1]] {cluster} : tensor<1x128x64xbf16>, tensor<4xi64>
+func.func @cluster(%a: tensor<256x512xbf16>, %t: tensor<1x128x64xbf16>, %b: tensor<4xi64>, %i: index) -> tensor<1x128x64xbf16> {
+  %b1 = xla_gpu.mbarrier_arrive %b[%i] in_block %i : tensor<4xi64> -> tensor<4xi64>
+  %t1 = xla_gpu.tma_load %a[%i, %i] into %t[%i, %i, %i] barrier %b1[%i] {box = array<i64: 64, 64>, multicast = 3 : i64, swizzle = 128 : i64} : tensor<256x512xbf16>, tensor<1x128x64xbf16>, tensor<4xi64> -> tensor<1x128x64xbf16>
+  %s:2 = xla_gpu.sync_threads %t1, %b1 {cluster} : tensor<1x128x64xbf16>, tensor<4xi64>
+  return %s#0 : tensor<1x128x64xbf16>
+}
+
+// -----
+
 // The register moves of a warp-specialized kernel's warpgroups.
 // CHECK-LABEL: func.func @registers
 // CHECK: xla_gpu.set_max_registers {count = 40 : i64}{{$}}

@@ -27,3 +27,17 @@ func.func @async(%a: tensor<2x8xbf16>, %i: index) -> bf16 {
 // CHECK-NEXT:    xla_gpu.async_commit{{$}}
 // CHECK-NEXT:    xla_gpu.async_wait {pending = 2 : i64}
 // CHECK-NEXT:    tensor.extract %[[A]][%[[I]], %[[I]]]
+
+// A cluster barrier stays, without its tiles, for the target to lower.
+func.func @cluster(%a: tensor<2x4xf32>, %i: index) -> f32 {
+  %s = xla_gpu.sync_threads %a {cluster} : tensor<2x4xf32>
+  %x = tensor.extract %s[%i, %i] : tensor<2x4xf32>
+  xla_gpu.sync_threads {cluster}
+  return %x : f32
+}
+// CHECK-LABEL: func.func @cluster(
+// CHECK-SAME:    %[[A:.*]]: tensor<2x4xf32>, %[[I:.*]]: index)
+// CHECK-NEXT:    xla_gpu.sync_threads {cluster}{{$}}
+// CHECK-NEXT:    tensor.extract %[[A]][%[[I]], %[[I]]]
+// CHECK-NEXT:    xla_gpu.sync_threads {cluster}{{$}}
+// CHECK-NOT:     gpu.barrier
