@@ -97,6 +97,7 @@ class GemmKinds:
         dot_type = rk.choice(dot_types)
         fp8 = lt in FP8
         hopper = (lt in ('bf16', 'f16') or fp8) and rk.random() < 0.4
+        cluster = False
         arch = 'sm_90a' if hopper else rk.choice(['sm_89', 'sm_90a'] if fp8 else ARCHS)
         other = rk.choice([a for a in (['sm_89', 'sm_90a'] if fp8 else ARCHS) if a != arch])
         self.case.arch = arch
@@ -108,7 +109,8 @@ class GemmKinds:
             # One in three in clusters of two blocks sharing B by TMA
             # multicast (where the kernel is warp specialized with two tile
             # rows or more; alone otherwise).
-            if rk.random() < 1 / 3:
+            cluster = rk.random() < 1 / 3
+            if cluster:
                 self.case.compile_flags = ['--gemm-cluster=2']
                 self.feature('gemm-cluster')
         # A decode step's GEMM: a few rows by a long K that read 8 MiB or
@@ -125,6 +127,9 @@ class GemmKinds:
         m, n, k = self.gemm_size(), self.gemm_size(), self.gemm_size()
         if hopper:
             k = self.sdim(8 * rs.randint(1, 48))
+            # A cluster needs two tile rows (of up to 128) to pair.
+            if cluster:
+                m = self.sdim(rs.randint(129, 400))
         if decode:
             m = rs.choice([1, 2, 3, 8, 16])
             n = rs.choice([256, 512, 768, 1024])
