@@ -84,8 +84,10 @@ GemmCost estimateGemmCost(const GemmProblem &problem, const GemmTuning &tuning,
   // Blocks an SM holds at once: one for the persistent and the large
   // tiles (their register bound), else as shared memory allows, at most 4
   // -- and no more than there are blocks for each SM.
-  int64_t tiles = problem.batch * ceilDiv(problem.m, t.blockM) * ceilDiv(problem.n, t.blockN) *
-                  splits;
+  // (A cluster pairs tile rows: counted up to a whole number of pairs.)
+  int64_t cluster = std::max<int64_t>(1, t.cluster);
+  int64_t tileRows = ceilDiv(ceilDiv(problem.m, t.blockM), cluster) * cluster;
+  int64_t tiles = problem.batch * tileRows * ceilDiv(problem.n, t.blockN) * splits;
   int64_t resident = t.persistent || t.blockM * t.blockN >= 128 * 128
                          ? 1
                          : std::clamp<int64_t>(device.sharedMemoryPerSm /
@@ -101,8 +103,11 @@ GemmCost estimateGemmCost(const GemmProblem &problem, const GemmTuning &tuning,
   // over the latency, whichever is less.
   double blockGBs = std::min(device.l2GBs / double(device.multiprocessors) / double(resident),
                              double(t.stages * stageBytes) / (device.latencyMicroseconds * 1e3));
-  double load = microsecondsToMove(double((t.blockM + t.blockN) * slice * problem.inputBytes),
-                                   blockGBs);
+  // In a cluster, a block reads its share of B from L2 (the multicast
+  // brings the rest).
+  double load = microsecondsToMove(
+      double((t.blockM + double(t.blockN) / double(cluster)) * slice * problem.inputBytes),
+      blockGBs);
   // The epilogue's stores (persistent: half of it beside the next tile's
   // loads); a non-persistent block first fills its pipeline.
   double storeGBs = device.memoryGBs / double(device.multiprocessors) / double(resident);

@@ -1,10 +1,11 @@
 //===- GemmCostModel.h - A GEMM kernel's time, estimated ---------*- C++ -*-===//
 //
 // Owns the analytic estimate of a GEMM kernel's time for a configuration
-// (tile, K step, stages, warp specialization, persistence, split-K) on a
-// GPU of an architecture: per block, the tensor cores' time for its tile
-// and the time to stream its operands (bounded by the SM's share of L2
-// and by the bytes its stages keep in flight over the memory latency),
+// (tile, K step, stages, warp specialization, persistence, clusters,
+// split-K) on a GPU of an architecture: per block, the tensor cores' time
+// for its tile and the time to stream its operands (bounded by the SM's
+// share of L2 and by the bytes its stages keep in flight over the memory
+// latency; in a cluster of two, a block reads half of B from L2),
 // the epilogue, the waves of blocks the SMs take (blocks resident at once
 // by shared memory), the DRAM traffic as a floor, and for split-K the
 // reduction's launch and traffic. First order and uncalibrated beyond the

@@ -400,8 +400,7 @@ std::vector<abi::GemmTuning> gemmTuningCandidates(const std::string &arch,
           candidate.persistent = persistent;
           add(candidate);
           // Two blocks a cluster sharing B's tiles, where there are two
-          // tile rows (after the same kernel alone: the model does not
-          // tell them apart).
+          // tile rows.
           if (specialized && gemm.m > rows) {
             candidate.cluster = 2;
             add(candidate);

@@ -73,6 +73,24 @@ TEST(GemmCostModel, PrefersWhatTheHardwareRewards) {
   EXPECT_GT(estimateGemmCost(big, tile(128, 256, 64, 8, 4, true, true), gemmDeviceFigures("sm_90"))
                 .microseconds,
             1.3 * wide);
+  // A cluster of two halves a block's B traffic: faster where the
+  // operands bound the tile (128 x 128), never slower where the tensor
+  // cores do; an odd count of tile rows is counted up to even (133 and
+  // 131 rows on 132 SMs: two rounds and one, as alone).
+  GemmTuning squareTile = tile(128, 128, 64, 8, 4, true, true);
+  GemmTuning squarePair = squareTile;
+  squarePair.cluster = 2;
+  EXPECT_LT(estimateGemmCost(big, squarePair, h100).microseconds, square);
+  GemmTuning widePair = tile(128, 256, 64, 8, 4, true, true);
+  widePair.cluster = 2;
+  EXPECT_LE(estimateGemmCost(big, widePair, h100).microseconds, wide);
+  GemmProblem odd = shape(128 * 133, 256, 4096);
+  GemmTuning oddAlone = tile(128, 256, 64, 8, 4, true, true);
+  GemmTuning oddPair = oddAlone;
+  oddPair.cluster = 2;
+  EXPECT_EQ(estimateGemmCost(odd, oddPair, h100).rounds, 2);
+  EXPECT_EQ(estimateGemmCost(odd, oddAlone, h100).rounds, 2);
+  EXPECT_EQ(estimateGemmCost(shape(128 * 131, 256, 4096), oddPair, h100).rounds, 1);
 }
 
 TEST(GemmCostModel, SplitsADecodeStepsGemmAlongK) {
@@ -108,7 +126,10 @@ TEST(GemmCostModel, OrdersTheAutotunersCandidates) {
   for (size_t i = 2; i < candidates.size(); ++i)
     EXPECT_LE(estimateGemmCost(big.problem(), candidates[i - 1], h100).microseconds,
               estimateGemmCost(big.problem(), candidates[i], h100).microseconds);
-  EXPECT_EQ(candidates[1], tile(128, 256, 64, 8, 4, true, true));
+  // The wide persistent tile first (alone or in clusters of two).
+  GemmTuning first = candidates[1];
+  first.cluster = 1;
+  EXPECT_EQ(first, tile(128, 256, 64, 8, 4, true, true));
 }
 
 } // namespace
