@@ -341,13 +341,18 @@ void BlockRunner::schedulerFault(std::string what) {
   faulted = true;
 }
 
-void BlockRunner::barrier(HloHostThread *thread) {
+void BlockRunner::waitAtBarrier(HloHostThread *thread, Status status, const char *name) {
   if (sequential)
-    fault(thread, "reached a barrier, but the manifest says the kernel's threads need not "
-                  "run concurrently (\"concurrent_threads\": false)");
+    fault(thread, "reached " + std::string(name) +
+                      ", but the manifest says the kernel's threads need not run concurrently "
+                      "(\"concurrent_threads\": false)");
   ThreadState &state = stateOf(thread);
-  state.status = Status::AtBarrier;
+  state.status = status;
   switchFiber(state.context, scheduler);
+}
+
+void BlockRunner::barrier(HloHostThread *thread) {
+  waitAtBarrier(thread, Status::AtBarrier, "a barrier");
 }
 
 void BlockRunner::tmaStore(HloHostThread *thread, const HloHostTensorMap *map,
@@ -446,12 +451,7 @@ void BlockRunner::tmaLoad(HloHostThread *thread, const HloHostTensorMap *map, vo
 }
 
 void BlockRunner::clusterSync(HloHostThread *thread) {
-  if (sequential)
-    fault(thread, "reached a cluster barrier, but the manifest says the kernel's threads need "
-                  "not run concurrently");
-  ThreadState &state = stateOf(thread);
-  state.status = Status::AtClusterBarrier;
-  switchFiber(state.context, scheduler);
+  waitAtBarrier(thread, Status::AtClusterBarrier, "a cluster barrier");
 }
 
 BlockRunner::PeerAddress BlockRunner::peerOf(HloHostThread *thread, uint32_t rank,

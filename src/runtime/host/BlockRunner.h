@@ -236,6 +236,10 @@ private:
   };
 
   bool runSequential();
+  /// The running thread waits at a barrier (`status`: the block's or the
+  /// cluster's) until the scheduler releases it; `name` for the fault in
+  /// a kernel whose threads run one after another.
+  void waitAtBarrier(HloHostThread *thread, Status status, const char *name);
   /// The threads' fibers, ready to run (false: a fault).
   bool startThreads();
   /// Block `rank` of the cluster, and `address`'s offset in the running
