@@ -319,16 +319,16 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   // seen by every thread after the barrier that follows.
   bool tma = staging[0].tma || staging[1].tma;
   // With warp specialization, a second array: each stage's empty barrier,
-  // one arrival a phase from every consumer thread.
+  // one arrival a phase from every consumer warp.
   int64_t fullBarriers = 2 * stages, emptyBarriers = fullBarriers + 1;
   Value isProducer = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, thread, math.constant(0));
   if (tma) {
     SmallVector<Value> barriers;
     SmallVector<int64_t> arrivals = {1};
-    // (In a cluster, the consumers of every block of it: each block's
-    // producer multicasts into all of them.)
+    // (In a cluster, the consumer warps of every block of it: each
+    // block's producer multicasts into all of them.)
     if (warpSpecialization)
-      arrivals.push_back(warpSpecialization->consumerThreads * clusterBlocks());
+      arrivals.push_back(tiling.warps * clusterBlocks());
     for (size_t i = 0; i < arrivals.size(); ++i)
       barriers.push_back(xla_gpu::AllocateSharedOp::create(
           b, RankedTensorType::get({stages}, b.getI64Type()), b.getI64IntegerAttr(8)));
@@ -384,20 +384,25 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
     current[2 * s] = wait.getResult(0);
     current[2 * s + 1] = wait.getResult(1);
   };
-  // A consumer thread's release of stage `stage` on its empty barrier:
-  // in a cluster, on every block's (each one's producer multicasts into
-  // this block's stage). The barriers, updated.
-  auto releaseStage = [&](Value empty, Value stage) -> Value {
-    empty = xla_gpu::MbarrierArriveOp::create(b, empty.getType(), empty, stage, Value(),
-                                              b.getI64IntegerAttr(0))
-                .getResult();
-    if (clusterBlocks() > 1 && plantedBug != "cluster-no-peer-release") {
-      Value peer = arith::XOrIOp::create(b, position.clusterRank, math.constant(1));
-      empty = xla_gpu::MbarrierArriveOp::create(b, empty.getType(), empty, stage, peer,
-                                                b.getI64IntegerAttr(0))
-                  .getResult();
-    }
-    return empty;
+  // A consumer warp's release of stage `stage` on its empty barrier, by
+  // its first lane once the warp's wgmma.wait_group retired the product
+  // that read the stage (a warpgroup's wait completes for all its lanes
+  // at once); in a cluster, on every block's barrier (each one's producer
+  // multicasts into this block's stage). The barriers, updated.
+  Value firstLane = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, lane, math.constant(0));
+  auto releaseStage = [&](Value empty, Value stage) -> BodyValues {
+    return emitIf(b, firstLane, {empty}, [&](ImplicitLocOpBuilder &) -> BodyValues {
+      Value released = xla_gpu::MbarrierArriveOp::create(b, empty.getType(), empty, stage,
+                                                         Value(), b.getI64IntegerAttr(0))
+                           .getResult();
+      if (clusterBlocks() > 1 && plantedBug != "cluster-no-peer-release") {
+        Value peer = arith::XOrIOp::create(b, position.clusterRank, math.constant(1));
+        released = xla_gpu::MbarrierArriveOp::create(b, empty.getType(), released, stage, peer,
+                                                     b.getI64IntegerAttr(0))
+                       .getResult();
+      }
+      return SmallVector<Value>{released};
+    });
   };
   // The tiles through a barrier, an async commit or an async wait.
   auto barrier = [&](SmallVector<Value> &current) {
@@ -507,8 +512,7 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
                 afterFirst = yes;
               }
               auto release = [&]() -> BodyValues {
-                return SmallVector<Value>{
-                    releaseStage(current[emptyBarriers], math.constant(released))};
+                return releaseStage(current[emptyBarriers], math.constant(released));
               };
               BodyValues arrived =
                   step == 0 ? emitIf(b, afterFirst, {current[emptyBarriers]},
@@ -601,9 +605,12 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
         b, accumulated[0], plantedBug == "wgmma-no-final-wait" ? 1 : 0);
   // Every product retired: the last step's stage is free too (the next
   // tile's loads of a persistent block wait for it).
-  if (warpSpecialization)
-    finalTiles[emptyBarriers] =
-        releaseStage(finalTiles[emptyBarriers], math.constant(stages - 1));
+  if (warpSpecialization) {
+    BodyValues released = releaseStage(finalTiles[emptyBarriers], math.constant(stages - 1));
+    if (!released)
+      return released.takeError();
+    finalTiles[emptyBarriers] = released->front();
+  }
 
   // The epilogue: each accumulator value inside the dot, converted to its
   // type, through the ops after the dot to the output.

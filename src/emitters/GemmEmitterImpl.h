@@ -295,7 +295,7 @@ private:
   /// TMA): the tiling's warps consume (multiply and write the output), one
   /// more warpgroup after them produces (issues the TMA loads); a stage
   /// has a full mbarrier (its loads landed) and an empty one (every
-  /// consumer thread is done with it). Where the block has its SM alone
+  /// consumer warp is done with it: its first lane arrives). Where the block has its SM alone
   /// and two or more consumer warpgroups, setmaxnreg moves registers from
   /// the producer to the consumers.
   struct WarpSpecialization {
