@@ -196,6 +196,9 @@ struct BufferSpec {
   int64_t bytes = 0;
   /// Constant: the literal as HLO text.
   std::string data;
+  /// Constant: its values were made up for a `{...}` literal
+  /// (FillElidedLiteral.h).
+  bool filled = false;
 };
 
 /// Memory that temporaries whose lives do not overlap share (the driver's

@@ -107,6 +107,8 @@ std::string bufferJson(const BufferSpec &buffer) {
           ", \"bytes\": " + std::to_string(buffer.bytes);
   if (!buffer.data.empty())
     json += ", \"data\": " + quoteJson(buffer.data);
+  if (buffer.filled)
+    json += ", \"filled\": true";
   return json + "}";
 }
 
@@ -233,6 +235,8 @@ Status readProgramSections(const JsonValue &root, LaunchManifest &manifest) {
       buffer.number = integer(entry, "number", -1);
       buffer.bytes = integer(entry, "bytes", 0);
       buffer.data = text(entry, "data");
+      const JsonValue *filled = entry.find("filled");
+      buffer.filled = filled && filled->kind() == JsonValue::Kind::Bool && filled->boolean();
       manifest.buffers.push_back(std::move(buffer));
     }
   if (const JsonValue *allocations = root.find("allocations"))

@@ -292,6 +292,7 @@ void describeProgram(const HloModule &module, const KernelPlan &plan,
     case ProgramBuffer::Kind::Constant:
       spec.kind = abi::BufferSpec::Kind::Constant;
       value.literal().print(spec.data);
+      spec.filled = value.literal().isFilled();
       break;
     case ProgramBuffer::Kind::Temporary:
       break;

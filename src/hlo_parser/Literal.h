@@ -4,7 +4,8 @@
 // flat in row-major order of the logical dimensions, one 64-bit slot per
 // element (integers as int64 bit patterns, floats as the double nearest the
 // rounded value, complex as two doubles), and its HLO text form. A literal
-// printed as `{...}` by XLA (elided) is kept as elided.
+// printed as `{...}` by XLA (elided) is kept as elided, or filled with
+// made-up values (FillElidedLiteral.h) and marked so.
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_PARSER_LITERAL_H
@@ -35,6 +36,10 @@ public:
   int64_t elementCount() const;
   bool isElided() const { return elided; }
   void setElided(bool value) { elided = value; }
+  /// Whether the values were made up for an elided literal (printed in
+  /// full: they are the values every reader of the text then uses).
+  bool isFilled() const { return filled; }
+  void setFilled(bool value) { filled = value; }
 
   // Array element access by flat (row-major) index.
   int64_t getInt(int64_t i) const { return ints[i]; }
@@ -72,6 +77,7 @@ public:
 private:
   Shape shapeValue;
   bool elided = false;
+  bool filled = false;
   std::vector<int64_t> ints;  // pred and integer types
   std::vector<double> reals;  // floats; real part of complex
   std::vector<double> imags;  // imaginary part of complex

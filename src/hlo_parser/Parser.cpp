@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 #include "Parser.h"
 
+#include "FillElidedLiteral.h"
+
 #include "NonHloText.h"
 #include "OpAttributes.h"
 #include "ParserImpl.h"
@@ -466,6 +468,8 @@ HloInstruction *ParserImpl::parseInstructionBody(HloComputation &computation,
     Literal literal;
     if (!parseLiteral(instruction->shape(), literal))
       return nullptr;
+    if (options.fillElidedConstants)
+      fillElidedLiteral(literal, name);
     instruction->setLiteral(std::move(literal));
     if (!expect(TokenKind::RParen, "')' to end the literal"))
       return nullptr;

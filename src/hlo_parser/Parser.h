@@ -27,6 +27,11 @@ struct ParseOptions {
   /// warning, instead of an error: for printing and analysing such files;
   /// anything that needs its body reports it.
   bool allowUndefinedComputations = false;
+  /// A constant printed without its values (`constant({...})`) gets
+  /// made-up values seeded by its name (FillElidedLiteral.h), as XLA's
+  /// parser fills them by default; off: it stays elided, and what needs
+  /// its values reports it.
+  bool fillElidedConstants = true;
 };
 
 /// Parses a whole module; null on error (the engine holds the diagnostics).

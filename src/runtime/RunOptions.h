@@ -24,6 +24,10 @@ struct RunOptions {
   /// not of its fused form). Same entry parameters and results.
   std::string referencePath;
   bool interpretOnly = false;
+  /// Constants of the module elided in its text (`{...}`) whose values the
+  /// parser made up (FillElidedLiteral.h): outputs are then checked only
+  /// as far as their values are finite (reportComparison).
+  int64_t filledConstants = 0;
   std::string manifestPath;
   std::string codePath; ///< default: the manifest's "code", beside it
   /// Module parameter number -> .npy file.

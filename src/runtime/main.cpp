@@ -24,6 +24,16 @@ using namespace hlo::runtime;
 
 namespace {
 
+/// The constants of `module` whose literal the parser made up.
+int64_t countFilledConstants(const HloModule &module) {
+  int64_t count = 0;
+  for (const auto &computation : module.computations())
+    for (const auto &instruction : computation->instructions())
+      count += instruction->opcode() == HloOpcode::Constant && instruction->hasLiteral() &&
+               instruction->literal().isFilled();
+  return count;
+}
+
 bool parseInputSpec(const std::string &spec, RunOptions &options) {
   size_t equals = spec.find('=');
   if (equals == std::string::npos || equals == 0)
@@ -268,6 +278,14 @@ int main(int argc, char **argv) {
     if (!reference || referenceDiagnostics.hasErrors())
       return kExitError;
   }
+  // Constants whose values the text elides hold made-up ones, the same in
+  // every parse of it (the original's: a rewritten module prints them).
+  options.filledConstants = countFilledConstants(reference ? *reference : *module);
+  if (options.filledConstants > 0)
+    std::cout << "note: " << options.filledConstants
+              << " constant(s) elided in the module's text ({...}) hold made-up values "
+                 "(seeded by each one's name, as XLA's parser fills them): outputs are "
+                 "checked as far as their values are finite\n";
   try {
     return options.interpretOnly ? runInterpreter(options, *module)
                                  : runKernelCheck(options, *manifest, *module, reference.get());

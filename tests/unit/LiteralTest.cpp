@@ -1,5 +1,6 @@
 //===- LiteralTest.cpp - Constant literals --------------------------------===//
 #include "hlo_parser/Parser.h"
+#include "hlo_parser/FloatFormat.h"
 #include "hlo_parser/Printer.h"
 
 #include <gtest/gtest.h>
@@ -12,10 +13,11 @@ namespace {
 
 /// Parses `ENTRY e { c = <shape> constant(<literal>) }` and returns the
 /// constant's literal text as printed, or the error.
-std::string roundTrip(std::string_view shape, std::string_view literal) {
+std::string roundTrip(std::string_view shape, std::string_view literal,
+                      ParseOptions options = {}) {
   std::string text = "ENTRY e {\n  c = " + std::string(shape) + " constant(" +
                      std::string(literal) + ")\n}\n";
-  auto [module, errors] = parseHloModuleText(text, "literal.hlo");
+  auto [module, errors] = parseHloModuleText(text, "literal.hlo", options);
   if (!module)
     return "ERROR: " + errors;
   return module->entry()->root()->literal().toString();
@@ -71,7 +73,44 @@ TEST(Literal, NestedArrays) {
 
 TEST(Literal, TuplesAndElided) {
   EXPECT_EQ(roundTrip("(f32[], s32[2])", "(1.5, {1, 2})"), "(1.5, {1, 2})");
-  EXPECT_EQ(roundTrip("f32[100]", "{...}"), "{...}");
+  ParseOptions keepElided;
+  keepElided.fillElidedConstants = false;
+  EXPECT_EQ(roundTrip("f32[100]", "{...}", keepElided), "{...}");
+}
+
+// An elided constant gets made-up values, as XLA's parser fills it: the
+// same for the same name (whatever else the module holds), others for
+// another name; floats in [-0.1, 0.2) of their type, integers in [0, 8),
+// printed in full.
+TEST(Literal, ElidedConstantsAreFilledByName) {
+  auto parse = [](std::string_view extra, std::string_view name, std::string_view shape) {
+    std::string text = "ENTRY e {\n" + std::string(extra) + "  " + std::string(name) + " = " +
+                       std::string(shape) + " constant({...})\n}\n";
+    auto [module, errors] = parseHloModuleText(text, "elided.hlo");
+    EXPECT_NE(module, nullptr) << errors;
+    return module ? module->entry()->root()->literal() : Literal();
+  };
+  Literal first = parse("", "table", "bf16[3,50]");
+  Literal again = parse("  other = f32[2] constant({1, 2})\n", "table", "bf16[3,50]");
+  Literal renamed = parse("", "table.1", "bf16[3,50]");
+  EXPECT_TRUE(first.isFilled());
+  EXPECT_FALSE(first.isElided());
+  EXPECT_EQ(first.toString(), again.toString());
+  EXPECT_NE(first.toString(), renamed.toString());
+  EXPECT_EQ(first.toString().find("..."), std::string::npos);
+  for (int64_t i = 0; i < first.elementCount(); ++i) {
+    EXPECT_GE(first.getFloat(i), -0.1);
+    EXPECT_LT(first.getFloat(i), 0.2);
+    EXPECT_EQ(first.getFloat(i), roundToFloatType(first.getFloat(i), PrimitiveType::BF16));
+  }
+  Literal indices = parse("", "idx", "s32[64]");
+  bool distinct = false;
+  for (int64_t i = 0; i < indices.elementCount(); ++i) {
+    EXPECT_GE(indices.getInt(i), 0);
+    EXPECT_LT(indices.getInt(i), 8);
+    distinct = distinct || indices.getInt(i) != indices.getInt(0);
+  }
+  EXPECT_TRUE(distinct);
 }
 
 TEST(Literal, RangeErrors) {
