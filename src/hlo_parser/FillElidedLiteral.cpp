@@ -3,6 +3,8 @@
 
 #include "FloatFormat.h"
 
+#include "support/SplitMix64.h"
+
 #include <string>
 
 namespace hlo {
@@ -18,19 +20,9 @@ uint64_t seedOf(std::string_view name) {
   return hash;
 }
 
-/// splitmix64: one 64-bit value a step.
-uint64_t next(uint64_t &state) {
-  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 /// Uniform in [-0.1, 0.2), the range XLA's fake literals take
 /// (test_utils' floating-point data).
-double smallValue(uint64_t &state) {
-  return double(next(state) >> 11) * 0x1.0p-53 * 0.3 - 0.1;
-}
+double smallValue(uint64_t &state) { return unitInterval(state) * 0.3 - 0.1; }
 
 } // namespace
 
@@ -50,9 +42,9 @@ void fillElidedLiteral(Literal &literal, std::string_view name) {
   int64_t count = literal.elementCount();
   for (int64_t i = 0; i < count; ++i) {
     if (type == PrimitiveType::Pred)
-      literal.setInt(i, int64_t(next(state) >> 63));
+      literal.setInt(i, int64_t(splitmix64(state) >> 63));
     else if (isIntegral(type))
-      literal.setInt(i, int64_t(next(state) >> 61));
+      literal.setInt(i, int64_t(splitmix64(state) >> 61));
     else if (isComplex(type)) {
       PrimitiveType component =
           type == PrimitiveType::C64 ? PrimitiveType::F32 : PrimitiveType::F64;

@@ -7,23 +7,13 @@
 #include "hlo_parser/FloatFormat.h"
 #include "hlo_parser/HloComputation.h"
 #include "hlo_parser/OpAttributes.h"
+#include "support/SplitMix64.h"
 
 #include <cmath>
 #include <optional>
 
 namespace hlo::interp {
 namespace {
-
-uint64_t splitmix64(uint64_t &state) {
-  uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
-double unitInterval(uint64_t &state) {
-  return static_cast<double>(splitmix64(state) >> 11) * 0x1.0p-53;
-}
 
 enum class Use { Plain, Positive, Index };
 
