@@ -780,23 +780,4 @@ llvm::Error GemmEmitter::emitEntryFunction(EmitterContext &context) {
   return llvm::Error::success();
 }
 
-
-llvm::Expected<std::unique_ptr<EmitterBase>>
-createGemmEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
-                  const GpuDeviceInfo &device, const EmitterOptions &options) {
-  if (device.computeCapability < 80)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "unsupported: the tensor-core GEMM emitter needs sm_80 or "
-                                   "later, not " + device.arch);
-  ErrorOr<GemmDescription> gemm = describeGemm(fused);
-  if (!gemm)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "unsupported: this GEMM fusion (" + gemm.error() + ")");
-  if (!tensorCoresTake(gemm->input, device.computeCapability))
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "unsupported: tensor cores multiply 8-bit floats from sm_89 "
-                                   "on, not on " + device.arch);
-  return std::make_unique<GemmEmitter>(analysis, fused, device, std::move(*gemm), options);
-}
-
 } // namespace hlo

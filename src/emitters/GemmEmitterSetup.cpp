@@ -4,10 +4,13 @@
 // it emits anything: the mma kind of the dot's types, XLA's config (tile,
 // warps, K step, stages), the tiling, the warpgroups of wgmma, how each
 // operand is staged (threads, cp.async or TMA), the stages, the shared
-// memory, the launch and its register bound. GemmEmitter.cpp emits the
-// kernel these describe.
+// memory, the launch and its register bound -- and the factory that
+// declines what it cannot build. GemmEmitter.cpp emits the kernel these
+// describe.
 //
 //===----------------------------------------------------------------------===//
+#include "emitters/GemmEmitter.h"
+
 #include "emitters/GemmEmitterImpl.h"
 
 #include "analysis/GemmAnalysis.h"
@@ -393,6 +396,24 @@ GemmEmitter::configuredTile(const FusionAnalysis &analysis) const {
     if (dotTile[d] != 1)
       return std::nullopt;
   return std::make_pair(dotTile[rank - 2], dotTile[rank - 1]);
+}
+
+llvm::Expected<std::unique_ptr<EmitterBase>>
+createGemmEmitter(const FusionAnalysis &analysis, const HloComputation &fused,
+                  const GpuDeviceInfo &device, const EmitterOptions &options) {
+  if (device.computeCapability < 80)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "unsupported: the tensor-core GEMM emitter needs sm_80 or "
+                                   "later, not " + device.arch);
+  ErrorOr<GemmDescription> gemm = describeGemm(fused);
+  if (!gemm)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "unsupported: this GEMM fusion (" + gemm.error() + ")");
+  if (!tensorCoresTake(gemm->input, device.computeCapability))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "unsupported: tensor cores multiply 8-bit floats from sm_89 "
+                                   "on, not on " + device.arch);
+  return std::make_unique<GemmEmitter>(analysis, fused, device, std::move(*gemm), options);
 }
 
 } // namespace hlo
