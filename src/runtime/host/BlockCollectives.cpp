@@ -49,7 +49,7 @@ void BlockRunner::tryCompleteShuffle(ThreadState &requester) {
   size_t index = indexOf(&requester.record);
   size_t warpBase = index - index % kWarpSize;
   size_t lanes = std::min<size_t>(kWarpSize, threads.size() - warpBase);
-  size_t count = size_t(launch->block[0]) * launch->block[1] * launch->block[2];
+  size_t count = blockThreads();
   lanes = std::min(lanes, count - warpBase);
   const ShuffleRequest &request = requester.shuffle;
   uint32_t mask = request.memberMask;
@@ -273,7 +273,7 @@ void BlockRunner::arriveAtCollective(HloHostThread *thread, const CollectiveRequ
                       ", but the manifest says the kernel's threads need not run "
                       "concurrently (\"concurrent_threads\": false)");
   size_t index = indexOf(thread);
-  size_t count = size_t(launch->block[0]) * launch->block[1] * launch->block[2];
+  size_t count = blockThreads();
   if (index - index % group + group > count)
     fault(thread, "ran " + std::string(name) + " in a " +
                       (group == kWarpSize ? "warp of fewer than 32"

@@ -172,7 +172,7 @@ void BlockRunner::fiberEntry(void *argument) {
 }
 
 bool BlockRunner::startThreads() {
-  size_t count = size_t(launch->block[0]) * launch->block[1] * launch->block[2];
+  size_t count = blockThreads();
   prepareThreads(count);
   if (stacks.size() < count) {
     schedulerFault("cannot reserve stacks for " + std::to_string(count) + " threads");
@@ -207,7 +207,7 @@ bool BlockRunner::startThreads() {
 }
 
 BlockRunner::Sweep BlockRunner::sweep() {
-  size_t count = size_t(launch->block[0]) * launch->block[1] * launch->block[2];
+  size_t count = blockThreads();
   bool ran = false;
   for (size_t i = 0; i < count; ++i) {
     if (threads[i].status != Status::Ready)
@@ -255,7 +255,7 @@ BlockRunner::Sweep BlockRunner::sweep() {
 }
 
 bool BlockRunner::waitsAtClusterBarrier() const {
-  size_t count = size_t(launch->block[0]) * launch->block[1] * launch->block[2];
+  size_t count = blockThreads();
   for (size_t i = 0; i < count; ++i)
     if (threads[i].status != Status::AtClusterBarrier && threads[i].status != Status::Exited)
       return false;
@@ -263,14 +263,14 @@ bool BlockRunner::waitsAtClusterBarrier() const {
 }
 
 void BlockRunner::releaseClusterBarrier() {
-  size_t count = size_t(launch->block[0]) * launch->block[1] * launch->block[2];
+  size_t count = blockThreads();
   for (size_t i = 0; i < count; ++i)
     if (threads[i].status == Status::AtClusterBarrier)
       threads[i].status = Status::Ready;
 }
 
 std::string BlockRunner::deadlockReport() const {
-  size_t count = size_t(launch->block[0]) * launch->block[1] * launch->block[2];
+  size_t count = blockThreads();
   size_t atBarrier = 0, atShuffle = 0, atCollective = 0, atMbarrier = 0, atClusterBarrier = 0,
          exited = 0;
   const ThreadState *firstExited = nullptr, *firstBarrier = nullptr, *firstShuffle = nullptr;

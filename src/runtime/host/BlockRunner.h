@@ -103,6 +103,8 @@ public:
   void releaseClusterBarrier();
   /// Why the block's threads wait (after a sweep that found them Waiting).
   std::string deadlockReport() const;
+  /// Every thread has exited since start() (Sweep::Done).
+  bool hasExited() const { return finished; }
 
   // The runtime interface, for the threads of the running block.
   void barrier(HloHostThread *thread);
@@ -236,6 +238,10 @@ private:
   };
 
   bool runSequential();
+  /// The threads of the running launch's block.
+  size_t blockThreads() const {
+    return size_t(launch->block[0]) * launch->block[1] * launch->block[2];
+  }
   /// The running thread waits at a barrier (`status`: the block's or the
   /// cluster's) until the scheduler releases it; `name` for the fault in
   /// a kernel whose threads run one after another.

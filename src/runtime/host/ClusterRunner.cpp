@@ -39,13 +39,12 @@ bool ClusterRunner::run(const GridLaunch &launch, std::array<uint32_t, 3> cluste
       message = members[rank]->faultMessage();
       return false;
     }
-  std::vector<bool> done(active, false);
   while (true) {
     bool progressed = false, allDone = true;
     for (unsigned rank = active; rank-- > 0;) {
       // Each block runs as far as it can before the next moves (the order
       // least kind to a missing cluster barrier).
-      while (!done[rank]) {
+      while (!members[rank]->hasExited()) {
         BlockRunner::Sweep sweep = members[rank]->sweep();
         if (sweep == BlockRunner::Sweep::Faulted) {
           message = members[rank]->faultMessage();
@@ -54,9 +53,8 @@ bool ClusterRunner::run(const GridLaunch &launch, std::array<uint32_t, 3> cluste
         if (sweep == BlockRunner::Sweep::Waiting)
           break;
         progressed = true;
-        done[rank] = sweep == BlockRunner::Sweep::Done;
       }
-      allDone = allDone && done[rank];
+      allDone = allDone && members[rank]->hasExited();
     }
     if (allDone)
       return true;
@@ -65,10 +63,11 @@ bool ClusterRunner::run(const GridLaunch &launch, std::array<uint32_t, 3> cluste
     // Nothing moved: the cluster barrier, if every thread left waits there.
     bool atClusterBarrier = true;
     for (unsigned rank = 0; rank < active; ++rank)
-      atClusterBarrier = atClusterBarrier && (done[rank] || members[rank]->waitsAtClusterBarrier());
+      atClusterBarrier = atClusterBarrier && (members[rank]->hasExited() ||
+                                              members[rank]->waitsAtClusterBarrier());
     if (atClusterBarrier) {
       for (unsigned rank = 0; rank < active; ++rank)
-        if (!done[rank])
+        if (!members[rank]->hasExited())
           members[rank]->releaseClusterBarrier();
       continue;
     }
@@ -77,7 +76,7 @@ bool ClusterRunner::run(const GridLaunch &launch, std::array<uint32_t, 3> cluste
                   clusterId[0], clusterId[1], clusterId[2]);
     message = text;
     for (unsigned rank = 0; rank < active; ++rank)
-      if (!done[rank])
+      if (!members[rank]->hasExited())
         message += " block " + std::to_string(rank) + ": " + members[rank]->deadlockReport() + ";";
     message.pop_back();
     return false;
