@@ -13,8 +13,7 @@
 // adjacent tiles (the same columns of B), which the cluster's two blocks
 // (ranks 0 and 1) take at the same time: the tile rows are counted up to
 // even (a tile past M is computed from zeros and its stores fall outside
-// the output), and
-// the order above applies to the pairs.
+// the output), and the order above applies to the pairs.
 //
 //===----------------------------------------------------------------------===//
 #include "emitters/GemmEmitterImpl.h"
@@ -51,12 +50,10 @@ GemmEmitter::BlockPosition GemmEmitter::tilePosition(ImplicitLocOpBuilder &b, Va
   }
   // A cluster's tiles: the cluster's row of tiles (in units of `cluster`
   // tile rows) and its column, then the block's tile row in it.
-  Value member;
   if (cluster > 1) {
-    member = arith::RemUIOp::create(b, inBatch, math.constant(cluster));
     // (The grid is whole clusters of consecutive blocks, and tile numbers
-    // step by the grid: the member is the block's rank.)
-    position.clusterRank = member;
+    // step by the grid: the tile's place in its pair is the block's rank.)
+    position.clusterRank = arith::RemUIOp::create(b, inBatch, math.constant(cluster));
     inBatch = arith::DivUIOp::create(b, inBatch, math.constant(cluster));
   }
   int64_t rowsOfUnits = tilesM / cluster, groupRows = kGroupRows / cluster;
@@ -82,7 +79,7 @@ GemmEmitter::BlockPosition GemmEmitter::tilePosition(ImplicitLocOpBuilder &b, Va
   // fall outside the output -- masked, or clipped by the TMA store -- and
   // its TMA stores keep the count of groups the epilogue's waits rely on.)
   if (cluster > 1)
-    tileRow = math.add(math.mul(tileRow, cluster), member);
+    tileRow = math.add(math.mul(tileRow, cluster), position.clusterRank);
   position.row = math.mul(tileRow, t.blockM);
   position.column = math.mul(tileColumn, t.blockN);
   return position;
