@@ -151,6 +151,11 @@ struct ProgramStep {
   /// its parameter's leaves, "PARAM#i", or "PARAM" for an array) and its
   /// root's leaves (copied into `results` after it ran).
   std::vector<std::vector<KernelParameter>> branchArguments, branchResults;
+  /// The buffers nested computations read their parameter's leaves from,
+  /// by name ("PARAM#i", or "PARAM" for an array): While: {the condition's,
+  /// the body's}; Conditional: one list per branch. Absent in older
+  /// manifests.
+  std::vector<std::vector<std::string>> parameterBuffers;
 };
 
 /// A buffer of the module by what makes it: an array leaf of an
@@ -201,12 +206,27 @@ struct BufferSpec {
   bool filled = false;
 };
 
-/// Memory that temporaries whose lives do not overlap share (the driver's
-/// BufferSharing): the runtime allocates `bytes` once and places each
-/// listed buffer (a "buffer" or "scratch" binding's name) at its offset.
+/// One buffer of the memory plan: the values that are one piece of memory
+/// (an in-place update and its operand, a while loop's initial state, state,
+/// body results and result, a conditional's branch results and result),
+/// by their plan names (ProgramLiveness.h: planName), at `offset` in its
+/// allocation, `bytes` long.
+struct PlacedBuffer {
+  std::vector<std::string> names;
+  int64_t offset = 0;
+  int64_t bytes = 0;
+};
+
+/// Memory of the plan (the driver's BufferPlan): the runtime allocates
+/// `bytes` once and places each listed buffer at its offset; buffers
+/// whose lives overlap do not overlap in memory (hlo-run checks it:
+/// checkMemoryPlan). Module parameters and constants are not in it (each
+/// has its own memory, as XLA's entry parameters and constants do), nor
+/// outputs updated in place in a donated parameter (that parameter's
+/// memory).
 struct AllocationSpec {
   int64_t bytes = 0;
-  std::vector<std::pair<std::string, int64_t>> buffers; ///< name, offset
+  std::vector<PlacedBuffer> buffers;
 };
 
 struct LaunchManifest {

@@ -91,6 +91,12 @@ std::string stepJson(const ProgramStep &step) {
   };
   nested("branch_arguments", step.branchArguments);
   nested("branch_results", step.branchResults);
+  if (!step.parameterBuffers.empty()) {
+    json += ", \"parameter_buffers\": [";
+    for (size_t c = 0; c < step.parameterBuffers.size(); ++c)
+      json += (c ? ", " : "") + stringList(step.parameterBuffers[c]);
+    json += "]";
+  }
   if (!step.backendConfig.empty())
     json += ", \"backend_config\": " + quoteJson(step.backendConfig);
   return json + "}";
@@ -151,10 +157,12 @@ std::string printProgramSections(const LaunchManifest &manifest) {
   section("allocations", manifest.allocations.size(), [&](size_t i) {
     const AllocationSpec &allocation = manifest.allocations[i];
     std::string line = "    {\"bytes\": " + std::to_string(allocation.bytes) + ", \"buffers\": [";
-    for (size_t b = 0; b < allocation.buffers.size(); ++b)
-      line += std::string(b ? ", " : "") + "{\"buffer\": " +
-              quoteJson(allocation.buffers[b].first) +
-              ", \"offset\": " + std::to_string(allocation.buffers[b].second) + "}";
+    for (size_t b = 0; b < allocation.buffers.size(); ++b) {
+      const PlacedBuffer &buffer = allocation.buffers[b];
+      line += std::string(b ? ",\n      " : "\n      ") + "{\"names\": " +
+              stringList(buffer.names) + ", \"offset\": " + std::to_string(buffer.offset) +
+              ", \"bytes\": " + std::to_string(buffer.bytes) + "}";
+    }
     return line + "]}";
   });
   section("failed", manifest.failed.size(), [&](size_t i) {
@@ -221,6 +229,12 @@ Status readProgramSections(const JsonValue &root, LaunchManifest &manifest) {
               lists->back().push_back(std::move(*binding));
             }
           }
+      if (const JsonValue *computations = entry.find("parameter_buffers"))
+        for (const JsonValue &names : computations->array()) {
+          step.parameterBuffers.emplace_back();
+          for (const JsonValue &name : names.array())
+            step.parameterBuffers.back().push_back(name.string());
+        }
       manifest.program.push_back(std::move(step));
     }
   if (const JsonValue *buffers = root.find("buffers"))
@@ -245,12 +259,20 @@ Status readProgramSections(const JsonValue &root, LaunchManifest &manifest) {
       allocation.bytes = integer(entry, "bytes", 0);
       if (const JsonValue *buffers = entry.find("buffers"))
         for (const JsonValue &buffer : buffers->array()) {
-          int64_t offset = integer(buffer, "offset", 0);
-          if (offset < 0 || allocation.bytes <= 0)
+          PlacedBuffer placed;
+          // Older manifests: one "buffer" per entry, its size the allocation's.
+          placed.names = texts(buffer, "names");
+          if (std::string name = text(buffer, "buffer"); !name.empty())
+            placed.names.push_back(name);
+          placed.offset = integer(buffer, "offset", 0);
+          placed.bytes = integer(buffer, "bytes", allocation.bytes - placed.offset);
+          if (placed.offset < 0 || placed.bytes < 0 ||
+              placed.offset + placed.bytes > allocation.bytes || placed.names.empty())
             return makeError("manifest: an allocation of " + std::to_string(allocation.bytes) +
-                             " bytes places '" + text(buffer, "buffer") + "' at offset " +
-                             std::to_string(offset));
-          allocation.buffers.emplace_back(text(buffer, "buffer"), offset);
+                             " bytes places " + std::to_string(placed.bytes) + " bytes of '" +
+                             (placed.names.empty() ? "" : placed.names.front()) +
+                             "' at offset " + std::to_string(placed.offset));
+          allocation.buffers.push_back(std::move(placed));
         }
       manifest.allocations.push_back(std::move(allocation));
     }

@@ -1,7 +1,7 @@
 //===- Manifest.cpp - The launch manifest from the emitters' records -----===//
 #include "Manifest.h"
 #include "BufferBindings.h"
-#include "BufferSharing.h"
+#include "BufferPlan.h"
 #include "ModuleProgram.h"
 
 #include "abi/HostKernelAbi.h"
@@ -158,7 +158,7 @@ abi::LaunchManifest buildManifest(const HloModule &module, const KernelPlan &pla
                                  error.substr(0, error.find('\n')));
   }
   describeProgram(module, plan, buffers, records, manifest);
-  shareTemporaryBuffers(manifest);
+  planModuleBuffers(manifest);
   return manifest;
 }
 

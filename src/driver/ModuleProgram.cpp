@@ -78,6 +78,13 @@ void bindWhile(const BufferAssignment &buffers, const HloInstruction &loop,
     bindSlot(result, buffers.operandSlot(element));
     step.bodyResults.push_back(std::move(result));
   }
+  const HloComputation *condition = whileCondition(loop);
+  size_t count = init->operands().size();
+  for (const HloComputation *reader : {condition, body}) {
+    std::vector<std::string> &names = step.parameterBuffers.emplace_back();
+    for (size_t i = 0; reader && reader->parameterCount() == 1 && i < count; ++i)
+      names.push_back(abi::BufferId::leafOf(reader->parameter(0)->name(), i, count).str());
+  }
 }
 
 /// The array leaves of `value` as inputs: itself if an array, else the
@@ -130,6 +137,12 @@ void bindConditional(const BufferAssignment &buffers, const HloInstruction &cond
   abi::KernelParameter index = bufferParameter(false, conditional.operand(0)->shape());
   bindSlot(index, buffers.operandSlot(conditional.operand(0)));
   step.arguments = {index};
+  for (size_t b = 0; b < branches.size(); ++b) {
+    std::vector<std::string> &names = step.parameterBuffers.emplace_back();
+    for (size_t i = 0; branches[b]->parameterCount() == 1 && i < arguments[b].size(); ++i)
+      names.push_back(
+          abi::BufferId::leafOf(branches[b]->parameter(0)->name(), i, arguments[b].size()).str());
+  }
   step.branchArguments = std::move(arguments);
   step.branchResults = std::move(results);
   step.results = bindResults(buffers, conditional);

@@ -66,6 +66,7 @@ ErrorOr<std::unique_ptr<CudaDriver>> CudaDriver::load() {
   entryPoints.lookUp(d.launchKernel, "cuLaunchKernel");
   entryPoints.lookUp(d.launchKernelEx, "cuLaunchKernelEx");
   entryPoints.lookUp(d.tensorMapEncodeTiled, "cuTensorMapEncodeTiled");
+  d.memGetInfo = reinterpret_cast<decltype(d.memGetInfo)>(dlsym(library, "cuMemGetInfo_v2"));
   entryPoints.lookUp(d.funcGetAttribute, "cuFuncGetAttribute");
   entryPoints.lookUp(d.funcSetAttribute, "cuFuncSetAttribute");
   entryPoints.lookUp(d.eventCreate, "cuEventCreate");

@@ -35,6 +35,8 @@ struct CudaDriver {
   CUresult (*moduleUnload)(CUmodule);
   CUresult (*memAlloc)(CUdeviceptr *, size_t);
   CUresult (*memFree)(CUdeviceptr);
+  /// Optional (null where the driver lacks it): free and total bytes.
+  CUresult (*memGetInfo)(size_t *, size_t *) = nullptr;
   CUresult (*memcpyHtoD)(CUdeviceptr, const void *, size_t);
   CUresult (*memcpyDtoH)(void *, CUdeviceptr, size_t);
   CUresult (*memcpyDtoD)(CUdeviceptr, CUdeviceptr, size_t);

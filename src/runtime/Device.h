@@ -17,6 +17,7 @@
 #include "support/ErrorOr.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,9 @@ public:
   }
 
   virtual ErrorOr<DeviceBuffer> allocate(size_t bytes) = 0;
+  /// The device memory in use by everything on it (a GPU: cuMemGetInfo's
+  /// total less free); absent where the device cannot tell.
+  virtual std::optional<int64_t> memoryInUse() { return std::nullopt; }
   /// Frees a buffer `allocate` gave (every buffer is freed with the device
   /// otherwise).
   virtual void release(DeviceBuffer buffer) = 0;

@@ -210,6 +210,13 @@ ErrorOr<DeviceBuffer> GpuContext::allocate(size_t bytes) {
   return DeviceBuffer(pointer);
 }
 
+std::optional<int64_t> GpuContext::memoryInUse() {
+  size_t free = 0, total = 0;
+  if (!driver->memGetInfo || !usable() || driver->memGetInfo(&free, &total) != CUDA_SUCCESS)
+    return std::nullopt;
+  return static_cast<int64_t>(total - free);
+}
+
 void GpuContext::release(DeviceBuffer buffer) {
   auto found = std::find(allocations.begin(), allocations.end(), buffer);
   if (found == allocations.end())

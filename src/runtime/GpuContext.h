@@ -50,6 +50,7 @@ public:
   /// the context closes) and finds `kernel` in it, checked as findKernel's.
   ErrorOr<DeviceKernel> loadKernel(const std::string &path, const KernelSpec &kernel) override;
 
+  std::optional<int64_t> memoryInUse() override;
   ErrorOr<DeviceBuffer> allocate(size_t bytes) override;
   void release(DeviceBuffer buffer) override;
   Status upload(DeviceBuffer buffer, const std::vector<uint8_t> &bytes) override;

@@ -23,12 +23,14 @@
 
 #include "abi/HostKernelAbi.h"
 #include "abi/ManifestProgram.h"
+#include "abi/ProgramLiveness.h"
 
 #include "interpreter/Npy.h"
 
 #include "hlo_parser/HloComputation.h"
 #include "hlo_parser/SourceFile.h"
 
+#include <cstdio>
 #include <algorithm>
 #include <iostream>
 #include <set>
@@ -185,6 +187,27 @@ private:
     return kExitPass;
   }
 
+  /// The plan's bytes beside what this run allocated (and, on a GPU, how
+  /// much its memory in use grew).
+  void reportMemory(int64_t allocated, std::optional<int64_t> inUseBefore) {
+    auto megabytes = [](int64_t bytes) {
+      if (bytes < 1000000)
+        return std::to_string(bytes) + " bytes";
+      char text[32];
+      std::snprintf(text, sizeof text, "%.1f MB", static_cast<double>(bytes) / 1e6);
+      return std::string(text);
+    };
+    abi::PlanBytes plan = abi::planBytes(manifest);
+    std::cout << "memory: the plan's peak is " << megabytes(plan.total()) << " (parameters "
+              << megabytes(plan.parameters) << ", constants " << megabytes(plan.constants)
+              << ", " << manifest.allocations.size() << " allocation(s) "
+              << megabytes(plan.allocations) << "); this run allocated " << megabytes(allocated);
+    std::optional<int64_t> inUseAfter = device.memoryInUse();
+    if (inUseBefore && inUseAfter)
+      std::cout << "; the GPU's memory in use grew by " << megabytes(*inUseAfter - *inUseBefore);
+    std::cout << "\n";
+  }
+
   /// The output of the kernel that computes while `step`'s condition.
   const KernelParameter *conditionResult(const ProgramStep &step) const {
     for (const KernelSpec &kernel : manifest.kernels)
@@ -259,9 +282,17 @@ private:
     for (size_t i = 0; i < inputs.size(); ++i)
       if (inputs[i]->shape().isArray() && !save("input_" + std::to_string(i), *inputs[i]))
         return kExitError;
+    std::optional<int64_t> inUseBefore = device.memoryInUse();
     ModuleBuffers buffers(module, device, inputs);
-    if (!options.noBufferSharing)
+    // The plan makes an in-place output one buffer with its input:
+    // --no-aliasing (each output its own) runs without it.
+    if (!options.noBufferSharing && !options.noAliasing) {
+      // A plan that puts two live buffers in the same memory is refused
+      // before anything runs.
+      if (Status valid = abi::checkMemoryPlan(manifest, abi::programLiveness(manifest)); !valid)
+        return fail(valid.error());
       buffers.shareAllocations(manifest.allocations);
+    }
     // Loop states and branch parameters first: the kernels of loop bodies
     // and branches bind to them by name.
     for (const ProgramStep &step : manifest.program) {
@@ -298,6 +329,7 @@ private:
           return faulted ? kExitMismatch : kExitError;
     if (int status = runSteps(entry->name(), buffers, arguments); status != kExitPass)
       return status;
+    reportMemory(buffers.bytesAllocated(), inUseBefore);
     bool passed = true;
     std::vector<ReductionDepth> outputDepths = moduleOutputDepths(*entry, libraryCalls, inThreadKernels);
     // Entry output `number` (`bytes` long) against the interpreter, read in

@@ -4,6 +4,8 @@
 
 #include "interpreter/Ops.h"
 
+#include "abi/ProgramLiveness.h"
+
 #include "hlo_parser/HloComputation.h"
 
 #include <cstring>
@@ -39,30 +41,19 @@ ErrorOr<DeviceBuffer> ModuleBuffers::get(const KernelParameter &parameter,
   }
   if (aliasOf)
     return buffers[key] = *aliasOf;
-  bool named = parameter.binding == BufferBinding::Buffer ||
-               parameter.binding == BufferBinding::Scratch;
-  if (auto place = sharedPlace.find(parameter.bufferName);
-      named && place != sharedPlace.end() && !moduleConstant(module, parameter.bufferName)) {
-    auto [allocation, offset] = place->second;
-    if (offset + parameter.bytes > allocationBytes[allocation])
-      return Status::failure("buffer '" + parameter.bufferName + "' (" +
-                             std::to_string(parameter.bytes) + " bytes at offset " +
-                             std::to_string(offset) + ") does not fit its shared allocation of " +
-                             std::to_string(allocationBytes[allocation]) + " bytes");
-    DeviceBuffer &memory = allocationMemory[allocation];
-    if (!memory) {
-      size_t bytes = static_cast<size_t>(allocationBytes[allocation]);
-      ErrorOr<DeviceBuffer> made = device.allocate(bytes);
-      if (!made)
-        return made;
-      if (Status filled = device.fill(*made, bytes, 0xff); !filled)
-        return filled;
-      memory = *made;
+  bool planned = parameter.binding != BufferBinding::Parameter &&
+                 !(parameter.binding == BufferBinding::Buffer &&
+                   moduleConstant(module, parameter.bufferName));
+  if (planned) {
+    ErrorOr<DeviceBuffer> placed = placedBuffer(abi::planName(parameter), parameter.bytes);
+    if (!placed)
+      return placed;
+    if (*placed) {
+      bufferBytes[key] = parameter.bytes;
+      return buffers[key] = *placed;
     }
-    bufferBytes[key] = parameter.bytes;
-    return buffers[key] = memory + static_cast<DeviceBuffer>(offset);
   }
-  ErrorOr<DeviceBuffer> buffer = device.allocate(static_cast<size_t>(parameter.bytes));
+  ErrorOr<DeviceBuffer> buffer = allocate(parameter.bytes);
   if (!buffer)
     return buffer;
   buffers[key] = *buffer;
@@ -89,11 +80,49 @@ ErrorOr<DeviceBuffer> ModuleBuffers::get(const KernelParameter &parameter,
 
 void ModuleBuffers::shareAllocations(const std::vector<abi::AllocationSpec> &allocations) {
   for (const abi::AllocationSpec &allocation : allocations) {
-    for (const auto &[name, offset] : allocation.buffers)
-      sharedPlace[name] = {allocationBytes.size(), offset};
+    for (const abi::PlacedBuffer &buffer : allocation.buffers)
+      for (const std::string &name : buffer.names)
+        sharedPlace[name] = {allocationBytes.size(), buffer.offset};
     allocationBytes.push_back(allocation.bytes);
     allocationMemory.push_back(0);
   }
+}
+
+ErrorOr<DeviceBuffer> ModuleBuffers::allocate(int64_t bytes) {
+  ErrorOr<DeviceBuffer> buffer = device.allocate(static_cast<size_t>(bytes));
+  if (buffer)
+    allocatedBytes += bytes;
+  return buffer;
+}
+
+ErrorOr<DeviceBuffer> ModuleBuffers::placedBuffer(const std::string &name, int64_t bytes) {
+  auto place = sharedPlace.find(name);
+  if (place == sharedPlace.end())
+    return DeviceBuffer(0);
+  auto [allocation, offset] = place->second;
+  if (offset + bytes > allocationBytes[allocation])
+    return Status::failure("buffer '" + name + "' (" + std::to_string(bytes) +
+                           " bytes at offset " + std::to_string(offset) +
+                           ") does not fit its allocation of " +
+                           std::to_string(allocationBytes[allocation]) + " bytes");
+  DeviceBuffer &memory = allocationMemory[allocation];
+  if (!memory) {
+    ErrorOr<DeviceBuffer> made = allocate(allocationBytes[allocation]);
+    if (!made)
+      return made;
+    if (Status filled = device.fill(*made, static_cast<size_t>(allocationBytes[allocation]), 0xff);
+        !filled)
+      return filled;
+    memory = *made;
+  }
+  return memory + static_cast<DeviceBuffer>(offset);
+}
+
+ErrorOr<DeviceBuffer> ModuleBuffers::stateBuffer(const std::string &name, int64_t bytes) {
+  ErrorOr<DeviceBuffer> placed = placedBuffer(name, bytes);
+  if (!placed || *placed)
+    return placed;
+  return allocate(bytes);
 }
 
 DeviceBuffer ModuleBuffers::output(int64_t number) const {
@@ -229,8 +258,11 @@ Status ModuleBuffers::allocateLoopState(const ProgramStep &step) {
                            "': the manifest does not bind its state");
   std::vector<DeviceBuffer> &state = loopStates[&step];
   for (size_t i = 0; i < step.arguments.size(); ++i) {
-    ErrorOr<DeviceBuffer> buffer =
-        device.allocate(static_cast<size_t>(step.arguments[i].bytes));
+    // Where the plan put the state as the body reads it (its condition's
+    // and its result are that buffer too).
+    ErrorOr<DeviceBuffer> buffer = stateBuffer(
+        BufferId::leafOf(body->parameter(0)->name(), i, step.arguments.size()).str(),
+        step.arguments[i].bytes);
     if (!buffer)
       return buffer.status();
     state.push_back(*buffer);
@@ -300,7 +332,8 @@ Status ModuleBuffers::allocateBranchParameters(const ProgramStep &step) {
     const std::vector<KernelParameter> &leaves = step.branchArguments[b];
     std::vector<DeviceBuffer> &parameter = branchParameters[&step].emplace_back();
     for (size_t i = 0; i < leaves.size(); ++i) {
-      ErrorOr<DeviceBuffer> buffer = device.allocate(static_cast<size_t>(leaves[i].bytes));
+      ErrorOr<DeviceBuffer> buffer = stateBuffer(
+          BufferId::leafOf(branch->parameter(0)->name(), i, leaves.size()).str(), leaves[i].bytes);
       if (!buffer)
         return buffer.status();
       parameter.push_back(*buffer);

@@ -36,9 +36,13 @@ public:
                 const std::vector<interp::ValuePtr> &inputs)
       : module(module), device(device), inputs(inputs) {}
 
-  /// Places the buffers the manifest's allocations list in that shared
-  /// memory (each allocation is made on first use); others get their own.
+  /// Places the buffers the manifest's allocations list in that memory
+  /// (each allocation is made on first use, filled with 0xff bytes);
+  /// others get their own.
   void shareAllocations(const std::vector<abi::AllocationSpec> &allocations);
+  /// The device bytes this run has allocated (nothing is freed before
+  /// the end: the high-water mark).
+  int64_t bytesAllocated() const { return allocatedBytes; }
 
   /// The buffer `parameter` binds to, allocated and initialized on first
   /// use. An output aliased to an input (`aliasOf` not null) is that
@@ -92,6 +96,14 @@ private:
   ErrorOr<StepBuffers> stepBuffers(const ProgramStep &step);
   static std::string keyOf(const KernelParameter &parameter);
   Status copyBuffer(DeviceBuffer source, DeviceBuffer destination, int64_t bytes);
+  /// Device memory of its own, counted.
+  ErrorOr<DeviceBuffer> allocate(int64_t bytes);
+  /// Where the plan places `name` (0 if it does not), its allocation made
+  /// on first use.
+  ErrorOr<DeviceBuffer> placedBuffer(const std::string &name, int64_t bytes);
+  /// A loop's state or a branch's parameter leaf `name`: where the plan
+  /// places it, else memory of its own.
+  ErrorOr<DeviceBuffer> stateBuffer(const std::string &name, int64_t bytes);
 
   const HloModule &module;
   Device &device;
@@ -99,6 +111,7 @@ private:
   std::map<std::string, DeviceBuffer> buffers; // "p3", "o0", "b:name", "s:name"
   /// The bytes `get` allocated for a key (views and aliases: not known).
   std::map<std::string, int64_t> bufferBytes;
+  int64_t allocatedBytes = 0;
   /// Shared allocations: their sizes, their memory once made, and each
   /// shared buffer's allocation and offset.
   std::vector<int64_t> allocationBytes;

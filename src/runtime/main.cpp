@@ -131,10 +131,12 @@ int main(int argc, char **argv) {
   app.add_flag("--no-aliasing", options.noAliasing,
                "Give outputs that the manifest aliases to an input (in-place updates) a "
                "poisoned buffer of their own: an in-place kernel then leaves the poison "
-               "outside its update (a check that it touches nothing else)");
+               "outside its update (a check that it touches nothing else); module mode then "
+               "runs without the manifest's memory plan");
   app.add_flag("--no-buffer-sharing", options.noBufferSharing,
-               "Module mode: give every temporary its own buffer instead of the "
-               "allocations the manifest shares between values whose lives do not overlap");
+               "Module mode: give every buffer its own memory instead of the manifest's "
+               "memory plan (its allocations, where buffers whose lives do not overlap "
+               "share memory and a loop's state is its initial value's and results')");
   app.add_option("--warmup", options.warmup,
                  "--bench: launches before timing (default: 10 on a GPU, 1 on the host)")
       ->check(CLI::NonNegativeNumber);

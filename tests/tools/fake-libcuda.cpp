@@ -16,8 +16,9 @@
 //   (static + that at most 227 KB), else CUDA_ERROR_INVALID_VALUE;
 // - block and grid axes within the device's limits, and a block of exactly
 //   the kernel's `.reqntid` (at most its `.maxntid`), else INVALID_VALUE;
-// - every argument the start of a buffer it allocated (256-byte aligned,
-//   as cuMemAlloc's are), and as aligned as its PTX declaration says
+// - every argument an address in a buffer it allocated (which start
+//   256-byte aligned, as cuMemAlloc's do; a memory plan places several
+//   buffers in one), and as aligned as its PTX declaration says
 //   (`.param .u64 .ptr .align 256`), else INVALID_VALUE;
 // - several modules may be loaded (XLA's kernels beside ours), each
 //   kernel found in its own module's PTX;
@@ -342,6 +343,16 @@ namespace {
 /// What cuTensorMapEncodeTiled writes here: a tag and the buffer.
 constexpr uint64_t kTensorMapTag = 0x70614d726f736e65; // "ensorMap"
 
+/// The bytes of the allocation `address` lies in from it on; 0 if it lies
+/// in none.
+size_t bytesFrom(CUdeviceptr address) {
+  auto after = allocations.upper_bound(address);
+  if (after == allocations.begin())
+    return 0;
+  auto [start, bytes] = *std::prev(after);
+  return address < start + bytes ? start + bytes - address : 0;
+}
+
 /// The buffer a parameter names: the pointer, or the tensor map's buffer;
 /// 0 if it is neither an allocation nor a tensor map this library made.
 CUdeviceptr parameterBuffer(const Kernel &kernel, size_t i, void **parameters) {
@@ -354,7 +365,7 @@ CUdeviceptr parameterBuffer(const Kernel &kernel, size_t i, void **parameters) {
   } else {
     address = *static_cast<CUdeviceptr *>(parameters[i]);
   }
-  return allocations.count(address) ? address : 0;
+  return bytesFrom(address) ? address : 0;
 }
 
 CUresult launch(CUfunction function, const unsigned grid[3], const unsigned block[3],
@@ -403,7 +414,7 @@ CUresult launch(CUfunction function, const unsigned grid[3], const unsigned bloc
   CUdeviceptr first = parameterBuffer(kernel, 0, parameters);
   CUdeviceptr last = parameterBuffer(kernel, kernel.parameters - 1, parameters);
   std::memcpy(reinterpret_cast<void *>(last), reinterpret_cast<void *>(first),
-              std::min(allocations[first], allocations[last]));
+              std::min(bytesFrom(first), bytesFrom(last)));
   return CUDA_SUCCESS;
 }
 

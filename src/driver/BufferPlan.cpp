@@ -1,0 +1,373 @@
+//===- BufferPlan.cpp - The module program's memory plan ------------------===//
+#include "BufferPlan.h"
+
+#include "abi/ProgramLiveness.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace hlo::driver {
+namespace {
+
+using abi::KernelParameter;
+using abi::ProgramLiveness;
+using abi::ProgramStep;
+using abi::planName;
+
+constexpr int64_t kPlanAlignment = 256;
+
+int64_t alignUp(int64_t value, int64_t alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
+
+/// Values joined into buffers (a union-find over plan names), each buffer
+/// with its members, its first and last tick of use, its size, and whether
+/// it is pinned (holds a module parameter or a constant: not planned).
+class ValueSets {
+public:
+  struct Set {
+    std::vector<std::string> names;
+    int64_t first = -1, last = -1;
+    int64_t bytes = 0, alignment = 1;
+    bool pinned = false;
+  };
+
+  explicit ValueSets(const ProgramLiveness &liveness) : liveness(liveness) {}
+
+  /// The set of `name`, made on first sight.
+  size_t find(const std::string &name) {
+    auto [found, added] = ids.emplace(name, parent.size());
+    if (added) {
+      parent.push_back(found->second);
+      Set set;
+      set.names = {name};
+      std::tie(set.first, set.last) = liveness.life(name);
+      set.pinned = name.rfind("<parameter ", 0) == 0;
+      sets.push_back(std::move(set));
+    }
+    size_t id = found->second;
+    while (parent[id] != id)
+      id = parent[id] = parent[parent[id]];
+    return id;
+  }
+  Set &operator[](const std::string &name) { return sets[find(name)]; }
+
+  void note(const KernelParameter &binding) { note(planName(binding), binding.bytes, binding.alignment); }
+  void note(const std::string &name, int64_t bytes, int64_t alignment = 1) {
+    Set &set = (*this)[name];
+    set.bytes = std::max(set.bytes, bytes);
+    set.alignment = std::max(set.alignment, alignment);
+  }
+  void pin(const std::string &name) { (*this)[name].pinned = true; }
+
+  void join(const std::string &a, const std::string &b) {
+    size_t x = find(a), y = find(b);
+    if (x == y)
+      return;
+    Set &into = sets[x], &from = sets[y];
+    parent[y] = x;
+    into.names.insert(into.names.end(), from.names.begin(), from.names.end());
+    if (from.first >= 0) {
+      into.first = into.first < 0 ? from.first : std::min(into.first, from.first);
+      into.last = std::max(into.last, from.last);
+    }
+    into.bytes = std::max(into.bytes, from.bytes);
+    into.alignment = std::max(into.alignment, from.alignment);
+    into.pinned |= from.pinned;
+    from.names.clear();
+  }
+  /// Whether two values may become one buffer at all: neither is pinned
+  /// and they are not one already.
+  bool joinable(const std::string &a, const std::string &b) {
+    size_t x = find(a), y = find(b);
+    return x != y && !sets[x].pinned && !sets[y].pinned;
+  }
+  /// Whether any member of `name`'s set is used at a tick in [from, to).
+  bool usedWithin(const std::string &name, int64_t from, int64_t to) {
+    for (const std::string &member : (*this)[name].names)
+      if (liveness.usedWithin(member, from, to))
+        return true;
+    return false;
+  }
+  /// How many of `bindings` are in `name`'s set.
+  size_t countIn(const std::vector<KernelParameter> &bindings, const std::string &name) {
+    size_t set = find(name), count = 0;
+    for (const KernelParameter &binding : bindings)
+      count += find(planName(binding)) == set;
+    return count;
+  }
+
+  std::vector<size_t> roots() {
+    std::vector<size_t> result;
+    for (size_t id = 0; id < parent.size(); ++id)
+      if (parent[id] == id)
+        result.push_back(id);
+    return result;
+  }
+  const Set &set(size_t id) const { return sets[id]; }
+
+private:
+  const ProgramLiveness &liveness;
+  std::map<std::string, size_t> ids;
+  std::vector<size_t> parent;
+  std::vector<Set> sets;
+};
+
+/// Every binding of the program into `sets` (with its size), and the
+/// in-place outputs joined to their operands.
+void noteBindings(const abi::LaunchManifest &manifest, ValueSets &sets) {
+  for (const abi::KernelSpec &kernel : manifest.kernels)
+    for (const KernelParameter &parameter : kernel.parameters) {
+      sets.note(parameter);
+      if (parameter.aliases >= 0 &&
+          parameter.aliases < static_cast<int64_t>(kernel.parameters.size()))
+        sets.join(planName(kernel.parameters[parameter.aliases]), planName(parameter));
+    }
+  for (const ProgramStep &step : manifest.program) {
+    for (const auto *list : {&step.arguments, &step.results, &step.bodyResults})
+      for (const KernelParameter &binding : *list)
+        sets.note(binding);
+    for (const auto *lists : {&step.branchArguments, &step.branchResults})
+      for (const auto &list : *lists)
+        for (const KernelParameter &binding : list)
+          sets.note(binding);
+  }
+  for (const abi::BufferSpec &buffer : manifest.buffers)
+    if (buffer.kind == abi::BufferSpec::Kind::Constant)
+      sets.pin(buffer.name);
+}
+
+/// The loop's state names: per element i, the condition's and the body's
+/// parameter leaf; empty when the manifest does not bind the state.
+bool hasState(const ProgramStep &step) {
+  size_t n = step.arguments.size();
+  return n && step.results.size() == n && step.bodyResults.size() == n &&
+         step.parameterBuffers.size() == 2 && step.parameterBuffers[0].size() == n &&
+         step.parameterBuffers[1].size() == n;
+}
+
+bool hasBranchValues(const ProgramStep &step) {
+  size_t n = step.computations.size();
+  return n && step.branchArguments.size() == n && step.branchResults.size() == n &&
+         step.parameterBuffers.size() == n;
+}
+
+class Colocation {
+public:
+  Colocation(const abi::LaunchManifest &manifest, const ProgramLiveness &liveness,
+             ValueSets &sets)
+      : manifest(manifest), liveness(liveness), sets(sets) {}
+
+  void run() {
+    forEach(ProgramStep::Kind::While, [&](const ProgramStep &step, const Ticks &) {
+      joinLoopState(step);
+    });
+    forEach(ProgramStep::Kind::Conditional,
+            [&](const ProgramStep &step, const Ticks &ticks) { joinBranchParameters(step, ticks); });
+    forEach(ProgramStep::Kind::Conditional,
+            [&](const ProgramStep &step, const Ticks &ticks) { joinBranchResults(step, ticks); });
+    forEach(ProgramStep::Kind::While,
+            [&](const ProgramStep &step, const Ticks &ticks) { joinInitialState(step, ticks); });
+    forEach(ProgramStep::Kind::While,
+            [&](const ProgramStep &step, const Ticks &ticks) { joinBodyResults(step, ticks); });
+  }
+
+private:
+  using Ticks = ProgramLiveness::StepTicks;
+
+  template <typename Visit> void forEach(ProgramStep::Kind kind, Visit &&visit) {
+    for (size_t s = 0; s < manifest.program.size(); ++s) {
+      const ProgramStep &step = manifest.program[s];
+      const Ticks &ticks = liveness.steps[s];
+      if (step.kind != kind || ticks.begin < 0)
+        continue;
+      if (kind == ProgramStep::Kind::While && hasState(step))
+        visit(step, ticks);
+      if (kind == ProgramStep::Kind::Conditional && hasBranchValues(step))
+        visit(step, ticks);
+    }
+  }
+
+  /// The state as the condition and body read it and the loop's result:
+  /// one buffer per element (the runtime binds them so).
+  void joinLoopState(const ProgramStep &step) {
+    for (size_t i = 0; i < step.arguments.size(); ++i) {
+      const std::string &state = step.parameterBuffers[1][i];
+      sets.note(state, step.arguments[i].bytes);
+      sets.note(step.parameterBuffers[0][i], step.arguments[i].bytes);
+      sets.join(state, step.parameterBuffers[0][i]);
+      sets.join(state, planName(step.results[i]));
+    }
+  }
+
+  /// An initial element nothing reads once the loop starts is the state.
+  /// A loop or conditional whose computations run only for it.
+  bool runsAlone(const ProgramStep &step, const Ticks &ticks) const {
+    if (ticks.repeated)
+      return false;
+    for (const std::string &computation : step.computations)
+      if (!liveness.walkedOnce(computation))
+        return false;
+    return true;
+  }
+
+  void joinInitialState(const ProgramStep &step, const Ticks &ticks) {
+    if (!runsAlone(step, ticks))
+      return;
+    for (size_t i = 0; i < step.arguments.size(); ++i) {
+      std::string initial = planName(step.arguments[i]);
+      const std::string &state = step.parameterBuffers[1][i];
+      if (!sets.joinable(initial, state) || sets.countIn(step.arguments, initial) != 1 ||
+          sets[initial].last > ticks.begin || sets[state].first < ticks.begin)
+        continue;
+      sets.join(state, initial);
+    }
+  }
+
+  /// A body result made in the body after its state element's last read
+  /// is written into the state.
+  void joinBodyResults(const ProgramStep &step, const Ticks &ticks) {
+    if (!runsAlone(step, ticks) || ticks.spans.size() != 2)
+      return;
+    int64_t bodyBegin = ticks.spans[1].first, end = ticks.end;
+    for (size_t i = 0; i < step.bodyResults.size(); ++i) {
+      std::string result = planName(step.bodyResults[i]);
+      const std::string &state = step.parameterBuffers[1][i];
+      if (!sets.joinable(result, state) || sets.countIn(step.bodyResults, result) != 1 ||
+          sets.countIn(step.bodyResults, state) != 0)
+        continue;
+      const ValueSets::Set &made = sets[result];
+      if (made.first < bodyBegin || made.last > end || sets.usedWithin(state, made.first, end))
+        continue;
+      sets.join(state, result);
+    }
+  }
+
+  /// A branch parameter leaf is its operand where the branch only reads
+  /// it, or where the operand is dead once the branch starts.
+  void joinBranchParameters(const ProgramStep &step, const Ticks &ticks) {
+    if (ticks.repeated || ticks.spans.size() != step.computations.size())
+      return;
+    for (size_t b = 0; b < step.computations.size(); ++b) {
+      if (!liveness.walkedOnce(step.computations[b]))
+        continue; // its parameter is another conditional's too
+      const std::vector<KernelParameter> &operands = step.branchArguments[b];
+      const std::vector<std::string> &parameters = step.parameterBuffers[b];
+      int64_t start = ticks.spans[b].first;
+      for (size_t i = 0; i < operands.size() && i < parameters.size(); ++i) {
+        std::string operand = planName(operands[i]);
+        sets.note(parameters[i], operands[i].bytes);
+        if (!sets.joinable(operand, parameters[i]))
+          continue;
+        bool readOnly = sets[parameters[i]].names.size() == 1;
+        if (!readOnly && (sets.countIn(operands, operand) != 1 ||
+                          sets[operand].last > start || sets[parameters[i]].first < start))
+          continue;
+        sets.join(operand, parameters[i]);
+      }
+    }
+  }
+
+  /// A branch's result leaf made in the branch is the conditional's.
+  void joinBranchResults(const ProgramStep &step, const Ticks &ticks) {
+    if (ticks.repeated || ticks.spans.size() != step.computations.size())
+      return;
+    for (size_t b = 0; b < step.computations.size(); ++b) {
+      if (!liveness.walkedOnce(step.computations[b]))
+        continue; // its results are another conditional's too
+      const std::vector<KernelParameter> &leaves = step.branchResults[b];
+      auto [start, finish] = ticks.spans[b];
+      for (size_t i = 0; i < leaves.size() && i < step.results.size(); ++i) {
+        std::string leaf = planName(leaves[i]);
+        std::string result = planName(step.results[i]);
+        if (!sets.joinable(leaf, result) || sets.countIn(leaves, leaf) != 1 ||
+            sets.countIn(leaves, result) != 0)
+          continue;
+        const ValueSets::Set &made = sets[leaf];
+        if (made.first <= start || made.last > finish ||
+            sets.usedWithin(result, made.first, finish))
+          continue;
+        sets.join(result, leaf);
+      }
+    }
+  }
+
+  const abi::LaunchManifest &manifest;
+  const ProgramLiveness &liveness;
+  ValueSets &sets;
+};
+
+/// Places the unpinned buffers in one allocation: largest first, each at
+/// the lowest aligned offset clear of the placed buffers live with it.
+abi::AllocationSpec placeBuffers(ValueSets &sets, int64_t end) {
+  struct Item {
+    size_t id;
+    int64_t first, last, bytes, alignment;
+    std::string key;
+    int64_t offset = 0;
+  };
+  std::vector<Item> items;
+  for (size_t id : sets.roots()) {
+    const ValueSets::Set &set = sets.set(id);
+    if (set.pinned || set.bytes <= 0)
+      continue;
+    std::vector<std::string> names = set.names;
+    std::sort(names.begin(), names.end());
+    // A buffer nothing uses (a state element no step reads) still exists.
+    int64_t first = set.first < 0 ? 0 : set.first, last = set.first < 0 ? end : set.last;
+    items.push_back({id, first, last, set.bytes,
+                     std::max(kPlanAlignment, alignUp(set.alignment, kPlanAlignment)),
+                     names.front()});
+  }
+  std::sort(items.begin(), items.end(), [](const Item &a, const Item &b) {
+    if (a.bytes != b.bytes)
+      return a.bytes > b.bytes;
+    if (a.first != b.first)
+      return a.first < b.first;
+    return a.key < b.key;
+  });
+  abi::AllocationSpec allocation;
+  std::vector<std::pair<int64_t, int64_t>> taken; // [offset, end) of live ones
+  for (size_t n = 0; n < items.size(); ++n) {
+    Item &item = items[n];
+    taken.clear();
+    for (size_t m = 0; m < n; ++m)
+      if (items[m].first <= item.last && item.first <= items[m].last)
+        taken.emplace_back(items[m].offset, items[m].offset + items[m].bytes);
+    std::sort(taken.begin(), taken.end());
+    int64_t offset = 0;
+    for (const auto &[from, to] : taken) {
+      if (offset + item.bytes <= from)
+        break;
+      offset = std::max(offset, alignUp(to, item.alignment));
+    }
+    item.offset = offset;
+    allocation.bytes = std::max(allocation.bytes, alignUp(offset + item.bytes, kPlanAlignment));
+  }
+  // In ticks' order, for a reader of the manifest.
+  std::sort(items.begin(), items.end(), [](const Item &a, const Item &b) {
+    return a.first != b.first ? a.first < b.first : a.key < b.key;
+  });
+  for (const Item &item : items) {
+    std::vector<std::string> names = sets.set(item.id).names;
+    std::sort(names.begin(), names.end());
+    allocation.buffers.push_back({std::move(names), item.offset, item.bytes});
+  }
+  return allocation;
+}
+
+} // namespace
+
+void planModuleBuffers(abi::LaunchManifest &manifest) {
+  manifest.allocations.clear();
+  ProgramLiveness liveness = abi::programLiveness(manifest);
+  ValueSets sets(liveness);
+  noteBindings(manifest, sets);
+  Colocation(manifest, liveness, sets).run();
+  abi::AllocationSpec allocation = placeBuffers(sets, liveness.end);
+  if (!allocation.buffers.empty())
+    manifest.allocations.push_back(std::move(allocation));
+}
+
+} // namespace hlo::driver
