@@ -86,10 +86,11 @@ def temporary_bytes(manifest):
                 for binding in branch:
                     note(binding)
     separate = sum(sizes.values())
-    shared = separate
-    for allocation in manifest.get("allocations", []):
-        shared += allocation["bytes"] - sum(sizes.get(b["buffer"], 0)
-                                            for b in allocation["buffers"])
+    # The memory plan's allocations hold the outputs and every temporary,
+    # each at an offset; what is not an output's is the temporaries'.
+    planned = sum(allocation["bytes"] for allocation in manifest.get("allocations", []))
+    outputs = sum(b["bytes"] for b in manifest.get("buffers", []) if b.get("kind") == "output")
+    shared = max(0, planned - outputs) if planned else separate
     return separate, shared
 
 

@@ -156,6 +156,10 @@ struct ProgramStep {
   /// the body's}; Conditional: one list per branch. Absent in older
   /// manifests.
   std::vector<std::vector<std::string>> parameterBuffers;
+  /// Library: the argument its one result may be written over (a
+  /// dynamic-update-slice changes only its update's part of it), where
+  /// nothing reads that argument later; -1: none.
+  int64_t inPlaceArgument = -1;
 };
 
 /// A buffer of the module by what makes it: an array leaf of an
@@ -220,13 +224,17 @@ struct PlacedBuffer {
 /// Memory of the plan (the driver's BufferPlan): the runtime allocates
 /// `bytes` once and places each listed buffer at its offset; buffers
 /// whose lives overlap do not overlap in memory (hlo-run checks it:
-/// checkMemoryPlan). Module parameters and constants are not in it (each
-/// has its own memory, as XLA's entry parameters and constants do), nor
-/// outputs updated in place in a donated parameter (that parameter's
-/// memory).
+/// checkMemoryPlan). Module parameters and constants have memory of their
+/// own, as XLA's entry parameters and constants do; a parameter's is an
+/// allocation here only where other values are that memory.
 struct AllocationSpec {
   int64_t bytes = 0;
   std::vector<PlacedBuffer> buffers;
+  /// The module parameter whose memory (the caller's argument) this is,
+  /// with the values that are that memory (an output updated in place in
+  /// it, a loop's state it starts as and no step writes); -1: memory of
+  /// the plan's own.
+  int64_t parameter = -1;
 };
 
 struct LaunchManifest {

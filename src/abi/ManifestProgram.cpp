@@ -97,6 +97,8 @@ std::string stepJson(const ProgramStep &step) {
       json += (c ? ", " : "") + stringList(step.parameterBuffers[c]);
     json += "]";
   }
+  if (step.inPlaceArgument >= 0)
+    json += ", \"in_place_argument\": " + std::to_string(step.inPlaceArgument);
   if (!step.backendConfig.empty())
     json += ", \"backend_config\": " + quoteJson(step.backendConfig);
   return json + "}";
@@ -156,7 +158,10 @@ std::string printProgramSections(const LaunchManifest &manifest) {
           [&](size_t i) { return bufferJson(manifest.buffers[i]); });
   section("allocations", manifest.allocations.size(), [&](size_t i) {
     const AllocationSpec &allocation = manifest.allocations[i];
-    std::string line = "    {\"bytes\": " + std::to_string(allocation.bytes) + ", \"buffers\": [";
+    std::string line = "    {\"bytes\": " + std::to_string(allocation.bytes);
+    if (allocation.parameter >= 0)
+      line += ", \"parameter\": " + std::to_string(allocation.parameter);
+    line += ", \"buffers\": [";
     for (size_t b = 0; b < allocation.buffers.size(); ++b) {
       const PlacedBuffer &buffer = allocation.buffers[b];
       line += std::string(b ? ",\n      " : "\n      ") + "{\"names\": " +
@@ -200,6 +205,7 @@ Status readProgramSections(const JsonValue &root, LaunchManifest &manifest) {
       step.backendConfig = text(entry, "backend_config");
       step.bytes = integer(entry, "bytes", 0);
       step.sourceOffset = integer(entry, "source_offset", 0);
+      step.inPlaceArgument = integer(entry, "in_place_argument", -1);
       for (auto [key, list] : {std::pair{"arguments", &step.arguments},
                                std::pair{"results", &step.results},
                                std::pair{"body_results", &step.bodyResults}})
@@ -257,6 +263,7 @@ Status readProgramSections(const JsonValue &root, LaunchManifest &manifest) {
     for (const JsonValue &entry : allocations->array()) {
       AllocationSpec allocation;
       allocation.bytes = integer(entry, "bytes", 0);
+      allocation.parameter = integer(entry, "parameter", -1);
       if (const JsonValue *buffers = entry.find("buffers"))
         for (const JsonValue &buffer : buffers->array()) {
           PlacedBuffer placed;

@@ -272,7 +272,8 @@ PlanBytes planBytes(const LaunchManifest &manifest) {
       bytes.constants += buffer.bytes;
   }
   for (const AllocationSpec &allocation : manifest.allocations)
-    bytes.allocations += allocation.bytes;
+    if (allocation.parameter < 0)
+      bytes.allocations += allocation.bytes;
   return bytes;
 }
 

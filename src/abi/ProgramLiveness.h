@@ -83,7 +83,7 @@ ProgramLiveness programLiveness(const LaunchManifest &manifest);
 Status checkMemoryPlan(const LaunchManifest &manifest, const ProgramLiveness &liveness);
 
 /// The bytes the plan allocates: its allocations, and beside them the
-/// module's parameters and constants (each their own memory).
+/// module's parameters (their allocations among them) and constants.
 struct PlanBytes {
   int64_t parameters = 0, constants = 0, allocations = 0;
   int64_t total() const { return parameters + constants + allocations; }

@@ -160,9 +160,14 @@ public:
       : manifest(manifest), liveness(liveness), sets(sets) {}
 
   void run() {
+    for (size_t s = 0; s < manifest.program.size(); ++s)
+      if (liveness.steps[s].begin >= 0)
+        stepAt[liveness.steps[s].begin] = s;
     forEach(ProgramStep::Kind::While, [&](const ProgramStep &step, const Ticks &) {
       joinLoopState(step);
     });
+    forEach(ProgramStep::Kind::Library,
+            [&](const ProgramStep &step, const Ticks &ticks) { joinInPlaceUpdate(step, ticks); });
     forEach(ProgramStep::Kind::Conditional,
             [&](const ProgramStep &step, const Ticks &ticks) { joinBranchParameters(step, ticks); });
     forEach(ProgramStep::Kind::Conditional,
@@ -186,6 +191,10 @@ private:
         visit(step, ticks);
       if (kind == ProgramStep::Kind::Conditional && hasBranchValues(step))
         visit(step, ticks);
+      if (kind == ProgramStep::Kind::Library && step.inPlaceArgument >= 0 &&
+          step.inPlaceArgument < static_cast<int64_t>(step.arguments.size()) &&
+          step.results.size() == 1)
+        visit(step, ticks);
     }
   }
 
@@ -201,7 +210,6 @@ private:
     }
   }
 
-  /// An initial element nothing reads once the loop starts is the state.
   /// A loop or conditional whose computations run only for it.
   bool runsAlone(const ProgramStep &step, const Ticks &ticks) const {
     if (ticks.repeated)
@@ -212,12 +220,60 @@ private:
     return true;
   }
 
+  /// A library step's dynamic-update-slice writes over its operand where
+  /// nothing reads the operand after it.
+  void joinInPlaceUpdate(const ProgramStep &step, const Ticks &ticks) {
+    if (ticks.repeated)
+      return;
+    std::string operand = planName(step.arguments[step.inPlaceArgument]);
+    std::string result = planName(step.results[0]);
+    if (!sets.joinable(operand, result) || sets.countIn(step.arguments, operand) != 1 ||
+        sets[operand].last > ticks.begin || sets[result].first < ticks.begin)
+      return;
+    sets.join(operand, result);
+  }
+
+  /// Whether the step at `tick` is a library step that writes over
+  /// `state` (its in-place argument) to make `result`.
+  bool updatesInPlace(int64_t tick, const std::string &state, const std::string &result) {
+    auto found = stepAt.find(tick);
+    if (found == stepAt.end())
+      return false;
+    const ProgramStep &step = manifest.program[found->second];
+    return step.kind == ProgramStep::Kind::Library && step.inPlaceArgument >= 0 &&
+           step.inPlaceArgument < static_cast<int64_t>(step.arguments.size()) &&
+           step.results.size() == 1 && sets.countIn(step.arguments, state) == 1 &&
+           sets.find(planName(step.arguments[step.inPlaceArgument])) == sets.find(state) &&
+           sets.find(planName(step.results[0])) == sets.find(result);
+  }
+
+  /// A state element the loop starts as a module parameter and its body
+  /// passes through unchanged, which nothing writes, is that parameter's
+  /// memory (no copy: XLA's copy insertion leaves read-only elements).
+  bool readOnlyParameterState(const ProgramStep &step, size_t i) {
+    std::string initial = planName(step.arguments[i]);
+    const std::string &state = step.parameterBuffers[1][i];
+    if (step.arguments[i].binding != abi::BufferBinding::Parameter ||
+        sets[initial].names.size() != 1 || planName(step.bodyResults[i]) != state)
+      return false;
+    std::set<std::string> own = {state, step.parameterBuffers[0][i], planName(step.results[i])};
+    for (const std::string &name : sets[state].names)
+      if (!own.count(name) || name.rfind("<output ", 0) == 0)
+        return false;
+    return true;
+  }
+
+  /// An initial element nothing reads once the loop starts is the state.
   void joinInitialState(const ProgramStep &step, const Ticks &ticks) {
     if (!runsAlone(step, ticks))
       return;
     for (size_t i = 0; i < step.arguments.size(); ++i) {
       std::string initial = planName(step.arguments[i]);
       const std::string &state = step.parameterBuffers[1][i];
+      if (readOnlyParameterState(step, i)) {
+        sets.join(initial, state);
+        continue;
+      }
       if (!sets.joinable(initial, state) || sets.countIn(step.arguments, initial) != 1 ||
           sets[initial].last > ticks.begin || sets[state].first < ticks.begin)
         continue;
@@ -238,7 +294,12 @@ private:
           sets.countIn(step.bodyResults, state) != 0)
         continue;
       const ValueSets::Set &made = sets[result];
-      if (made.first < bodyBegin || made.last > end || sets.usedWithin(state, made.first, end))
+      if (made.first < bodyBegin || made.last > end)
+        continue;
+      // The step that makes the result may read the state where it writes
+      // over it in place.
+      int64_t from = made.first + (updatesInPlace(made.first, state, result) ? 1 : 0);
+      if (sets.usedWithin(state, from, end))
         continue;
       sets.join(state, result);
     }
@@ -296,6 +357,7 @@ private:
   const abi::LaunchManifest &manifest;
   const ProgramLiveness &liveness;
   ValueSets &sets;
+  std::map<int64_t, size_t> stepAt; // a step's first tick -> the step
 };
 
 /// Places the unpinned buffers in one allocation: largest first, each at
@@ -357,6 +419,33 @@ abi::AllocationSpec placeBuffers(ValueSets &sets, int64_t end) {
   return allocation;
 }
 
+/// The module parameters' memory that other values are (an output
+/// updated in place in it, a read-only loop state), one allocation each
+/// in parameter order.
+std::vector<abi::AllocationSpec> parameterAllocations(ValueSets &sets) {
+  std::map<int64_t, abi::AllocationSpec> byParameter;
+  for (size_t id : sets.roots()) {
+    const ValueSets::Set &set = sets.set(id);
+    if (set.names.size() < 2)
+      continue;
+    for (const std::string &name : set.names) {
+      if (name.rfind("<parameter ", 0) != 0)
+        continue;
+      std::vector<std::string> names = set.names;
+      std::sort(names.begin(), names.end());
+      int64_t number = std::stoll(name.substr(11));
+      abi::AllocationSpec &allocation = byParameter[number];
+      allocation.parameter = number;
+      allocation.bytes = set.bytes;
+      allocation.buffers.push_back({std::move(names), 0, set.bytes});
+    }
+  }
+  std::vector<abi::AllocationSpec> allocations;
+  for (auto &[number, allocation] : byParameter)
+    allocations.push_back(std::move(allocation));
+  return allocations;
+}
+
 } // namespace
 
 void planModuleBuffers(abi::LaunchManifest &manifest) {
@@ -368,6 +457,8 @@ void planModuleBuffers(abi::LaunchManifest &manifest) {
   abi::AllocationSpec allocation = placeBuffers(sets, liveness.end);
   if (!allocation.buffers.empty())
     manifest.allocations.push_back(std::move(allocation));
+  for (abi::AllocationSpec &parameter : parameterAllocations(sets))
+    manifest.allocations.push_back(std::move(parameter));
 }
 
 } // namespace hlo::driver

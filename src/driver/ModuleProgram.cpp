@@ -148,6 +148,25 @@ void bindConditional(const BufferAssignment &buffers, const HloInstruction &cond
   step.results = bindResults(buffers, conditional);
 }
 
+/// The operand a library step's dynamic-update-slice updates (the step
+/// is one, or a fusion whose root is one of its parameter), which its
+/// result may be written over; -1 otherwise.
+int64_t updatedArgument(const HloInstruction &instruction) {
+  if (!instruction.shape().isArray())
+    return -1;
+  if (instruction.opcode() == HloOpcode::DynamicUpdateSlice)
+    return 0;
+  const HloComputation *fused =
+      instruction.opcode() == HloOpcode::Fusion ? instruction.fusedComputation() : nullptr;
+  if (!fused || fused->root()->opcode() != HloOpcode::DynamicUpdateSlice)
+    return -1;
+  const HloInstruction *updated = fused->root()->operand(0);
+  if (updated->opcode() != HloOpcode::Parameter || updated->shape() != instruction.shape() ||
+      updated->parameterNumber() >= instruction.operandCount())
+    return -1;
+  return updated->parameterNumber();
+}
+
 std::vector<std::string> operandNames(const HloInstruction &instruction, int64_t first = 0) {
   std::vector<std::string> names;
   for (int64_t i = first; i < instruction.operandCount(); ++i)
@@ -227,6 +246,7 @@ void describeProgram(const HloModule &module, const KernelPlan &plan,
         step.backendConfig = std::string(backendConfigText(instruction));
         step.bytes = leafBytes(instruction.shape());
         bindStep(buffers, instruction, step);
+        step.inPlaceArgument = updatedArgument(instruction);
       } else if (opcode == HloOpcode::While) {
         step.kind = abi::ProgramStep::Kind::While;
         const HloComputation *condition = whileCondition(instruction);

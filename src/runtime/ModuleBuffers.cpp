@@ -85,6 +85,7 @@ void ModuleBuffers::shareAllocations(const std::vector<abi::AllocationSpec> &all
         sharedPlace[name] = {allocationBytes.size(), buffer.offset};
     allocationBytes.push_back(allocation.bytes);
     allocationMemory.push_back(0);
+    allocationParameter.push_back(allocation.parameter);
   }
 }
 
@@ -105,6 +106,17 @@ ErrorOr<DeviceBuffer> ModuleBuffers::placedBuffer(const std::string &name, int64
                            " bytes at offset " + std::to_string(offset) +
                            ") does not fit its allocation of " +
                            std::to_string(allocationBytes[allocation]) + " bytes");
+  if (!allocationMemory[allocation] && allocationParameter[allocation] >= 0) {
+    // A module parameter's memory: the run's input there.
+    KernelParameter parameter;
+    parameter.binding = BufferBinding::Parameter;
+    parameter.number = allocationParameter[allocation];
+    parameter.bytes = allocationBytes[allocation];
+    ErrorOr<DeviceBuffer> input = get(parameter);
+    if (!input)
+      return input;
+    allocationMemory[allocation] = *input;
+  }
   DeviceBuffer &memory = allocationMemory[allocation];
   if (!memory) {
     ErrorOr<DeviceBuffer> made = allocate(allocationBytes[allocation]);

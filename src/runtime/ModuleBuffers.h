@@ -116,6 +116,7 @@ private:
   /// shared buffer's allocation and offset.
   std::vector<int64_t> allocationBytes;
   std::vector<DeviceBuffer> allocationMemory;
+  std::vector<int64_t> allocationParameter; // the module parameter's, or -1
   std::map<std::string, std::pair<size_t, int64_t>> sharedPlace;
   std::map<const ProgramStep *, std::vector<DeviceBuffer>> loopStates;
   /// Per conditional, per branch, its parameter's leaf buffers.

@@ -152,12 +152,24 @@ TEST(BufferPlan, InPlaceModuleOutputIsItsOperand) {
   EXPECT_TRUE(shareMemory(manifest, "m", "m3"));
 }
 
+/// The allocation that is module parameter `number`'s memory, if any.
+const hlo::abi::AllocationSpec *parameterAllocation(const LaunchManifest &manifest,
+                                                    int64_t number) {
+  for (const hlo::abi::AllocationSpec &allocation : manifest.allocations)
+    if (allocation.parameter == number)
+      return &allocation;
+  return nullptr;
+}
+
 // An output updated in place in its donated parameter is that parameter's
-// memory: not in the plan.
-TEST(BufferPlan, DonatedParameterUpdateIsNotPlanned) {
+// memory: the parameter's allocation, not the plan's own.
+TEST(BufferPlan, DonatedParameterUpdateIsTheParameters) {
   LaunchManifest manifest = program({{moduleParameter(0), moduleOutput(0, /*aliases=*/0)}});
   planAndCheck(manifest);
-  EXPECT_EQ(placed(manifest, "<output 0>"), nullptr);
+  const hlo::abi::AllocationSpec *parameter = parameterAllocation(manifest, 0);
+  ASSERT_NE(parameter, nullptr);
+  EXPECT_TRUE(oneBuffer(manifest, "<parameter 0>", "<output 0>"));
+  EXPECT_EQ(manifest.allocations.size(), 1u);
 }
 
 // A chain of updates between temporaries: t1, updated in place as t2 (the
@@ -226,6 +238,23 @@ TEST(BufferPlan, LoopStateCopiedWhereLive) {
   EXPECT_TRUE(oneBuffer(manifest, "z", "b.p#1"));
   EXPECT_FALSE(oneBuffer(manifest, "b.p#0", "b.p#1"));
   EXPECT_FALSE(shareMemory(manifest, "b.p#0", "b.p#1"));
+}
+
+// A state element the loop starts as a module parameter and passes
+// through unchanged is the parameter's memory; one the body replaces is
+// copied in (the caller's argument must not change).
+TEST(BufferPlan, ReadOnlyLoopStateIsItsParameter) {
+  LaunchManifest manifest = emptyProgram();
+  manifest.program.push_back(whileStep({moduleParameter(0), moduleParameter(1)},
+                                       {buffer("b.p#0"), buffer("next")}));
+  launch(manifest, "main", {buffer("w#0"), buffer("w#1"), moduleOutput(0)});
+  launch(manifest, "c", {buffer("c.p#1"), buffer("lt", true)});
+  launch(manifest, "b", {buffer("b.p#0"), buffer("b.p#1"), buffer("next", true)});
+  planAndCheck(manifest);
+  EXPECT_TRUE(oneBuffer(manifest, "<parameter 0>", "b.p#0"));
+  EXPECT_TRUE(oneBuffer(manifest, "<parameter 0>", "w#0"));
+  EXPECT_EQ(parameterAllocation(manifest, 1), nullptr);
+  EXPECT_FALSE(oneBuffer(manifest, "b.p#1", "next"));
 }
 
 // A body result made by a kernel that reads the old state without
