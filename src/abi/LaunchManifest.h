@@ -208,6 +208,10 @@ struct BufferSpec {
   /// Constant: its values were made up for a `{...}` literal
   /// (FillElidedLiteral.h).
   bool filled = false;
+  /// Output: the module parameter the module donates to it
+  /// (input_output_alias), whose memory it may take once the parameter
+  /// is dead; -1: none.
+  int64_t donatedParameter = -1;
 };
 
 /// One buffer of the memory plan: the values that are one piece of memory

@@ -117,6 +117,8 @@ std::string bufferJson(const BufferSpec &buffer) {
     json += ", \"data\": " + quoteJson(buffer.data);
   if (buffer.filled)
     json += ", \"filled\": true";
+  if (buffer.donatedParameter >= 0)
+    json += ", \"donated_parameter\": " + std::to_string(buffer.donatedParameter);
   return json + "}";
 }
 
@@ -257,6 +259,7 @@ Status readProgramSections(const JsonValue &root, LaunchManifest &manifest) {
       buffer.data = text(entry, "data");
       const JsonValue *filled = entry.find("filled");
       buffer.filled = filled && filled->kind() == JsonValue::Kind::Bool && filled->boolean();
+      buffer.donatedParameter = integer(entry, "donated_parameter", -1);
       manifest.buffers.push_back(std::move(buffer));
     }
   if (const JsonValue *allocations = root.find("allocations"))

@@ -7,7 +7,6 @@
 #include "hlo_parser/OpAttributes.h"
 
 #include <cctype>
-#include <regex>
 
 #include <algorithm>
 #include <map>
@@ -375,30 +374,20 @@ void KernelPlan::wrap(const HloInstruction &instruction) {
 }
 
 bool KernelPlan::isDonatedTo(int64_t parameter, const HloInstruction *value) const {
-  // Which output `value` is: the entry's root, or one element of its tuple.
+  // Which output `value` is: the entry's root (-1), or one element of its
+  // tuple.
   const HloInstruction *root = entry->root();
-  std::string output;
+  std::vector<int64_t> outputs;
   if (root == value)
-    output = "";
-  else if (root->opcode() == HloOpcode::Tuple) {
+    outputs.push_back(-1);
+  else if (root->opcode() == HloOpcode::Tuple)
     for (int64_t i = 0; i < root->operandCount(); ++i)
       if (root->operand(i) == value)
-        output = std::to_string(i);
-    if (output.empty())
-      return false;
-  } else {
-    return false;
-  }
-  // input_output_alias={ {OUTPUT}: (PARAMETER, {}, kind), ... }
-  static const std::regex pair(R"(\{\s*([0-9]*)\s*\}\s*:\s*\(\s*([0-9]+)\s*,\s*\{\s*\})");
-  for (const ModuleAttribute &attribute : entry->parent()->attributes()) {
-    if (attribute.name != "input_output_alias")
-      continue;
-    for (std::sregex_iterator it(attribute.text.begin(), attribute.text.end(), pair), end;
-         it != end; ++it)
-      if ((*it)[1].str() == output && std::stoll((*it)[2].str()) == parameter)
-        return true;
-  }
+        outputs.push_back(i);
+  for (const DonatedParameter &donated : donatedParameters(*entry->parent()))
+    if (donated.parameter == parameter &&
+        std::find(outputs.begin(), outputs.end(), donated.output) != outputs.end())
+      return true;
   return false;
 }
 

@@ -1,6 +1,8 @@
 //===- BufferPlan.cpp - The module program's memory plan ------------------===//
 #include "BufferPlan.h"
 
+#include "BufferPlacement.h"
+
 #include "abi/ProgramLiveness.h"
 
 #include <algorithm>
@@ -14,12 +16,6 @@ using abi::KernelParameter;
 using abi::ProgramLiveness;
 using abi::ProgramStep;
 using abi::planName;
-
-constexpr int64_t kPlanAlignment = 256;
-
-int64_t alignUp(int64_t value, int64_t alignment) {
-  return (value + alignment - 1) / alignment * alignment;
-}
 
 /// Values joined into buffers (a union-find over plan names), each buffer
 /// with its members, its first and last tick of use, its size, and whether
@@ -360,90 +356,54 @@ private:
   std::map<int64_t, size_t> stepAt; // a step's first tick -> the step
 };
 
-/// Places the unpinned buffers in one allocation: largest first, each at
-/// the lowest aligned offset clear of the placed buffers live with it.
-abi::AllocationSpec placeBuffers(ValueSets &sets, int64_t end) {
-  struct Item {
-    size_t id;
-    int64_t first, last, bytes, alignment;
-    std::string key;
-    int64_t offset = 0;
-  };
-  std::vector<Item> items;
-  for (size_t id : sets.roots()) {
-    const ValueSets::Set &set = sets.set(id);
-    if (set.pinned || set.bytes <= 0)
+/// Outputs the module donates a parameter to, which take that
+/// parameter's memory where the parameter is dead before the output is
+/// first written (as XLA's buffer assignment uses input_output_alias):
+/// output set -> parameter.
+std::map<size_t, int64_t> donatedOutputs(const abi::LaunchManifest &manifest, ValueSets &sets) {
+  std::map<size_t, int64_t> donated;
+  std::set<int64_t> taken;
+  for (const abi::BufferSpec &buffer : manifest.buffers) {
+    if (buffer.kind != abi::BufferSpec::Kind::Output || buffer.donatedParameter < 0)
       continue;
-    std::vector<std::string> names = set.names;
-    std::sort(names.begin(), names.end());
-    // A buffer nothing uses (a state element no step reads) still exists.
-    int64_t first = set.first < 0 ? 0 : set.first, last = set.first < 0 ? end : set.last;
-    items.push_back({id, first, last, set.bytes,
-                     std::max(kPlanAlignment, alignUp(set.alignment, kPlanAlignment)),
-                     names.front()});
+    std::string output = "<output " + std::to_string(buffer.number) + ">";
+    std::string parameter = "<parameter " + std::to_string(buffer.donatedParameter) + ">";
+    if (sets.find(output) == sets.find(parameter) || sets[output].pinned ||
+        sets[output].first < 0 || sets[parameter].last >= sets[output].first ||
+        donated.count(sets.find(output)) || !taken.insert(buffer.donatedParameter).second)
+      continue;
+    donated[sets.find(output)] = buffer.donatedParameter;
   }
-  std::sort(items.begin(), items.end(), [](const Item &a, const Item &b) {
-    if (a.bytes != b.bytes)
-      return a.bytes > b.bytes;
-    if (a.first != b.first)
-      return a.first < b.first;
-    return a.key < b.key;
-  });
-  abi::AllocationSpec allocation;
-  std::vector<std::pair<int64_t, int64_t>> taken; // [offset, end) of live ones
-  for (size_t n = 0; n < items.size(); ++n) {
-    Item &item = items[n];
-    taken.clear();
-    for (size_t m = 0; m < n; ++m)
-      if (items[m].first <= item.last && item.first <= items[m].last)
-        taken.emplace_back(items[m].offset, items[m].offset + items[m].bytes);
-    std::sort(taken.begin(), taken.end());
-    int64_t offset = 0;
-    for (const auto &[from, to] : taken) {
-      if (offset + item.bytes <= from)
-        break;
-      offset = std::max(offset, alignUp(to, item.alignment));
-    }
-    item.offset = offset;
-    allocation.bytes = std::max(allocation.bytes, alignUp(offset + item.bytes, kPlanAlignment));
-  }
-  // In ticks' order, for a reader of the manifest.
-  std::sort(items.begin(), items.end(), [](const Item &a, const Item &b) {
-    return a.first != b.first ? a.first < b.first : a.key < b.key;
-  });
-  for (const Item &item : items) {
-    std::vector<std::string> names = sets.set(item.id).names;
-    std::sort(names.begin(), names.end());
-    allocation.buffers.push_back({std::move(names), item.offset, item.bytes});
-  }
-  return allocation;
+  return donated;
 }
 
-/// The module parameters' memory that other values are (an output
-/// updated in place in it, a read-only loop state), one allocation each
-/// in parameter order.
-std::vector<abi::AllocationSpec> parameterAllocations(ValueSets &sets) {
-  std::map<int64_t, abi::AllocationSpec> byParameter;
+/// The sets as buffers to place: a set holding a module parameter in that
+/// parameter's memory, and a donated output there too; constants nowhere
+/// (their own memory); the rest where placement puts them.
+std::vector<PlanBuffer> planBuffers(ValueSets &sets, const std::map<size_t, int64_t> &donated,
+                                    int64_t end) {
+  std::vector<PlanBuffer> buffers;
   for (size_t id : sets.roots()) {
     const ValueSets::Set &set = sets.set(id);
-    if (set.names.size() < 2)
+    if (set.bytes <= 0)
       continue;
-    for (const std::string &name : set.names) {
-      if (name.rfind("<parameter ", 0) != 0)
-        continue;
-      std::vector<std::string> names = set.names;
-      std::sort(names.begin(), names.end());
-      int64_t number = std::stoll(name.substr(11));
-      abi::AllocationSpec &allocation = byParameter[number];
-      allocation.parameter = number;
-      allocation.bytes = set.bytes;
-      allocation.buffers.push_back({std::move(names), 0, set.bytes});
-    }
+    PlanBuffer buffer;
+    buffer.names = set.names;
+    // A buffer nothing uses (a state element no step reads) still exists.
+    buffer.first = set.first < 0 ? 0 : set.first;
+    buffer.last = set.first < 0 ? end : set.last;
+    buffer.bytes = set.bytes;
+    buffer.alignment = set.alignment;
+    if (auto found = donated.find(id); found != donated.end())
+      buffer.parameter = found->second;
+    for (const std::string &name : set.names)
+      if (name.rfind("<parameter ", 0) == 0)
+        buffer.parameter = std::stoll(name.substr(11));
+    if (set.pinned && buffer.parameter < 0)
+      continue; // a constant
+    buffers.push_back(std::move(buffer));
   }
-  std::vector<abi::AllocationSpec> allocations;
-  for (auto &[number, allocation] : byParameter)
-    allocations.push_back(std::move(allocation));
-  return allocations;
+  return buffers;
 }
 
 } // namespace
@@ -454,11 +414,11 @@ void planModuleBuffers(abi::LaunchManifest &manifest) {
   ValueSets sets(liveness);
   noteBindings(manifest, sets);
   Colocation(manifest, liveness, sets).run();
-  abi::AllocationSpec allocation = placeBuffers(sets, liveness.end);
-  if (!allocation.buffers.empty())
-    manifest.allocations.push_back(std::move(allocation));
-  for (abi::AllocationSpec &parameter : parameterAllocations(sets))
-    manifest.allocations.push_back(std::move(parameter));
+  std::map<size_t, int64_t> donated = donatedOutputs(manifest, sets);
+  std::vector<int64_t> open;
+  for (const auto &[set, parameter] : donated)
+    open.push_back(parameter);
+  manifest.allocations = placeBuffers(planBuffers(sets, donated, liveness.end), open);
 }
 
 } // namespace hlo::driver

@@ -321,6 +321,10 @@ void describeProgram(const HloModule &module, const KernelPlan &plan,
       break;
     case ProgramBuffer::Kind::Output:
       spec.kind = abi::BufferSpec::Kind::Output;
+      for (const DonatedParameter &donated : donatedParameters(module))
+        if (donated.output == buffer.number ||
+            (donated.output < 0 && buffer.number == 0 && entry->root()->shape().isArray()))
+          spec.donatedParameter = donated.parameter;
       break;
     case ProgramBuffer::Kind::Constant:
       spec.kind = abi::BufferSpec::Kind::Constant;

@@ -7,8 +7,10 @@
 #include "OpAttributes.h"
 #include "HloComputation.h"
 #include "HloInstruction.h"
+#include "HloModule.h"
 
 #include <cctype>
+#include <regex>
 
 namespace hlo {
 
@@ -174,6 +176,21 @@ const std::vector<WindowDimension> &windowOf(const HloInstruction &instruction) 
 
 const std::vector<int64_t> &dynamicSliceSizesOf(const HloInstruction &dynamicSlice) {
   return dynamicSlice.intListAttr("dynamic_slice_sizes");
+}
+
+std::vector<DonatedParameter> donatedParameters(const HloModule &module) {
+  // input_output_alias={ {OUTPUT}: (PARAMETER, {}, kind), ... }
+  static const std::regex pair(R"(\{\s*([0-9]*)\s*\}\s*:\s*\(\s*([0-9]+)\s*,\s*\{\s*\})");
+  std::vector<DonatedParameter> donated;
+  for (const ModuleAttribute &attribute : module.attributes()) {
+    if (attribute.name != "input_output_alias")
+      continue;
+    for (std::sregex_iterator it(attribute.text.begin(), attribute.text.end(), pair), end;
+         it != end; ++it)
+      donated.push_back({(*it)[1].str().empty() ? -1 : std::stoll((*it)[1].str()),
+                         std::stoll((*it)[2].str())});
+  }
+  return donated;
 }
 
 } // namespace hlo

@@ -22,6 +22,7 @@
 namespace hlo {
 
 class HloComputation;
+class HloModule;
 class HloInstruction;
 
 /// compare's `direction=`.
@@ -108,6 +109,15 @@ const std::vector<SliceRange> &sliceRangesOf(const HloInstruction &slice);
 const std::vector<PaddingDimension> &paddingOf(const HloInstruction &pad);
 const std::vector<WindowDimension> &windowOf(const HloInstruction &instruction);
 const std::vector<int64_t> &dynamicSliceSizesOf(const HloInstruction &dynamicSlice);
+
+/// The module's input_output_alias pairs whose parameter side is a whole
+/// parameter: {output, parameter}, the output an element of the entry's
+/// root tuple (-1: the root itself, not a tuple).
+struct DonatedParameter {
+  int64_t output = -1;
+  int64_t parameter = 0;
+};
+std::vector<DonatedParameter> donatedParameters(const HloModule &module);
 
 } // namespace hlo
 

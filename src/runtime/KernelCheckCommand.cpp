@@ -198,9 +198,12 @@ private:
       return std::string(text);
     };
     abi::PlanBytes plan = abi::planBytes(manifest);
+    size_t ownAllocations = 0; // not a parameter's memory
+    for (const abi::AllocationSpec &allocation : manifest.allocations)
+      ownAllocations += allocation.parameter < 0;
     std::cout << "memory: the plan's peak is " << megabytes(plan.total()) << " (parameters "
               << megabytes(plan.parameters) << ", constants " << megabytes(plan.constants)
-              << ", " << manifest.allocations.size() << " allocation(s) "
+              << ", " << ownAllocations << " allocation(s) "
               << megabytes(plan.allocations) << "); this run allocated " << megabytes(allocated);
     std::optional<int64_t> inUseAfter = device.memoryInUse();
     if (inUseBefore && inUseAfter)

@@ -240,6 +240,39 @@ TEST(BufferPlan, LoopStateCopiedWhereLive) {
   EXPECT_FALSE(shareMemory(manifest, "b.p#0", "b.p#1"));
 }
 
+// An output the module donates parameter 0 to (input_output_alias) takes
+// its memory once the parameter is dead, and a temporary living between
+// the parameter's last read and the output's first write goes there too,
+// as XLA fills a may-alias parameter's allocation.
+TEST(BufferPlan, DonatedParameterHoldsItsOutputAndTemporaries) {
+  LaunchManifest manifest = program({
+      {moduleParameter(0), buffer("t", true)},
+      {buffer("t"), buffer("u", true)},
+      {buffer("u"), buffer("v", true)},
+      {buffer("v"), moduleOutput(0)},
+  });
+  manifest.buffers[0].number = 0;
+  manifest.buffers[0].donatedParameter = 0;
+  planAndCheck(manifest);
+  const hlo::abi::AllocationSpec *parameter = parameterAllocation(manifest, 0);
+  ASSERT_NE(parameter, nullptr);
+  EXPECT_EQ(parameter->bytes, 4096);
+  auto inParameter = [&](const std::string &name) {
+    for (const PlacedBuffer &buffer : parameter->buffers)
+      for (const std::string &member : buffer.names)
+        if (member == name)
+          return true;
+    return false;
+  };
+  EXPECT_TRUE(inParameter("<output 0>"));
+  EXPECT_FALSE(oneBuffer(manifest, "<parameter 0>", "<output 0>"));
+  // t is written while the parameter is read, v read while the output is
+  // written: elsewhere. u lives between the two.
+  EXPECT_FALSE(inParameter("t"));
+  EXPECT_TRUE(inParameter("u"));
+  EXPECT_FALSE(inParameter("v"));
+}
+
 // A state element the loop starts as a module parameter and passes
 // through unchanged is the parameter's memory; one the body replaces is
 // copied in (the caller's argument must not change).

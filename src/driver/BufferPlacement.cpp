@@ -1,0 +1,125 @@
+//===- BufferPlacement.cpp - Offsets of the memory plan's buffers ---------===//
+#include "BufferPlacement.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+
+namespace hlo::driver {
+namespace {
+
+constexpr int64_t kPlanAlignment = 256;
+
+int64_t alignUp(int64_t value, int64_t alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
+
+/// An allocation being filled: the plan's own (grows) or a parameter's
+/// (fixed size), with the buffers placed in it.
+struct Arena {
+  int64_t parameter = -1;
+  int64_t capacity = -1; // -1: grows
+  int64_t bytes = 0;
+  std::vector<const PlanBuffer *> placed;
+  std::vector<int64_t> offsets;
+
+  /// The lowest offset `buffer` fits at, clear of every placed buffer
+  /// that lives with it; none past a fixed capacity.
+  std::optional<int64_t> fit(const PlanBuffer &buffer, int64_t alignment) const {
+    std::vector<std::pair<int64_t, int64_t>> taken; // [offset, end) of live ones
+    for (size_t n = 0; n < placed.size(); ++n)
+      if (placed[n]->first <= buffer.last && buffer.first <= placed[n]->last)
+        taken.emplace_back(offsets[n], offsets[n] + placed[n]->bytes);
+    std::sort(taken.begin(), taken.end());
+    int64_t offset = 0;
+    for (const auto &[from, to] : taken) {
+      if (offset + buffer.bytes <= from)
+        break;
+      offset = std::max(offset, alignUp(to, alignment));
+    }
+    if (capacity >= 0 && offset + buffer.bytes > capacity)
+      return std::nullopt;
+    return offset;
+  }
+  void place(const PlanBuffer &buffer, int64_t offset) {
+    placed.push_back(&buffer);
+    offsets.push_back(offset);
+    bytes = std::max(bytes, capacity >= 0 ? capacity : alignUp(offset + buffer.bytes, kPlanAlignment));
+  }
+
+  abi::AllocationSpec allocation() const {
+    abi::AllocationSpec spec;
+    spec.bytes = bytes;
+    spec.parameter = parameter;
+    // In ticks' order, for a reader of the manifest.
+    std::vector<size_t> order(placed.size());
+    for (size_t n = 0; n < order.size(); ++n)
+      order[n] = n;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      if (placed[a]->first != placed[b]->first)
+        return placed[a]->first < placed[b]->first;
+      return placed[a]->names.front() < placed[b]->names.front();
+    });
+    for (size_t n : order)
+      spec.buffers.push_back({placed[n]->names, offsets[n], placed[n]->bytes});
+    return spec;
+  }
+};
+
+} // namespace
+
+std::vector<abi::AllocationSpec> placeBuffers(std::vector<PlanBuffer> buffers,
+                                              const std::vector<int64_t> &donated) {
+  for (PlanBuffer &buffer : buffers)
+    std::sort(buffer.names.begin(), buffer.names.end());
+  Arena own;
+  std::map<int64_t, Arena> parameters;
+  // What must sit in a parameter's memory first, at its start.
+  for (const PlanBuffer &buffer : buffers) {
+    if (buffer.parameter < 0)
+      continue;
+    Arena &arena = parameters[buffer.parameter];
+    arena.parameter = buffer.parameter;
+    arena.capacity = std::max(arena.capacity, buffer.bytes);
+  }
+  for (const PlanBuffer &buffer : buffers)
+    if (buffer.parameter >= 0)
+      parameters[buffer.parameter].place(buffer, 0);
+  std::vector<const PlanBuffer *> free;
+  for (const PlanBuffer &buffer : buffers)
+    if (buffer.parameter < 0 && buffer.bytes > 0)
+      free.push_back(&buffer);
+  std::stable_sort(free.begin(), free.end(), [](const PlanBuffer *a, const PlanBuffer *b) {
+    if (a->bytes != b->bytes)
+      return a->bytes > b->bytes;
+    if (a->first != b->first)
+      return a->first < b->first;
+    return a->names.front() < b->names.front();
+  });
+  std::set<int64_t> open(donated.begin(), donated.end());
+  for (const PlanBuffer *buffer : free) {
+    int64_t alignment = std::max(kPlanAlignment, alignUp(buffer->alignment, kPlanAlignment));
+    bool placed = false;
+    for (auto &[number, arena] : parameters) {
+      if (!open.count(number))
+        continue;
+      if (std::optional<int64_t> offset = arena.fit(*buffer, alignment)) {
+        arena.place(*buffer, *offset);
+        placed = true;
+        break;
+      }
+    }
+    if (!placed)
+      own.place(*buffer, *own.fit(*buffer, alignment));
+  }
+  std::vector<abi::AllocationSpec> allocations;
+  if (!own.placed.empty())
+    allocations.push_back(own.allocation());
+  for (const auto &[number, arena] : parameters)
+    if (arena.placed.size() > 1 || arena.placed.front()->names.size() > 1)
+      allocations.push_back(arena.allocation());
+  return allocations;
+}
+
+} // namespace hlo::driver
