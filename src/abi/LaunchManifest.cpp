@@ -125,6 +125,10 @@ public:
         (!parameter.isOutput || !readInt(json, "aliases", parameter.aliases, where) ||
          parameter.aliases < 0))
       return fail(where, "\"aliases\" must be an output's input position");
+    if (json.find("may_reuse") &&
+        (!parameter.isOutput || !readInt(json, "may_reuse", parameter.mayReuse, where) ||
+         parameter.mayReuse < 0))
+      return fail(where, "\"may_reuse\" must be an output's input position");
     if (const JsonValue *tensorMap = json.find("tensor_map")) {
       TensorMapSpec spec;
       if (!tensorMap->isObject() || !readInts(*tensorMap, "box", spec.box, where) ||
@@ -214,16 +218,20 @@ public:
         return false;
       kernel.parameters.push_back(std::move(parameter));
     }
-    // An aliased output shares an input's buffer: that input, as large.
+    // An aliased output shares an input's buffer (one that may reuse it,
+    // may): that input, as large.
     for (size_t i = 0; i < kernel.parameters.size(); ++i) {
       const KernelParameter &output = kernel.parameters[i];
-      if (output.aliases < 0)
-        continue;
-      size_t input = static_cast<size_t>(output.aliases);
-      if (input >= kernel.parameters.size() || kernel.parameters[input].isOutput ||
-          kernel.parameters[input].bytes != output.bytes)
-        return fail(where + " parameter " + std::to_string(i),
-                    "\"aliases\" must name an input of the same size");
+      for (auto [key, position] : {std::pair{"aliases", output.aliases},
+                                   std::pair{"may_reuse", output.mayReuse}}) {
+        if (position < 0)
+          continue;
+        size_t input = static_cast<size_t>(position);
+        if (input >= kernel.parameters.size() || kernel.parameters[input].isOutput ||
+            kernel.parameters[input].bytes != output.bytes)
+          return fail(where + " parameter " + std::to_string(i),
+                      std::string("\"") + key + "\" must name an input of the same size");
+      }
     }
     return true;
   }
@@ -313,6 +321,8 @@ std::string bindingJson(const KernelParameter &parameter) {
          "], \"bytes\": " + std::to_string(parameter.bytes) +
          ", \"alignment\": " + std::to_string(parameter.alignment) +
          (parameter.aliases >= 0 ? ", \"aliases\": " + std::to_string(parameter.aliases) : "") +
+         (parameter.mayReuse >= 0 ? ", \"may_reuse\": " + std::to_string(parameter.mayReuse)
+                                  : "") +
          (parameter.tensorMap ? ", \"tensor_map\": {\"box\": [" +
                                     intList(parameter.tensorMap->box) +
                                     "], \"swizzle_bytes\": " +

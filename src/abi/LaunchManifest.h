@@ -62,6 +62,11 @@ struct KernelParameter {
   /// An output that must be the buffer of the kernel's parameter at this
   /// position (an in-place update writes only part of it); -1: its own.
   int64_t aliases = -1;
+  /// An output that may be written over the buffer of its input at this
+  /// position where that input is dead after the kernel (it reads each
+  /// element before writing the same one: analysis/OperandBufferSharing);
+  /// the memory plan decides. -1: none.
+  int64_t mayReuse = -1;
   /// Passed as a tensor map of the buffer rather than its address.
   std::optional<TensorMapSpec> tensorMap;
 };

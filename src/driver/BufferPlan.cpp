@@ -162,10 +162,14 @@ public:
     forEach(ProgramStep::Kind::While, [&](const ProgramStep &step, const Ticks &) {
       joinLoopState(step);
     });
-    forEach(ProgramStep::Kind::Library,
-            [&](const ProgramStep &step, const Ticks &ticks) { joinInPlaceUpdate(step, ticks); });
+    // Branch parameters first: one the branch only reads is its operand
+    // (a later reuse of it must then find the operand dead).
     forEach(ProgramStep::Kind::Conditional,
             [&](const ProgramStep &step, const Ticks &ticks) { joinBranchParameters(step, ticks); });
+    forEach(ProgramStep::Kind::Library,
+            [&](const ProgramStep &step, const Ticks &ticks) { joinInPlaceUpdate(step, ticks); });
+    forEach(ProgramStep::Kind::Launch,
+            [&](const ProgramStep &step, const Ticks &ticks) { joinReusedOperands(step, ticks); });
     forEach(ProgramStep::Kind::Conditional,
             [&](const ProgramStep &step, const Ticks &ticks) { joinBranchResults(step, ticks); });
     forEach(ProgramStep::Kind::While,
@@ -186,6 +190,9 @@ private:
       if (kind == ProgramStep::Kind::While && hasState(step))
         visit(step, ticks);
       if (kind == ProgramStep::Kind::Conditional && hasBranchValues(step))
+        visit(step, ticks);
+      if (kind == ProgramStep::Kind::Launch && step.launch >= 0 &&
+          step.launch < static_cast<int64_t>(manifest.kernels.size()))
         visit(step, ticks);
       if (kind == ProgramStep::Kind::Library && step.inPlaceArgument >= 0 &&
           step.inPlaceArgument < static_cast<int64_t>(step.arguments.size()) &&
@@ -229,13 +236,57 @@ private:
     sets.join(operand, result);
   }
 
-  /// Whether the step at `tick` is a library step that writes over
-  /// `state` (its in-place argument) to make `result`.
+  /// The input an output of a one-launch kernel may be written over: its
+  /// position among the kernel's parameters, if that buffer is passed to
+  /// the kernel once; -1 otherwise.
+  int64_t reusedInput(const abi::KernelSpec &kernel, const KernelParameter &output) {
+    if (output.mayReuse < 0 || kernel.launchCount != 1 ||
+        output.mayReuse >= static_cast<int64_t>(kernel.parameters.size()))
+      return -1;
+    std::string input = planName(kernel.parameters[output.mayReuse]);
+    for (const KernelParameter &parameter : kernel.parameters)
+      if (&parameter != &output && parameter.isOutput && sets.find(planName(parameter)) == sets.find(input))
+        return -1;
+    return sets.countIn(kernel.parameters, input) == 1 ? output.mayReuse : -1;
+  }
+
+  /// An elementwise kernel writes its result over an operand nothing
+  /// reads after it.
+  void joinReusedOperands(const ProgramStep &step, const Ticks &ticks) {
+    const abi::KernelSpec &kernel = manifest.kernels[step.launch];
+    if (ticks.repeated)
+      return;
+    for (const KernelParameter &output : kernel.parameters) {
+      int64_t position = reusedInput(kernel, output);
+      if (position < 0)
+        continue;
+      std::string input = planName(kernel.parameters[position]);
+      std::string result = planName(output);
+      if (!sets.joinable(input, result) || sets[input].last > ticks.begin ||
+          sets[result].first < ticks.begin)
+        continue;
+      sets.join(input, result);
+    }
+  }
+
+  /// Whether the step at `tick` writes `result` over `state`: a library
+  /// step's in-place argument, or an elementwise kernel's reused input.
   bool updatesInPlace(int64_t tick, const std::string &state, const std::string &result) {
     auto found = stepAt.find(tick);
     if (found == stepAt.end())
       return false;
     const ProgramStep &step = manifest.program[found->second];
+    if (step.kind == ProgramStep::Kind::Launch && step.launch >= 0 &&
+        step.launch < static_cast<int64_t>(manifest.kernels.size())) {
+      const abi::KernelSpec &kernel = manifest.kernels[step.launch];
+      for (const KernelParameter &output : kernel.parameters) {
+        int64_t position = reusedInput(kernel, output);
+        if (position >= 0 && sets.find(planName(output)) == sets.find(result) &&
+            sets.find(planName(kernel.parameters[position])) == sets.find(state))
+          return true;
+      }
+      return false;
+    }
     return step.kind == ProgramStep::Kind::Library && step.inPlaceArgument >= 0 &&
            step.inPlaceArgument < static_cast<int64_t>(step.arguments.size()) &&
            step.results.size() == 1 && sets.countIn(step.arguments, state) == 1 &&

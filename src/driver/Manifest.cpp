@@ -4,6 +4,8 @@
 #include "BufferPlan.h"
 #include "ModuleProgram.h"
 
+#include "analysis/OperandBufferSharing.h"
+
 #include "abi/HostKernelAbi.h"
 
 #include <algorithm>
@@ -136,6 +138,10 @@ abi::LaunchManifest buildManifest(const HloModule &module, const KernelPlan &pla
       bindSlot(output, buffers.resultSlot(origin, leaf, leaves.size()));
       if (leaf < record.outputAliases.size())
         output.aliases = record.outputAliases[leaf];
+      // An elementwise loop kernel may write over a dead operand.
+      if (leaves.size() == 1 && output.aliases < 0 && record.tensorMaps.empty() &&
+          record.emitter == "kLoop/LoopFusion" && !bareEntry)
+        output.mayReuse = elementwiseSharableParameter(fused);
       spec.parameters.push_back(output);
     }
     for (size_t i = 0; i < record.scratchBuffers.size(); ++i) {
