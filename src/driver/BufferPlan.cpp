@@ -178,6 +178,38 @@ public:
             [&](const ProgramStep &step, const Ticks &ticks) { joinBodyResults(step, ticks); });
   }
 
+  /// Outputs the module donates a parameter to, which take that
+  /// parameter's memory where the parameter is dead before the output is
+  /// first written, or the kernel that last reads it writes the output
+  /// over it elementwise (as XLA's buffer assignment uses
+  /// input_output_alias): output set -> parameter.
+  std::map<size_t, int64_t> donatedOutputs() {
+    std::map<size_t, int64_t> donated;
+    std::set<int64_t> taken;
+    for (const abi::BufferSpec &buffer : manifest.buffers) {
+      if (buffer.kind != abi::BufferSpec::Kind::Output || buffer.donatedParameter < 0)
+        continue;
+      std::string output = "<output " + std::to_string(buffer.number) + ">";
+      std::string parameter = "<parameter " + std::to_string(buffer.donatedParameter) + ">";
+      // (An alias of another shape is the module's error; such an output
+      // keeps memory of its own.)
+      if (sets.find(output) == sets.find(parameter) || sets[output].pinned ||
+          sets[output].bytes > sets[parameter].bytes || sets[output].first < 0 ||
+          sets[parameter].last > sets[output].first || donated.count(sets.find(output)) ||
+          taken.count(buffer.donatedParameter))
+        continue;
+      if (sets[parameter].last == sets[output].first) {
+        // Written over the parameter by its last reader: one buffer.
+        if (updatesInPlace(sets[output].first, parameter, output))
+          sets.join(parameter, output);
+        continue;
+      }
+      taken.insert(buffer.donatedParameter);
+      donated[sets.find(output)] = buffer.donatedParameter;
+    }
+    return donated;
+  }
+
 private:
   using Ticks = ProgramLiveness::StepTicks;
 
@@ -407,27 +439,6 @@ private:
   std::map<int64_t, size_t> stepAt; // a step's first tick -> the step
 };
 
-/// Outputs the module donates a parameter to, which take that
-/// parameter's memory where the parameter is dead before the output is
-/// first written (as XLA's buffer assignment uses input_output_alias):
-/// output set -> parameter.
-std::map<size_t, int64_t> donatedOutputs(const abi::LaunchManifest &manifest, ValueSets &sets) {
-  std::map<size_t, int64_t> donated;
-  std::set<int64_t> taken;
-  for (const abi::BufferSpec &buffer : manifest.buffers) {
-    if (buffer.kind != abi::BufferSpec::Kind::Output || buffer.donatedParameter < 0)
-      continue;
-    std::string output = "<output " + std::to_string(buffer.number) + ">";
-    std::string parameter = "<parameter " + std::to_string(buffer.donatedParameter) + ">";
-    if (sets.find(output) == sets.find(parameter) || sets[output].pinned ||
-        sets[output].first < 0 || sets[parameter].last >= sets[output].first ||
-        donated.count(sets.find(output)) || !taken.insert(buffer.donatedParameter).second)
-      continue;
-    donated[sets.find(output)] = buffer.donatedParameter;
-  }
-  return donated;
-}
-
 /// The sets as buffers to place: a set holding a module parameter in that
 /// parameter's memory, and a donated output there too; constants nowhere
 /// (their own memory); the rest where placement puts them.
@@ -464,8 +475,9 @@ void planModuleBuffers(abi::LaunchManifest &manifest) {
   ProgramLiveness liveness = abi::programLiveness(manifest);
   ValueSets sets(liveness);
   noteBindings(manifest, sets);
-  Colocation(manifest, liveness, sets).run();
-  std::map<size_t, int64_t> donated = donatedOutputs(manifest, sets);
+  Colocation colocation(manifest, liveness, sets);
+  colocation.run();
+  std::map<size_t, int64_t> donated = colocation.donatedOutputs();
   std::vector<int64_t> open;
   for (const auto &[set, parameter] : donated)
     open.push_back(parameter);
