@@ -24,6 +24,18 @@ struct Arena {
   std::vector<const PlanBuffer *> placed;
   std::vector<int64_t> offsets;
 
+  /// How long the memory at `offset` lies unused before `buffer` takes
+  /// it: its first tick less the last tick of the latest buffer there
+  /// that ends before it (its first tick if none).
+  int64_t slack(const PlanBuffer &buffer, int64_t offset) const {
+    int64_t latest = -1;
+    for (size_t n = 0; n < placed.size(); ++n)
+      if (placed[n]->last < buffer.first && offsets[n] < offset + buffer.bytes &&
+          offset < offsets[n] + placed[n]->bytes)
+        latest = std::max(latest, placed[n]->last);
+    return buffer.first - latest;
+  }
+
   /// The lowest offset `buffer` fits at, clear of every placed buffer
   /// that lives with it; none past a fixed capacity.
   std::optional<int64_t> fit(const PlanBuffer &buffer, int64_t alignment) const {
@@ -100,17 +112,26 @@ std::vector<abi::AllocationSpec> placeBuffers(std::vector<PlanBuffer> buffers,
   std::set<int64_t> open(donated.begin(), donated.end());
   for (const PlanBuffer *buffer : free) {
     int64_t alignment = std::max(kPlanAlignment, alignUp(buffer->alignment, kPlanAlignment));
-    bool placed = false;
+    // Of the donated parameters' memory it fits in, the one it follows
+    // most closely in time (leaving the others' longer gaps to others).
+    Arena *best = nullptr;
+    int64_t bestOffset = 0, bestSlack = 0;
     for (auto &[number, arena] : parameters) {
       if (!open.count(number))
         continue;
-      if (std::optional<int64_t> offset = arena.fit(*buffer, alignment)) {
-        arena.place(*buffer, *offset);
-        placed = true;
-        break;
+      std::optional<int64_t> offset = arena.fit(*buffer, alignment);
+      if (!offset)
+        continue;
+      int64_t gap = arena.slack(*buffer, *offset);
+      if (!best || gap < bestSlack) {
+        best = &arena;
+        bestOffset = *offset;
+        bestSlack = gap;
       }
     }
-    if (!placed)
+    if (best)
+      best->place(*buffer, bestOffset);
+    else
       own.place(*buffer, *own.fit(*buffer, alignment));
   }
   std::vector<abi::AllocationSpec> allocations;
