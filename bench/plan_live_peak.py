@@ -11,11 +11,15 @@ is as small as these buffers and lives allow: what is left against XLA's
 figure is then in which values are one buffer and how long they live, not
 in where they were placed.
 
-  bench/plan_live_peak.py MANIFEST.json
+  bench/plan_live_peak.py MANIFEST.json [--exact]
+
+--exact: each buffer's own bytes, not rounded to the alignment (how much
+of the peak the rounding is).
 """
 import json,sys
 from collections import defaultdict
-m=json.load(open(sys.argv[1]))
+EXACT='--exact' in sys.argv
+m=json.load(open([a for a in sys.argv[1:] if a!='--exact'][0]))
 prog=m['program']; kernels=m['kernels']
 byc=defaultdict(list)
 for i,s in enumerate(prog): byc[s['computation']].append(i)
@@ -73,7 +77,7 @@ for a in m['allocations']:
         ts=[x for n in e['names'] for x in uses.get(n,[])]
         if any(n.startswith('<output') for n in e['names']): ts.append(last)
         if not ts: ts=[0,last]
-        r=(e['bytes']+255)//256*256; ev[min(ts)]+=r; ev[max(ts)+1]-=r
+        r=e['bytes'] if EXACT else (e['bytes']+255)//256*256; ev[min(ts)]+=r; ev[max(ts)+1]-=r
 cur=peak=0
 for k in sorted(ev): cur+=ev[k]; peak=max(peak,cur)
 own=sum(a['bytes'] for a in m['allocations'] if a.get('parameter') is None)
