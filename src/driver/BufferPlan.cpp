@@ -223,14 +223,24 @@ private:
         visit(step, ticks);
       if (kind == ProgramStep::Kind::Conditional && hasBranchValues(step))
         visit(step, ticks);
-      if (kind == ProgramStep::Kind::Launch && step.launch >= 0 &&
-          step.launch < static_cast<int64_t>(manifest.kernels.size()))
-        visit(step, ticks);
-      if (kind == ProgramStep::Kind::Library && step.inPlaceArgument >= 0 &&
-          step.inPlaceArgument < static_cast<int64_t>(step.arguments.size()) &&
-          step.results.size() == 1)
+      if (kernelOf(step) || isInPlaceLibraryStep(step))
         visit(step, ticks);
     }
+  }
+
+  /// The kernel a launch step runs; null for any other step.
+  const abi::KernelSpec *kernelOf(const ProgramStep &step) const {
+    if (step.kind != ProgramStep::Kind::Launch || step.launch < 0 ||
+        step.launch >= static_cast<int64_t>(manifest.kernels.size()))
+      return nullptr;
+    return &manifest.kernels[step.launch];
+  }
+
+  /// A library step whose one result may be written over an argument.
+  static bool isInPlaceLibraryStep(const ProgramStep &step) {
+    return step.kind == ProgramStep::Kind::Library && step.inPlaceArgument >= 0 &&
+           step.inPlaceArgument < static_cast<int64_t>(step.arguments.size()) &&
+           step.results.size() == 1;
   }
 
   /// The state as the condition and body read it and the loop's result:
@@ -285,7 +295,7 @@ private:
   /// An elementwise kernel writes its result over an operand nothing
   /// reads after it.
   void joinReusedOperands(const ProgramStep &step, const Ticks &ticks) {
-    const abi::KernelSpec &kernel = manifest.kernels[step.launch];
+    const abi::KernelSpec &kernel = *kernelOf(step);
     if (ticks.repeated)
       return;
     for (const KernelParameter &output : kernel.parameters) {
@@ -308,20 +318,16 @@ private:
     if (found == stepAt.end())
       return false;
     const ProgramStep &step = manifest.program[found->second];
-    if (step.kind == ProgramStep::Kind::Launch && step.launch >= 0 &&
-        step.launch < static_cast<int64_t>(manifest.kernels.size())) {
-      const abi::KernelSpec &kernel = manifest.kernels[step.launch];
-      for (const KernelParameter &output : kernel.parameters) {
-        int64_t position = reusedInput(kernel, output);
+    if (const abi::KernelSpec *kernel = kernelOf(step)) {
+      for (const KernelParameter &output : kernel->parameters) {
+        int64_t position = reusedInput(*kernel, output);
         if (position >= 0 && sets.find(planName(output)) == sets.find(result) &&
-            sets.find(planName(kernel.parameters[position])) == sets.find(state))
+            sets.find(planName(kernel->parameters[position])) == sets.find(state))
           return true;
       }
       return false;
     }
-    return step.kind == ProgramStep::Kind::Library && step.inPlaceArgument >= 0 &&
-           step.inPlaceArgument < static_cast<int64_t>(step.arguments.size()) &&
-           step.results.size() == 1 && sets.countIn(step.arguments, state) == 1 &&
+    return isInPlaceLibraryStep(step) && sets.countIn(step.arguments, state) == 1 &&
            sets.find(planName(step.arguments[step.inPlaceArgument])) == sets.find(state) &&
            sets.find(planName(step.results[0])) == sets.find(result);
   }
