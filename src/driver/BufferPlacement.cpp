@@ -9,10 +9,26 @@
 namespace hlo::driver {
 namespace {
 
+/// Where a buffer of this many bytes or more starts: XLA's alignment for
+/// the buffers it allocates, a whole number of 128-byte memory lines.
 constexpr int64_t kPlanAlignment = 256;
+/// Where a smaller one may start: what every kernel parameter declares
+/// (abi::KernelParameter::alignment) and a TMA descriptor's base needs.
+constexpr int64_t kSmallBufferAlignment = 16;
 
 int64_t alignUp(int64_t value, int64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
+}
+
+/// A buffer under 256 bytes (the scalars and short vectors of scalar
+/// control-flow code, e.g. torax's f64 physics) packs at 16 bytes, or at
+/// what its kernel assumes: a 256-byte slot each would make such a
+/// program's plan up to 30 times its bytes.
+int64_t placementAlignment(const PlanBuffer &buffer) {
+  int64_t assumed = std::max(kSmallBufferAlignment, buffer.alignment);
+  if (buffer.bytes < kPlanAlignment)
+    return assumed;
+  return std::max(kPlanAlignment, alignUp(assumed, kPlanAlignment));
 }
 
 /// An allocation being filled: the plan's own (grows) or a parameter's
@@ -57,7 +73,8 @@ struct Arena {
   void place(const PlanBuffer &buffer, int64_t offset) {
     placed.push_back(&buffer);
     offsets.push_back(offset);
-    bytes = std::max(bytes, capacity >= 0 ? capacity : alignUp(offset + buffer.bytes, kPlanAlignment));
+    // Exactly to the last buffer's end: the device allocator rounds it.
+    bytes = std::max(bytes, capacity >= 0 ? capacity : offset + buffer.bytes);
   }
 
   abi::AllocationSpec allocation() const {
@@ -111,7 +128,7 @@ std::vector<abi::AllocationSpec> placeBuffers(std::vector<PlanBuffer> buffers,
   });
   std::set<int64_t> open(donated.begin(), donated.end());
   for (const PlanBuffer *buffer : free) {
-    int64_t alignment = std::max(kPlanAlignment, alignUp(buffer->alignment, kPlanAlignment));
+    int64_t alignment = placementAlignment(*buffer);
     // Of the donated parameters' memory it fits in, the one it follows
     // most closely in time (leaving the others' longer gaps to others).
     Arena *best = nullptr;

@@ -35,7 +35,8 @@ namespace hlo::driver {
 
 /// Fills `manifest.allocations` with the whole plan: one allocation whose
 /// buffers are placed largest first, each at the lowest offset (256-byte
-/// aligned) free of every placed buffer live at the same time.
+/// aligned; 16 for a buffer under 256 bytes) free of every placed buffer
+/// live at the same time.
 void planModuleBuffers(abi::LaunchManifest &manifest);
 
 } // namespace hlo::driver
