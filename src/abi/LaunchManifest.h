@@ -161,9 +161,10 @@ struct ProgramStep {
   /// the body's}; Conditional: one list per branch. Absent in older
   /// manifests.
   std::vector<std::vector<std::string>> parameterBuffers;
-  /// Library: the argument its one result may be written over (a
-  /// dynamic-update-slice changes only its update's part of it), where
-  /// nothing reads that argument later; -1: none.
+  /// Library: the argument its first result may be written over, where
+  /// nothing reads that argument later (a dynamic-update-slice changes
+  /// only its update's part of it; a custom call's
+  /// output_to_operand_aliasing, e.g. a GEMM's C); -1: none.
   int64_t inPlaceArgument = -1;
 };
 

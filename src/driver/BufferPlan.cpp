@@ -236,11 +236,12 @@ private:
     return &manifest.kernels[step.launch];
   }
 
-  /// A library step whose one result may be written over an argument.
+  /// A library step whose first result may be written over an argument
+  /// (a cuBLAS GEMM's second result is its workspace).
   static bool isInPlaceLibraryStep(const ProgramStep &step) {
     return step.kind == ProgramStep::Kind::Library && step.inPlaceArgument >= 0 &&
            step.inPlaceArgument < static_cast<int64_t>(step.arguments.size()) &&
-           step.results.size() == 1;
+           !step.results.empty();
   }
 
   /// The state as the condition and body read it and the loop's result:

@@ -7,6 +7,7 @@
 #include "hlo_parser/Printer.h"
 
 #include <map>
+#include <regex>
 #include <set>
 #include <unordered_map>
 
@@ -148,10 +149,32 @@ void bindConditional(const BufferAssignment &buffers, const HloInstruction &cond
   step.results = bindResults(buffers, conditional);
 }
 
-/// The operand a library step's dynamic-update-slice updates (the step
-/// is one, or a fusion whose root is one of its parameter), which its
-/// result may be written over; -1 otherwise.
+/// The operand a custom call's `output_to_operand_aliasing` gives its
+/// first result (`{0}: (k, {})`, or `{}: (k, {})` for an array result),
+/// as a cuBLAS GEMM with beta != 0 writes D over C; -1 if none.
+int64_t aliasedCustomCallOperand(const HloInstruction &instruction) {
+  const AttrValue *aliasing = instruction.findAttribute("output_to_operand_aliasing");
+  if (instruction.opcode() != HloOpcode::CustomCall || !aliasing)
+    return -1;
+  std::string_view firstResult = instruction.shape().isArray() ? "{}" : "{0}";
+  static const std::regex entry(R"(\{\s*(\d*)\s*\}\s*:\s*\(\s*(\d+)\s*,\s*\{\s*\}\s*\))");
+  for (std::sregex_iterator it(aliasing->text.begin(), aliasing->text.end(), entry), end;
+       it != end; ++it) {
+    if ("{" + (*it)[1].str() + "}" != firstResult)
+      continue;
+    int64_t operand = std::stoll((*it)[2].str());
+    return operand < instruction.operandCount() ? operand : -1;
+  }
+  return -1;
+}
+
+/// The operand a library step's first result may be written over: the
+/// one its dynamic-update-slice updates (the step is one, or a fusion
+/// whose root is one of its parameters), or its custom call's aliased
+/// operand; -1 otherwise.
 int64_t updatedArgument(const HloInstruction &instruction) {
+  if (int64_t aliased = aliasedCustomCallOperand(instruction); aliased >= 0)
+    return aliased;
   if (!instruction.shape().isArray())
     return -1;
   if (instruction.opcode() == HloOpcode::DynamicUpdateSlice)
