@@ -98,42 +98,73 @@ struct Arena {
 
 } // namespace
 
-std::vector<abi::AllocationSpec> placeBuffers(std::vector<PlanBuffer> buffers,
-                                              const std::vector<int64_t> &donated) {
-  for (PlanBuffer &buffer : buffers)
-    std::sort(buffer.names.begin(), buffer.names.end());
+namespace {
+
+/// The orders buffers are placed in, each by first fit, as XLA's heap
+/// simulator tries several and keeps the smallest heap: largest first
+/// (ties: earliest first, or longest lived first), longest lived first,
+/// and most bytes x ticks first.
+enum class Order { Size, SizeThenLifetime, Lifetime, Area };
+
+std::vector<const PlanBuffer *> placementOrder(const std::vector<PlanBuffer> &buffers,
+                                               Order order) {
+  std::vector<const PlanBuffer *> free;
+  for (const PlanBuffer &buffer : buffers)
+    if (buffer.parameter < 0 && buffer.bytes > 0)
+      free.push_back(&buffer);
+  auto key = [order](const PlanBuffer *buffer) -> std::pair<double, int64_t> {
+    double ticks = static_cast<double>(buffer->last - buffer->first + 1);
+    switch (order) {
+    case Order::Size:
+      return {static_cast<double>(buffer->bytes), 0};
+    case Order::SizeThenLifetime:
+      return {static_cast<double>(buffer->bytes), buffer->last - buffer->first};
+    case Order::Lifetime:
+      return {ticks, buffer->bytes};
+    case Order::Area:
+      return {ticks * static_cast<double>(buffer->bytes), buffer->bytes};
+    }
+    return {0, 0};
+  };
+  std::stable_sort(free.begin(), free.end(), [&](const PlanBuffer *a, const PlanBuffer *b) {
+    auto keyA = key(a), keyB = key(b);
+    if (keyA != keyB)
+      return keyA > keyB;
+    if (a->first != b->first)
+      return a->first < b->first;
+    return a->names.front() < b->names.front();
+  });
+  return free;
+}
+
+/// The plan's own allocation and the parameters' memory, filled.
+struct Placement {
   Arena own;
   std::map<int64_t, Arena> parameters;
+};
+
+Placement placeInOrder(const std::vector<PlanBuffer> &buffers,
+                       const std::vector<const PlanBuffer *> &order,
+                       const std::set<int64_t> &open) {
+  Placement placement;
   // What must sit in a parameter's memory first, at its start.
   for (const PlanBuffer &buffer : buffers) {
     if (buffer.parameter < 0)
       continue;
-    Arena &arena = parameters[buffer.parameter];
+    Arena &arena = placement.parameters[buffer.parameter];
     arena.parameter = buffer.parameter;
     arena.capacity = std::max(arena.capacity, buffer.bytes);
   }
   for (const PlanBuffer &buffer : buffers)
     if (buffer.parameter >= 0)
-      parameters[buffer.parameter].place(buffer, 0);
-  std::vector<const PlanBuffer *> free;
-  for (const PlanBuffer &buffer : buffers)
-    if (buffer.parameter < 0 && buffer.bytes > 0)
-      free.push_back(&buffer);
-  std::stable_sort(free.begin(), free.end(), [](const PlanBuffer *a, const PlanBuffer *b) {
-    if (a->bytes != b->bytes)
-      return a->bytes > b->bytes;
-    if (a->first != b->first)
-      return a->first < b->first;
-    return a->names.front() < b->names.front();
-  });
-  std::set<int64_t> open(donated.begin(), donated.end());
-  for (const PlanBuffer *buffer : free) {
+      placement.parameters[buffer.parameter].place(buffer, 0);
+  for (const PlanBuffer *buffer : order) {
     int64_t alignment = placementAlignment(*buffer);
     // Of the donated parameters' memory it fits in, the one it follows
     // most closely in time (leaving the others' longer gaps to others).
     Arena *best = nullptr;
     int64_t bestOffset = 0, bestSlack = 0;
-    for (auto &[number, arena] : parameters) {
+    for (auto &[number, arena] : placement.parameters) {
       if (!open.count(number))
         continue;
       std::optional<int64_t> offset = arena.fit(*buffer, alignment);
@@ -149,12 +180,29 @@ std::vector<abi::AllocationSpec> placeBuffers(std::vector<PlanBuffer> buffers,
     if (best)
       best->place(*buffer, bestOffset);
     else
-      own.place(*buffer, *own.fit(*buffer, alignment));
+      placement.own.place(*buffer, *placement.own.fit(*buffer, alignment));
+  }
+  return placement;
+}
+
+} // namespace
+
+std::vector<abi::AllocationSpec> placeBuffers(std::vector<PlanBuffer> buffers,
+                                              const std::vector<int64_t> &donated) {
+  for (PlanBuffer &buffer : buffers)
+    std::sort(buffer.names.begin(), buffer.names.end());
+  std::set<int64_t> open(donated.begin(), donated.end());
+  // The smallest of the orders' own allocations (the first on a tie).
+  std::optional<Placement> smallest;
+  for (Order order : {Order::Size, Order::SizeThenLifetime, Order::Lifetime, Order::Area}) {
+    Placement placement = placeInOrder(buffers, placementOrder(buffers, order), open);
+    if (!smallest || placement.own.bytes < smallest->own.bytes)
+      smallest = std::move(placement);
   }
   std::vector<abi::AllocationSpec> allocations;
-  if (!own.placed.empty())
-    allocations.push_back(own.allocation());
-  for (const auto &[number, arena] : parameters)
+  if (!smallest->own.placed.empty())
+    allocations.push_back(smallest->own.allocation());
+  for (const auto &[number, arena] : smallest->parameters)
     if (arena.placed.size() > 1 || arena.placed.front()->names.size() > 1)
       allocations.push_back(arena.allocation());
   return allocations;

@@ -3,9 +3,10 @@
 // Owns where the memory plan's buffers (BufferPlan.h decides which values
 // each is and when it lives) sit: at offsets in one allocation of the
 // plan's own, or in a module parameter's memory, so that buffers live at
-// the same time never overlap. Largest first, each at the lowest aligned
-// offset clear of the buffers already placed that live with it: XLA's
-// heap simulator's decreasing-size first fit. A parameter the module
+// the same time never overlap. Each buffer in turn at the lowest aligned
+// offset clear of the buffers already placed that live with it (first
+// fit), in four orders (largest first, longest lived first, ...), keeping
+// the smallest: XLA's heap simulator tries its orders so. A parameter the module
 // donates to an output is memory the plan may also use while neither the
 // parameter nor the output lives, as XLA fills a may-alias parameter's
 // allocation.
