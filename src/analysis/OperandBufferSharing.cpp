@@ -1,5 +1,6 @@
 //===- OperandBufferSharing.cpp - Results that may take an operand's memory -===//
 #include "analysis/OperandBufferSharing.h"
+#include "analysis/HeroAnalysis.h"
 
 #include "hlo_parser/HloInstruction.h"
 #include "hlo_parser/HloOpcode.h"
@@ -34,7 +35,94 @@ bool readElementwiseOnly(const HloInstruction *parameter, const std::vector<int6
   return true;
 }
 
+/// An array in a layout whose linear order is its logical row-major one
+/// (bitcasts and reshapes between such arrays keep every element's linear
+/// index), of whole-byte elements.
+bool isRowMajorArray(const Shape &shape) {
+  if (!shape.isArray() || !shape.isStatic() || shape.elementCount() <= 0 ||
+      shape.bufferBytes() % shape.elementCount() != 0)
+    return false;
+  if (!shape.hasLayout())
+    return true;
+  const Layout &layout = shape.layout();
+  if (!layout.tiles.empty() || layout.elementSizeInBits != 0)
+    return false;
+  std::vector<int64_t> order = shape.physicalOrder();
+  for (size_t i = 0; i < order.size(); ++i)
+    if (order[i] != static_cast<int64_t>(i))
+      return false;
+  return true;
+}
+
+/// Whether `parameter`, and all computed from it, is read only at the
+/// linear index the reduction loop is at: through elementwise ops,
+/// bitcasts and reshapes of `elements` row-major elements, into reduces as
+/// their inputs, or into the root. Adds the values computed from it to
+/// `derived`.
+bool readAtLinearIndexOnly(const HloInstruction *parameter, int64_t elements,
+                           std::vector<const HloInstruction *> &derived) {
+  std::vector<const HloInstruction *> work = {parameter};
+  derived.push_back(parameter);
+  while (!work.empty()) {
+    const HloInstruction *value = work.back();
+    work.pop_back();
+    for (const HloInstruction *user : value->users()) {
+      HloOpcode opcode = user->opcode();
+      if (opcode == HloOpcode::Tuple)
+        continue; // the root, or a tuple in it
+      if (opcode == HloOpcode::Reduce) {
+        // Read as an input (not an init) of the loop's element count.
+        for (int64_t k = user->operandCount() / 2; k < user->operandCount(); ++k)
+          if (user->operand(k) == value)
+            return false;
+        if (value->shape().elementCount() != elements)
+          return false;
+        continue;
+      }
+      bool linear = opcode == HloOpcode::Bitcast || opcode == HloOpcode::Reshape ||
+                    isElementwiseOpcode(opcode);
+      if (!linear || !isRowMajorArray(user->shape()) || user->shape().elementCount() != elements)
+        return false;
+      for (const HloInstruction *operand : user->operands())
+        if (!isRowMajorArray(operand->shape()) ||
+            (isElementwiseOpcode(opcode) && operand->shape().dimensions() != user->shape().dimensions()))
+          return false;
+      if (std::find(derived.begin(), derived.end(), user) != derived.end())
+        continue;
+      derived.push_back(user);
+      work.push_back(user);
+    }
+  }
+  return true;
+}
+
 } // namespace
+
+std::vector<int64_t> sideOutputSharableParameters(const HloComputation &fused) {
+  std::vector<const HloInstruction *> leaves = getFusionRoots(fused);
+  std::vector<int64_t> sharable(leaves.size(), -1);
+  std::vector<bool> taken(fused.parameterCount(), false);
+  for (size_t leaf = 0; leaf < leaves.size(); ++leaf) {
+    const Shape &shape = leaves[leaf]->shape();
+    if (leaves[leaf]->opcode() == HloOpcode::Reduce || !isRowMajorArray(shape) ||
+        std::count(leaves.begin(), leaves.end(), leaves[leaf]) != 1)
+      continue;
+    for (int64_t i = 0; i < fused.parameterCount() && sharable[leaf] < 0; ++i) {
+      const HloInstruction *parameter = fused.parameter(i);
+      const Shape &operand = parameter->shape();
+      std::vector<const HloInstruction *> derived;
+      if (taken[i] || parameter == leaves[leaf] || parameter->users().empty() ||
+          !isRowMajorArray(operand) ||
+          operand.elementCount() != shape.elementCount() ||
+          operand.bufferBytes() != shape.bufferBytes() ||
+          !readAtLinearIndexOnly(parameter, shape.elementCount(), derived))
+        continue;
+      sharable[leaf] = i;
+      taken[i] = true;
+    }
+  }
+  return sharable;
+}
 
 int64_t elementwiseSharableParameter(const HloComputation &fused) {
   const Shape &result = fused.root()->shape();

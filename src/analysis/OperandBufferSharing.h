@@ -7,7 +7,8 @@
 // elementwise ops of the result's dimensions, so that every element of it
 // is read by the thread that writes the same element of the result, before
 // it writes it. The memory plan (driver/BufferPlan) decides whether the
-// operand is dead; the kernel is the same either way.
+// operand is dead; the kernel is the same either way. A reduction
+// fusion's side output likewise (sideOutputSharableParameters).
 //
 //===----------------------------------------------------------------------===//
 #ifndef HLO_ANALYSIS_OPERANDBUFFERSHARING_H
@@ -16,12 +17,28 @@
 #include "hlo_parser/HloComputation.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace hlo {
 
 /// The parameter of the fused computation `fused` (a loop fusion's) whose
 /// buffer its result may share; -1 if none.
 int64_t elementwiseSharableParameter(const HloComputation &fused);
+
+/// Per root of a reduction fusion's computation (getFusionRoots): the
+/// parameter whose buffer that array
+/// side output may share, or -1; as XLA lets a reduction fusion's
+/// elementwise output take an operand's memory. The parameter and the
+/// side output have as many elements of one width, in descending layouts,
+/// and every use of the parameter, and of what is computed from it, is an
+/// elementwise op, a bitcast or reshape between such layouts (the linear
+/// index kept), a reduce that reads it as an input, or the root: so each
+/// element is read only where the reduction emitter's loop visits that
+/// same linear index, the iteration that writes the side output's element
+/// after reading it (ReductionEmitter::emitPerThreadElements). Each
+/// parameter goes to at most one side output. Whether the fusion is one
+/// group of reductions is the emitter's to check.
+std::vector<int64_t> sideOutputSharableParameters(const HloComputation &fused);
 
 } // namespace hlo
 

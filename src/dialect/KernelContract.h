@@ -38,6 +38,10 @@ inline constexpr llvm::StringLiteral kKeepUntilBufferizationAttr =
 /// On a kernel argument: the launch passes it as a TMA tensor map of its
 /// buffer (128 bytes by value), which only `xla_gpu.tma_load` reads.
 inline constexpr llvm::StringLiteral kTensorMapArgAttr = "xla_gpu.tensor_map";
+/// On two kernel arguments, an input and an output: the memory plan may
+/// give them one buffer (the kernel reads each element before writing
+/// it), so the target must not mark them `noalias`.
+inline constexpr llvm::StringLiteral kMayAliasArgAttr = "xla_gpu.may_alias";
 
 /// The launch of a kernel's entry function (func.func or, after lowering,
 /// llvm.func); null on any other operation.

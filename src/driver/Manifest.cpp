@@ -138,10 +138,13 @@ abi::LaunchManifest buildManifest(const HloModule &module, const KernelPlan &pla
       bindSlot(output, buffers.resultSlot(origin, leaf, leaves.size()));
       if (leaf < record.outputAliases.size())
         output.aliases = record.outputAliases[leaf];
-      // An elementwise loop kernel may write over a dead operand.
+      // An elementwise loop kernel may write over a dead operand, and a
+      // reduction kernel's side output (the emitter says which).
       if (leaves.size() == 1 && output.aliases < 0 && record.tensorMaps.empty() &&
           record.emitter == "kLoop/LoopFusion" && !bareEntry)
         output.mayReuse = elementwiseSharableParameter(fused);
+      if (leaf < record.outputMayReuse.size() && output.aliases < 0 && !bareEntry)
+        output.mayReuse = record.outputMayReuse[leaf];
       spec.parameters.push_back(output);
     }
     for (size_t i = 0; i < record.scratchBuffers.size(); ++i) {

@@ -431,6 +431,15 @@ llvm::Error EmitterBase::emitLaunch(ModuleOp module, const std::string &name,
                                                     cluster, launch.dynamicSharedMemoryBytes,
                                                     launch.maxRegisters));
   xla_gpu::setKernelEmitter(function, emitterName());
+  std::vector<int64_t> mayReuse = outputMayReuse();
+  for (size_t output = 0; output < mayReuse.size(); ++output) {
+    if (mayReuse[output] < 0)
+      continue;
+    function.setArgAttr(static_cast<unsigned>(mayReuse[output]), xla_gpu::kMayAliasArgAttr,
+                        b.getUnitAttr());
+    function.setArgAttr(static_cast<unsigned>(inputTypes.size() + output),
+                        xla_gpu::kMayAliasArgAttr, b.getUnitAttr());
+  }
   std::vector<TensorMapParameter> tensorMaps = tensorMapParameters();
   for (const TensorMapParameter &map : tensorMaps)
     function.setArgAttr(static_cast<unsigned>(map.parameter), xla_gpu::kTensorMapArgAttr,
@@ -466,6 +475,7 @@ llvm::Error EmitterBase::emitLaunch(ModuleOp module, const std::string &name,
   record.sharedMemoryBytes = launch.dynamicSharedMemoryBytes > 0 ? 0 : sharedBytes;
   record.synchronizesThreads = synchronizesThreads();
   record.outputAliases = outputAliases();
+  record.outputMayReuse = std::move(mayReuse);
   record.scratchBuffers = std::move(scratch);
   record.tensorMaps = std::move(tensorMaps);
   record.gemm = gemmKernel();

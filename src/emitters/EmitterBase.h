@@ -75,6 +75,10 @@ struct KernelLaunchRecord {
   /// Per output (FusionOutput order): the fusion parameter whose buffer it
   /// is (an in-place update writes only part of it), or -1. Empty: none.
   std::vector<int64_t> outputAliases;
+  /// Per output: the fusion parameter whose buffer it may be written over
+  /// where the plan finds that operand dead (the kernel reads each of its
+  /// elements before writing the output's), or -1. Empty: none.
+  std::vector<int64_t> outputMayReuse;
   /// Buffers only the kernel's launches use, after the outputs among its
   /// parameters (the manifest's "scratch" bindings).
   std::vector<Shape> scratchBuffers;
@@ -148,6 +152,10 @@ public:
   virtual std::optional<abi::GemmKernel> gemmKernel() const { return std::nullopt; }
   /// Per output: the fusion parameter whose buffer it must be, or -1.
   virtual std::vector<int64_t> outputAliases() const { return {}; }
+  /// Per output: the fusion parameter whose buffer it may be written over,
+  /// or -1. The kernel's two arguments then lose `noalias`
+  /// (kMayAliasArgAttr), as XLA's kernels do for aliased buffers.
+  virtual std::vector<int64_t> outputMayReuse() const { return {}; }
   /// Buffers the kernel's launches share and the runtime allocates,
   /// uninitialized (the same for every launch).
   virtual std::vector<Shape> scratchBuffers() const { return {}; }

@@ -1,5 +1,7 @@
 //===- ReductionEmitter.cpp - What the reduction variants share -----------===//
 #include "emitters/ReductionEmitter.h"
+#include "analysis/HeroAnalysis.h"
+#include "analysis/OperandBufferSharing.h"
 
 #include "analysis/OpIndexing.h"
 #include "dialect/XlaGpuDialect.h"
@@ -218,6 +220,20 @@ llvm::Error ReductionEmitter::emitEntryFunction(EmitterContext &context) {
   return llvm::Error::success();
 }
 
+std::vector<int64_t> ReductionEmitter::outputMayReuse() const {
+  if (groupsValue.groupedRoots.size() != 1)
+    return {};
+  std::vector<int64_t> mayReuse(fusionOutputs().size(), -1);
+  std::vector<const HloInstruction *> roots = getFusionRoots(fused);
+  std::vector<int64_t> sharable = sideOutputSharableParameters(fused);
+  for (size_t i = 0; i < roots.size() && i < sharable.size(); ++i) {
+    int64_t output = outputIndex(roots[i], 0);
+    if (sharable[i] >= 0 && output >= 0 && roots[i]->shape().isArray())
+      mayReuse[output] = sharable[i];
+  }
+  return mayReuse;
+}
+
 llvm::Expected<SmallVector<Value>>
 ReductionEmitter::emitGroup(EmitterContext &context, int64_t id, SmallVector<Value> outputs) {
   GroupEmission group{context, id, {}, {}, {}, {}, {}, outputs, {}};
@@ -310,7 +326,11 @@ bool ReductionEmitter::emitPerThreadElements(GroupEmission &group) {
           }
           slot += arity;
         }
-        // Side outputs: the element at this input position.
+        // Side outputs: the element at this input position. Every value
+        // is computed before any is written: a side output may be written
+        // over an operand (sideOutputSharableParameters), whose element
+        // here the others may still read.
+        std::vector<std::pair<SmallVector<Value>, SmallVector<Value>>> sideValues;
         for (const HloInstruction *root : group.sideOutputs) {
           const Shape &shape = firstArrayShape(root->shape());
           SmallVector<Value> rootIndex =
@@ -319,8 +339,10 @@ bool ReductionEmitter::emitPerThreadElements(GroupEmission &group) {
               context.elemental.emitValue(nested, *root, context.parameters, rootIndex);
           if (!values)
             return values.takeError();
-          insertRootValues(nested, root, *values, rootIndex, results);
+          sideValues.emplace_back(std::move(*values), std::move(rootIndex));
         }
+        for (auto [root, side] : llvm::zip(group.sideOutputs, sideValues))
+          insertRootValues(nested, root, side.first, side.second, results);
         return results;
       });
   if (!loop) {

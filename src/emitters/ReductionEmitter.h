@@ -47,6 +47,10 @@ public:
   }
   std::optional<IndexingMap>
   threadIdToOutputIndexing(int64_t rootIndex, mlir::MLIRContext *context) const override;
+  /// A side output over an operand it is computed from elementwise
+  /// (sideOutputSharableParameters), when the fusion is one group: no
+  /// other group's blocks read that operand.
+  std::vector<int64_t> outputMayReuse() const override;
 
   const ReductionTiling &tiling() const { return tilingValue; }
   const ReductionGroups &groups() const { return groupsValue; }

@@ -57,7 +57,9 @@ int64_t storageBits(Type type) {
 
 /// What LLVM may assume of each buffer (xla-reference.md's kernel ABI):
 /// distinct buffers, 16-byte aligned, the whole buffer dereferenceable;
-/// inputs are read-only, which lets NVPTX use the non-coherent cache.
+/// inputs are read-only, which lets NVPTX use the non-coherent cache. An
+/// input and an output the plan may make one buffer (kMayAliasArgAttr)
+/// are not `noalias`, and so not read through that cache.
 void setBufferAttributes(func::FuncOp function, unsigned inputCount) {
   Builder b(function.getContext());
   for (unsigned i = 0; i < function.getNumArguments(); ++i) {
@@ -66,7 +68,9 @@ void setBufferAttributes(func::FuncOp function, unsigned inputCount) {
     if (!type || !type.hasStaticShape())
       continue;
     int64_t bits = type.getNumElements() * storageBits(type.getElementType());
-    function.setArgAttr(i, "llvm.noalias", b.getUnitAttr());
+    if (!function.getArgAttr(i, xla_gpu::kMayAliasArgAttr))
+      function.setArgAttr(i, "llvm.noalias", b.getUnitAttr());
+    function.removeArgAttr(i, xla_gpu::kMayAliasArgAttr);
     function.setArgAttr(i, "llvm.align", b.getI64IntegerAttr(16));
     if (bits > 0)
       function.setArgAttr(i, "llvm.dereferenceable",
