@@ -339,14 +339,19 @@ private:
            sets.find(planName(step.results[0])) == sets.find(result);
   }
 
-  /// A state element the loop starts as a module parameter and its body
-  /// passes through unchanged, which nothing writes, is that parameter's
-  /// memory (no copy: XLA's copy insertion leaves read-only elements).
-  bool readOnlyParameterState(const ProgramStep &step, size_t i) {
+  /// A state element its body passes through unchanged, which nothing
+  /// writes, is its initial value's memory even where that value is read
+  /// after the loop (no copy: XLA's copy insertion leaves read-only
+  /// elements): a module parameter's, or a buffer no other value shares
+  /// yet, passed to the loop once (maxtext's transposed weights, read by
+  /// the forward and the backward scan).
+  bool readOnlyState(const ProgramStep &step, size_t i) {
     std::string initial = planName(step.arguments[i]);
     const std::string &state = step.parameterBuffers[1][i];
-    if (step.arguments[i].binding != abi::BufferBinding::Parameter ||
-        sets[initial].names.size() != 1 || planName(step.bodyResults[i]) != state)
+    if (sets[initial].names.size() != 1 || planName(step.bodyResults[i]) != state)
+      return false;
+    if (step.arguments[i].binding != abi::BufferBinding::Parameter &&
+        (!sets.joinable(initial, state) || sets.countIn(step.arguments, initial) != 1))
       return false;
     std::set<std::string> own = {state, step.parameterBuffers[0][i], planName(step.results[i])};
     for (const std::string &name : sets[state].names)
@@ -362,7 +367,7 @@ private:
     for (size_t i = 0; i < step.arguments.size(); ++i) {
       std::string initial = planName(step.arguments[i]);
       const std::string &state = step.parameterBuffers[1][i];
-      if (readOnlyParameterState(step, i)) {
+      if (readOnlyState(step, i)) {
         sets.join(initial, state);
         continue;
       }
