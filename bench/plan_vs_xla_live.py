@@ -32,7 +32,7 @@ from collections import defaultdict
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from plan_live_peak import ProgramWalk, placed_buffers  # noqa: E402
 
-VALUE = re.compile(r"^ value: <\d+ (\S+) @\d+> \(size=(\d+),offset=(\d+)\)")
+VALUE = re.compile(r"^ value: <\d+ (\S+)(?: \(phi\))? @\d+> \(size=(\d+),offset=(\d+)\)")
 ALLOCATION = re.compile(r"^allocation (\d+): size (\d+)(.*):$")
 
 
