@@ -115,7 +115,8 @@ std::vector<int64_t> sideOutputSharableParameters(const HloComputation &fused) {
           !isRowMajorArray(operand) ||
           operand.elementCount() != shape.elementCount() ||
           operand.bufferBytes() != shape.bufferBytes() ||
-          !readAtLinearIndexOnly(parameter, shape.elementCount(), derived))
+          !readAtLinearIndexOnly(parameter, shape.elementCount(), derived) ||
+          std::find(derived.begin(), derived.end(), leaves[leaf]) == derived.end())
         continue;
       sharable[leaf] = i;
       taken[i] = true;

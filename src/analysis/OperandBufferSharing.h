@@ -30,7 +30,9 @@ int64_t elementwiseSharableParameter(const HloComputation &fused);
 /// side output may share, or -1; as XLA lets a reduction fusion's
 /// elementwise output take an operand's memory. The parameter and the
 /// side output have as many elements of one width, in descending layouts,
-/// and every use of the parameter, and of what is computed from it, is an
+/// the side output is computed from the parameter (not from a reduce's
+/// result, written after the reduction), and every use of the parameter,
+/// and of what is computed from it, is an
 /// elementwise op, a bitcast or reshape between such layouts (the linear
 /// index kept), a reduce that reads it as an input, or the root: so each
 /// element is read only where the reduction emitter's loop visits that

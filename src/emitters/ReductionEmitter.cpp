@@ -227,6 +227,13 @@ std::vector<int64_t> ReductionEmitter::outputMayReuse() const {
   std::vector<const HloInstruction *> roots = getFusionRoots(fused);
   std::vector<int64_t> sharable = sideOutputSharableParameters(fused);
   for (size_t i = 0; i < roots.size() && i < sharable.size(); ++i) {
+    // Only a side output (written in the per-thread loop), not a root
+    // computed from a reduction's result.
+    auto root = std::find(analysis().roots.begin(), analysis().roots.end(), roots[i]);
+    size_t position = static_cast<size_t>(root - analysis().roots.begin());
+    if (root == analysis().roots.end() || position >= groupsValue.isReductionRoot.size() ||
+        groupsValue.isReductionRoot[position])
+      continue;
     int64_t output = outputIndex(roots[i], 0);
     if (sharable[i] >= 0 && output >= 0 && roots[i]->shape().isArray())
       mayReuse[output] = sharable[i];

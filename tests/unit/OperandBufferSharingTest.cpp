@@ -1,8 +1,9 @@
 //===- OperandBufferSharingTest.cpp - Outputs over their operands ---------===//
 //
 // analysis/OperandBufferSharing: which operand a loop fusion's result, or a
-// reduction fusion's side output, may be written over, and the reads that
-// rule it out (another index, an init, a layout that reorders elements).
+// reduction fusion's side output, may be written over, and what rules it
+// out (a transposed read, wider elements, a layout that reorders elements,
+// a root computed from a reduction's result).
 //
 //===----------------------------------------------------------------------===//
 #include "analysis/OperandBufferSharing.h"
@@ -76,6 +77,14 @@ two {
   ROOT t = (f32[32]{0}, f32[32,256]{1,0}, f32[32,256]{1,0}) tuple(r, n, e)
 }
 
+from_reduce {
+  p = f32[4]{0} parameter(0)
+  zero = f32[] constant(0)
+  r = f32[] reduce(p, zero), dimensions={0}, to_apply=add
+  b = f32[4]{0} broadcast(r), dimensions={}
+  ROOT t = (f32[], f32[4]{0}) tuple(r, b)
+}
+
 elementwise {
   p = f32[32,256]{1,0} parameter(0)
   q = f32[256]{0} parameter(1)
@@ -127,6 +136,13 @@ TEST_F(OperandBufferSharingTest, ColumnMajorOperandRulesItOut) {
 TEST_F(OperandBufferSharingTest, OneSideOutputPerOperand) {
   EXPECT_EQ(sideOutputSharableParameters(computation("two")),
             (std::vector<int64_t>{-1, 0, -1}));
+}
+
+TEST_F(OperandBufferSharingTest, RootComputedFromTheReductionRulesItOut) {
+  // Written after the reduction, while other threads may still read the
+  // operand (XLA's FindReduceHeroEpilogueFusionHeroAlsoUsedAsNonHero).
+  EXPECT_EQ(sideOutputSharableParameters(computation("from_reduce")),
+            (std::vector<int64_t>{-1, -1}));
 }
 
 TEST_F(OperandBufferSharingTest, LoopResultOverTheSameShapedOperand) {
