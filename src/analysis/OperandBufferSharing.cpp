@@ -71,12 +71,19 @@ bool readAtLinearIndexOnly(const HloInstruction *parameter, int64_t elements,
       if (opcode == HloOpcode::Tuple)
         continue; // the root, or a tuple in it
       if (opcode == HloOpcode::Reduce) {
-        // Read as an input (not an init) of the loop's element count.
+        // Read as an input (not an init) of the loop's element count, by a
+        // reduce whose result only the root takes: one computed into
+        // another value (a broadcast of it, or a reduce the elemental
+        // emitter inlines into a side output) would be read where the
+        // operand may be overwritten already.
         for (int64_t k = user->operandCount() / 2; k < user->operandCount(); ++k)
           if (user->operand(k) == value)
             return false;
         if (value->shape().elementCount() != elements)
           return false;
+        for (const HloInstruction *result : user->users())
+          if (result->opcode() != HloOpcode::Tuple)
+            return false;
         continue;
       }
       bool linear = opcode == HloOpcode::Bitcast || opcode == HloOpcode::Reshape ||

@@ -85,6 +85,15 @@ from_reduce {
   ROOT t = (f32[], f32[4]{0}) tuple(r, b)
 }
 
+reduce_in_side_output {
+  p = f32[8,4]{1,0} parameter(0)
+  zero = f32[] constant(0)
+  r = f32[8]{0} reduce(p, zero), dimensions={1}, to_apply=add
+  b = f32[8,4]{1,0} broadcast(r), dimensions={0}
+  o = f32[8,4]{1,0} subtract(p, b)
+  ROOT t = (f32[8]{0}, f32[8,4]{1,0}) tuple(r, o)
+}
+
 elementwise {
   p = f32[32,256]{1,0} parameter(0)
   q = f32[256]{0} parameter(1)
@@ -142,6 +151,12 @@ TEST_F(OperandBufferSharingTest, RootComputedFromTheReductionRulesItOut) {
   // Written after the reduction, while other threads may still read the
   // operand (XLA's FindReduceHeroEpilogueFusionHeroAlsoUsedAsNonHero).
   EXPECT_EQ(sideOutputSharableParameters(computation("from_reduce")),
+            (std::vector<int64_t>{-1, -1}));
+}
+
+TEST_F(OperandBufferSharingTest, SideOutputReadingTheReductionRulesItOut) {
+  // `p - broadcast(reduce(p))`: the side output reads the whole row.
+  EXPECT_EQ(sideOutputSharableParameters(computation("reduce_in_side_output")),
             (std::vector<int64_t>{-1, -1}));
 }
 
