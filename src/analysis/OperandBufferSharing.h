@@ -26,20 +26,20 @@ namespace hlo {
 int64_t elementwiseSharableParameter(const HloComputation &fused);
 
 /// Per root of a reduction fusion's computation (getFusionRoots): the
-/// parameter whose buffer that array
-/// side output may share, or -1; as XLA lets a reduction fusion's
-/// elementwise output take an operand's memory. The parameter and the
-/// side output have as many elements of one width, in descending layouts,
-/// the side output is computed from the parameter (not from a reduce's
-/// result, written after the reduction), and every use of the parameter,
-/// and of what is computed from it, is an
+/// parameter whose buffer that array side output may share, or -1; as XLA
+/// lets a reduction fusion's elementwise output take an operand's memory.
+/// The parameter and the side output have as many elements of one width,
+/// in row-major layouts; the side output is computed from the parameter
+/// (not from a reduce's result, written after the reduction); and every
+/// use of the parameter, and of what is computed from it, is an
 /// elementwise op, a bitcast or reshape between such layouts (the linear
-/// index kept), a reduce that reads it as an input, or the root: so each
-/// element is read only where the reduction emitter's loop visits that
-/// same linear index, the iteration that writes the side output's element
-/// after reading it (ReductionEmitter::emitPerThreadElements). Each
-/// parameter goes to at most one side output. Whether the fusion is one
-/// group of reductions is the emitter's to check.
+/// index kept), a reduce that reads it as an input and gives its result
+/// only to the root, or the root. So each element is read only in the
+/// iteration of the reduction emitter's loop that visits its linear index,
+/// which writes the side output's element after reading it
+/// (ReductionEmitter::emitPerThreadElements). Each parameter goes to at
+/// most one side output. Whether the fusion is one group of reductions is
+/// the emitter's to check.
 std::vector<int64_t> sideOutputSharableParameters(const HloComputation &fused);
 
 } // namespace hlo

@@ -96,10 +96,6 @@ struct Arena {
   }
 };
 
-} // namespace
-
-namespace {
-
 /// The orders buffers are placed in, each by first fit, as XLA's heap
 /// simulator tries several and keeps the smallest heap: largest first
 /// (ties: earliest first, or longest lived first), longest lived first,
