@@ -1,5 +1,6 @@
 //===- FusionBuilder.cpp - Make and grow fusion instructions --------------===//
 #include "FusionBuilder.h"
+#include "FusionRules.h"
 
 #include <algorithm>
 #include <map>
@@ -15,8 +16,11 @@ const HloInstruction *fusionHero(const HloComputation &computation) {
     case HloOpcode::Reduce:
     case HloOpcode::Scatter:
     case HloOpcode::Sort:
-    case HloOpcode::DynamicUpdateSlice:
       return instruction.get();
+    case HloOpcode::DynamicUpdateSlice:
+      if (!isElementalDynamicUpdateSlice(*instruction))
+        return instruction.get();
+      break;
     case HloOpcode::Transpose:
     case HloOpcode::Concatenate:
       if (!hero)
@@ -196,25 +200,38 @@ HloInstruction *fuseProducerInto(HloInstruction &consumer, HloInstruction &produ
   return fusion;
 }
 
-HloInstruction *mergeSiblingFusions(HloInstruction &first, HloInstruction &second,
-                                    PassContext &context) {
+namespace {
+
+/// mergeSiblingFusions, and mergeProducerIntoConsumer where `second` is
+/// `first`'s producer (`first` reads the copy of its value inside).
+HloInstruction *mergeFusions(HloInstruction &first, HloInstruction &second,
+                             bool secondFeedsFirst, PassContext &context) {
   HloComputation &parent = *first.parent();
   FusedComputationBuilder builder(*parent.parent(), context);
   std::vector<HloInstruction *> outputs;
-  auto addOutputs = [&](HloInstruction &fusion) {
+  HloInstruction *secondValue = nullptr;
+  auto addOutputs = [&](HloInstruction &fusion, std::vector<HloInstruction *> &into) {
     std::vector<HloInstruction *> arguments;
     for (HloInstruction *operand : fusion.operands())
-      arguments.push_back(builder.parameterFor(operand));
+      arguments.push_back(secondValue && operand == &second ? secondValue
+                                                            : builder.parameterFor(operand));
     HloInstruction *root =
         builder.inlineBody(*fusion.fusedComputation(), arguments, /*takeNames=*/true);
     if (root->opcode() == HloOpcode::Tuple)
-      outputs.insert(outputs.end(), root->operands().begin(), root->operands().end());
+      into.insert(into.end(), root->operands().begin(), root->operands().end());
     else
-      outputs.push_back(root);
+      into.push_back(root);
+    return root;
   };
-  addOutputs(first);
+  std::vector<HloInstruction *> secondOutputs;
+  if (secondFeedsFirst)
+    secondValue = addOutputs(second, secondOutputs);
+  addOutputs(first, outputs);
   size_t secondOffset = outputs.size();
-  addOutputs(second);
+  if (!secondFeedsFirst)
+    addOutputs(second, outputs);
+  else
+    outputs.insert(outputs.end(), secondOutputs.begin(), secondOutputs.end());
   std::vector<Shape> shapes;
   for (const HloInstruction *output : outputs)
     shapes.push_back(output->shape());
@@ -244,6 +261,18 @@ HloInstruction *mergeSiblingFusions(HloInstruction &first, HloInstruction &secon
   rewire(first, 0);
   rewire(second, static_cast<int64_t>(secondOffset));
   return fusion;
+}
+
+} // namespace
+
+HloInstruction *mergeSiblingFusions(HloInstruction &first, HloInstruction &second,
+                                    PassContext &context) {
+  return mergeFusions(first, second, /*secondFeedsFirst=*/false, context);
+}
+
+HloInstruction *mergeProducerIntoConsumer(HloInstruction &consumer, HloInstruction &producer,
+                                          PassContext &context) {
+  return mergeFusions(consumer, producer, /*secondFeedsFirst=*/true, context);
 }
 
 void replaceFusionKeepingName(HloInstruction &old, HloInstruction &replacement,

@@ -76,6 +76,15 @@ HloInstruction *fuseProducerInto(HloInstruction &consumer, HloInstruction &produ
 HloInstruction *mergeSiblingFusions(HloInstruction &first, HloInstruction &second,
                                     PassContext &context);
 
+/// Replaces fusion `consumer` and its producer, the fusion `producer`
+/// (not a tuple; read by others too), by one multi-output fusion that
+/// computes the producer's value once inside, for the consumer and as an
+/// output for the producer's other users (XLA's producer-consumer
+/// multi-output fusion). No other user of the producer may reach the
+/// consumer. Returns it.
+HloInstruction *mergeProducerIntoConsumer(HloInstruction &consumer, HloInstruction &producer,
+                                          PassContext &context);
+
 /// A fusion instruction of `kind` (kLoop, kInput, kCustom) calling
 /// `computation` on `operands`, appended to `into` with a name from `hero`.
 HloInstruction *addFusionInstruction(HloComputation &into, HloComputation *computation,

@@ -1,5 +1,6 @@
 //===- FusionRules.cpp - Which producer-consumer fusions are legal and pay ===//
 #include "FusionRules.h"
+#include "EmissionCount.h"
 
 #include "analysis/HeroAnalysis.h"
 #include "analysis/ReductionAnalysis.h"
@@ -43,6 +44,12 @@ bool isExpensive(HloOpcode opcode) {
   }
 }
 
+bool isElementalDynamicUpdateSlice(const HloInstruction &instruction) {
+  return instruction.opcode() == HloOpcode::DynamicUpdateSlice &&
+         instruction.operand(0)->shape().isArray() &&
+         instruction.operand(0)->shape().bufferBytes() <= kElementalUpdateBytes;
+}
+
 int64_t valueBytes(const Shape &shape) {
   if (shape.isTuple()) {
     int64_t sum = 0;
@@ -70,15 +77,23 @@ std::vector<const HloInstruction *> members(const HloInstruction &node) {
 }
 
 /// A hero that allows no second one beside it.
-bool isExclusiveHero(HloOpcode opcode) {
-  return opcode == HloOpcode::Reduce || opcode == HloOpcode::Scatter ||
-         opcode == HloOpcode::Sort || opcode == HloOpcode::DynamicUpdateSlice ||
-         opcode == HloOpcode::Dot;
+bool isExclusiveHero(const HloInstruction &instruction) {
+  switch (instruction.opcode()) {
+  case HloOpcode::Reduce:
+  case HloOpcode::Scatter:
+  case HloOpcode::Sort:
+  case HloOpcode::Dot:
+    return true;
+  case HloOpcode::DynamicUpdateSlice:
+    return !isElementalDynamicUpdateSlice(instruction);
+  default:
+    return false;
+  }
 }
 
 const HloInstruction *exclusiveHero(const HloInstruction &node) {
   for (const HloInstruction *member : members(node))
-    if (isExclusiveHero(member->opcode()))
+    if (isExclusiveHero(*member))
       return member;
   return nullptr;
 }
@@ -218,8 +233,9 @@ bool isFusibleProducer(const HloInstruction &instruction) {
   switch (opcode) {
   case HloOpcode::Bitcast:
     return true;
-  case HloOpcode::Dot:
   case HloOpcode::DynamicUpdateSlice:
+    return isElementalDynamicUpdateSlice(instruction);
+  case HloOpcode::Dot:
   case HloOpcode::Map:
   case HloOpcode::Scatter:
   case HloOpcode::Sort:
@@ -259,7 +275,8 @@ std::string whyNotFuse(const HloInstruction &producer, const HloInstruction &con
   for (const auto &[reader, operand] : reads) {
     // The buffer updated in place stays the kernel's operand.
     if ((reader->opcode() == HloOpcode::Scatter && operand < reader->operandCount() / 2) ||
-        (reader->opcode() == HloOpcode::DynamicUpdateSlice && operand == 0))
+        (reader->opcode() == HloOpcode::DynamicUpdateSlice && operand == 0 &&
+         !isElementalDynamicUpdateSlice(*reader)))
       return "the consumer updates the producer's value in place";
     if (reader->opcode() == HloOpcode::Sort)
       return "a sort reads its operands from memory";
@@ -280,6 +297,9 @@ std::string whyNotFuse(const HloInstruction &producer, const HloInstruction &con
   }
   if (isExpensiveNode(producer) && reusesElements(reads))
     return "the consumer would compute the expensive producer again for each read";
+  if (emissionsAfterFusion(producer, consumer) > kMaxEmissions)
+    return "the fusion would emit an instruction's code more than " +
+           std::to_string(kMaxEmissions) + " times";
   // Size limits.
   std::set<const HloInstruction *> operands(consumer.operands().begin(),
                                             consumer.operands().end());

@@ -45,6 +45,15 @@ std::string whyNotFuse(const HloInstruction &producer, const HloInstruction &con
 int64_t bytesSaved(const HloInstruction &producer,
                    const std::vector<HloInstruction *> &consumers);
 
+/// The largest operand a dynamic-update-slice may update for the fusion
+/// passes to treat it as elementwise (each output element the update's or
+/// the operand's), as XLA fuses torax's updates of f64[26] vectors into
+/// its loops: writing the whole of such an operand costs nothing beside a
+/// launch. A larger one stays the hero of its own kernel, which writes only
+/// the update where its operand's buffer may be reused.
+constexpr int64_t kElementalUpdateBytes = 64 * 1024;
+bool isElementalDynamicUpdateSlice(const HloInstruction &instruction);
+
 /// Bytes of a value (the sum of its leaves for a tuple).
 int64_t valueBytes(const Shape &shape);
 

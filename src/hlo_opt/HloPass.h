@@ -40,6 +40,7 @@ public:
 
 std::unique_ptr<HloPass> createCallInlinerPass();
 std::unique_ptr<HloPass> createSimplifierPass();
+std::unique_ptr<HloPass> createScatterToDynamicUpdateSlicePass();
 std::unique_ptr<HloPass> createCommonSubexpressionPass();
 std::unique_ptr<HloPass> createDeadCodePass();
 std::unique_ptr<HloPass> createMergeSortsPass();
@@ -51,6 +52,7 @@ std::unique_ptr<HloPass> createGemmFusionPass();
 std::unique_ptr<HloPass> createGemmSplitKPass();
 std::unique_ptr<HloPass> createPriorityFusionPass();
 std::unique_ptr<HloPass> createMultiOutputFusionPass();
+std::unique_ptr<HloPass> createHorizontalLoopFusionPass();
 
 } // namespace hlo::opt
 

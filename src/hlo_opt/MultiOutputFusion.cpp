@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "FusionBuilder.h"
 #include "FusionRules.h"
+#include "MultiOutputRules.h"
 
 #include "analysis/HeroAnalysis.h"
 
@@ -19,93 +20,6 @@
 
 namespace hlo::opt {
 namespace {
-
-std::vector<const HloInstruction *> outputsOf(const HloComputation &body) {
-  const HloInstruction *root = body.root();
-  if (root->opcode() == HloOpcode::Tuple)
-    return {root->operands().begin(), root->operands().end()};
-  return {root};
-}
-
-/// What a fusion's kernel iterates over, as a key two siblings must share
-/// to be merged; empty if it is no candidate.
-std::string iterationSpace(const HloInstruction &fusion) {
-  const HloComputation *body = fusion.fusedComputation();
-  if (!body || !fusion.textAttr("backend_config").empty())
-    return "";
-  if (fusion.shape().isTuple() && body->root()->opcode() != HloOpcode::Tuple)
-    return ""; // a variadic reduce
-  if (fusion.shape().isTuple())
-    for (const HloInstruction *user : fusion.users())
-      if (user->opcode() != HloOpcode::GetTupleElement)
-        return "";
-  bool hasReduce = false;
-  for (const auto &instruction : body->instructions())
-    switch (instruction->opcode()) {
-    case HloOpcode::Reduce:
-      hasReduce = true;
-      break;
-    case HloOpcode::Transpose:
-    case HloOpcode::Concatenate:
-    case HloOpcode::Scatter:
-    case HloOpcode::Sort:
-    case HloOpcode::DynamicUpdateSlice:
-    case HloOpcode::Dot:
-      return "";
-    default:
-      break;
-    }
-  std::string key;
-  for (const HloInstruction *output : outputsOf(*body)) {
-    std::string one;
-    if (hasReduce) {
-      // Each output a reduce (or its epilogue: converts, unary ops,
-      // bitcasts), of one input shape over one set of dimensions.
-      const HloInstruction *reduce = output;
-      while (reduce->opcode() != HloOpcode::Reduce && isIntermediate(*reduce, 1))
-        reduce = reduce->operand(0);
-      if (reduce->opcode() != HloOpcode::Reduce || reduce->shape().isTuple())
-        return "";
-      one = "reduce " + reduce->operand(0)->shape().toString(false) + " over";
-      for (int64_t dimension : reduce->dimensions())
-        one += " " + std::to_string(dimension);
-    } else {
-      if (!output->shape().isArray())
-        return "";
-      one = "loop";
-      for (int64_t size : output->shape().dimensions())
-        one += " " + std::to_string(size);
-    }
-    if (!key.empty() && key != one)
-      return "";
-    key = one;
-  }
-  return key;
-}
-
-/// Whether `to` is reachable from `from` through users.
-bool reaches(const HloInstruction *from, const HloInstruction *to) {
-  std::vector<const HloInstruction *> work = {from};
-  std::set<const HloInstruction *> seen = {from};
-  while (!work.empty()) {
-    const HloInstruction *instruction = work.back();
-    work.pop_back();
-    if (instruction == to)
-      return true;
-    for (const HloInstruction *user : instruction->users())
-      if (seen.insert(user).second)
-        work.push_back(user);
-  }
-  return false;
-}
-
-bool withinLimits(const HloInstruction &a, const HloInstruction &b) {
-  std::set<const HloInstruction *> operands(a.operands().begin(), a.operands().end());
-  operands.insert(b.operands().begin(), b.operands().end());
-  return static_cast<int64_t>(operands.size()) <= kMaxFusionOperands &&
-         a.fusedComputation()->instructionCount() + b.fusedComputation()->instructionCount() <=
-             kMaxFusedInstructions;
-}
 
 /// One merge in `computation`, if any is left.
 bool mergeOnePair(HloComputation &computation, PassContext &context) {
@@ -120,7 +34,7 @@ bool mergeOnePair(HloComputation &computation, PassContext &context) {
       if (space.empty())
         continue;
       for (size_t j = i + 1; j < siblings.size(); ++j)
-        if (iterationSpace(*siblings[j]) == space && withinLimits(*siblings[i], *siblings[j]) &&
+        if (iterationSpace(*siblings[j]) == space && withinFusionLimits(*siblings[i], *siblings[j]) &&
             !reaches(siblings[i], siblings[j]) && !reaches(siblings[j], siblings[i])) {
           mergeSiblingFusions(*siblings[i], *siblings[j], context);
           return true;
@@ -128,6 +42,50 @@ bool mergeOnePair(HloComputation &computation, PassContext &context) {
     }
   }
   return false;
+}
+
+/// Producer-consumer merges in `computation`: a loop fusion read by a
+/// loop fusion of its iteration space and by others too (which priority
+/// fusion leaves alone, as it fuses a producer into all of its users or
+/// none) is computed inside its consumer, which also writes it for the
+/// others. True if any was made.
+bool mergeProducersIntoConsumers(HloComputation &computation, PassContext &context) {
+  std::vector<HloInstruction *> producers;
+  for (const auto &owned : computation.instructions())
+    if (owned->opcode() == HloOpcode::Fusion && owned->shape().isArray())
+      producers.push_back(owned.get());
+  std::set<HloInstruction *> gone;
+  bool merged = false;
+  for (HloInstruction *producer : producers) {
+    if (gone.count(producer))
+      continue;
+    std::string space = iterationSpace(*producer);
+    if (space.rfind("loop", 0) != 0)
+      continue;
+    std::vector<HloInstruction *> users;
+    for (HloInstruction *user : producer->users())
+      if (std::find(users.begin(), users.end(), user) == users.end())
+        users.push_back(user);
+    if (users.size() < 2)
+      continue; // priority fusion decided on its one consumer
+    for (HloInstruction *consumer : users) {
+      if (consumer->opcode() != HloOpcode::Fusion || iterationSpace(*consumer) != space ||
+          !withinFusionLimits(*producer, *consumer) || !whyNotFuse(*producer, *consumer, 1).empty())
+        continue;
+      bool cycle = false;
+      for (HloInstruction *other : users)
+        if (other != consumer && reaches(other, consumer))
+          cycle = true;
+      if (cycle)
+        continue;
+      gone.insert(consumer);
+      gone.insert(producer);
+      mergeProducerIntoConsumer(*consumer, *producer, context);
+      merged = true;
+      break;
+    }
+  }
+  return merged;
 }
 
 class MultiOutputFusion : public HloPass {
@@ -140,6 +98,13 @@ public:
       bool merged = false;
       while (mergeOnePair(*computation, context))
         merged = true;
+      while (mergeProducersIntoConsumers(*computation, context)) {
+        merged = true;
+        removeDeadInstructions(*computation);
+        computation->sortTopologically();
+        while (mergeOnePair(*computation, context))
+          ;
+      }
       if (merged) {
         removeDeadInstructions(*computation);
         computation->sortTopologically();

@@ -25,6 +25,7 @@ std::vector<std::unique_ptr<HloPass>> pipelinePasses() {
   std::vector<std::unique_ptr<HloPass>> passes;
   passes.push_back(createCallInlinerPass());
   passes.push_back(createSimplifierPass());
+  passes.push_back(createScatterToDynamicUpdateSlicePass());
   passes.push_back(createCommonSubexpressionPass());
   passes.push_back(createMergeSortsPass());
   passes.push_back(createDeadCodePass());
@@ -34,6 +35,7 @@ std::vector<std::unique_ptr<HloPass>> pipelinePasses() {
   passes.push_back(createGemmFusionPass());
   passes.push_back(createPriorityFusionPass());
   passes.push_back(createMultiOutputFusionPass());
+  passes.push_back(createHorizontalLoopFusionPass());
   passes.push_back(createGemmSplitKPass());
   passes.push_back(createDeadCodePass());
   // For fused modules (nothing to do after the pipeline's tree-reduction).
