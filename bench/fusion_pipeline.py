@@ -3,7 +3,8 @@
 
 For each unoptimized module of the corpus -- `corpus/models/jax/<program>.hlo`
 (what `jax.jit(f).lower(...).as_text(dialect="hlo")` writes) and the
-`corpus/models/*.hlo` whose program has a dump -- beside XLA's
+`corpus/models/*.hlo` whose program has a dump -- and of bench/data/pipeline/
+(the programs of bench/programs/, bench/make_pipeline_data.sh), beside XLA's
 after-optimizations module of the same program
 (`corpus/dumps/<program>.native/module.hlo`, compiled by us: its kernels are
 XLA's fusions): kernel launches, distinct kernels, library calls and bytes
@@ -118,18 +119,35 @@ def main():
     parser.add_argument("--timeout", type=int, default=600)
     args = parser.parse_args()
     hlo_compile = os.path.join(args.build, "bin/hlo-compile")
+    # (row name, unoptimized module, XLA's optimized module, XLA's compile
+    # seconds: native variant file, default variant file)
     pairs = []
+    dumps = os.path.join(args.corpus, "dumps")
+
+    def corpus_pair(name, module, program):
+        return (name, module, os.path.join(dumps, program + ".native", "module.hlo"),
+                os.path.join(dumps, program + ".native", "xla_compile_s.txt"),
+                os.path.join(dumps, program + ".default", "xla_compile_s.txt"))
+
     jax_dir = os.path.join(args.corpus, "models/jax")
     for name in sorted(os.listdir(jax_dir)):
         if name.endswith(".hlo"):
-            pairs.append((name[:-4], os.path.join(jax_dir, name), name[:-4]))
+            pairs.append(corpus_pair(name[:-4], os.path.join(jax_dir, name), name[:-4]))
     for model, program in MODEL_DUMPS.items():
-        pairs.append((program + " (models/)", os.path.join(args.corpus, "models", model + ".hlo"),
-                      program))
+        pairs.append(corpus_pair(program + " (models/)",
+                                 os.path.join(args.corpus, "models", model + ".hlo"), program))
+    # The programs of bench/programs/ (bench/make_pipeline_data.sh).
+    data = os.path.join(ROOT, "bench", "data", "pipeline")
+    for name in sorted(os.listdir(data)) if os.path.isdir(data) else []:
+        folder = os.path.join(data, name)
+        pairs.append((name + " (bench/)", os.path.join(folder, "unoptimized.hlo"),
+                      os.path.join(folder, "xla_native.hlo"),
+                      os.path.join(folder, "xla_native_compile_s.txt"),
+                      os.path.join(folder, "xla_default_compile_s.txt")))
     print("\t".join(["module", "launches", "kernels", "library", "bytes_moved", "compile_s",
                      "failed", "status", "temp_bytes", "temp_shared_bytes", "xla_launches", "xla_kernels", "xla_library",
                      "xla_bytes_moved", "xla_compile_s", "xla_default_compile_s"]))
-    for name, module, program in pairs:
+    for name, module, xla_module, native_seconds, default_seconds in pairs:
         row = [name]
         manifest, seconds, status = compile_module(hlo_compile, module, args.timeout)
         if manifest:
@@ -140,9 +158,7 @@ def main():
             row += [str(value) for value in temporary_bytes(manifest)]
         else:
             row += ["-"] * 4 + [f"{seconds:.2f}", "-", status, "-", "-"]
-        dump = os.path.join(args.corpus, "dumps", program + ".native")
-        xla_manifest, _, _ = compile_module(hlo_compile, os.path.join(dump, "module.hlo"),
-                                            args.timeout)
+        xla_manifest, _, _ = compile_module(hlo_compile, xla_module, args.timeout)
         if xla_manifest:
             launches, library, moved = program_figures(xla_manifest)
             row += [str(launches), str(len(xla_manifest.get("kernels", []))), str(library),
@@ -151,9 +167,7 @@ def main():
             row += ["-"] * 4
         # XLA's compile: the native variant (cuBLAS GEMMs), and the default
         # one, which generates its GEMMs as this compiler does.
-        for variant in ("native", "default"):
-            compile_file = os.path.join(args.corpus, "dumps", program + "." + variant,
-                                        "xla_compile_s.txt")
+        for compile_file in (native_seconds, default_seconds):
             row.append(open(compile_file).read().strip() if os.path.exists(compile_file) else "-")
         print("\t".join(row), flush=True)
 

@@ -231,7 +231,10 @@ void describeProgram(const HloModule &module, const KernelPlan &plan,
   bool bareEntry = plan.kernels().size() == 1 && plan.kernels()[0].computation == entry;
   size_t programStart = manifest.program.size();
 
+  size_t entryEnd = programStart;
   for (const HloComputation *computation : plan.hostComputations()) {
+    if (computation != entry && entryEnd == programStart)
+      entryEnd = manifest.program.size();
     for (const auto &owned : computation->instructions()) {
       const HloInstruction &instruction = *owned;
       abi::ProgramStep step;
@@ -329,6 +332,37 @@ void describeProgram(const HloModule &module, const KernelPlan &plan,
     step.results.push_back(std::move(to));
     parameterCopies.push_back(std::move(step));
   }
+  if (entryEnd == programStart)
+    entryEnd = manifest.program.size();
+  // An output that repeats an earlier one's computed value (CSE made two
+  // equal results one): the kernel writes the first, a copy step at the
+  // end of the entry fills the other.
+  std::vector<abi::ProgramStep> repeatCopies;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const HloInstruction *value = outputs[i];
+    auto first = std::find(outputs.begin(), outputs.begin() + static_cast<std::ptrdiff_t>(i),
+                           value);
+    if (first == outputs.begin() + static_cast<std::ptrdiff_t>(i) ||
+        value->opcode() == HloOpcode::Parameter || !value->shape().isArray())
+      continue;
+    abi::ProgramStep step;
+    step.kind = abi::ProgramStep::Kind::Copy;
+    step.computation = entry->name();
+    step.instruction = value->name();
+    step.operands = {value->name()};
+    step.bytes = arrayBytes(value->shape());
+    abi::KernelParameter from = bufferParameter(false, value->shape());
+    from.binding = abi::BufferBinding::Output;
+    from.number = static_cast<int64_t>(first - outputs.begin());
+    abi::KernelParameter to = bufferParameter(true, value->shape());
+    to.binding = abi::BufferBinding::Output;
+    to.number = static_cast<int64_t>(i);
+    step.arguments.push_back(std::move(from));
+    step.results.push_back(std::move(to));
+    repeatCopies.push_back(std::move(step));
+  }
+  manifest.program.insert(manifest.program.begin() + static_cast<std::ptrdiff_t>(entryEnd),
+                          repeatCopies.begin(), repeatCopies.end());
   manifest.program.insert(manifest.program.begin() + static_cast<std::ptrdiff_t>(programStart),
                           parameterCopies.begin(), parameterCopies.end());
 

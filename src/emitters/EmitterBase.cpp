@@ -353,6 +353,15 @@ llvm::Error EmitterBase::emit(ModuleOp module, const std::string &name, SymbolNa
   for (const HloInstruction *parameter : fused.parameters())
     if (!parameter->shape().isArray())
       return emissionError(parameter, "unsupported: tuple-shaped fusion parameter");
+  // The kernel writes each distinct root once; a tuple that names one
+  // value twice would leave the second output unwritten.
+  if (const HloInstruction *root = fused.root(); root->opcode() == HloOpcode::Tuple)
+    for (int64_t i = 0; i < root->operandCount(); ++i)
+      for (int64_t j = 0; j < i; ++j)
+        if (root->operand(i) == root->operand(j))
+          return emissionError(root, "unsupported: fusion outputs " + std::to_string(j) +
+                                         " and " + std::to_string(i) +
+                                         " are one value (" + root->operand(i)->name() + ")");
   std::set<const HloInstruction *> extraRoots;
   for (const HloInstruction *value : valuesReadByEmitter())
     if (!isSubgraphLeaf(*value))

@@ -205,7 +205,8 @@ namespace {
 /// mergeSiblingFusions, and mergeProducerIntoConsumer where `second` is
 /// `first`'s producer (`first` reads the copy of its value inside).
 HloInstruction *mergeFusions(HloInstruction &first, HloInstruction &second,
-                             bool secondFeedsFirst, PassContext &context) {
+                             bool secondFeedsFirst, bool distinctOutputs,
+                             PassContext &context) {
   HloComputation &parent = *first.parent();
   FusedComputationBuilder builder(*parent.parent(), context);
   std::vector<HloInstruction *> outputs;
@@ -232,6 +233,24 @@ HloInstruction *mergeFusions(HloInstruction &first, HloInstruction &second,
     addOutputs(second, outputs);
   else
     outputs.insert(outputs.end(), secondOutputs.begin(), secondOutputs.end());
+  // Each output a buffer of its own where the caller asks: a value both
+  // compute is computed twice, not shared.
+  for (size_t i = secondOffset; distinctOutputs && i < outputs.size(); ++i)
+    if (std::find(outputs.begin(), outputs.begin() + static_cast<std::ptrdiff_t>(i),
+                  outputs[i]) != outputs.begin() + static_cast<std::ptrdiff_t>(i))
+      outputs[i] = cloneInstruction(*builder.computation, *outputs[i], outputs[i]->operands(),
+                                    context.names.unique(outputs[i]->name()));
+  // Values both fusions compute (hash-consed into one) are one output:
+  // `where[i]` is output i's position in the merged tuple.
+  std::vector<int64_t> where;
+  std::vector<HloInstruction *> distinct;
+  for (HloInstruction *output : outputs) {
+    auto found = std::find(distinct.begin(), distinct.end(), output);
+    where.push_back(found - distinct.begin());
+    if (found == distinct.end())
+      distinct.push_back(output);
+  }
+  outputs = distinct;
   std::vector<Shape> shapes;
   for (const HloInstruction *output : outputs)
     shapes.push_back(output->shape());
@@ -249,12 +268,12 @@ HloInstruction *mergeFusions(HloInstruction &first, HloInstruction &second,
       for (HloInstruction *user : users) {
         for (HloAttribute &attribute : user->mutableAttributes())
           if (attribute.name == "index")
-            attribute.value.intValue += offset;
+            attribute.value.intValue = where[attribute.value.intValue + offset];
         user->replaceOperand(0, fusion);
       }
     } else {
       old.replaceAllUsesWith(
-          addGetTupleElement(*fusion, offset, context.names.unique("get-tuple-element")));
+          addGetTupleElement(*fusion, where[offset], context.names.unique("get-tuple-element")));
     }
     old.dropOperands();
   };
@@ -266,13 +285,14 @@ HloInstruction *mergeFusions(HloInstruction &first, HloInstruction &second,
 } // namespace
 
 HloInstruction *mergeSiblingFusions(HloInstruction &first, HloInstruction &second,
-                                    PassContext &context) {
-  return mergeFusions(first, second, /*secondFeedsFirst=*/false, context);
+                                    PassContext &context, bool distinctOutputs) {
+  return mergeFusions(first, second, /*secondFeedsFirst=*/false, distinctOutputs, context);
 }
 
 HloInstruction *mergeProducerIntoConsumer(HloInstruction &consumer, HloInstruction &producer,
                                           PassContext &context) {
-  return mergeFusions(consumer, producer, /*secondFeedsFirst=*/true, context);
+  return mergeFusions(consumer, producer, /*secondFeedsFirst=*/true,
+                      /*distinctOutputs=*/false, context);
 }
 
 void replaceFusionKeepingName(HloInstruction &old, HloInstruction &replacement,

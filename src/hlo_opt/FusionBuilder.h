@@ -72,9 +72,11 @@ HloInstruction *fuseProducerInto(HloInstruction &consumer, HloInstruction &produ
 /// Replaces fusions `first` and `second` by one multi-output fusion that
 /// computes both (reading their common operands once, and common
 /// subexpressions once); their users read its tuple's elements. Neither
-/// may reach the other. Returns it.
+/// may reach the other. An output both compute is one output, unless
+/// `distinctOutputs` (each keeps a buffer of its own: the zeros that two
+/// scatters update in place). Returns it.
 HloInstruction *mergeSiblingFusions(HloInstruction &first, HloInstruction &second,
-                                    PassContext &context);
+                                    PassContext &context, bool distinctOutputs = false);
 
 /// Replaces fusion `consumer` and its producer, the fusion `producer`
 /// (not a tuple; read by others too), by one multi-output fusion that

@@ -254,8 +254,9 @@ bool isFusibleConsumer(const HloInstruction &instruction) {
     const HloInstruction *hero = exclusiveHero(instruction);
     return !hero || hero->opcode() != HloOpcode::Sort;
   }
+  // A sort takes only producers that read nothing (whyNotFuse).
   if (opcode == HloOpcode::Sort)
-    return false;
+    return true;
   // A variadic reduce (argmax) is a hero of several outputs.
   if (opcode == HloOpcode::Reduce)
     return true;
@@ -278,7 +279,10 @@ std::string whyNotFuse(const HloInstruction &producer, const HloInstruction &con
         (reader->opcode() == HloOpcode::DynamicUpdateSlice && operand == 0 &&
          !isElementalDynamicUpdateSlice(*reader)))
       return "the consumer updates the producer's value in place";
-    if (reader->opcode() == HloOpcode::Sort)
+    // A sort reads its operands from memory, but for values made from
+    // nothing (an argsort's iota, as XLA fuses it): its first launch
+    // computes them.
+    if (reader->opcode() == HloOpcode::Sort && producer.operandCount() != 0)
       return "a sort reads its operands from memory";
   }
   if (producerHero) {

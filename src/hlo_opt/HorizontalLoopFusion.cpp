@@ -2,8 +2,9 @@
 //
 // After multi-output fusion, loop fusions of one iteration space that
 // neither reads the other's result (directly or through others) and that
-// write little (kHorizontalBytes) become one multi-output fusion: one
-// launch where there were several. This is XLA's horizontal loop fusion for
+// write little (kHorizontalBytes), or read no array at all (zeros for
+// scatters, at any size), become one multi-output fusion: one launch
+// where there were several. This is XLA's horizontal loop fusion for
 // the launch-bound case it targets: torax's scalar f64 physics, whose
 // while bodies and branches are hundreds of independent one-thread
 // kernels, and optimizer updates of many small parameters. XLA also
@@ -35,9 +36,23 @@ bool isDataMovement(const HloInstruction &fusion) {
   return opcode == HloOpcode::Slice || opcode == HloOpcode::Copy;
 }
 
-bool isSmallLoopFusion(const HloInstruction &fusion, const std::string &space) {
-  return fusion.opcode() == HloOpcode::Fusion && space.rfind("loop", 0) == 0 &&
-         valueBytes(fusion.shape()) <= kHorizontalBytes && !isDataMovement(fusion);
+/// A fusion that reads no array: it initializes memory (zeros for
+/// scatters, iotas). Merged at any size: they read nothing, so one launch
+/// writes them all at the bandwidth each would reach alone.
+bool isInitialization(const HloInstruction &fusion) {
+  for (const HloInstruction *operand : fusion.operands())
+    if (!operand->shape().isArray() || operand->shape().elementCount() > 1)
+      return false;
+  return true;
+}
+
+/// Whether `fusion` (of iteration space `space`) may join a horizontal
+/// group: a small loop, or an initialization.
+bool isCandidate(const HloInstruction &fusion, const std::string &space) {
+  if (fusion.opcode() != HloOpcode::Fusion || space.rfind("loop", 0) != 0 ||
+      isDataMovement(fusion))
+    return false;
+  return valueBytes(fusion.shape()) <= kHorizontalBytes || isInitialization(fusion);
 }
 
 bool fuseComputation(HloComputation &computation, PassContext &context) {
@@ -52,8 +67,11 @@ bool fuseComputation(HloComputation &computation, PassContext &context) {
   bool changed = false;
   for (HloInstruction *fusion : fusions) {
     std::string space = iterationSpace(*fusion);
-    if (!isSmallLoopFusion(*fusion, space))
+    if (!isCandidate(*fusion, space))
       continue;
+    // Initializations form groups of their own.
+    if (isInitialization(*fusion))
+      space += " init";
     auto found = open.find(space);
     if (found == open.end()) {
       open.emplace(space, fusion);
@@ -61,13 +79,17 @@ bool fuseComputation(HloComputation &computation, PassContext &context) {
     }
     HloInstruction *group = found->second;
     if (reaches(group, fusion) || !withinFusionLimits(*group, *fusion) ||
-        valueBytes(group->shape()) + valueBytes(fusion->shape()) > kHorizontalBytes) {
+        (!isInitialization(*fusion) &&
+         valueBytes(group->shape()) + valueBytes(fusion->shape()) > kHorizontalBytes)) {
       // The later one starts the next group: what follows is more likely
       // to depend on the earlier one than on it.
       found->second = fusion;
       continue;
     }
-    found->second = mergeSiblingFusions(*group, *fusion, context);
+    // Initializations are written to be updated in place: each keeps
+    // its buffer even where two hold the same values.
+    found->second = mergeSiblingFusions(*group, *fusion, context,
+                                        /*distinctOutputs=*/isInitialization(*fusion));
     changed = true;
   }
   if (changed) {

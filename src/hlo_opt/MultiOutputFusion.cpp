@@ -95,15 +95,20 @@ public:
   llvm::Expected<bool> run(HloModule &module, PassContext &context) override {
     bool changed = false;
     for (HloComputation *computation : hostComputations(module)) {
+      // Producers into consumers first: a producer merged with a sibling
+      // first would be a tuple, which this does not take (an optimizer's
+      // m and v updates, siblings by the gradient, both feed the
+      // parameter's update: one kernel for the three).
       bool merged = false;
-      while (mergeOnePair(*computation, context))
-        merged = true;
-      while (mergeProducersIntoConsumers(*computation, context)) {
-        merged = true;
-        removeDeadInstructions(*computation);
-        computation->sortTopologically();
+      for (bool again = true; again;) {
+        again = mergeProducersIntoConsumers(*computation, context);
+        if (again) {
+          removeDeadInstructions(*computation);
+          computation->sortTopologically();
+        }
         while (mergeOnePair(*computation, context))
-          ;
+          again = true;
+        merged |= again;
       }
       if (merged) {
         removeDeadInstructions(*computation);

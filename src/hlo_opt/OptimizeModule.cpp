@@ -28,11 +28,13 @@ std::vector<std::unique_ptr<HloPass>> pipelinePasses() {
   passes.push_back(createScatterToDynamicUpdateSlicePass());
   passes.push_back(createCommonSubexpressionPass());
   passes.push_back(createMergeSortsPass());
+  passes.push_back(createStableSortTieBreakPass());
   passes.push_back(createDeadCodePass());
   passes.push_back(createLibraryCallsPass());
   passes.push_back(createReduceWindowScanPass());
   passes.push_back(createTreeReductionPass());
   passes.push_back(createGemmFusionPass());
+  passes.push_back(createPrivateUpdateOperandsPass());
   passes.push_back(createPriorityFusionPass());
   passes.push_back(createMultiOutputFusionPass());
   passes.push_back(createHorizontalLoopFusionPass());
