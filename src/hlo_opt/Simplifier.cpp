@@ -8,8 +8,10 @@
 // operand; one-operand concatenates), a reshape of a reshape reads the
 // first one's operand, a get-tuple-element of a tuple is the element, and
 // a dynamic-update-slice that overwrites its whole operand is its update,
-// and a transpose of a dot that swaps its operands' free dimensions is the
-// dot of the swapped operands.
+// a reduce over dimensions of size 1 from its reducer's identity is a
+// reshape of its operand (JAX's transpose of a broadcast: a kernel that
+// reduces nothing), and a transpose of a dot that swaps its operands' free
+// dimensions is the dot of the swapped operands.
 // What becomes unused is removed by the dead-code pass after it.
 //
 //===----------------------------------------------------------------------===//
@@ -19,6 +21,7 @@
 #include "hlo_parser/OpAttributes.h"
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace hlo::opt {
@@ -33,6 +36,56 @@ bool isIdentityPermutation(const std::vector<int64_t> &permutation) {
 
 bool sameShape(const HloInstruction &a, const HloInstruction &b) {
   return a.shape() == b.shape();
+}
+
+/// Whether `init` is the identity of the binary op `reducer`'s root
+/// applies to its two parameters: reducing one element from it gives the
+/// element.
+bool isReducerIdentity(const HloComputation *reducer, const HloInstruction &init) {
+  if (!reducer || reducer->isDeclaration() || reducer->parameterCount() != 2 ||
+      init.opcode() != HloOpcode::Constant || !init.hasLiteral() ||
+      init.literal().isElided() || init.shape().rank() != 0)
+    return false;
+  const HloInstruction *root = reducer->root();
+  if (root->operandCount() != 2 || root->operand(0)->opcode() != HloOpcode::Parameter ||
+      root->operand(1)->opcode() != HloOpcode::Parameter ||
+      root->operand(0) == root->operand(1))
+    return false;
+  PrimitiveType type = init.shape().elementType();
+  if (!isFloatingPoint(type) && !isIntegral(type) && type != PrimitiveType::Pred)
+    return false;
+  double value = init.literal().getAsDouble(0);
+  switch (root->opcode()) {
+  case HloOpcode::Add:
+  case HloOpcode::Or:
+    return value == 0 && !std::signbit(value);
+  case HloOpcode::Multiply:
+  case HloOpcode::And:
+    return value == 1;
+  case HloOpcode::Maximum:
+    return isFloatingPoint(type) && std::isinf(value) && value < 0;
+  case HloOpcode::Minimum:
+    return isFloatingPoint(type) && std::isinf(value) && value > 0;
+  default:
+    return false;
+  }
+}
+
+/// A reshape of a reduce's operand where it reduces only dimensions of
+/// size 1 from its reducer's identity, else null.
+HloInstruction *reduceOfOne(HloInstruction &reduce, PassContext &context) {
+  if (reduce.opcode() != HloOpcode::Reduce || reduce.operandCount() != 2 ||
+      !reduce.shape().isArray())
+    return nullptr;
+  HloInstruction *input = reduce.operand(0);
+  for (int64_t dimension : reduce.dimensions())
+    if (input->shape().dimension(dimension) != 1)
+      return nullptr;
+  if (input->shape().elementType() != reduce.shape().elementType() ||
+      !isReducerIdentity(reduce.computationAttr("to_apply"), *reduce.operand(1)))
+    return nullptr;
+  return addInstruction(*reduce.parent(), HloOpcode::Reshape, context.names.unique(reduce.name()),
+                        reduce.shape(), {input}, {}, reduce.sourceOffset());
 }
 
 /// The value `instruction` can be replaced by, or null.
@@ -154,7 +207,7 @@ public:
   llvm::Expected<bool> run(HloModule &module, PassContext &context) override {
     bool changed = false;
     for (HloComputation *computation : hostComputations(module)) {
-      std::vector<HloInstruction *> transposes;
+      std::vector<HloInstruction *> candidates; // transposes and reduces
       for (const auto &owned : computation->instructions()) {
         HloInstruction &instruction = *owned;
         if (HloInstruction *replacement = simplified(instruction)) {
@@ -170,15 +223,20 @@ public:
           instruction.replaceOperand(0, instruction.operand(0)->operand(0));
           changed = true;
         }
-        if (instruction.opcode() == HloOpcode::Transpose)
-          transposes.push_back(&instruction);
+        if (instruction.opcode() == HloOpcode::Transpose ||
+            instruction.opcode() == HloOpcode::Reduce)
+          candidates.push_back(&instruction);
       }
       bool added = false;
-      for (HloInstruction *transpose : transposes)
-        if (HloInstruction *dot = swappedDot(*transpose, context)) {
-          transpose->replaceAllUsesWith(dot);
+      for (HloInstruction *candidate : candidates) {
+        HloInstruction *replacement = candidate->opcode() == HloOpcode::Reduce
+                                          ? reduceOfOne(*candidate, context)
+                                          : swappedDot(*candidate, context);
+        if (replacement) {
+          candidate->replaceAllUsesWith(replacement);
           added = changed = true;
         }
+      }
       if (added)
         computation->sortTopologically();
     }
