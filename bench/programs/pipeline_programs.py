@@ -8,6 +8,10 @@ bench/data/pipeline/ (bench/make_pipeline_data.sh):
   lstm_scan        an LSTM over 64 steps (lax.scan), batch 32, 256 units.
   sgd_momentum     a momentum-SGD step over 40 bias-sized and 8 matrix
                    parameters.
+  gnn_train_step   a two-layer GNN's training step (gathers, scatter-adds,
+                   cross-entropy, SGD).
+  mlm_head_grad    a masked-LM head's gradient (gather the masked tokens,
+                   dense, GELU, layer norm, tied-embedding logits).
 """
 import jax
 import jax.numpy as jnp
@@ -83,3 +87,47 @@ FUNCTIONS = {
     "sgd_momentum": dict(fn=sgd_momentum,
                          args=(_tree(SGD_SHAPES), _tree(SGD_SHAPES), _tree(SGD_SHAPES))),
 }
+
+
+def gnn_train_step(params, x, senders, receivers, labels):
+    """Two message-passing layers, a softmax cross-entropy over node
+    classes, and an SGD update of the four weight matrices."""
+    def loss(p):
+        h = x
+        for w_msg, w_out in ((p["m1"], p["o1"]), (p["m2"], p["o2"])):
+            messages = jax.nn.relu(h[senders] @ w_msg)
+            aggregated = jnp.zeros_like(h).at[receivers].add(messages)
+            h = jax.nn.relu(h + aggregated @ w_out)
+        logits = h[:, :16]
+        logp = jax.nn.log_softmax(logits)
+        return -jnp.mean(jnp.take_along_axis(logp, labels[:, None], axis=1))
+    grads = jax.grad(loss)(params)
+    return {k: params[k] - 0.01 * grads[k] for k in params}
+
+
+def mlm_head_grad(hidden, w_dense, gamma, embed, bias, positions, targets):
+    """A masked-LM head (gather the masked positions, dense + GELU + layer
+    norm, logits against the tied embedding, cross-entropy) and its
+    gradient with respect to the head's weights and the embedding."""
+    def loss(w_dense, gamma, embed, bias):
+        h = jnp.take(hidden, positions, axis=0)
+        h = jax.nn.gelu(h @ w_dense)
+        mu = jnp.mean(h, axis=-1, keepdims=True)
+        var = jnp.mean((h - mu) ** 2, axis=-1, keepdims=True)
+        h = (h - mu) * jax.lax.rsqrt(var + 1e-12) * gamma
+        logits = h @ embed.T + bias
+        logp = jax.nn.log_softmax(logits)
+        return -jnp.mean(jnp.take_along_axis(logp, targets[:, None], axis=1))
+    return jax.grad(loss, argnums=(0, 1, 2, 3))(w_dense, gamma, embed, bias)
+
+
+FUNCTIONS.update({
+    "gnn_train_step": dict(fn=gnn_train_step,
+                           args=({k: T("float32", (128, 128)) for k in ("m1", "o1", "m2", "o2")},
+                                 T("float32", (4096, 128)), T("int32", (32768,)),
+                                 T("int32", (32768,)), T("int32", (4096,)))),
+    "mlm_head_grad": dict(fn=mlm_head_grad,
+                          args=(T("float32", (4096, 768)), T("float32", (768, 768)),
+                                T("float32", (768,)), T("float32", (30522, 768)),
+                                T("float32", (30522,)), T("int32", (640,)), T("int32", (640,)))),
+})

@@ -23,42 +23,6 @@ void collectRoots(const HloInstruction *inst,
     roots.push_back(inst);
 }
 
-/// Physical dims without the size-1 ones.
-std::vector<int64_t> physicalDims(const Shape &shape) {
-  std::vector<int64_t> dims;
-  for (int64_t dim : shape.physicalOrder())
-    if (shape.dimension(dim) != 1)
-      dims.push_back(shape.dimension(dim));
-  return dims;
-}
-
-/// A reshape or transpose whose data order in memory does not change.
-bool movesNoData(const HloInstruction &inst) {
-  const Shape &from = inst.operand(0)->shape();
-  const Shape &to = inst.shape();
-  if (!from.isArray() || !to.isArray() || from.elementCount() != to.elementCount())
-    return false;
-  if (inst.opcode() == HloOpcode::Reshape) {
-    // Row-major reshapes between default layouts are bitcasts; otherwise
-    // require identical physical shapes (size-1 dims aside).
-    bool defaults = from.layoutOrDefault() == Layout::defaultForRank(from.rank()) &&
-                    to.layoutOrDefault() == Layout::defaultForRank(to.rank());
-    return defaults || physicalDims(from) == physicalDims(to);
-  }
-  // A transpose is a bitcast if, in physical order, it only moves size-1
-  // dims.
-  std::vector<int64_t> dims, perm;
-  Layout outLayout = to.layoutOrDefault(), inLayout = from.layoutOrDefault();
-  std::vector<int64_t> inPosition(from.rank());
-  for (int64_t p = 0; p < from.rank(); ++p)
-    inPosition[inLayout.minorToMajor[from.rank() - 1 - p]] = p;
-  std::vector<int64_t> order;
-  for (auto it = outLayout.minorToMajor.rbegin();
-       it != outLayout.minorToMajor.rend(); ++it)
-    if (to.dimension(*it) != 1)
-      order.push_back(inPosition[inst.dimensions()[*it]]);
-  return std::is_sorted(order.begin(), order.end());
-}
 
 /// BFS from `root` through intermediates (up to 3 operands) for the single
 /// instruction matching `predicate`, none of whose users is non-trivial.
@@ -105,7 +69,44 @@ findUniqueHero(const HloInstruction &root,
   return hero;
 }
 
+/// Physical dims without the size-1 ones.
+std::vector<int64_t> physicalDims(const Shape &shape) {
+  std::vector<int64_t> dims;
+  for (int64_t dim : shape.physicalOrder())
+    if (shape.dimension(dim) != 1)
+      dims.push_back(shape.dimension(dim));
+  return dims;
+}
+
 } // namespace
+
+/// A reshape or transpose whose data order in memory does not change.
+bool movesNoData(const HloInstruction &inst) {
+  const Shape &from = inst.operand(0)->shape();
+  const Shape &to = inst.shape();
+  if (!from.isArray() || !to.isArray() || from.elementCount() != to.elementCount())
+    return false;
+  if (inst.opcode() == HloOpcode::Reshape) {
+    // Row-major reshapes between default layouts are bitcasts; otherwise
+    // require identical physical shapes (size-1 dims aside).
+    bool defaults = from.layoutOrDefault() == Layout::defaultForRank(from.rank()) &&
+                    to.layoutOrDefault() == Layout::defaultForRank(to.rank());
+    return defaults || physicalDims(from) == physicalDims(to);
+  }
+  // A transpose is a bitcast if, in physical order, it only moves size-1
+  // dims.
+  std::vector<int64_t> dims, perm;
+  Layout outLayout = to.layoutOrDefault(), inLayout = from.layoutOrDefault();
+  std::vector<int64_t> inPosition(from.rank());
+  for (int64_t p = 0; p < from.rank(); ++p)
+    inPosition[inLayout.minorToMajor[from.rank() - 1 - p]] = p;
+  std::vector<int64_t> order;
+  for (auto it = outLayout.minorToMajor.rbegin();
+       it != outLayout.minorToMajor.rend(); ++it)
+    if (to.dimension(*it) != 1)
+      order.push_back(inPosition[inst.dimensions()[*it]]);
+  return std::is_sorted(order.begin(), order.end());
+}
 
 std::vector<const HloInstruction *>
 getFusionRoots(const HloComputation &computation) {

@@ -25,6 +25,10 @@ getFusionRoots(const HloComputation &computation);
 /// operands.
 bool isIntermediate(const HloInstruction &instruction, int allowedOperands);
 
+/// A reshape or transpose whose elements keep their order in memory (its
+/// layouts make it a bitcast).
+bool movesNoData(const HloInstruction &instruction);
+
 /// The hero of `root` within its computation.
 const HloInstruction &findNonTrivialHero(const HloInstruction &root);
 

@@ -12,6 +12,8 @@
 #include "FusionBuilder.h"
 #include "FusionRules.h"
 
+#include "analysis/HeroAnalysis.h"
+
 #include <queue>
 #include <set>
 #include <unordered_map>
@@ -130,14 +132,15 @@ private:
     return !unfused.empty();
   }
 
-  /// A reshape between row-major layouts moves no data: XLA's bitcast.
+  /// A reshape or transpose whose layouts keep every element where it is
+  /// in memory (a reshape between row-major layouts, a transpose into the
+  /// layout that undoes it: JAX's embed.T for a tied output projection)
+  /// moves no data: XLA's bitcast.
   static bool isBitcast(const HloInstruction &instruction) {
-    if (instruction.opcode() != HloOpcode::Reshape)
+    if (instruction.opcode() != HloOpcode::Reshape &&
+        instruction.opcode() != HloOpcode::Transpose)
       return false;
-    auto rowMajor = [](const Shape &shape) {
-      return shape.layoutOrDefault() == Layout::defaultForRank(shape.rank());
-    };
-    return rowMajor(instruction.shape()) && rowMajor(instruction.operand(0)->shape());
+    return movesNoData(instruction);
   }
 
   void makeBitcast(HloInstruction &reshape) {
