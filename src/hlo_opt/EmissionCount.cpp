@@ -64,12 +64,13 @@ int64_t maxCopies(const std::map<const HloInstruction *, int64_t> &copies) {
 } // namespace
 
 int64_t emissionsAfterFusion(const HloInstruction &producer, const HloInstruction &consumer) {
+  // A constant's copies are free: each is a literal where it is read.
+  if (producer.opcode() == HloOpcode::Constant)
+    return 1;
   // Copies of the producer's value inside the consumer.
   int64_t producerCopies = 0;
-  int64_t consumerMost = 1;
   if (const HloComputation *body = consumer.fusedComputation()) {
     std::map<const HloInstruction *, int64_t> copies = countCopies(*body, 1);
-    consumerMost = maxCopies(copies);
     int64_t shared = 0, own = 0;
     for (int64_t i = 0; i < consumer.operandCount(); ++i) {
       if (consumer.operand(i) != &producer)
@@ -93,7 +94,7 @@ int64_t emissionsAfterFusion(const HloInstruction &producer, const HloInstructio
   int64_t producerMost = producerCopies;
   if (const HloComputation *body = producer.fusedComputation())
     producerMost = maxCopies(countCopies(*body, producerCopies));
-  return std::max(consumerMost, producerMost);
+  return producerMost;
 }
 
 } // namespace hlo::opt
