@@ -305,32 +305,37 @@ void describeProgram(const HloModule &module, const KernelPlan &plan,
   // before any step could update the parameter in place (fuzz seed 407465;
   // an output that must alias its parameter copies onto itself).
   const HloInstruction *root = entry->root();
-  std::vector<abi::ProgramStep> parameterCopies;
   std::vector<const HloInstruction *> outputs;
   if (root->opcode() == HloOpcode::Tuple)
     outputs.assign(root->operands().begin(), root->operands().end());
   else if (!bareEntry)
     outputs.push_back(root);
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    const HloInstruction *value = outputs[i];
-    if (value->opcode() != HloOpcode::Parameter || !value->shape().isArray() ||
-        value->parent() != entry)
-      continue;
+  // A copy step of `value` from (`binding`, `number`) into output `output`.
+  auto copyIntoOutput = [&](const HloInstruction &value, abi::BufferBinding binding,
+                            int64_t number, size_t output) {
     abi::ProgramStep step;
     step.kind = abi::ProgramStep::Kind::Copy;
     step.computation = entry->name();
-    step.instruction = value->name();
-    step.operands = {value->name()};
-    step.bytes = arrayBytes(value->shape());
-    abi::KernelParameter from = bufferParameter(false, value->shape());
-    from.binding = abi::BufferBinding::Parameter;
-    from.number = value->parameterNumber();
-    abi::KernelParameter to = bufferParameter(true, value->shape());
+    step.instruction = value.name();
+    step.operands = {value.name()};
+    step.bytes = arrayBytes(value.shape());
+    abi::KernelParameter from = bufferParameter(false, value.shape());
+    from.binding = binding;
+    from.number = number;
+    abi::KernelParameter to = bufferParameter(true, value.shape());
     to.binding = abi::BufferBinding::Output;
-    to.number = static_cast<int64_t>(i);
+    to.number = static_cast<int64_t>(output);
     step.arguments.push_back(std::move(from));
     step.results.push_back(std::move(to));
-    parameterCopies.push_back(std::move(step));
+    return step;
+  };
+  std::vector<abi::ProgramStep> parameterCopies;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const HloInstruction *value = outputs[i];
+    if (value->opcode() == HloOpcode::Parameter && value->shape().isArray() &&
+        value->parent() == entry)
+      parameterCopies.push_back(copyIntoOutput(*value, abi::BufferBinding::Parameter,
+                                               value->parameterNumber(), i));
   }
   if (entryEnd == programStart)
     entryEnd = manifest.program.size();
@@ -340,26 +345,11 @@ void describeProgram(const HloModule &module, const KernelPlan &plan,
   std::vector<abi::ProgramStep> repeatCopies;
   for (size_t i = 0; i < outputs.size(); ++i) {
     const HloInstruction *value = outputs[i];
-    auto first = std::find(outputs.begin(), outputs.begin() + static_cast<std::ptrdiff_t>(i),
-                           value);
-    if (first == outputs.begin() + static_cast<std::ptrdiff_t>(i) ||
-        value->opcode() == HloOpcode::Parameter || !value->shape().isArray())
-      continue;
-    abi::ProgramStep step;
-    step.kind = abi::ProgramStep::Kind::Copy;
-    step.computation = entry->name();
-    step.instruction = value->name();
-    step.operands = {value->name()};
-    step.bytes = arrayBytes(value->shape());
-    abi::KernelParameter from = bufferParameter(false, value->shape());
-    from.binding = abi::BufferBinding::Output;
-    from.number = static_cast<int64_t>(first - outputs.begin());
-    abi::KernelParameter to = bufferParameter(true, value->shape());
-    to.binding = abi::BufferBinding::Output;
-    to.number = static_cast<int64_t>(i);
-    step.arguments.push_back(std::move(from));
-    step.results.push_back(std::move(to));
-    repeatCopies.push_back(std::move(step));
+    auto end = outputs.begin() + static_cast<std::ptrdiff_t>(i);
+    auto first = std::find(outputs.begin(), end, value);
+    if (first != end && value->opcode() != HloOpcode::Parameter && value->shape().isArray())
+      repeatCopies.push_back(copyIntoOutput(*value, abi::BufferBinding::Output,
+                                            first - outputs.begin(), i));
   }
   manifest.program.insert(manifest.program.begin() + static_cast<std::ptrdiff_t>(entryEnd),
                           repeatCopies.begin(), repeatCopies.end());
