@@ -38,8 +38,7 @@ std::string structuralKey(const HloComputation &computation) {
     for (const HloInstruction *operand : instruction->operands())
       key += " #" + std::to_string(position.at(operand));
     for (const HloAttribute &attribute : instruction->attributes()) {
-      if (attribute.name == "metadata" || attribute.name == "frontend_attributes" ||
-          attribute.name == "sharding")
+      if (isAnnotation(attribute))
         continue;
       key += ' ' + attribute.name + '=';
       printAttrValue(key, attribute.value);

@@ -71,14 +71,10 @@ int64_t emissionsAfterFusion(const HloInstruction &producer, const HloInstructio
   int64_t producerCopies = 0;
   if (const HloComputation *body = consumer.fusedComputation()) {
     std::map<const HloInstruction *, int64_t> copies = countCopies(*body, 1);
-    int64_t shared = 0, own = 0;
-    for (int64_t i = 0; i < consumer.operandCount(); ++i) {
-      if (consumer.operand(i) != &producer)
-        continue;
-      // A parameter read at several places: its count already sums them.
-      own = std::min(kSaturated, own + copies[body->parameter(i)]);
-    }
-    producerCopies = shared + own;
+    // A parameter read at several places: its count already sums them.
+    for (int64_t i = 0; i < consumer.operandCount(); ++i)
+      if (consumer.operand(i) == &producer)
+        producerCopies = std::min(kSaturated, producerCopies + copies[body->parameter(i)]);
   } else {
     int64_t shared = 0, own = 0;
     for (int64_t slot = 0; slot < consumer.operandCount(); ++slot) {
@@ -91,10 +87,9 @@ int64_t emissionsAfterFusion(const HloInstruction &producer, const HloInstructio
     }
     producerCopies = shared + own;
   }
-  int64_t producerMost = producerCopies;
   if (const HloComputation *body = producer.fusedComputation())
-    producerMost = maxCopies(countCopies(*body, producerCopies));
-  return producerMost;
+    return maxCopies(countCopies(*body, producerCopies));
+  return producerCopies;
 }
 
 } // namespace hlo::opt

@@ -224,15 +224,15 @@ HloInstruction *mergeFusions(HloInstruction &first, HloInstruction &second,
       into.push_back(root);
     return root;
   };
+  // A producer is inlined first, so that its consumer reads its value.
   std::vector<HloInstruction *> secondOutputs;
   if (secondFeedsFirst)
     secondValue = addOutputs(second, secondOutputs);
   addOutputs(first, outputs);
-  size_t secondOffset = outputs.size();
   if (!secondFeedsFirst)
-    addOutputs(second, outputs);
-  else
-    outputs.insert(outputs.end(), secondOutputs.begin(), secondOutputs.end());
+    addOutputs(second, secondOutputs);
+  size_t secondOffset = outputs.size();
+  outputs.insert(outputs.end(), secondOutputs.begin(), secondOutputs.end());
   // Each output a buffer of its own where the caller asks: a value both
   // compute is computed twice, not shared.
   for (size_t i = secondOffset; distinctOutputs && i < outputs.size(); ++i)

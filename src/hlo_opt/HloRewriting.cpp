@@ -51,6 +51,31 @@ HloInstruction *cloneInstruction(HloComputation &into, const HloInstruction &ori
   return into.addInstruction(std::move(clone));
 }
 
+std::optional<HloOpcode> reducerOpcode(const HloComputation &reducer) {
+  const HloInstruction *root = reducer.root();
+  if (reducer.parameterCount() != 2 || root->operandCount() != 2 ||
+      root->operand(0)->opcode() != HloOpcode::Parameter ||
+      root->operand(1)->opcode() != HloOpcode::Parameter)
+    return std::nullopt;
+  switch (root->opcode()) {
+  case HloOpcode::Add:
+  case HloOpcode::Multiply:
+  case HloOpcode::Maximum:
+  case HloOpcode::Minimum:
+  case HloOpcode::And:
+  case HloOpcode::Or:
+    return root->opcode();
+  default:
+    return std::nullopt;
+  }
+}
+
+bool isAnnotation(const HloAttribute &attribute) {
+  return attribute.name == "metadata" || attribute.name == "frontend_attributes" ||
+         attribute.name == "sharding" || attribute.name == "statistics" ||
+         attribute.name == "origin";
+}
+
 std::string valueKey(const HloInstruction &instruction,
                      const std::vector<HloInstruction *> &operands) {
   std::string key(opcodeName(instruction.opcode()));
@@ -61,9 +86,7 @@ std::string valueKey(const HloInstruction &instruction,
     key += operand->name();
   }
   for (const HloAttribute &attribute : instruction.attributes()) {
-    if (attribute.name == "metadata" || attribute.name == "frontend_attributes" ||
-        attribute.name == "sharding" || attribute.name == "statistics" ||
-        attribute.name == "origin")
+    if (isAnnotation(attribute))
       continue;
     key += ' ';
     key += attribute.name;

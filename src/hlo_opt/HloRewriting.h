@@ -13,6 +13,7 @@
 #include "hlo_parser/HloModule.h"
 
 #include <functional>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -41,6 +42,14 @@ private:
 HloInstruction *cloneInstruction(HloComputation &into, const HloInstruction &original,
                                  const std::vector<HloInstruction *> &operands,
                                  std::string name);
+
+/// The elementwise opcode a reducer applies (add, multiply, maximum,
+/// minimum, and, or), if it is one op of its two parameters.
+std::optional<HloOpcode> reducerOpcode(const HloComputation &reducer);
+
+/// Whether `attribute` only annotates its instruction (metadata, sharding,
+/// ...): two instructions that differ in it compute the same value.
+bool isAnnotation(const HloAttribute &attribute);
 
 /// What decides the value of `instruction` on `operands`: its opcode,
 /// shape, operands, attributes (annotations aside) and literal; two

@@ -19,27 +19,6 @@ namespace {
 
 constexpr int64_t kChunk = 128;
 
-/// The elementwise opcode a reducer applies, if it is one op of its two
-/// parameters.
-std::optional<HloOpcode> reducerOpcode(const HloComputation &reducer) {
-  const HloInstruction *root = reducer.root();
-  if (reducer.parameterCount() != 2 || root->operandCount() != 2 ||
-      root->operand(0)->opcode() != HloOpcode::Parameter ||
-      root->operand(1)->opcode() != HloOpcode::Parameter)
-    return std::nullopt;
-  switch (root->opcode()) {
-  case HloOpcode::Add:
-  case HloOpcode::Multiply:
-  case HloOpcode::Maximum:
-  case HloOpcode::Minimum:
-  case HloOpcode::And:
-  case HloOpcode::Or:
-    return root->opcode();
-  default:
-    return std::nullopt;
-  }
-}
-
 /// The dimension a reduce-window scans (window = the whole dimension,
 /// padded n-1 low, nothing else), if it is such a scan over more than a
 /// chunk that chunks divide.

@@ -42,20 +42,18 @@ bool sameShape(const HloInstruction &a, const HloInstruction &b) {
 /// applies to its two parameters: reducing one element from it gives the
 /// element.
 bool isReducerIdentity(const HloComputation *reducer, const HloInstruction &init) {
-  if (!reducer || reducer->isDeclaration() || reducer->parameterCount() != 2 ||
-      init.opcode() != HloOpcode::Constant || !init.hasLiteral() ||
-      init.literal().isElided() || init.shape().rank() != 0)
+  if (!reducer || reducer->isDeclaration() || init.opcode() != HloOpcode::Constant ||
+      !init.hasLiteral() || init.literal().isElided() || init.shape().rank() != 0)
     return false;
+  std::optional<HloOpcode> opcode = reducerOpcode(*reducer);
   const HloInstruction *root = reducer->root();
-  if (root->operandCount() != 2 || root->operand(0)->opcode() != HloOpcode::Parameter ||
-      root->operand(1)->opcode() != HloOpcode::Parameter ||
-      root->operand(0) == root->operand(1))
+  if (!opcode || root->operand(0) == root->operand(1))
     return false;
   PrimitiveType type = init.shape().elementType();
   if (!isFloatingPoint(type) && !isIntegral(type) && type != PrimitiveType::Pred)
     return false;
   double value = init.literal().getAsDouble(0);
-  switch (root->opcode()) {
+  switch (*opcode) {
   case HloOpcode::Add:
   case HloOpcode::Or:
     return value == 0 && !std::signbit(value);
@@ -64,10 +62,8 @@ bool isReducerIdentity(const HloComputation *reducer, const HloInstruction &init
     return value == 1;
   case HloOpcode::Maximum:
     return isFloatingPoint(type) && std::isinf(value) && value < 0;
-  case HloOpcode::Minimum:
+  default: // Minimum
     return isFloatingPoint(type) && std::isinf(value) && value > 0;
-  default:
-    return false;
   }
 }
 
