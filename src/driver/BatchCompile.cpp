@@ -167,6 +167,18 @@ int compileBatch(const Options &options, std::ostream &report) {
     return o.result.exitCode != kExitSuccess;
   });
   std::chrono::duration<double> total = std::chrono::steady_clock::now() - start;
+  if (options.verbose && options.kernelCache) {
+    KernelCache::Stats stats = options.kernelCache->stats();
+    report << fmt::format("hlo-compile: kernel cache{}: {} kernels compiled, {} shared "
+                          "within the batch, {} found on disk{}\n",
+                          options.kernelCache->directory().empty()
+                              ? " (none on disk)"
+                              : " " + options.kernelCache->directory(),
+                          stats.misses, stats.memoryHits, stats.diskHits,
+                          stats.corrupt ? fmt::format(", {} damaged entries rewritten",
+                                                      stats.corrupt)
+                                        : std::string());
+  }
   report << fmt::format("hlo-compile: {} of {} input{} compiled, {} failed ({:.2f} s, {} at "
                         "once)\n",
                         inputs.size() - failed, inputs.size(), inputs.size() == 1 ? "" : "s",

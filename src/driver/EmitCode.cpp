@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "EmitCode.h"
+#include "KernelCodegen.h"
 #include "LateKernelFailures.h"
 #include "Manifest.h"
 #include "ModuleProgram.h"
@@ -213,18 +214,25 @@ bool emitCode(const HloModule &module, const Options &options, const std::string
   quietOptions.timePasses = false;
   quietOptions.resourceUsage = false;
   pipeline::PassDumper quietDumper(quietOptions);
+  KernelCacheReport cacheReport;
   auto generate = [&](mlir::ModuleOp module,
                       bool quiet) -> llvm::Expected<pipeline::CompiledCode> {
     // The whole output in parts at once (ParallelCompile.h); a kernel
     // alone (quiet) in one.
     unsigned threads = quiet ? 1 : jobThreads(options);
-    llvm::Expected<pipeline::CompiledCode> compiled = pipeline::compileModuleInParts(
-        module, kind, quiet ? quietOptions : pipelineOptions, quiet ? quietDumper : dumper,
-        [&](llvm::StringRef stage) {
-          if (!quiet)
-            timer.lap(stage.str());
-        },
-        threads);
+    const pipeline::PipelineOptions &chosen = quiet ? quietOptions : pipelineOptions;
+    auto stage = [&](llvm::StringRef stage) {
+      if (!quiet)
+        timer.lap(stage.str());
+    };
+    // PTX per distinct kernel, through the kernel cache (KernelCodegen.h).
+    llvm::Expected<pipeline::CompiledCode> compiled =
+        compilesPerKernel(kind, chosen)
+            ? compilePerKernel(module, kind, chosen, quiet ? quietDumper : dumper, stage,
+                               threads, quiet ? nullptr : options.kernelCache.get(),
+                               cacheReport)
+            : pipeline::compileModuleInParts(module, kind, chosen,
+                                             quiet ? quietDumper : dumper, stage, threads);
     if (!compiled || quiet)
       return compiled;
     // Each kernel's code must be what its emitter's launch record says
@@ -273,6 +281,15 @@ bool emitCode(const HloModule &module, const Options &options, const std::string
     if (!code)
       return fail(llvm::toString(code.takeError()));
   }
+  if (options.verbose && options.kernelCache && compilesPerKernel(kind, pipelineOptions))
+    llvm::errs() << fmt::format(
+        "hlo-compile: kernel cache{}: {} of {} distinct kernels found, {} compiled{}\n",
+        options.kernelCache->directory().empty() ? " (none on disk)"
+                                                 : " " + options.kernelCache->directory(),
+        cacheReport.found, cacheReport.kernels, cacheReport.compiled,
+        kind == pipeline::OutputKind::Cubin
+            ? (cacheReport.cubinFound ? "; cubin found" : "; cubin assembled")
+            : "");
   if (options.resourceUsage)
     llvm::errs() << formatResourceUsage(code->resources, code->kernels, options.gpuArch);
   if (isLoadable(kind))

@@ -248,6 +248,18 @@ int parseOptions(int argc, char **argv, Options &options) {
                "Print the IR after every pass (MLIR and LLVM) to stderr");
   app.add_option("--dump-dir", options.dumpDir,
                  "Write the IR after every pass to numbered files in this directory");
+  app.add_option("--cache-dir", options.cacheDir,
+                 "The kernel cache: each distinct kernel's PTX, kept across compiles and "
+                 "shared by processes (default: $HLO_COMPILE_CACHE, else "
+                 "$XDG_CACHE_HOME/hlo-compile, else ~/.cache/hlo-compile); --v, --dump-dir, "
+                 "-lineinfo and host outputs do not use it");
+  app.add_flag("--no-cache", options.noCache,
+               "Use no kernel cache on disk (as HLO_COMPILE_CACHE=off); the output is the same");
+  app.add_option("--cache-max-size", options.cacheMaxSize,
+                 "The kernel cache's size cap (default 2G; K, M, G suffixes): past it, the "
+                 "least recently used kernels go");
+  app.add_flag("-v,--verbose", options.verbose,
+               "Say what the kernel cache did: kernels found, compiled (and where it is)");
   app.add_flag("--time-passes", options.timePasses,
                "Print the time of every pass and stage to stderr");
   app.add_option("--manifest", options.manifestPath,
@@ -384,6 +396,17 @@ int parseOptions(int argc, char **argv, Options &options) {
     }
     options.gemmConfigs = std::make_shared<const abi::GemmTuningTable>(std::move(*table));
   }
+  uint64_t cacheBytes = KernelCache::kDefaultMaxBytes;
+  if (!options.cacheMaxSize.empty()) {
+    std::optional<uint64_t> bytes = KernelCache::parseSize(options.cacheMaxSize);
+    if (!bytes)
+      return usageError("--cache-max-size '" + options.cacheMaxSize +
+                        "' is no size (bytes, or with a K, M or G suffix: 512M)");
+    cacheBytes = *bytes;
+  }
+  if (nvptxOnly)
+    options.kernelCache = std::make_shared<KernelCache>(
+        KernelCache::chooseDirectory(options.cacheDir, options.noCache), cacheBytes);
   if (options.cudaPath.empty()) {
     const char *home = std::getenv("CUDA_HOME");
     options.cudaPath = home && *home ? home : "/usr/local/cuda";

@@ -10,6 +10,8 @@
 #ifndef HLO_DRIVER_OPTIONS_H
 #define HLO_DRIVER_OPTIONS_H
 
+#include "KernelCache.h"
+
 #include "abi/GemmTuning.h"
 
 #include <memory>
@@ -82,6 +84,15 @@ struct Options {
   bool lineInfo = false;
   /// --resource-usage: ptxas -v's figures per kernel, on stderr.
   bool resourceUsage = false;
+  /// The kernel cache (KernelCache.h): --cache-dir, --no-cache,
+  /// --cache-max-size; -v says what it did.
+  std::string cacheDir;
+  bool noCache = false;
+  std::string cacheMaxSize;
+  bool verbose = false;
+  /// Shared by the inputs of a batch; made once the options are parsed
+  /// (PTX and cubin outputs only).
+  std::shared_ptr<KernelCache> kernelCache;
   /// --keep-going: after errors in some kernels, still write the code of
   /// the others (the manifest lists what failed); the exit code stays 1.
   bool keepGoing = false;

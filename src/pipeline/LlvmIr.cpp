@@ -7,8 +7,12 @@
 // targets share).
 //
 //===----------------------------------------------------------------------===//
+#include "dialect/KernelContract.h"
 #include "emitters/SourceLocations.h"
+#include "pipeline/IndependentKernels.h"
 #include "pipeline/Target.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Target/LLVMIR/Export.h"
@@ -55,6 +59,13 @@ translateToLlvmIr(mlir::ModuleOp module, llvm::LLVMContext &context,
                          (diagnostics.empty() ? std::string() : ": " + diagnostics));
   if (llvm::Error error = target->prepareLlvmIr(*llvmModule, **machine, dumper))
     return error;
+  if (options.independentKernels) {
+    llvm::StringSet<> kernels;
+    for (auto function : module.getOps<mlir::LLVM::LLVMFuncOp>())
+      if (xla_gpu::getKernelLaunch(function))
+        kernels.insert(function.getSymName());
+    makeKernelsIndependent(*llvmModule, kernels);
+  }
 
   llvm::LoopAnalysisManager loops;
   llvm::FunctionAnalysisManager functions;

@@ -166,7 +166,8 @@ llvm::Expected<CompiledCode> compileModuleInParts(mlir::ModuleOp module, OutputK
   for (unsigned p = 0; p < parts; ++p) {
     partOptions[p].timePasses = false;
     partOptions[p].resourceUsage = options.resourceUsage && kind == OutputKind::Ptx;
-    partOptions[p].partSuffix = "_p" + std::to_string(p);
+    if (!options.independentKernels)
+      partOptions[p].partSuffix = "_p" + std::to_string(p);
     quiet.push_back(std::make_unique<PassDumper>(partOptions[p]));
   }
   std::vector<std::optional<llvm::Expected<CompiledCode>>> results(parts);

@@ -74,6 +74,13 @@ struct PipelineOptions {
   /// the names of its helper functions and globals, which become internal,
   /// so that the parts' code joins without a name defined twice.
   std::string partSuffix;
+  /// NVPTX: compile each kernel as if alone (IndependentKernels.h), so
+  /// that its PTX can be cut out of the module's (KernelPtx.h) and reused
+  /// by the kernel cache; parts then get no suffix.
+  bool independentKernels = false;
+  /// NVPTX: the index width (32 or 64); 0: nvptxIndexBitwidth of the
+  /// module compiled. A module compiled in pieces keeps its whole width.
+  unsigned indexBitwidth = 0;
 };
 
 /// A pipeline failure with `message` (what the driver prints after

@@ -70,6 +70,10 @@ public:
 };
 
 std::unique_ptr<CodegenTarget> createNvptxTarget(const PipelineOptions &options);
+/// The index width the NVPTX target gives `module`'s kernels: 32 bits
+/// unless some buffer has 2^31 elements or more (PipelineOptions::
+/// indexBitwidth fixes it instead).
+unsigned nvptxIndexBitwidth(mlir::ModuleOp module);
 std::unique_ptr<CodegenTarget> createHostTarget(const PipelineOptions &options);
 std::unique_ptr<CodegenTarget> createTarget(const PipelineOptions &options);
 

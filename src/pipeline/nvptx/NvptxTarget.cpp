@@ -232,10 +232,7 @@ std::string ptxFeatureFor(const PipelineOptions &options) {
   return "ptx" + std::to_string(cached->second);
 }
 
-namespace {
-
-/// 32-bit index arithmetic unless some buffer has 2^31 elements or more.
-unsigned indexBitwidthFor(mlir::ModuleOp module) {
+unsigned nvptxIndexBitwidth(mlir::ModuleOp module) {
   bool large = false;
   module.walk([&](mlir::func::FuncOp function) {
     for (mlir::Type type : function.getArgumentTypes())
@@ -246,12 +243,15 @@ unsigned indexBitwidthFor(mlir::ModuleOp module) {
   return large ? 64 : 32;
 }
 
+namespace {
+
 class NvptxTarget : public CodegenTarget {
 public:
   explicit NvptxTarget(const PipelineOptions &options) : options(options) {}
 
   void addConversionPasses(mlir::PassManager &pm, mlir::ModuleOp module) const override {
-    unsigned indexBitwidth = indexBitwidthFor(module);
+    unsigned indexBitwidth =
+        options.indexBitwidth ? options.indexBitwidth : nvptxIndexBitwidth(module);
     pm.addPass(createLowerMmaSyncToNvvmPass(
         LowerMmaSyncToNvvmPassOptions{capabilityOf(options.gpuArch)}));
     pm.addPass(createLowerLdmatrixToNvvmPass());
