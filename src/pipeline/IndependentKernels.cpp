@@ -54,6 +54,9 @@ Reached reachedFrom(llvm::Function &kernel, const llvm::StringSet<> &kernels) {
 /// the kernel reaches.
 std::string copyName(const llvm::GlobalObject &object, size_t index, llvm::StringRef kernel) {
   llvm::StringRef name = object.getName();
+  // Named after the kernel already (its shared tiles): its own.
+  if (name.starts_with((kernel + "_").str()))
+    return name.str();
   std::string base = name.starts_with("__") ? name.str()
                      : llvm::isa<llvm::Function>(object) ? "f" + std::to_string(index)
                                                           : "g" + std::to_string(index);
@@ -70,6 +73,8 @@ void privatizeFor(llvm::Function &kernel, const llvm::StringSet<> &kernels) {
   std::vector<std::pair<llvm::GlobalVariable *, llvm::GlobalVariable *>> globals;
   for (size_t i = 0; i < reached.size(); ++i) {
     std::string name = copyName(*reached[i], i, kernel.getName());
+    if (reached[i]->getName() == name)
+      reached[i]->setName(""); // the copy takes the name; the original goes
     if (auto *function = llvm::dyn_cast<llvm::Function>(reached[i])) {
       auto *copy = llvm::Function::Create(function->getFunctionType(),
                                           llvm::GlobalValue::InternalLinkage,

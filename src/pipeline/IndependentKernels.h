@@ -7,7 +7,8 @@
 //
 // Before the optimization pipeline, every function and global a kernel
 // reaches (its helpers, the libdevice functions linked in, their tables)
-// is copied for that kernel alone, named after it: `name$kernel` for
+// is copied for that kernel alone, named after it: as it is for names
+// that start with the kernel's (its shared tiles), `name$kernel` for
 // libdevice's `__` names, `f<N>$kernel` / `g<N>$kernel` for the others,
 // N in the order the kernel first reaches them. The originals are left to
 // the pipeline's dead-code elimination. With no function or global

@@ -68,17 +68,17 @@ std::vector<llvm::StringRef> statements(llvm::StringRef body) {
   return found;
 }
 
-/// The kernel (index into `symbols`) a token belongs to: the symbol, its
-/// parameters (`S_param_N`) or a name made for it (`X$S`); -1 if none.
+/// The kernel (index into `symbols`) a token belongs to: the symbol, a
+/// name that extends it (`S_param_N`, `S_shared$`) or a name made for it
+/// (`X$S`); -1 if none.
 int64_t ownerOf(llvm::StringRef token, const llvm::StringMap<int64_t> &symbols) {
-  if (auto found = symbols.find(token); found != symbols.end())
-    return found->second;
-  if (size_t dollar = token.rfind('$'); dollar != llvm::StringRef::npos)
+  if (size_t dollar = token.rfind('$'); dollar != llvm::StringRef::npos && dollar > 0)
     if (auto found = symbols.find(token.substr(dollar + 1)); found != symbols.end())
       return found->second;
-  if (size_t param = token.find("_param_"); param != llvm::StringRef::npos)
-    if (auto found = symbols.find(token.substr(0, param)); found != symbols.end())
-      return found->second;
+  for (size_t end = 1; end <= token.size(); ++end)
+    if (end == token.size() || token[end] == '_' || token[end] == '$')
+      if (auto found = symbols.find(token.take_front(end)); found != symbols.end())
+        return found->second;
   return -1;
 }
 

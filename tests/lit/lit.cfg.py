@@ -12,6 +12,9 @@ config.test_exec_root = os.path.join(os.path.dirname(config.hlo_bin_dir),
 
 config.environment["PATH"] = os.pathsep.join(
     [config.hlo_bin_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
+# No kernel cache unless a test names one (--cache-dir): what a test
+# prints must not depend on what earlier runs left in ~/.cache.
+config.environment["HLO_COMPILE_CACHE"] = "off"
 # The tests verify the IR after every MLIR pass (users' runs verify it
 # before and after the pipeline): a pass that breaks it fails at that pass.
 config.substitutions.append(("%hlo-compile",
