@@ -1,12 +1,16 @@
 //===- IndependentKernels.cpp - Each kernel's code its own ----------------===//
 #include "pipeline/IndependentKernels.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
+
+#include <map>
 
 namespace hlo::pipeline {
 namespace {
@@ -51,12 +55,22 @@ Reached reachedFrom(llvm::Function &kernel, const llvm::StringSet<> &kernels) {
 }
 
 /// The name of `object`'s copy for `kernel`; `index`: its place among what
-/// the kernel reaches.
-std::string copyName(const llvm::GlobalObject &object, size_t index, llvm::StringRef kernel) {
+/// the kernel reaches; `bases`: how often each name named after the
+/// kernel was given.
+std::string copyName(const llvm::GlobalObject &object, size_t index, llvm::StringRef kernel,
+                     std::map<std::string, int> &bases) {
   llvm::StringRef name = object.getName();
-  // Named after the kernel already (its shared tiles): its own.
-  if (name.starts_with((kernel + "_").str()))
-    return name.str();
+  // Named after the kernel already (its shared tiles): its own, numbered
+  // again (MLIR numbers names taken across the whole module).
+  if (name.starts_with((kernel + "_").str())) {
+    llvm::StringRef base = name;
+    if (size_t last = name.rfind('_');
+        last > kernel.size() && llvm::all_of(name.substr(last + 1), llvm::isDigit) &&
+        last + 1 < name.size())
+      base = name.take_front(last);
+    int count = bases[base.str()]++;
+    return count ? (base + "_" + std::to_string(count)).str() : base.str();
+  }
   std::string base = name.starts_with("__") ? name.str()
                      : llvm::isa<llvm::Function>(object) ? "f" + std::to_string(index)
                                                           : "g" + std::to_string(index);
@@ -71,10 +85,16 @@ void privatizeFor(llvm::Function &kernel, const llvm::StringSet<> &kernels) {
   llvm::ValueToValueMapTy map;
   std::vector<std::pair<llvm::Function *, llvm::Function *>> functions;
   std::vector<std::pair<llvm::GlobalVariable *, llvm::GlobalVariable *>> globals;
+  std::map<std::string, int> bases;
+  std::vector<std::string> names;
+  for (size_t i = 0; i < reached.size(); ++i)
+    names.push_back(copyName(*reached[i], i, kernel.getName(), bases));
+  // The copies take the names; the originals, which go, give them up.
+  for (const std::string &name : names)
+    if (llvm::GlobalValue *holder = module.getNamedValue(name))
+      holder->setName("");
   for (size_t i = 0; i < reached.size(); ++i) {
-    std::string name = copyName(*reached[i], i, kernel.getName());
-    if (reached[i]->getName() == name)
-      reached[i]->setName(""); // the copy takes the name; the original goes
+    const std::string &name = names[i];
     if (auto *function = llvm::dyn_cast<llvm::Function>(reached[i])) {
       auto *copy = llvm::Function::Create(function->getFunctionType(),
                                           llvm::GlobalValue::InternalLinkage,
