@@ -283,13 +283,17 @@ bool emitCode(const HloModule &module, const Options &options, const std::string
   }
   if (options.verbose && options.kernelCache && compilesPerKernel(kind, pipelineOptions))
     llvm::errs() << fmt::format(
-        "hlo-compile: kernel cache{}: {} of {} distinct kernels found, {} compiled{}\n",
+        "hlo-compile: kernel cache{}: {} of {} distinct kernels found, {} compiled{}{}\n",
         options.kernelCache->directory().empty() ? " (none on disk)"
                                                  : " " + options.kernelCache->directory(),
         cacheReport.found, cacheReport.kernels, cacheReport.compiled,
         kind == pipeline::OutputKind::Cubin
             ? (cacheReport.cubinFound ? "; cubin found" : "; cubin assembled")
-            : "");
+            : "",
+        options.kernelCache->stats().corrupt
+            ? fmt::format(" ({} damaged entries removed and written again)",
+                          options.kernelCache->stats().corrupt)
+            : std::string());
   if (options.resourceUsage)
     llvm::errs() << formatResourceUsage(code->resources, code->kernels, options.gpuArch);
   if (isLoadable(kind))

@@ -38,6 +38,8 @@ struct DynamicSharedMemoryPass : impl::DynamicSharedMemoryPassBase<DynamicShared
     gpu::GPUModuleOp module = getOperation();
     MLIRContext *context = &getContext();
     LLVM::GlobalOp dynamic;
+    // One table for every lookup (a lookup without one scans the module).
+    SymbolTable symbols(module);
     auto bytes = LLVM::LLVMArrayType::get(IntegerType::get(context, 8), 0);
     auto pointer = LLVM::LLVMPointerType::get(context, kSharedMemoryAddressSpace);
     for (auto kernel : module.getOps<LLVM::LLVMFuncOp>()) {
@@ -64,8 +66,7 @@ struct DynamicSharedMemoryPass : impl::DynamicSharedMemoryPassBase<DynamicShared
       SmallVector<LLVM::AddressOfOp> addresses;
       kernel.walk([&](LLVM::AddressOfOp address) { addresses.push_back(address); });
       for (LLVM::AddressOfOp address : addresses) {
-        Operation *global =
-            SymbolTable::lookupNearestSymbolFrom(address, address.getGlobalNameAttr());
+        Operation *global = symbols.lookup(address.getGlobalNameAttr().getAttr());
         auto found = layout.offsets.find(global);
         if (found == layout.offsets.end())
           continue;
@@ -78,10 +79,14 @@ struct DynamicSharedMemoryPass : impl::DynamicSharedMemoryPassBase<DynamicShared
         address.erase();
       }
     }
-    // Shared globals no kernel takes the address of any longer.
+    // Shared globals no kernel takes the address of any longer (the names
+    // used, gathered in one walk).
+    llvm::DenseSet<StringAttr> used;
+    module.walk([&](LLVM::AddressOfOp address) {
+      used.insert(address.getGlobalNameAttr().getAttr());
+    });
     for (auto global : llvm::make_early_inc_range(module.getOps<LLVM::GlobalOp>()))
-      if (isSharedMemory(global) && global != dynamic &&
-          SymbolTable::symbolKnownUseEmpty(global, module))
+      if (isSharedMemory(global) && global != dynamic && !used.contains(global.getSymNameAttr()))
         global.erase();
   }
 };
