@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 
 namespace hlo::driver {
 namespace {
@@ -39,6 +40,9 @@ struct Arena {
   int64_t bytes = 0;
   std::vector<const PlanBuffer *> placed;
   std::vector<int64_t> offsets;
+  /// [offset, end) of each placed buffer with its index, sorted: fit()
+  /// walks it in address order.
+  std::vector<std::tuple<int64_t, int64_t, size_t>> byAddress;
 
   /// How long the memory at `offset` lies unused before `buffer` takes
   /// it: its first tick less the last tick of the latest buffer there
@@ -55,13 +59,10 @@ struct Arena {
   /// The lowest offset `buffer` fits at, clear of every placed buffer
   /// that lives with it; none past a fixed capacity.
   std::optional<int64_t> fit(const PlanBuffer &buffer, int64_t alignment) const {
-    std::vector<std::pair<int64_t, int64_t>> taken; // [offset, end) of live ones
-    for (size_t n = 0; n < placed.size(); ++n)
-      if (placed[n]->first <= buffer.last && buffer.first <= placed[n]->last)
-        taken.emplace_back(offsets[n], offsets[n] + placed[n]->bytes);
-    std::sort(taken.begin(), taken.end());
     int64_t offset = 0;
-    for (const auto &[from, to] : taken) {
+    for (const auto &[from, to, n] : byAddress) {
+      if (placed[n]->last < buffer.first || buffer.last < placed[n]->first)
+        continue; // not live with it
       if (offset + buffer.bytes <= from)
         break;
       offset = std::max(offset, alignUp(to, alignment));
@@ -71,6 +72,8 @@ struct Arena {
     return offset;
   }
   void place(const PlanBuffer &buffer, int64_t offset) {
+    std::tuple<int64_t, int64_t, size_t> entry{offset, offset + buffer.bytes, placed.size()};
+    byAddress.insert(std::upper_bound(byAddress.begin(), byAddress.end(), entry), entry);
     placed.push_back(&buffer);
     offsets.push_back(offset);
     // Exactly to the last buffer's end: the device allocator rounds it.

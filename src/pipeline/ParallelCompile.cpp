@@ -24,7 +24,9 @@ namespace {
 /// below it a part's fixed cost (pass managers, libdevice, the target
 /// machine: ~30 ms) outweighs what a second thread gains (GPT-2's block,
 /// 2 parts: 0.40-0.48 s of code generation on 2 cores; 4 parts: 0.42-0.51).
-constexpr int64_t kOpsPerPart = 8000;
+constexpr int64_t kOpsPerPart = 4000;
+/// Independent kernels: a thread of its own for at least this much.
+constexpr int64_t kOpsPerThread = 1500;
 /// At most this many parts (each links its own libdevice functions).
 constexpr unsigned kMaxParts = 8;
 
@@ -93,13 +95,19 @@ bool mayCompileInParts(OutputKind kind, const PipelineOptions &options) {
 }
 
 /// How many parts to make of a module whose kernels have `sizes`: 1 when
-/// it is too small to gain from parts.
-unsigned partCount(const std::vector<std::pair<int64_t, int64_t>> &sizes) {
+/// it is too small to gain from parts. Independent kernels
+/// (PipelineOptions::independentKernels) compile to the same PTX in any
+/// part: at least a part per thread then, where there is work for each.
+unsigned partCount(const std::vector<std::pair<int64_t, int64_t>> &sizes, bool independent,
+                   unsigned threads) {
   int64_t ops = 0;
   for (const auto &[launch, size] : sizes)
     ops += size;
-  int64_t parts = std::min<int64_t>({ops / kOpsPerPart, kMaxParts,
-                                     static_cast<int64_t>(sizes.size())});
+  int64_t kernels = static_cast<int64_t>(sizes.size());
+  int64_t parts = std::min<int64_t>({ops / kOpsPerPart, kMaxParts, kernels});
+  if (independent)
+    parts = std::min<int64_t>({std::max<int64_t>(threads, parts), ops / kOpsPerThread,
+                               kMaxParts, kernels});
   // A power of two: parts of about one size share 2, 4 or 8 cores evenly
   // (3 parts on 2 cores take as long as 4).
   int64_t even = 1;
@@ -171,7 +179,7 @@ llvm::Expected<CompiledCode> compileModuleInParts(mlir::ModuleOp module, OutputK
   std::vector<std::pair<int64_t, int64_t>> sizes;
   if (mayCompileInParts(kind, options))
     sizes = kernelSizes(module);
-  unsigned parts = partCount(sizes);
+  unsigned parts = partCount(sizes, options.independentKernels, threads);
   if (parts <= 1)
     return compileModule(module, kind, options, dumper, stageDone);
   std::map<int64_t, unsigned> partOf = assignParts(std::move(sizes), parts);
