@@ -4,6 +4,7 @@
 #include "EmitCode.h"
 #include "EmitFusionAnalysis.h"
 #include "EmitIndexing.h"
+#include "OptimizedModuleCache.h"
 #include "OutputFiles.h"
 #include "StageTimer.h"
 
@@ -52,8 +53,43 @@ int fail(std::ostream &errors, const std::string &message, int code = kExitError
 /// dumping the module after each pass for --v and --dump-dir and timing
 /// each for --time-passes. Whether it rewrote the module; a failure after
 /// an error (reported).
-llvm::FailureOr<bool> optimizeIfUnoptimized(HloModule &module, const Options &options,
-                                            StageTimer &timer, std::ostream &errors) {
+llvm::FailureOr<bool> runPipeline(HloModule &module, const Options &options, StageTimer &timer,
+                                  std::ostream &errors);
+
+/// runPipeline, through the kernel cache where there is one (not with the
+/// IR dumped per pass): an input compiled before takes the module the
+/// pipeline made of it then (OptimizedModuleCache.h).
+llvm::FailureOr<bool> optimizeIfUnoptimized(std::unique_ptr<HloModule> &module,
+                                            const Options &options, StageTimer &timer,
+                                            std::ostream &errors) {
+  KernelCache *cache = options.kernelCache.get();
+  if (!cache || options.printAfterEachPass || !options.dumpDir.empty() ||
+      options.hloOpt == "off" ||
+      (options.hloOpt == "auto" && options.hloPasses.empty() &&
+       opt::unoptimizedReason(*module).empty()))
+    return runPipeline(*module, options, timer, errors);
+  std::shared_ptr<const SourceFile> input = module->source();
+  std::string key = optimizedModuleKey(input->text(), options);
+  KernelCache::Claim claim = cache->claim(key);
+  if (claim.state == KernelCache::State::Wait)
+    if (std::optional<std::string> payload = cache->wait(key))
+      claim = {KernelCache::State::Hit, std::move(*payload)};
+  if (claim.state == KernelCache::State::Hit)
+    if (std::unique_ptr<HloModule> optimized = unpackOptimizedModule(claim.payload, input)) {
+      module = std::move(optimized);
+      timer.lap("hlo-opt: the module from the kernel cache");
+      return true;
+    }
+  llvm::FailureOr<bool> rewritten = runPipeline(*module, options, timer, errors);
+  if (claim.state == KernelCache::State::Compile)
+    cache->publish(key, llvm::succeeded(rewritten)
+                            ? std::optional<std::string>(packOptimizedModule(*module))
+                            : std::nullopt);
+  return rewritten;
+}
+
+llvm::FailureOr<bool> runPipeline(HloModule &module, const Options &options, StageTimer &timer,
+                                  std::ostream &errors) {
   if (options.hloOpt == "off")
     return false;
   std::string reason = opt::unoptimizedReason(module);
@@ -169,7 +205,7 @@ CompileResult compileInput(const Options &options, std::ostream &errors) {
   if (!module || diagnostics.hasErrors())
     return failed();
 
-  llvm::FailureOr<bool> rewritten = optimizeIfUnoptimized(*module, options, timer, errors);
+  llvm::FailureOr<bool> rewritten = optimizeIfUnoptimized(module, options, timer, errors);
   if (llvm::failed(rewritten)) {
     flushDiagnostics();
     return failed();
