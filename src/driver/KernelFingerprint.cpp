@@ -2,6 +2,7 @@
 #include "KernelFingerprint.h"
 
 #include "dialect/KernelContract.h"
+#include "pipeline/ParallelCompile.h"
 
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/SetVector.h"
@@ -14,26 +15,6 @@
 
 namespace hlo::driver {
 namespace {
-
-/// The symbols `kernel` reaches, in the order it first reaches them.
-llvm::SetVector<mlir::Operation *> reachedFrom(mlir::Operation *kernel,
-                                               mlir::SymbolTable &symbols) {
-  llvm::SetVector<mlir::Operation *> reached;
-  auto scan = [&](mlir::Operation *root) {
-    root->walk([&](mlir::Operation *op) {
-      for (mlir::NamedAttribute attribute : op->getAttrs())
-        attribute.getValue().walk([&](mlir::SymbolRefAttr ref) {
-          mlir::Operation *target = symbols.lookup(ref.getRootReference());
-          if (target && target != kernel)
-            reached.insert(target);
-        });
-    });
-  };
-  scan(kernel);
-  for (size_t i = 0; i < reached.size(); ++i)
-    scan(reached[i]);
-  return reached;
-}
 
 bool isBareIdentifierChar(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.' ||
@@ -102,7 +83,7 @@ void copyShared(mlir::Operation *kernel, std::vector<mlir::Operation *> &reached
 /// earlier kernels reach: copyShared).
 std::string canonicalText(mlir::Operation *kernel, mlir::SymbolTable &symbols,
                           llvm::DenseSet<mlir::Operation *> &taken) {
-  llvm::SetVector<mlir::Operation *> found = reachedFrom(kernel, symbols);
+  llvm::SetVector<mlir::Operation *> found = pipeline::reachedSymbols(kernel, symbols);
   std::vector<mlir::Operation *> reached(found.begin(), found.end());
   copyShared(kernel, reached, symbols, taken);
   llvm::StringMap<std::string> names;

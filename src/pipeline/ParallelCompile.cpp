@@ -51,18 +51,8 @@ std::vector<std::pair<int64_t, int64_t>> kernelSizes(mlir::ModuleOp module) {
     int64_t launch = launchIndexOf(op);
     if (launch < 0)
       continue;
-    llvm::SetVector<mlir::Operation *> reached;
-    reached.insert(&op);
-    for (size_t i = 0; i < reached.size(); ++i)
-      reached[i]->walk([&](mlir::Operation *nested) {
-        for (mlir::NamedAttribute attribute : nested->getAttrs())
-          attribute.getValue().walk([&](mlir::SymbolRefAttr ref) {
-            if (mlir::Operation *target = symbols.lookup(ref.getRootReference()))
-              reached.insert(target);
-          });
-      });
-    int64_t ops = 0;
-    for (mlir::Operation *function : reached)
+    int64_t ops = count(&op);
+    for (mlir::Operation *function : reachedSymbols(&op, symbols))
       ops += count(function);
     sizes.emplace_back(launch, ops);
   }
@@ -123,6 +113,25 @@ bool isSharedDeclaration(llvm::StringRef line) {
 }
 
 } // namespace
+
+llvm::SetVector<mlir::Operation *> reachedSymbols(mlir::Operation *kernel,
+                                                  mlir::SymbolTable &symbols) {
+  llvm::SetVector<mlir::Operation *> reached;
+  auto scan = [&](mlir::Operation *root) {
+    root->walk([&](mlir::Operation *op) {
+      for (mlir::NamedAttribute attribute : op->getAttrs())
+        attribute.getValue().walk([&](mlir::SymbolRefAttr ref) {
+          mlir::Operation *target = symbols.lookup(ref.getRootReference());
+          if (target && target != kernel)
+            reached.insert(target);
+        });
+    });
+  };
+  scan(kernel);
+  for (size_t i = 0; i < reached.size(); ++i)
+    scan(reached[i]);
+  return reached;
+}
 
 void keepKernels(mlir::ModuleOp module, llvm::function_ref<bool(int64_t)> keep) {
   llvm::SmallVector<mlir::Operation *> erased;

@@ -18,9 +18,16 @@
 
 #include "pipeline/Compile.h"
 
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace hlo::pipeline {
+
+/// The functions and globals `kernel` reaches through symbol references,
+/// transitively, in the order it first reaches them (not itself).
+llvm::SetVector<mlir::Operation *> reachedSymbols(mlir::Operation *kernel,
+                                                  mlir::SymbolTable &symbols);
 
 /// Erases the kernel functions of `module` whose launch index `keep`
 /// rejects, and the helpers no kept kernel calls.
