@@ -249,8 +249,9 @@ int parseOptions(int argc, char **argv, Options &options) {
   app.add_option("--dump-dir", options.dumpDir,
                  "Write the IR after every pass to numbered files in this directory");
   app.add_option("--cache-dir", options.cacheDir,
-                 "The kernel cache: each distinct kernel's PTX, kept across compiles and "
-                 "shared by processes (default: $HLO_COMPILE_CACHE, else "
+                 "The kernel cache: each distinct kernel's PTX (and what the HLO pipeline "
+                 "made of an unoptimized input), kept across compiles and shared by "
+                 "processes (default: $HLO_COMPILE_CACHE, else "
                  "$XDG_CACHE_HOME/hlo-compile, else ~/.cache/hlo-compile); --v, --dump-dir, "
                  "-lineinfo and host outputs do not use it");
   app.add_flag("--no-cache", options.noCache,
