@@ -13,7 +13,9 @@
 #    sharing one fresh cache: each compiles what the other has not yet;
 # 3. a third batch on the full cache: every kernel found.
 # Every output file of 2 and 3 (PTX, manifest, the module compiled) must
-# be the reference's, byte for byte; 3 must compile nothing.
+# be the reference's, byte for byte; 3 must compile nothing. And a batch
+# alone on a fresh cache compiles each distinct kernel once (-j 2 puts two
+# inputs with equal kernels at work at once).
 set -euo pipefail
 compiler=$1 corpus=$2 source=$3 work=$4
 rm -rf "$work" && mkdir -p "$work"
@@ -62,6 +64,17 @@ check() {
       done
     done
   done
+  # One batch alone on a fresh cache compiles each distinct kernel (and
+  # each pipeline result) once: as many compiles as entries stored.
+  "$compiler" -w "${inputs[@]}" --output-dir "$dir/alone" --cache-dir "$dir/alone-cache" -j 2 -v \
+      2> "$dir/alone.log"
+  local compiled entries
+  compiled=$(sed -n 's/.*kernel cache .*: \([0-9]*\) kernels compiled,.*/\1/p' "$dir/alone.log")
+  entries=$(find "$dir/alone-cache/v1" -type f | wc -l)
+  if [ "$compiled" != "$entries" ]; then
+    echo "FAIL: $group: one batch compiled $compiled times for $entries distinct entries"
+    failed=1
+  fi
   if ! grep -q "kernel cache .*: 0 kernels compiled" "$dir/warm.log"; then
     echo "FAIL: $group: the warm batch compiled kernels:"
     grep 'kernel cache' "$dir/warm.log" || true
