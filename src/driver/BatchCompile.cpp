@@ -169,12 +169,9 @@ int compileBatch(const Options &options, std::ostream &report) {
   std::chrono::duration<double> total = std::chrono::steady_clock::now() - start;
   if (options.verbose && options.kernelCache) {
     KernelCache::Stats stats = options.kernelCache->stats();
-    report << fmt::format("hlo-compile: kernel cache{}: {} kernels compiled, {} shared "
+    report << fmt::format("hlo-compile: {}: {} kernels compiled, {} shared "
                           "within the batch, {} found on disk{}\n",
-                          options.kernelCache->directory().empty()
-                              ? " (none on disk)"
-                              : " " + options.kernelCache->directory(),
-                          stats.misses, stats.memoryHits, stats.diskHits,
+                          options.kernelCache->title(), stats.misses, stats.memoryHits, stats.diskHits,
                           stats.corrupt ? fmt::format(", {} damaged entries rewritten",
                                                       stats.corrupt)
                                         : std::string());

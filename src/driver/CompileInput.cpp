@@ -56,6 +56,14 @@ int fail(std::ostream &errors, const std::string &message, int code = kExitError
 llvm::FailureOr<bool> runPipeline(HloModule &module, const Options &options, StageTimer &timer,
                                   std::ostream &errors);
 
+/// Whether runPipeline runs the whole HLO pipeline on a module that
+/// opt::unoptimizedReason finds `reason` in (not nothing, or only the
+/// splits of a fused module).
+bool runsWholePipeline(const std::string &reason, const Options &options) {
+  return options.hloOpt != "off" &&
+         !(options.hloOpt == "auto" && options.hloPasses.empty() && reason.empty());
+}
+
 /// runPipeline, through the kernel cache where there is one (not with the
 /// IR dumped per pass): an input compiled before takes the module the
 /// pipeline made of it then (OptimizedModuleCache.h).
@@ -64,16 +72,11 @@ llvm::FailureOr<bool> optimizeIfUnoptimized(std::unique_ptr<HloModule> &module,
                                             std::ostream &errors) {
   KernelCache *cache = options.kernelCache.get();
   if (!cache || options.printAfterEachPass || !options.dumpDir.empty() ||
-      options.hloOpt == "off" ||
-      (options.hloOpt == "auto" && options.hloPasses.empty() &&
-       opt::unoptimizedReason(*module).empty()))
+      !runsWholePipeline(opt::unoptimizedReason(*module), options))
     return runPipeline(*module, options, timer, errors);
   std::shared_ptr<const SourceFile> input = module->source();
   std::string key = optimizedModuleKey(input->text(), options);
-  KernelCache::Claim claim = cache->claim(key);
-  if (claim.state == KernelCache::State::Wait)
-    if (std::optional<std::string> payload = cache->wait(key))
-      claim = {KernelCache::State::Hit, std::move(*payload)};
+  KernelCache::Claim claim = cache->claimOrWait(key);
   if (claim.state == KernelCache::State::Hit)
     if (std::unique_ptr<HloModule> optimized = unpackOptimizedModule(claim.payload, input)) {
       module = std::move(optimized);
@@ -93,7 +96,7 @@ llvm::FailureOr<bool> runPipeline(HloModule &module, const Options &options, Sta
   if (options.hloOpt == "off")
     return false;
   std::string reason = opt::unoptimizedReason(module);
-  if (options.hloOpt == "auto" && reason.empty() && options.hloPasses.empty()) {
+  if (!runsWholePipeline(reason, options)) {
     // A fused module as it stands, but for reductions too long for one
     // block per output, which run in two kernels (split-fused-reductions),
     // and GEMMs of our own tiles too few to fill the GPU, split along K

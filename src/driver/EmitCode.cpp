@@ -281,19 +281,18 @@ bool emitCode(const HloModule &module, const Options &options, const std::string
     if (!code)
       return fail(llvm::toString(code.takeError()));
   }
-  if (options.verbose && options.kernelCache && compilesPerKernel(kind, pipelineOptions))
+  if (options.verbose && options.kernelCache && compilesPerKernel(kind, pipelineOptions)) {
+    int64_t damaged = options.kernelCache->stats().corrupt;
     llvm::errs() << fmt::format(
-        "hlo-compile: kernel cache{}: {} of {} distinct kernels found, {} compiled{}{}\n",
-        options.kernelCache->directory().empty() ? " (none on disk)"
-                                                 : " " + options.kernelCache->directory(),
-        cacheReport.found, cacheReport.kernels, cacheReport.compiled,
+        "hlo-compile: {}: {} of {} distinct kernels found, {} compiled{}{}\n",
+        options.kernelCache->title(), cacheReport.found, cacheReport.kernels,
+        cacheReport.compiled,
         kind == pipeline::OutputKind::Cubin
             ? (cacheReport.cubinFound ? "; cubin found" : "; cubin assembled")
             : "",
-        options.kernelCache->stats().corrupt
-            ? fmt::format(" ({} damaged entries removed and written again)",
-                          options.kernelCache->stats().corrupt)
-            : std::string());
+        damaged ? fmt::format(" ({} damaged entries removed and written again)", damaged)
+                : std::string());
+  }
   if (options.resourceUsage)
     llvm::errs() << formatResourceUsage(code->resources, code->kernels, options.gpuArch);
   if (isLoadable(kind))

@@ -118,6 +118,22 @@ std::optional<std::string> KernelCache::wait(const std::string &key) {
   return slots[key].payload;
 }
 
+KernelCache::Claim KernelCache::claimOrWait(const std::string &key) {
+  for (;;) {
+    Claim found = claim(key);
+    if (found.state != State::Wait)
+      return found;
+    if (std::optional<std::string> payload = wait(key))
+      return {State::Hit, std::move(*payload)};
+    // That compile failed: claim it again (this caller compiles it).
+  }
+}
+
+std::string KernelCache::keyOf(llvm::StringRef text) {
+  llvm::XXH128_hash_t hash = llvm::xxh3_128bits(llvm::arrayRefFromStringRef(text));
+  return fmt::format("{:016x}{:016x}", hash.high64, hash.low64);
+}
+
 KernelCache::Stats KernelCache::stats() const {
   std::lock_guard<std::mutex> lock(mutex);
   return counts;

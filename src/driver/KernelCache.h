@@ -64,6 +64,12 @@ public:
   void publish(const std::string &key, std::optional<std::string> payload);
   /// The payload another thread publishes for `key`; none if it failed.
   std::optional<std::string> wait(const std::string &key);
+  /// claim(), waiting out another thread's compile: a Hit, or Compile
+  /// (then the caller publishes).
+  Claim claimOrWait(const std::string &key);
+
+  /// A key: 32 hex digits of a 128-bit hash of `text`.
+  static std::string keyOf(llvm::StringRef text);
 
   /// Removes the least recently used entries until the disk layer holds
   /// at most 90% of the cap (and temporary files of crashed writers).
@@ -75,6 +81,10 @@ public:
   };
   Stats stats() const;
   const std::string &directory() const { return root; }
+  /// "kernel cache DIR" or "kernel cache (none on disk)", for -v.
+  std::string title() const {
+    return root.empty() ? "kernel cache (none on disk)" : "kernel cache " + root;
+  }
 
   /// The directory the options and environment choose (empty: none).
   static std::string chooseDirectory(const std::string &flag, bool disabled);

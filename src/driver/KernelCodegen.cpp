@@ -6,9 +6,7 @@
 #include "pipeline/ParallelCompile.h"
 #include "pipeline/Target.h"
 
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/xxhash.h"
 
 #include <fmt/core.h>
 
@@ -148,11 +146,6 @@ std::string fileIdentity(const std::string &path) {
     return path + ":none";
   return fmt::format("{}:{}:{}", path, status.getSize(),
                      status.getLastModificationTime().time_since_epoch().count());
-}
-
-std::string hashKey(llvm::StringRef text) {
-  llvm::XXH128_hash_t hash = llvm::xxh3_128bits(llvm::arrayRefFromStringRef(text));
-  return fmt::format("{:016x}{:016x}", hash.high64, hash.low64);
 }
 
 /// Publishes "failed" for every key still claimed when it goes, so that no
@@ -310,7 +303,8 @@ compilePerKernel(mlir::ModuleOp module, pipeline::OutputKind kind,
   std::vector<const pipeline::KernelPtx *> texts;
   std::vector<std::string> names;
   for (const FingerprintedKernel &id : ids) {
-    const CachedKernel &cached = ready.at(ids[id.sameAs >= 0 ? id.sameAs : &id - &ids[0]].key);
+    // A kernel equal to an earlier one has its key.
+    const CachedKernel &cached = ready.at(id.key);
     texts.push_back(&cached.ptx);
     names.push_back(id.name);
     pipeline::CompiledKernel kernel = cached.kernel;
@@ -318,10 +312,7 @@ compilePerKernel(mlir::ModuleOp module, pipeline::OutputKind kind,
     kernel.kernelIndex = id.launch;
     code.kernels.push_back(std::move(kernel));
   }
-  const std::string &header = ready.at(ids.front().sameAs >= 0
-                                           ? ids[ids.front().sameAs].key
-                                           : ids.front().key).header;
-  code.code = pipeline::joinKernelPtx(header, texts, names);
+  code.code = pipeline::joinKernelPtx(ready.at(ids.front().key).header, texts, names);
   if (kind != pipeline::OutputKind::Cubin && !options.resourceUsage)
     return code;
 
@@ -330,19 +321,17 @@ compilePerKernel(mlir::ModuleOp module, pipeline::OutputKind kind,
   std::unique_ptr<pipeline::CodegenTarget> target = pipeline::createTarget(options);
   std::optional<std::string> step =
       target->finishingStep(pipeline::OutputKind::Cubin, options.resourceUsage);
-  std::string cubinKey = hashKey(salt + "\ncubin\n" + code.code);
-  if (cache && kind == pipeline::OutputKind::Cubin && !options.resourceUsage) {
-    KernelCache::Claim claim = cache->claim(cubinKey);
-    if (claim.state == KernelCache::State::Wait)
-      if (std::optional<std::string> payload = cache->wait(cubinKey))
-        claim = {KernelCache::State::Hit, std::move(*payload)};
+  bool cachesCubin = cache && kind == pipeline::OutputKind::Cubin && !options.resourceUsage;
+  std::string cubinKey =
+      cachesCubin ? KernelCache::keyOf(salt + "\ncubin\n" + code.code) : std::string();
+  if (cachesCubin) {
+    KernelCache::Claim claim = cache->claimOrWait(cubinKey);
     if (claim.state == KernelCache::State::Hit) {
       report.cubinFound = true;
       code.code = std::move(claim.payload);
       return code;
     }
-    if (claim.state == KernelCache::State::Compile)
-      claims.open.insert(cubinKey);
+    claims.open.insert(cubinKey);
   }
   llvm::Expected<std::string> cubin =
       target->finish(code.code, pipeline::OutputKind::Cubin,
@@ -353,7 +342,7 @@ compilePerKernel(mlir::ModuleOp module, pipeline::OutputKind kind,
     stageDone(*step);
   pipeline::attachResourceUsage(code);
   if (kind == pipeline::OutputKind::Cubin) {
-    if (cache)
+    if (cachesCubin)
       claims.publish(cubinKey, *cubin);
     code.code = std::move(*cubin);
   }

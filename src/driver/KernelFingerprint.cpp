@@ -1,15 +1,14 @@
 //===- KernelFingerprint.cpp - What a kernel's code depends on ------------===//
 #include "KernelFingerprint.h"
+#include "KernelCache.h"
 
 #include "dialect/KernelContract.h"
 #include "pipeline/ParallelCompile.h"
 
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/SetVector.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Support/xxhash.h"
 
 #include <fmt/core.h>
 
@@ -122,8 +121,7 @@ std::vector<FingerprintedKernel> fingerprintKernels(mlir::ModuleOp module,
     kernel.name = mlir::SymbolTable::getSymbolName(&op).str();
     std::string text = salt.str() + "\n" + canonicalText(&op, symbols, taken);
 
-    llvm::XXH128_hash_t hash = llvm::xxh3_128bits(llvm::arrayRefFromStringRef(text));
-    kernel.key = fmt::format("{:016x}{:016x}", hash.high64, hash.low64);
+    kernel.key = KernelCache::keyOf(text);
     kernel.symbol = "k" + kernel.key.substr(0, 16);
     kernels.push_back(std::move(kernel));
     functions.push_back(&op);

@@ -5,11 +5,8 @@
 #include "hlo_parser/Parser.h"
 #include "hlo_parser/Printer.h"
 
-#include "llvm/ADT/ArrayRef.h"
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
-#include "llvm/Support/xxhash.h"
 
 #include <fmt/core.h>
 
@@ -29,12 +26,10 @@ std::string optimizedModuleKey(std::string_view input, const Options &options) {
     passes += pass + ",";
   pipeline::PipelineOptions build;
   build.cudaPath = options.cudaPath;
-  std::string text = fmt::format("hlo-compile optimized module 1;{};{};{};{};{}\n",
-                                 codegenSalt(build), options.hloOpt, passes, options.gpuArch,
-                                 options.gemmTiles) +
-                     std::string(input);
-  llvm::XXH128_hash_t hash = llvm::xxh3_128bits(llvm::arrayRefFromStringRef(text));
-  return fmt::format("{:016x}{:016x}", hash.high64, hash.low64);
+  return KernelCache::keyOf(fmt::format("hlo-compile optimized module 1;{};{};{};{};{}\n",
+                                         codegenSalt(build), options.hloOpt, passes,
+                                         options.gpuArch, options.gemmTiles) +
+                             std::string(input));
 }
 
 std::string packOptimizedModule(const HloModule &module) {

@@ -6,6 +6,8 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <algorithm>
+#include <iterator>
 #include <set>
 
 namespace hlo::pipeline {
@@ -172,21 +174,18 @@ llvm::Expected<CutPtx> cutPtxIntoKernels(llvm::StringRef ptx,
     // back end's order (where the back end puts a kernel's data among
     // other kernels' statements depends on them); comments other than
     // `// .globl` say where a global went, which only depends on them.
-    std::vector<llvm::StringRef> ordered;
-    auto isData = [](llvm::StringRef s) {
-      return s.starts_with(".global") || s.starts_with(".const") || s.starts_with(".shared");
+    auto rank = [](llvm::StringRef s) {
+      if (s.starts_with(".global") || s.starts_with(".const") || s.starts_with(".shared"))
+        return 0;
+      if (!s.contains('{') && s.ends_with(";"))
+        return 1; // a prototype
+      return s.starts_with("//") && !s.starts_with("// .globl") ? -1 : 2;
     };
-    auto isPrototype = [](llvm::StringRef s) { return !s.contains('{') && s.ends_with(";"); };
-    for (llvm::StringRef statement : parts[i])
-      if (isData(statement))
-        ordered.push_back(statement);
-    for (llvm::StringRef statement : parts[i])
-      if (!isData(statement) && isPrototype(statement))
-        ordered.push_back(statement);
-    for (llvm::StringRef statement : parts[i])
-      if (!isData(statement) && !isPrototype(statement) &&
-          (!statement.starts_with("//") || statement.starts_with("// .globl")))
-        ordered.push_back(statement);
+    std::vector<llvm::StringRef> ordered;
+    llvm::copy_if(parts[i], std::back_inserter(ordered),
+                  [&](llvm::StringRef s) { return rank(s) >= 0; });
+    std::stable_sort(ordered.begin(), ordered.end(),
+                     [&](llvm::StringRef a, llvm::StringRef b) { return rank(a) < rank(b); });
     for (llvm::StringRef statement : ordered) {
       hasEntry |= statement.contains(".entry");
       kernel.text += statement.str() + "\n";
